@@ -2,7 +2,9 @@ package client
 
 import (
 	"context"
-	"time"
+	"fmt"
+	"net/url"
+	"strconv"
 )
 
 // Endpoint names, used as the `endpoint` label and as budget keys.
@@ -22,32 +24,127 @@ const (
 // MaxPageSize is the largest page the exchange serves on list endpoints.
 const MaxPageSize = 1000
 
+// maxPages stops paging through an answer whose meta never says "done", so a
+// misbehaving exchange cannot keep a poll spending the budget forever.
+const maxPages = 10000
+
 // TokenNetworks returns every token network. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
-	panic("not implemented")
+	const op = "get token networks"
+	data, err := c.get(ctx, request{op: op, endpoint: EndpointTokenNetwork, path: PathTokenNetwork})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := decodeTokenNetworks(data)
+	if err != nil {
+		return nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
+	}
+	return rows, nil
 }
 
 // Credentials returns every API key of the account, all pages.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
-	panic("not implemented")
+	var all []Credential
+	err := c.paginate(ctx, MaxPageSize, func(page, size int) (int, *PageMeta, error) {
+		op := fmt.Sprintf("get credentials page %d", page)
+		data, err := c.get(ctx, request{op: op, endpoint: EndpointCredentials, path: PathCredentials, query: pageQuery(nil, page, size), signed: true})
+		if err != nil {
+			return 0, nil, err
+		}
+		rows, meta, err := decodeCredentials(data)
+		if err != nil {
+			return 0, nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
+		}
+		all = append(all, rows...)
+		return len(rows), meta, nil
+	})
+	return all, err
 }
 
 // TokenHistory returns every record matching q, all pages, in the order the
 // exchange sent them. Records may repeat across pages if the exchange's
 // result set shifts while paging; callers deduplicate by ID.
 func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, error) {
-	panic("not implemented")
+	var all []HistoryRecord
+	err := c.TokenHistoryPages(ctx, q, func(p HistoryPage) error {
+		all = append(all, p.Records...)
+		return nil
+	})
+	return all, err
 }
 
 // TokenHistoryPages calls fn for each page of records matching q, in order,
 // so a caller can process a large backlog page by page. It stops at the
 // first error, from the exchange or from fn.
 func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
-	panic("not implemented")
+	size := q.PageSize
+	if size <= 0 || size > MaxPageSize {
+		size = MaxPageSize
+	}
+	var params []param
+	if q.Type != "" {
+		params = append(params, param{"type", q.Type})
+	}
+	if q.StartTime != 0 {
+		params = append(params, param{"startTime", strconv.FormatInt(q.StartTime, 10)})
+	}
+	if q.EndTime != 0 {
+		params = append(params, param{"endTime", strconv.FormatInt(q.EndTime, 10)})
+	}
+	return c.paginate(ctx, size, func(page, size int) (int, *PageMeta, error) {
+		op := fmt.Sprintf("get token history page %d", page)
+		data, err := c.get(ctx, request{op: op, endpoint: EndpointTokenHistory, path: PathTokenHistory, query: pageQuery(params, page, size), signed: true})
+		if err != nil {
+			return 0, nil, err
+		}
+		rows, meta, err := decodeHistory(data)
+		if err != nil {
+			return 0, nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
+		}
+		p := HistoryPage{Records: rows}
+		if meta != nil {
+			p.Meta = *meta
+		}
+		if err := fn(p); err != nil {
+			return 0, nil, err
+		}
+		return len(rows), meta, nil
+	})
 }
 
-// ServerNow is the local clock corrected by the latest observed offset to the
-// exchange's clock.
-func (c *Client) ServerNow() time.Time {
-	panic("not implemented")
+// paginate fetches pages 1, 2, ... until page*size reaches meta.total or a
+// short page arrives, whichever comes first.
+func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size int) (rows int, meta *PageMeta, err error)) error {
+	for page := 1; page <= maxPages; page++ {
+		n, meta, err := fetch(page, size)
+		if err != nil {
+			return err
+		}
+		if n < size || (meta != nil && page*size >= meta.Total) {
+			return nil
+		}
+	}
+	return &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
+}
+
+type param struct{ key, value string }
+
+// pageQuery builds the raw query string in a fixed order; it is sent and
+// signed byte for byte as returned.
+func pageQuery(params []param, page, size int) string {
+	var q []byte
+	add := func(k, v string) {
+		if len(q) > 0 {
+			q = append(q, '&')
+		}
+		q = append(q, url.QueryEscape(k)...)
+		q = append(q, '=')
+		q = append(q, url.QueryEscape(v)...)
+	}
+	for _, p := range params {
+		add(p.key, p.value)
+	}
+	add("page", strconv.Itoa(page))
+	add("size", strconv.Itoa(size))
+	return string(q)
 }

@@ -4,14 +4,46 @@
 package client
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
 )
 
-// Config configures a Client for one account (or for public endpoints only,
-// when APIKey is empty).
+// Defaults for zero Config fields.
+const (
+	DefaultBaseURL      = "https://api.woox.io"
+	DefaultBudget       = 0.5
+	DefaultMaxRetries   = 3
+	DefaultMaxBodyBytes = 8 << 20
+	DefaultTimeout      = 30 * time.Second
+	// SigningWindow is how far x-api-timestamp may be from the exchange's
+	// clock before the exchange rejects the signature.
+	SigningWindow = 300 * time.Second
+	// skewWarning is the clock offset at which the client starts warning,
+	// well before SigningWindow is reached.
+	skewWarning = 60 * time.Second
+	// maxBackoff bounds the wait between retries of transient failures.
+	maxBackoff = 30 * time.Second
+)
+
+// DefaultRateLimit is the exchange's published limit for the private
+// endpoints: 10 requests per 60 s per account.
+var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
+
+// Config configures a Client for one account, or for the public endpoints
+// only when APIKey is empty.
 type Config struct {
 	// BaseURL is the exchange address, e.g. https://api.woox.io.
 	BaseURL string
@@ -25,21 +57,250 @@ type Config struct {
 	Budget float64
 	// HTTPClient defaults to a client with a 30 s timeout.
 	HTTPClient *http.Client
-	// MaxRetries bounds retries of one request after transient errors and 429s.
+	// MaxRetries bounds retries of one request after transient errors and
+	// 429s; negative means none.
 	MaxRetries int
 	// MaxBodyBytes caps the answer size; larger answers are a bad response.
 	MaxBodyBytes int64
-	Metrics      *Metrics
-	Logger       log.Logger
+	// Metrics, when set, instruments every request.
+	Metrics *Metrics
+	Logger  log.Logger
+	// Now and Sleep replace the clock in tests.
+	Now   func() time.Time
+	Sleep func(context.Context, time.Duration) error
 }
 
-// RateLimit is a number of requests per window.
-type RateLimit struct {
-	Requests int
-	Window   time.Duration
-}
-
-// Client talks to the exchange on behalf of one account.
+// Client talks to the exchange on behalf of one account. It is safe for
+// concurrent use; all callers share its request budgets.
 type Client struct {
-	cfg Config
+	cfg     Config
+	baseURL *url.URL
+
+	mu      sync.Mutex
+	budgets map[string]*budget
+
+	// offsetNanos is the exchange clock minus the local clock.
+	offsetNanos atomic.Int64
+	offsetKnown atomic.Bool
+}
+
+// New checks cfg and returns a client.
+func New(cfg Config) (*Client, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("exchange URL %q: want http(s)://host", cfg.BaseURL)
+	}
+	if (cfg.APIKey == "") != (cfg.APISecret == "") {
+		return nil, errors.New("account " + cfg.Account + ": API key and secret must be given together")
+	}
+	if cfg.RateLimit == (RateLimit{}) {
+		cfg.RateLimit = DefaultRateLimit
+	}
+	if cfg.RateLimit.Requests <= 0 || cfg.RateLimit.Window <= 0 {
+		return nil, fmt.Errorf("rate limit %s: must be positive", cfg.RateLimit)
+	}
+	if cfg.Budget == 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.Budget < 0 || cfg.Budget > 1 {
+		return nil, fmt.Errorf("budget %v: must be in (0, 1]", cfg.Budget)
+	}
+	if cfg.RateLimit.Allowed(cfg.Budget) < 1 {
+		return nil, fmt.Errorf("budget %v of %s allows no request at all", cfg.Budget, cfg.RateLimit)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: DefaultTimeout}
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = log.NewNopLogger()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleepCtx
+	}
+	return &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}, nil
+}
+
+// Account is the account label the client was configured with.
+func (c *Client) Account() string { return c.cfg.Account }
+
+// ServerNow is the local clock corrected by the latest observed offset to
+// the exchange's clock.
+func (c *Client) ServerNow() time.Time {
+	return c.cfg.Now().Add(time.Duration(c.offsetNanos.Load()))
+}
+
+// ClockOffset is the exchange clock minus the local clock from the latest
+// answer; ok is false before the first answer.
+func (c *Client) ClockOffset() (offset time.Duration, ok bool) {
+	return time.Duration(c.offsetNanos.Load()), c.offsetKnown.Load()
+}
+
+func (c *Client) budgetFor(endpoint string) *budget {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.budgets[endpoint]
+	if !ok {
+		b = newBudget(c.cfg.RateLimit.Allowed(c.cfg.Budget), c.cfg.RateLimit.Window)
+		b.now, b.sleep = c.cfg.Now, c.cfg.Sleep
+		c.budgets[endpoint] = b
+	}
+	return b
+}
+
+// request is one call to the exchange.
+type request struct {
+	op       string // for errors: "get token history page 2"
+	endpoint string // budget key and metric label
+	path     string
+	query    string // raw query, sent and signed as is
+	signed   bool
+}
+
+// get sends r, retrying transient failures and 429s within the budget, and
+// returns the envelope's data.
+func (c *Client) get(ctx context.Context, r request) (json.RawMessage, error) {
+	if r.signed && c.cfg.APIKey == "" {
+		return nil, &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
+	}
+	b := c.budgetFor(r.endpoint)
+	backoff := time.Second
+	for attempt := 0; ; attempt++ {
+		release, err := b.acquire(ctx)
+		if err != nil {
+			return nil, &Error{Op: r.op, Kind: KindTransient, Err: err}
+		}
+		data, err := c.send(ctx, r)
+		release()
+		if err == nil {
+			return data, nil
+		}
+		kind, _ := kindOf(err)
+		if kind == KindRateLimited {
+			// Someone (maybe the user's own bots) used up the account's
+			// budget: stay away for a whole window.
+			b.block(jitter(c.cfg.RateLimit.Window))
+		}
+		if attempt >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
+			return nil, err
+		}
+		level.Debug(c.cfg.Logger).Log("msg", "retrying exchange request", "op", r.op, "account", c.cfg.Account, "err", err)
+		if kind == KindTransient {
+			if err := c.cfg.Sleep(ctx, jitter(backoff)); err != nil {
+				return nil, &Error{Op: r.op, Kind: KindTransient, Err: err}
+			}
+			backoff = min(2*backoff, maxBackoff)
+		}
+	}
+}
+
+// send makes one HTTP request and decodes the envelope.
+func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
+	pathAndQuery := r.path
+	if r.query != "" {
+		pathAndQuery += "?" + r.query
+	}
+	u := *c.baseURL
+	u.Path = c.baseURL.Path + r.path
+	u.RawQuery = r.query
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, &Error{Op: r.op, Kind: KindOther, Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if r.signed {
+		ts := strconv.FormatInt(c.cfg.Now().UnixMilli(), 10)
+		req.Header.Set("x-api-key", c.cfg.APIKey)
+		req.Header.Set("x-api-timestamp", ts)
+		req.Header.Set("x-api-signature", Sign(c.cfg.APISecret, ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
+	}
+
+	start := c.cfg.Now()
+	resp, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		c.observe(r.endpoint, "error", start)
+		return nil, &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
+	}
+	defer resp.Body.Close()
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBodyBytes+1))
+	end := c.cfg.Now()
+	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
+	if readErr != nil {
+		return nil, &Error{Op: r.op, Kind: KindTransient, StatusCode: resp.StatusCode, Err: fmt.Errorf("read answer: %w", redactURLError(readErr))}
+	}
+	if int64(len(body)) > c.cfg.MaxBodyBytes {
+		return nil, &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
+	}
+
+	var env envelope
+	decodeErr := json.Unmarshal(body, &env)
+	if decodeErr == nil && env.Timestamp.set {
+		c.recordClock(time.UnixMilli(env.Timestamp.Value), start, end)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
+		if decodeErr == nil {
+			e.Code, e.Message = int(env.Code.Value), truncateForError(env.Message)
+		}
+		e.Kind = classify(resp.StatusCode, e.Code)
+		return nil, e
+	}
+	if decodeErr != nil {
+		return nil, &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+	}
+	if env.Success == nil || !*env.Success {
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(env.Message)}
+		e.Kind = classify(resp.StatusCode, e.Code)
+		if e.Kind == KindOther {
+			e.Kind = KindBadResponse
+		}
+		if env.Success == nil {
+			e.Err = errors.New("answer has no success field")
+		}
+		return nil, e
+	}
+	return env.Data, nil
+}
+
+func (c *Client) observe(endpoint, code string, start time.Time) {
+	if m := c.cfg.Metrics; m != nil {
+		m.requests.WithLabelValues(endpoint, c.cfg.Account, code).Inc()
+		m.duration.WithLabelValues(endpoint).Observe(c.cfg.Now().Sub(start).Seconds())
+	}
+}
+
+// recordClock keeps the offset of the exchange clock, taking the answer's
+// server time as the midpoint of the round trip.
+func (c *Client) recordClock(server, sent, received time.Time) {
+	local := sent.Add(received.Sub(sent) / 2)
+	offset := server.Sub(local)
+	c.offsetNanos.Store(int64(offset))
+	c.offsetKnown.Store(true)
+	if m := c.cfg.Metrics; m != nil {
+		m.clockSkew.Set(offset.Seconds())
+	}
+	if offset > skewWarning || offset < -skewWarning {
+		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; signed requests fail at 300s", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
+	}
+}
+
+// redactURLError drops the request URL from net/http errors: it holds no
+// secret, but keeping errors short and uniform makes them easier to alert on.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

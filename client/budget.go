@@ -1,0 +1,197 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".
+func ParseRateLimit(s string) (RateLimit, error) {
+	m := regexp.MustCompile(`^\s*(\d+)\s*/\s*(\S+)\s*$`).FindStringSubmatch(s)
+	if m == nil {
+		return RateLimit{}, fmt.Errorf("rate limit %q: want REQUESTS/WINDOW, e.g. 10/60s", s)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return RateLimit{}, fmt.Errorf("rate limit %q: request count must be a positive integer", s)
+	}
+	w, err := time.ParseDuration(m[2])
+	if err != nil || w <= 0 {
+		return RateLimit{}, fmt.Errorf("rate limit %q: window must be a positive duration such as 60s", s)
+	}
+	return RateLimit{Requests: n, Window: w}, nil
+}
+
+func (l RateLimit) String() string {
+	return fmt.Sprintf("%d/%s", l.Requests, l.Window)
+}
+
+// Allowed is how many requests the client may send within one window when it
+// may use the given fraction of the limit.
+func (l RateLimit) Allowed(fraction float64) int {
+	// The epsilon keeps 0.3*10 from rounding down to 2.
+	return int(float64(l.Requests)*fraction + 1e-9)
+}
+
+// MinInterval is the shortest poll interval that fits the budget when every
+// poll costs one request.
+func (l RateLimit) MinInterval(fraction float64) (time.Duration, error) {
+	n := l.Allowed(fraction)
+	if n < 1 {
+		return 0, fmt.Errorf("a budget of %.2f of %s allows no request at all", fraction, l)
+	}
+	return (l.Window + time.Duration(n) - 1) / time.Duration(n), nil
+}
+
+// budget is a sliding-window limiter: at most max requests within any span
+// of window. A token bucket would not do: with a burst it lets
+// burst + rate*window requests through one window.
+//
+// The exchange counts a request when it arrives, which is some time between
+// our send and the answer. So a slot is held from the send until window after
+// the answer: two requests that the exchange sees in one window are also in
+// one window here.
+type budget struct {
+	max    int
+	window time.Duration
+	now    func() time.Time
+	sleep  func(context.Context, time.Duration) error
+
+	mu       sync.Mutex
+	inFlight int
+	done     []time.Time // answer times still inside the window, oldest first
+	blocked  time.Time   // no request before this time (after a 429)
+	changed  chan struct{}
+}
+
+func newBudget(max int, window time.Duration) *budget {
+	return &budget{max: max, window: window, now: time.Now, sleep: sleepCtx, changed: make(chan struct{})}
+}
+
+var errNoBudget = errors.New("request budget allows no request")
+
+// acquire waits until a request may be sent and holds a slot for it. The
+// returned release must be called when the answer (or failure) is in.
+func (b *budget) acquire(ctx context.Context) (release func(), err error) {
+	if b.max < 1 {
+		return nil, errNoBudget
+	}
+	for {
+		b.mu.Lock()
+		now := b.now()
+		b.expire(now)
+		var wait time.Duration
+		switch {
+		case now.Before(b.blocked):
+			wait = b.blocked.Sub(now)
+		case b.inFlight+len(b.done) < b.max:
+			b.inFlight++
+			b.mu.Unlock()
+			var once sync.Once
+			return func() { once.Do(b.release) }, nil
+		case len(b.done) > 0:
+			wait = b.done[0].Add(b.window).Sub(now)
+		default:
+			// Every slot is in flight: wait for an answer.
+			wait = -1
+		}
+		changed := b.changed
+		b.mu.Unlock()
+
+		if wait < 0 {
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if err := b.sleepOrChange(ctx, wait, changed); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (b *budget) sleepOrChange(ctx context.Context, d time.Duration, changed <-chan struct{}) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-changed:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	err := b.sleep(sctx, d)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (b *budget) release() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.inFlight--
+	b.done = append(b.done, b.now())
+	b.notify()
+}
+
+// block stops every request until d from now: after a 429 the client waits
+// out the exchange's window.
+func (b *budget) block(d time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if until := b.now().Add(d); until.After(b.blocked) {
+		b.blocked = until
+	}
+	b.notify()
+}
+
+func (b *budget) expire(now time.Time) {
+	i := 0
+	for i < len(b.done) && !now.Before(b.done[i].Add(b.window)) {
+		i++
+	}
+	if i > 0 {
+		b.done = append(b.done[:0], b.done[i:]...)
+	}
+}
+
+// notify wakes waiters; the caller holds mu.
+func (b *budget) notify() {
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// jitter returns d plus up to a tenth of it, so that several exporters of one
+// account do not retry in lockstep.
+func jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return d + rand.N(d/10+1)
+}
+
+// RateLimit is a number of requests per window.
+type RateLimit struct {
+	Requests int
+	Window   time.Duration
+}

@@ -1,0 +1,290 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// The exchange sends numbers sometimes as JSON numbers and sometimes as JSON
+// strings ("10.00000000", "1", "-1011"); these types accept both and never go
+// through float64.
+
+// flexDecimal is a decimal that arrives as a JSON number or string.
+type flexDecimal struct {
+	decimal.Decimal
+	set bool
+}
+
+func (d *flexDecimal) UnmarshalJSON(b []byte) error {
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull {
+		return err
+	}
+	if s == "" {
+		return nil
+	}
+	v, err := decimal.NewFromString(s)
+	if err != nil {
+		return fmt.Errorf("invalid decimal %q", truncateForError(s))
+	}
+	d.Decimal, d.set = v, true
+	return nil
+}
+
+// flexInt is an integer that arrives as a JSON number or string.
+type flexInt struct {
+	Value int64
+	set   bool
+}
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull {
+		return err
+	}
+	if s == "" {
+		return nil
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		// Integral values sometimes come with a fraction ("1.0", 1e3).
+		d, derr := decimal.NewFromString(s)
+		if derr != nil || !d.IsInteger() {
+			return fmt.Errorf("invalid integer %q", truncateForError(s))
+		}
+		v = d.IntPart()
+	}
+	n.Value, n.set = v, true
+	return nil
+}
+
+// flexBool is a flag that arrives as 0/1 (number or string) or true/false.
+type flexBool bool
+
+func (f *flexBool) UnmarshalJSON(b []byte) error {
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull {
+		return err
+	}
+	switch strings.ToLower(s) {
+	case "true":
+		*f = true
+		return nil
+	case "false", "":
+		*f = false
+		return nil
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return fmt.Errorf("invalid flag %q", truncateForError(s))
+	}
+	*f = flexBool(!d.IsZero())
+	return nil
+}
+
+// flexString is a string that may arrive as a JSON number (user ids).
+type flexString string
+
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull {
+		return err
+	}
+	*f = flexString(s)
+	return nil
+}
+
+// scalarText returns the text of a JSON string or number.
+func scalarText(b []byte) (s string, isNull bool, err error) {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0:
+		return "", false, errors.New("empty value")
+	case bytes.Equal(b, []byte("null")):
+		return "", true, nil
+	case b[0] == '"':
+		if err := json.Unmarshal(b, &s); err != nil {
+			return "", false, err
+		}
+		return strings.TrimSpace(s), false, nil
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		return string(b), false, nil
+	case bytes.Equal(b, []byte("true")) || bytes.Equal(b, []byte("false")):
+		return string(b), false, nil
+	default:
+		return "", false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
+	}
+}
+
+func truncateForError(s string) string {
+	const max = 64
+	if len(s) > max {
+		return s[:max] + "..."
+	}
+	return s
+}
+
+// envelope is the wrapper of every answer.
+type envelope struct {
+	Success   *bool           `json:"success"`
+	Code      flexInt         `json:"code"`
+	Message   string          `json:"message"`
+	Timestamp flexInt         `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// pageMeta accepts both spellings seen in the wild.
+type pageMeta struct {
+	Total               flexInt `json:"total"`
+	RecordsPerPage      flexInt `json:"recordsPerPage"`
+	RecordsPerPageSnake flexInt `json:"records_per_page"`
+	CurrentPage         flexInt `json:"currentPage"`
+	CurrentPageSnake    flexInt `json:"current_page"`
+}
+
+func (m *pageMeta) toMeta() PageMeta {
+	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
+	if !m.RecordsPerPage.set {
+		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
+	}
+	if !m.CurrentPage.set {
+		out.CurrentPage = int(m.CurrentPageSnake.Value)
+	}
+	return out
+}
+
+type tokenNetworkData struct {
+	Rows []tokenNetworkRow `json:"rows"`
+}
+
+type tokenNetworkRow struct {
+	Protocol          string      `json:"protocol"`
+	Network           string      `json:"network"`
+	Token             string      `json:"token"`
+	Name              string      `json:"name"`
+	MinimumWithdrawal flexDecimal `json:"minimumWithdrawal"`
+	WithdrawalFee     flexDecimal `json:"withdrawalFee"`
+	AllowDeposit      flexBool    `json:"allowDeposit"`
+	AllowWithdraw     flexBool    `json:"allowWithdraw"`
+}
+
+type credentialsData struct {
+	Rows []credentialRow `json:"rows"`
+	Meta *pageMeta       `json:"meta"`
+}
+
+type credentialRow struct {
+	AccountName string     `json:"accountName"`
+	UserID      flexString `json:"userId"`
+	APIKey      string     `json:"apiKey"`
+	Permissions []string   `json:"permissions"`
+	AllowedIPs  []string   `json:"allowedIPs"`
+}
+
+type historyData struct {
+	Rows []historyRow `json:"rows"`
+	Meta *pageMeta    `json:"meta"`
+}
+
+type historyRow struct {
+	ID        flexInt     `json:"id"`
+	Type      string      `json:"type"`
+	Token     string      `json:"token"`
+	Amount    flexDecimal `json:"amount"`
+	Timestamp flexInt     `json:"timestamp"`
+}
+
+// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork.
+func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
+	var d tokenNetworkData
+	if err := decodeData(data, &d); err != nil {
+		return nil, err
+	}
+	out := make([]TokenNetwork, 0, len(d.Rows))
+	for i, r := range d.Rows {
+		if r.Token == "" || r.Network == "" {
+			return nil, fmt.Errorf("row %d: missing token or network", i)
+		}
+		out = append(out, TokenNetwork{
+			Token: r.Token, Network: r.Network, Protocol: r.Protocol, Name: r.Name,
+			MinimumWithdrawal: r.MinimumWithdrawal.Decimal, WithdrawalFee: r.WithdrawalFee.Decimal,
+			AllowDeposit: bool(r.AllowDeposit), AllowWithdraw: bool(r.AllowWithdraw),
+		})
+	}
+	return out, nil
+}
+
+// decodeCredentials decodes one page of GET /v3/account/credentials.
+func decodeCredentials(data json.RawMessage) ([]Credential, *PageMeta, error) {
+	var d credentialsData
+	if err := decodeData(data, &d); err != nil {
+		return nil, nil, err
+	}
+	out := make([]Credential, 0, len(d.Rows))
+	for i, r := range d.Rows {
+		if r.APIKey == "" {
+			return nil, nil, fmt.Errorf("row %d: missing apiKey", i)
+		}
+		out = append(out, Credential{
+			AccountName: r.AccountName, UserID: string(r.UserID), APIKey: r.APIKey,
+			Permissions: r.Permissions, AllowedIPs: nonEmpty(r.AllowedIPs),
+		})
+	}
+	return out, metaOf(d.Meta), nil
+}
+
+// decodeHistory decodes one page of GET /v3/asset/token/history.
+func decodeHistory(data json.RawMessage) ([]HistoryRecord, *PageMeta, error) {
+	var d historyData
+	if err := decodeData(data, &d); err != nil {
+		return nil, nil, err
+	}
+	out := make([]HistoryRecord, 0, len(d.Rows))
+	for i, r := range d.Rows {
+		// A record without id or timestamp cannot be counted exactly once.
+		if !r.ID.set || !r.Timestamp.set || !r.Amount.set {
+			return nil, nil, fmt.Errorf("row %d: missing id, timestamp or amount", i)
+		}
+		out = append(out, HistoryRecord{
+			ID: r.ID.Value, Type: r.Type, Token: r.Token, Amount: r.Amount.Decimal, Timestamp: r.Timestamp.Value,
+		})
+	}
+	return out, metaOf(d.Meta), nil
+}
+
+func decodeData(data json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return errors.New("answer has no data")
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode data: %w", err)
+	}
+	return nil
+}
+
+func metaOf(m *pageMeta) *PageMeta {
+	if m == nil {
+		return nil
+	}
+	out := m.toMeta()
+	return &out
+}
+
+func nonEmpty(ips []string) []string {
+	out := ips[:0:0]
+	for _, ip := range ips {
+		if strings.TrimSpace(ip) != "" {
+			out = append(out, ip)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies a failed exchange call by what a caller should do about it.
+type Kind int
+
+const (
+	// KindOther is a request the exchange refused for a reason no retry fixes
+	// (bad parameter, not found, ...).
+	KindOther Kind = iota
+	// KindRateLimited is HTTP 429 or exchange code -1003.
+	KindRateLimited
+	// KindAuth is a rejected key, signature, timestamp or IP (HTTP 401, codes -1001, -1002).
+	KindAuth
+	// KindMaintenance is exchange code -1011: the system is under maintenance.
+	KindMaintenance
+	// KindTransient is a 5xx answer, a timeout or a connection error.
+	KindTransient
+	// KindBadResponse is an answer that is not the documented JSON envelope:
+	// not JSON, truncated, success:false, missing data or over the size cap.
+	KindBadResponse
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindRateLimited:
+		return "rate limited"
+	case KindAuth:
+		return "authentication failed"
+	case KindMaintenance:
+		return "exchange under maintenance"
+	case KindTransient:
+		return "transient failure"
+	case KindBadResponse:
+		return "bad response"
+	default:
+		return "request failed"
+	}
+}
+
+// Exchange error codes (public-facts.md, legacy table).
+const (
+	CodeUnknown          = -1000
+	CodeInvalidSignature = -1001
+	CodeUnauthorized     = -1002
+	CodeTooManyRequests  = -1003
+	CodeMaintenance      = -1011
+)
+
+// Error is the one error type of the client. It never holds the API secret,
+// the signature or request headers.
+type Error struct {
+	// Op names the operation, e.g. "get token history page 2".
+	Op string
+	// Kind says what class of failure this is.
+	Kind Kind
+	// StatusCode is the HTTP status, 0 when no response came.
+	StatusCode int
+	// Code is the exchange's error code, 0 when the answer had none.
+	Code int
+	// Message is the exchange's error message, if any.
+	Message string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	msg := e.Op + ": " + e.Kind.String()
+	if e.StatusCode != 0 {
+		msg += fmt.Sprintf(" (HTTP %d", e.StatusCode)
+		if e.Code != 0 {
+			msg += fmt.Sprintf(", code %d", e.Code)
+		}
+		msg += ")"
+	} else if e.Code != 0 {
+		msg += fmt.Sprintf(" (code %d)", e.Code)
+	}
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func kindOf(err error) (Kind, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind, true
+	}
+	return 0, false
+}
+
+func isKind(err error, k Kind) bool {
+	got, ok := kindOf(err)
+	return ok && got == k
+}
+
+// IsRateLimited reports whether the exchange refused the call for exceeding its rate limit.
+func IsRateLimited(err error) bool { return isKind(err, KindRateLimited) }
+
+// IsAuth reports whether the exchange rejected the key, signature, timestamp or source IP.
+func IsAuth(err error) bool { return isKind(err, KindAuth) }
+
+// IsMaintenance reports whether the exchange is under maintenance.
+func IsMaintenance(err error) bool { return isKind(err, KindMaintenance) }
+
+// IsTransient reports whether the call failed in a way a later retry may fix:
+// a 5xx answer, a timeout or a connection error.
+func IsTransient(err error) bool { return isKind(err, KindTransient) }
+
+// IsBadResponse reports whether the exchange answered with something that is
+// not the documented envelope.
+func IsBadResponse(err error) bool { return isKind(err, KindBadResponse) }
+
+// classify maps an HTTP status and exchange code to a Kind.
+func classify(status, code int) Kind {
+	switch {
+	case status == 429 || code == CodeTooManyRequests:
+		return KindRateLimited
+	case code == CodeMaintenance:
+		return KindMaintenance
+	case status == 401 || code == CodeInvalidSignature || code == CodeUnauthorized:
+		return KindAuth
+	case status >= 500:
+		return KindTransient
+	case status >= 200 && status < 300:
+		// A 2xx answer with success:false and no recognised code.
+		return KindBadResponse
+	default:
+		return KindOther
+	}
+}

@@ -1,0 +1,20 @@
+package client
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// Sign returns the request signature the exchange expects: the lowercase hex
+// HMAC-SHA256, keyed by the API secret, of timestamp + METHOD + request path
+// (with "?query" for GET and DELETE) + body. pathAndQuery must be byte for
+// byte what is sent on the wire.
+func Sign(secret, timestampMs, method, pathAndQuery, body string) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(timestampMs))
+	mac.Write([]byte(method))
+	mac.Write([]byte(pathAndQuery))
+	mac.Write([]byte(body))
+	return hex.EncodeToString(mac.Sum(nil))
+}
