@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -30,30 +31,29 @@ const maxPages = 10000
 
 // TokenNetworks returns every token network. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
-	const op = "get token networks"
-	data, err := c.get(ctx, request{op: op, endpoint: EndpointTokenNetwork, path: PathTokenNetwork})
-	if err != nil {
-		return nil, err
-	}
-	rows, err := decodeTokenNetworks(data)
-	if err != nil {
-		return nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
-	}
-	return rows, nil
+	var rows []TokenNetwork
+	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
+		decode: func(data json.RawMessage) (err error) {
+			rows, err = decodeTokenNetworks(data)
+			return err
+		}})
+	return rows, err
 }
 
 // Credentials returns every API key of the account, all pages.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
 	var all []Credential
 	err := c.paginate(ctx, MaxPageSize, func(page, size int) (int, *PageMeta, error) {
-		op := fmt.Sprintf("get credentials page %d", page)
-		data, err := c.get(ctx, request{op: op, endpoint: EndpointCredentials, path: PathCredentials, query: pageQuery(nil, page, size), signed: true})
+		var rows []Credential
+		var meta *PageMeta
+		err := c.get(ctx, request{op: fmt.Sprintf("get credentials page %d", page), endpoint: EndpointCredentials,
+			path: PathCredentials, query: pageQuery(nil, page, size), signed: true,
+			decode: func(data json.RawMessage) (err error) {
+				rows, meta, err = decodeCredentials(data)
+				return err
+			}})
 		if err != nil {
 			return 0, nil, err
-		}
-		rows, meta, err := decodeCredentials(data)
-		if err != nil {
-			return 0, nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
 		}
 		all = append(all, rows...)
 		return len(rows), meta, nil
@@ -92,14 +92,16 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 		params = append(params, param{"endTime", strconv.FormatInt(q.EndTime, 10)})
 	}
 	return c.paginate(ctx, size, func(page, size int) (int, *PageMeta, error) {
-		op := fmt.Sprintf("get token history page %d", page)
-		data, err := c.get(ctx, request{op: op, endpoint: EndpointTokenHistory, path: PathTokenHistory, query: pageQuery(params, page, size), signed: true})
+		var rows []HistoryRecord
+		var meta *PageMeta
+		err := c.get(ctx, request{op: fmt.Sprintf("get token history page %d", page), endpoint: EndpointTokenHistory,
+			path: PathTokenHistory, query: pageQuery(params, page, size), signed: true,
+			decode: func(data json.RawMessage) (err error) {
+				rows, meta, err = decodeHistory(data)
+				return err
+			}})
 		if err != nil {
 			return 0, nil, err
-		}
-		rows, meta, err := decodeHistory(data)
-		if err != nil {
-			return 0, nil, &Error{Op: op, Kind: KindBadResponse, Err: err}
 		}
 		p := HistoryPage{Records: rows}
 		if meta != nil {

@@ -166,25 +166,27 @@ type request struct {
 	path     string
 	query    string // raw query, sent and signed as is
 	signed   bool
+	// decode reads the envelope's data; its error makes a bad response.
+	decode func(json.RawMessage) error
 }
 
 // get sends r, retrying transient failures and 429s within the budget, and
-// returns the envelope's data.
-func (c *Client) get(ctx context.Context, r request) (json.RawMessage, error) {
+// decodes the envelope's data with r.decode.
+func (c *Client) get(ctx context.Context, r request) error {
 	if r.signed && c.cfg.APIKey == "" {
-		return nil, &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
+		return &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
 	}
 	b := c.budgetFor(r.endpoint)
 	backoff := time.Second
 	for attempt := 0; ; attempt++ {
 		release, err := b.acquire(ctx)
 		if err != nil {
-			return nil, &Error{Op: r.op, Kind: KindTransient, Err: err}
+			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
-		data, err := c.send(ctx, r)
+		err = c.send(ctx, r)
 		release()
 		if err == nil {
-			return data, nil
+			return nil
 		}
 		kind, _ := kindOf(err)
 		if kind == KindRateLimited {
@@ -193,20 +195,20 @@ func (c *Client) get(ctx context.Context, r request) (json.RawMessage, error) {
 			b.block(jitter(c.cfg.RateLimit.Window))
 		}
 		if attempt >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
-			return nil, err
+			return err
 		}
 		level.Debug(c.cfg.Logger).Log("msg", "retrying exchange request", "op", r.op, "account", c.cfg.Account, "err", err)
 		if kind == KindTransient {
 			if err := c.cfg.Sleep(ctx, jitter(backoff)); err != nil {
-				return nil, &Error{Op: r.op, Kind: KindTransient, Err: err}
+				return &Error{Op: r.op, Kind: KindTransient, Err: err}
 			}
 			backoff = min(2*backoff, maxBackoff)
 		}
 	}
 }
 
-// send makes one HTTP request and decodes the envelope.
-func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
+// send makes one HTTP request and decodes the answer.
+func (c *Client) send(ctx context.Context, r request) error {
 	pathAndQuery := r.path
 	if r.query != "" {
 		pathAndQuery += "?" + r.query
@@ -216,7 +218,7 @@ func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
 	u.RawQuery = r.query
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, &Error{Op: r.op, Kind: KindOther, Err: err}
+		return &Error{Op: r.op, Kind: KindOther, Err: err}
 	}
 	req.Header.Set("Accept", "application/json")
 	if r.signed {
@@ -230,17 +232,17 @@ func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
 	resp, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
 		c.observe(r.endpoint, "error", start)
-		return nil, &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
+		return &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
 	}
 	defer resp.Body.Close()
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBodyBytes+1))
 	end := c.cfg.Now()
 	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
 	if readErr != nil {
-		return nil, &Error{Op: r.op, Kind: KindTransient, StatusCode: resp.StatusCode, Err: fmt.Errorf("read answer: %w", redactURLError(readErr))}
+		return &Error{Op: r.op, Kind: KindTransient, StatusCode: resp.StatusCode, Err: fmt.Errorf("read answer: %w", redactURLError(readErr))}
 	}
 	if int64(len(body)) > c.cfg.MaxBodyBytes {
-		return nil, &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
 	}
 
 	var env envelope
@@ -254,10 +256,10 @@ func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
 			e.Code, e.Message = int(env.Code.Value), truncateForError(env.Message)
 		}
 		e.Kind = classify(resp.StatusCode, e.Code)
-		return nil, e
+		return e
 	}
 	if decodeErr != nil {
-		return nil, &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
 	}
 	if env.Success == nil || !*env.Success {
 		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(env.Message)}
@@ -268,9 +270,12 @@ func (c *Client) send(ctx context.Context, r request) (json.RawMessage, error) {
 		if env.Success == nil {
 			e.Err = errors.New("answer has no success field")
 		}
-		return nil, e
+		return e
 	}
-	return env.Data, nil
+	if err := r.decode(env.Data); err != nil {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
+	}
+	return nil
 }
 
 func (c *Client) observe(endpoint, code string, start time.Time) {
