@@ -1,0 +1,538 @@
+package ledger
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+func rec(id int64, ts int64, token, typ, amount string) client.HistoryRecord {
+	return client.HistoryRecord{ID: id, Timestamp: ts, Token: token, Type: typ, Amount: decimal.RequireFromString(amount)}
+}
+
+// total is a Total with decimal text, for readable expectations.
+type total struct {
+	Token, Type     string
+	Records         uint64
+	Inflow, Outflow string
+}
+
+func totalsText(ts []Total) []total {
+	out := []total{}
+	for _, t := range ts {
+		out = append(out, total{t.Token, t.Type, t.Records, t.Inflow.String(), t.Outflow.String()})
+	}
+	return out
+}
+
+func TestObserveSumsExactlyBySign(t *testing.T) {
+	tests := []struct {
+		name string
+		recs []client.HistoryRecord
+		want []total
+	}{
+		{
+			name: "positive is inflow, negative is outflow magnitude, zero counts only as a record",
+			recs: []client.HistoryRecord{
+				rec(1, 100, "USDT", "DEPOSIT", "10.5"),
+				rec(2, 100, "USDT", "DEPOSIT", "-0.5"),
+				rec(3, 100, "USDT", "DEPOSIT", "0"),
+				rec(4, 100, "USDT", "WITHDRAW", "-3"),
+			},
+			want: []total{
+				{"USDT", "DEPOSIT", 3, "10.5", "0.5"},
+				{"USDT", "WITHDRAW", 1, "0", "3"},
+			},
+		},
+		{
+			name: "unknown transaction types are counted under their own name",
+			recs: []client.HistoryRecord{
+				rec(1, 100, "BTC", "SOMETHING_NEW", "1"),
+				rec(2, 100, "BTC", "SOMETHING_NEW", "2"),
+			},
+			want: []total{{"BTC", "SOMETHING_NEW", 2, "3", "0"}},
+		},
+		{
+			name: "30 decimal places are kept exactly",
+			recs: []client.HistoryRecord{
+				rec(1, 100, "ETH", "INTEREST", "0.000000000000000000000000000001"),
+				rec(2, 100, "ETH", "INTEREST", "0.100000000000000000000000000002"),
+				rec(3, 100, "ETH", "INTEREST", "-0.000000000000000000000000000003"),
+			},
+			want: []total{{"ETH", "INTEREST", 3, "0.100000000000000000000000000003", "0.000000000000000000000000000003"}},
+		},
+		{
+			name: "huge totals stay exact beyond float64 precision",
+			recs: []client.HistoryRecord{
+				rec(1, 100, "SHIB", "DEPOSIT", "99999999999999999999999999.000000000000000001"),
+				rec(2, 100, "SHIB", "DEPOSIT", "99999999999999999999999999.000000000000000001"),
+				rec(3, 100, "SHIB", "DEPOSIT", "1"),
+			},
+			want: []total{{"SHIB", "DEPOSIT", 3, "199999999999999999999999999.000000000000000002", "0"}},
+		},
+		{
+			name: "totals are sorted by token then type",
+			recs: []client.HistoryRecord{
+				rec(1, 100, "USDT", "WITHDRAW", "-1"),
+				rec(2, 100, "BTC", "WITHDRAW", "-1"),
+				rec(3, 100, "USDT", "DEPOSIT", "1"),
+			},
+			want: []total{
+				{"BTC", "WITHDRAW", 1, "0", "1"},
+				{"USDT", "DEPOSIT", 1, "1", "0"},
+				{"USDT", "WITHDRAW", 1, "0", "1"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := New(0, time.Minute)
+			for _, r := range tt.recs {
+				if !l.Observe(r, 1000) {
+					t.Fatalf("record %d not counted", r.ID)
+				}
+			}
+			if got := totalsText(l.Totals()); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("totals = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestObserveIgnoresSeenIDsAndRecordsOutsideWindow(t *testing.T) {
+	l := New(1000, time.Second)
+	for _, tc := range []struct {
+		r    client.HistoryRecord
+		want bool
+	}{
+		{rec(1, 1000, "USDT", "DEPOSIT", "1"), true},  // at the start: inside
+		{rec(1, 1000, "USDT", "DEPOSIT", "1"), false}, // same id again
+		{rec(1, 1500, "USDT", "DEPOSIT", "1"), false}, // same id, other fields: still the same record
+		{rec(2, 999, "USDT", "DEPOSIT", "1"), false},  // before the cursor
+		{rec(3, 2000, "USDT", "DEPOSIT", "1"), true},  // at the end: inside
+		{rec(4, 2001, "USDT", "DEPOSIT", "1"), false}, // after the end: next poll's
+		{rec(4, 2001, "USDT", "DEPOSIT", "1"), false}, // ...and still not remembered
+	} {
+		if got := l.Observe(tc.r, 2000); got != tc.want {
+			t.Errorf("Observe(id %d, ts %d) = %v, want %v", tc.r.ID, tc.r.Timestamp, got, tc.want)
+		}
+	}
+	if got := l.ObservePage([]client.HistoryRecord{rec(4, 2001, "USDT", "DEPOSIT", "1")}, 3000); got != 1 {
+		t.Errorf("record after the previous end not counted by the next poll: counted %d", got)
+	}
+	want := []total{{"USDT", "DEPOSIT", 3, "3", "0"}}
+	if got := totalsText(l.Totals()); !reflect.DeepEqual(got, want) {
+		t.Errorf("totals = %+v, want %+v", got, want)
+	}
+	if ms, ok := l.LastRecordTimestamp(); !ok || ms != 2001 {
+		t.Errorf("LastRecordTimestamp = %d, %v; want 2001, true", ms, ok)
+	}
+}
+
+func TestCompleteMovesCursor(t *testing.T) {
+	const overlap = 10 * time.Second
+	day := IdleWindow.Milliseconds()
+	tests := []struct {
+		name      string
+		start     int64
+		recs      []client.HistoryRecord
+		end       int64
+		wantStart int64
+		wantSeen  int
+	}{
+		{
+			name: "to the newest record minus the overlap", start: 0,
+			recs: []client.HistoryRecord{rec(1, 5_000, "A", "T", "1"), rec(2, 30_000, "A", "T", "1"), rec(3, 25_000, "A", "T", "1")},
+			end:  40_000, wantStart: 20_000, wantSeen: 2, // id 1 is pruned
+		},
+		{
+			name: "never backwards when the newest record is older than the cursor plus overlap", start: 28_000,
+			recs: []client.HistoryRecord{rec(1, 30_000, "A", "T", "1")},
+			end:  40_000, wantStart: 28_000, wantSeen: 1,
+		},
+		{
+			name: "not at all without records inside the idle window", start: 0,
+			end: 2 * 3600_000, wantStart: 0,
+		},
+		{
+			name: "an idle account's window is bounded by the idle window", start: 0,
+			end: 3 * day, wantStart: 2 * day,
+		},
+		{
+			name: "the idle bound never cuts into the overlap of the newest record", start: 0,
+			recs: []client.HistoryRecord{rec(1, 3*day-1000, "A", "T", "1")},
+			end:  3 * day, wantStart: 3*day - 1000 - overlap.Milliseconds(), wantSeen: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := New(tt.start, overlap)
+			l.ObservePage(tt.recs, tt.end)
+			l.Complete(tt.end)
+			if got := l.Start(); got != tt.wantStart {
+				t.Errorf("cursor = %d, want %d", got, tt.wantStart)
+			}
+			if got := l.Seen(); got != tt.wantSeen {
+				t.Errorf("remembered ids = %d, want %d", got, tt.wantSeen)
+			}
+			if s, e := l.Window(tt.end + 1); s != tt.wantStart || e != tt.end+1 {
+				t.Errorf("Window = [%d, %d], want [%d, %d]", s, e, tt.wantStart, tt.end+1)
+			}
+		})
+	}
+}
+
+func TestWindowNeverEndsBeforeItStarts(t *testing.T) {
+	l := New(5000, time.Second)
+	if s, e := l.Window(4000); s != 5000 || e != 5000 {
+		t.Errorf("Window(4000) = [%d, %d], want [5000, 5000]", s, e)
+	}
+}
+
+func TestPruneKeepsIDsAtTheCursorAndOnlyWhenAdvancing(t *testing.T) {
+	l := New(0, 10*time.Millisecond)
+	l.ObservePage([]client.HistoryRecord{rec(1, 90, "A", "T", "1"), rec(2, 100, "A", "T", "1"), rec(3, 89, "A", "T", "1")}, 100)
+	l.Complete(100) // cursor 90: ids 1 (ts 90) and 2 stay, id 3 goes
+	if l.Start() != 90 || l.Seen() != 2 {
+		t.Fatalf("cursor %d, seen %d; want 90, 2", l.Start(), l.Seen())
+	}
+	// A record exactly at the cursor that the exchange returns again is
+	// still recognised.
+	if l.Observe(rec(1, 90, "A", "T", "1"), 200) {
+		t.Error("record at the cursor counted twice")
+	}
+	// Completing again without newer records neither moves nor prunes.
+	l.Complete(200)
+	if l.Start() != 90 || l.Seen() != 2 {
+		t.Errorf("after idle complete: cursor %d, seen %d; want 90, 2", l.Start(), l.Seen())
+	}
+}
+
+// exchange is a model of the history endpoint: records filtered by
+// [start, end], newest first (ties by id, descending), paged, with a hook
+// before each page that may change the records, as the real one may.
+type exchange struct {
+	recs       []client.HistoryRecord
+	size       int
+	beforePage func(page int)
+}
+
+func (x *exchange) add(rs ...client.HistoryRecord) { x.recs = append(x.recs, rs...) }
+
+func (x *exchange) page(start, end int64, page, size int) client.HistoryPage {
+	if x.beforePage != nil {
+		x.beforePage(page)
+	}
+	var match []client.HistoryRecord
+	for _, r := range x.recs {
+		if r.Timestamp >= start && r.Timestamp <= end {
+			match = append(match, r)
+		}
+	}
+	slices.SortFunc(match, func(a, b client.HistoryRecord) int {
+		return cmp.Or(cmp.Compare(b.Timestamp, a.Timestamp), cmp.Compare(b.ID, a.ID))
+	})
+	lo := min((page-1)*size, len(match))
+	hi := min(page*size, len(match))
+	return client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: len(match), RecordsPerPage: size, CurrentPage: page}}
+}
+
+// poll does what the token history poller does: one window, every page
+// (stopping like the client does), the consistency check, Complete. It
+// returns whether the cursor was allowed to advance.
+func poll(l *Ledger, x *exchange, now int64) bool {
+	size := x.size
+	start, end := l.Window(now)
+	var check PollCheck
+	for page := 1; ; page++ {
+		p := x.page(start, end, page, size)
+		check.Page(p)
+		l.ObservePage(p.Records, end)
+		if len(p.Records) < size || page*size >= p.Meta.Total {
+			break
+		}
+	}
+	if check.Consistent() {
+		l.Complete(end)
+		return true
+	}
+	return false
+}
+
+// want sums every record of x with a timestamp in [from, to] once.
+func want(x *exchange, from, to int64) []total {
+	l := New(from, 0)
+	byID := map[int64]bool{}
+	for _, r := range x.recs {
+		if byID[r.ID] {
+			panic(fmt.Sprintf("test exchange holds id %d twice", r.ID))
+		}
+		byID[r.ID] = true
+		l.Observe(r, to)
+	}
+	return totalsText(l.Totals())
+}
+
+func TestExactlyOnceAcrossPolls(t *testing.T) {
+	const overlap = 5 * time.Second
+	tests := []struct {
+		name string
+		size int
+		// run drives the exchange and the polls; it returns the time of the
+		// last poll.
+		run func(t *testing.T, l *Ledger, x *exchange) int64
+	}{
+		{
+			name: "many records sharing one timestamp across page and poll boundaries",
+			size: 3,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				for i := int64(1); i <= 10; i++ {
+					x.add(rec(i, 50_000, "USDT", "TRANSACTION_FEE", "-0.1"))
+				}
+				poll(l, x, 60_000)
+				for i := int64(11); i <= 17; i++ { // same timestamp, shown later
+					x.add(rec(i, 50_000, "USDT", "TRANSACTION_FEE", "-0.1"))
+				}
+				poll(l, x, 61_000)
+				poll(l, x, 62_000)
+				return 62_000
+			},
+		},
+		{
+			name: "records straddling the overlap window and a late one inside it",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.add(rec(1, 10_000, "BTC", "DEPOSIT", "1"), rec(2, 44_999, "BTC", "DEPOSIT", "2"),
+					rec(3, 45_000, "BTC", "DEPOSIT", "3"), rec(4, 50_000, "BTC", "DEPOSIT", "4"))
+				poll(l, x, 55_000) // cursor → 45_000: id 3 is re-read, id 2 is not
+				if l.Start() != 45_000 {
+					t.Fatalf("cursor %d, want 45000", l.Start())
+				}
+				x.add(rec(5, 47_000, "BTC", "DEPOSIT", "5")) // late, inside the overlap
+				x.add(rec(6, 56_000, "BTC", "WITHDRAW", "-6"))
+				poll(l, x, 60_000)
+				return 60_000
+			},
+		},
+		{
+			name: "records arriving while paging shift rows so they repeat across pages",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				for i := int64(1); i <= 6; i++ {
+					x.add(rec(i, 40_000+i, "ETH", "EARN", "0.000000000000000000000000000001"))
+				}
+				next := int64(100)
+				x.beforePage = func(page int) {
+					if page > 1 { // a late record inside the window, newer than all
+						next++
+						x.add(rec(next, 49_000+next, "ETH", "EARN", "1"))
+					}
+				}
+				if poll(l, x, 60_000) {
+					t.Error("poll whose result set grew while paging advanced the cursor")
+				}
+				x.beforePage = nil
+				if !poll(l, x, 61_000) {
+					t.Error("quiet re-read did not advance the cursor")
+				}
+				return 61_000
+			},
+		},
+		{
+			name: "records arriving while paging with timestamps after the end are left for the next poll",
+			size: 1,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.add(rec(1, 41_000, "USDT", "DEPOSIT", "1"), rec(2, 42_000, "USDT", "DEPOSIT", "1"))
+				id := int64(10)
+				x.beforePage = func(page int) {
+					id++
+					x.add(rec(id, 60_000+id, "USDT", "DEPOSIT", "1"))
+				}
+				if !poll(l, x, 60_000) {
+					t.Error("records after the end made the poll inconsistent")
+				}
+				x.beforePage = nil
+				poll(l, x, 70_000)
+				return 70_000
+			},
+		},
+		{
+			name: "a failed poll loses nothing and the retry counts nothing twice",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				for i := int64(1); i <= 5; i++ {
+					x.add(rec(i, 30_000+i*1000, "USDT", "REALIZED_PNL", "-1.25"))
+				}
+				start, end := l.Window(50_000)
+				l.ObservePage(x.page(start, end, 1, 2).Records, end) // then the poll fails
+				if got := l.Snapshot().Totals[0].Records; got != 2 {
+					t.Fatalf("records counted before the failure = %d, want 2", got)
+				}
+				poll(l, x, 51_000)
+				return 51_000
+			},
+		},
+		{
+			name: "rows the exchange returns older than the cursor are ignored",
+			size: 10,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.add(rec(1, 40_000, "USDT", "DEPOSIT", "1"), rec(2, 50_000, "USDT", "DEPOSIT", "1"))
+				poll(l, x, 55_000) // cursor 45_000, id 1 pruned
+				// The exchange ignores the start filter once.
+				if l.Observe(rec(1, 40_000, "USDT", "DEPOSIT", "1"), 56_000) {
+					t.Error("pruned record counted again")
+				}
+				return 56_000
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := &exchange{size: tt.size}
+			l := New(30_000, overlap)
+			last := tt.run(t, l, x)
+			w := want(x, 30_000, last)
+			if got := totalsText(l.Totals()); !reflect.DeepEqual(got, w) {
+				t.Errorf("totals = %+v\nwant exact sums %+v", got, w)
+			}
+		})
+	}
+}
+
+func TestStateRoundTripsExactlyAndResumes(t *testing.T) {
+	const overlap = 5 * time.Second
+	x := &exchange{size: 3}
+	for i := int64(1); i <= 20; i++ {
+		x.add(rec(i, 30_000+i*500, "USDT", "DEPOSIT", "1.000000000000000000000000000001"))
+	}
+	x.add(rec(99, 31_000, "BTC", "WITHDRAW", "-123456789012345678901234567890.5"))
+	l := New(30_000, overlap)
+	poll(l, x, 45_000)
+	// Stop in the middle of the next poll: one page counted, no Complete.
+	for i := int64(21); i <= 25; i++ {
+		x.add(rec(i, 45_000+i*100, "USDT", "DEPOSIT", "2"))
+	}
+	start, end := l.Window(50_000)
+	l.ObservePage(x.page(start, end, 1, 3).Records, end)
+
+	b, err := json.Marshal(l.Export())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st State
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	r, err := FromState(st, overlap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Export(), l.Export()) {
+		t.Fatalf("state changed through JSON:\n got %+v\nwant %+v", r.Export(), l.Export())
+	}
+	poll(r, x, 51_000)
+	if got, w := totalsText(r.Totals()), want(x, 30_000, 51_000); !reflect.DeepEqual(got, w) {
+		t.Errorf("after restart totals = %+v\nwant %+v", got, w)
+	}
+}
+
+func TestFromStateRejectsBadState(t *testing.T) {
+	ok := State{Version: StateVersion, Totals: []StateTotal{{Token: "A", Type: "T", Inflow: "1", Outflow: "0"}}}
+	for name, mutate := range map[string]func(*State){
+		"version":          func(s *State) { s.Version = 99 },
+		"bad inflow":       func(s *State) { s.Totals[0].Inflow = "x" },
+		"negative outflow": func(s *State) { s.Totals[0].Outflow = "-1" },
+		"duplicate total":  func(s *State) { s.Totals = append(s.Totals, s.Totals[0]) },
+		"duplicate id":     func(s *State) { s.Seen = []SeenRecord{{1, 1}, {1, 2}} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			st := ok
+			st.Totals = slices.Clone(ok.Totals)
+			mutate(&st)
+			if _, err := FromState(st, 0); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+	if _, err := FromState(ok, 0); err != nil {
+		t.Errorf("valid state rejected: %v", err)
+	}
+}
+
+func TestPollCheck(t *testing.T) {
+	page := func(total int, ids ...int64) client.HistoryPage {
+		p := client.HistoryPage{Meta: client.PageMeta{Total: total}}
+		for _, id := range ids {
+			p.Records = append(p.Records, client.HistoryRecord{ID: id})
+		}
+		return p
+	}
+	tests := []struct {
+		name  string
+		pages []client.HistoryPage
+		want  bool
+	}{
+		{"no page", nil, false},
+		{"empty result", []client.HistoryPage{page(0)}, true},
+		{"all rows", []client.HistoryPage{page(3, 1, 2), page(3, 3)}, true},
+		{"total changed between pages", []client.HistoryPage{page(3, 1, 2), page(4, 2, 3), page(4, 4)}, false},
+		{"a row skipped", []client.HistoryPage{page(3, 1, 2), page(3, 2)}, false},
+		{"a short page before the total", []client.HistoryPage{page(5, 1, 2, 3)}, false},
+		{"no meta total: trust the short page", []client.HistoryPage{page(0, 1, 2)}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c PollCheck
+			for _, p := range tt.pages {
+				c.Page(p)
+			}
+			if got := c.Consistent(); got != tt.want {
+				t.Errorf("Consistent = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSnapshotIsACopy(t *testing.T) {
+	l := New(0, 0)
+	l.Observe(rec(1, 1, "A", "T", "1"), 10)
+	s := l.Snapshot()
+	l.Observe(rec(2, 2, "A", "T", "1"), 10)
+	if s.Totals[0].Records != 1 || s.LastRecordMs != 1 {
+		t.Errorf("snapshot changed after it was taken: %+v", s)
+	}
+}
+
+func TestConcurrentReadersAndOneWriter(t *testing.T) {
+	l := New(0, time.Millisecond)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := int64(1); i <= 2000; i++ {
+			l.Observe(rec(i, i, "A", "T", "1"), i)
+			if i%100 == 0 {
+				l.Complete(i)
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			if got := l.Snapshot().Totals[0].Records; got != 2000 {
+				t.Errorf("records = %d, want 2000", got)
+			}
+			return
+		default:
+			_ = l.Snapshot()
+			_ = l.Export()
+		}
+	}
+}
