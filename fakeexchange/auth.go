@@ -1,0 +1,108 @@
+package fakeexchange
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimestampWindow is how far x-api-timestamp may be from server time: a
+// difference of this much or more is rejected.
+const TimestampWindow = 300 * time.Second
+
+// Sign returns the lowercase hex HMAC-SHA256 the exchange expects for a
+// request without body: timestamp + method + path + ("?" + rawQuery when
+// rawQuery is not empty).
+func Sign(secret, timestampMs, method, path, rawQuery string) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(signedString(timestampMs, method, path, rawQuery)))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// VerifySignature reports whether signature is the one Sign computes for the
+// same inputs. Only lowercase hex is accepted.
+func VerifySignature(secret, timestampMs, method, path, rawQuery, signature string) bool {
+	want := Sign(secret, timestampMs, method, path, rawQuery)
+	return hmac.Equal([]byte(want), []byte(signature))
+}
+
+func signedString(timestampMs, method, path, rawQuery string) string {
+	s := timestampMs + method + path
+	if rawQuery != "" {
+		s += "?" + rawQuery
+	}
+	return s
+}
+
+// keyRef is a key and the account that owns it.
+type keyRef struct {
+	account string
+	key     Key
+}
+
+// authenticate checks the request's signature headers and returns the key
+// they name. The path signed is the path exactly as it arrived on the wire.
+func (e *Exchange) authenticate(r *http.Request, now time.Time) (keyRef, *apiError) {
+	apiKey := r.Header.Get("x-api-key")
+	if apiKey == "" {
+		return keyRef{}, errUnauthorized("missing x-api-key header")
+	}
+	e.mu.Lock()
+	ref, ok := e.keys[apiKey]
+	e.mu.Unlock()
+	if !ok {
+		return keyRef{}, errUnauthorized("unknown api key")
+	}
+	ts := r.Header.Get("x-api-timestamp")
+	ms, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return ref, errInvalidSignature("missing or malformed x-api-timestamp header")
+	}
+	if d := now.Sub(time.UnixMilli(ms)).Abs(); d >= TimestampWindow {
+		return ref, errInvalidSignature("x-api-timestamp is outside the 300 s window of server time")
+	}
+	path, _, _ := strings.Cut(r.RequestURI, "?")
+	if path == "" || !strings.HasPrefix(path, "/") {
+		path = r.URL.EscapedPath()
+	}
+	sig := r.Header.Get("x-api-signature")
+	if sig == "" || !VerifySignature(ref.key.APISecret, ts, r.Method, path, r.URL.RawQuery, sig) {
+		return ref, errInvalidSignature("signature does not match")
+	}
+	if len(ref.key.AllowedIPs) > 0 && !ipAllowed(remoteIP(r), ref.key.AllowedIPs) {
+		return ref, errUnauthorized("ip address not allowed for this api key")
+	}
+	if !slices.Contains(ref.key.Permissions, "READ") {
+		return ref, errUnauthorized("api key lacks READ permission")
+	}
+	return ref, nil
+}
+
+// remoteIP is the client address of the connection; proxies are not trusted.
+func remoteIP(r *http.Request) netip.Addr {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ip.Unmap()
+}
+
+func ipAllowed(ip netip.Addr, allowed []string) bool {
+	for _, a := range allowed {
+		if p, err := netip.ParseAddr(a); err == nil && p.Unmap() == ip {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package fakeexchange
+
+import "time"
+
+// Keys of DefaultScenario, for end-to-end configurations. They are fake and
+// grant nothing anywhere else.
+const (
+	// DefaultMainKey is an unrestricted READ/TRADE/WITHDRAWAL key of account "main".
+	DefaultMainKey    = "fake-main-withdraw-key=="
+	DefaultMainSecret = "FAKEMAINWITHDRAWSECRET000001"
+	// DefaultMainReadKey is a READ-only key of "main" restricted to 127.0.0.1 and ::1.
+	DefaultMainReadKey    = "fake-main-read-key=="
+	DefaultMainReadSecret = "FAKEMAINREADSECRET0000000002"
+	// DefaultMainTradeKey is a TRADE-only key of "main": private calls with it fail (-1002).
+	DefaultMainTradeKey    = "fake-main-trade-key=="
+	DefaultMainTradeSecret = "FAKEMAINTRADESECRET000000003"
+	// DefaultSubKey is an unrestricted READ key of account "sub".
+	DefaultSubKey    = "fake-sub-read-key=="
+	DefaultSubSecret = "FAKESUBREADSECRET00000000004"
+)
+
+// DefaultScenario is the built-in scenario used when none is given: account
+// "main" (Main, user 12523) with the keys DefaultMainKey, DefaultMainReadKey
+// and DefaultMainTradeKey, recent history and a generator adding a record
+// every 15 s; account "sub" (Sub-1, user 12524) with DefaultSubKey and a
+// little history; ten token networks, WOO on BSC with withdrawals disabled
+// and SOL on SOL with deposits disabled. Each call returns a fresh copy.
+func DefaultScenario() *Scenario {
+	ago := func(d time.Duration, id int64, typ, token, amount string) HistoryEntry {
+		return HistoryEntry{HistoryRecord: HistoryRecord{ID: id, Type: typ, Token: token, Amount: amount}, TimestampAgo: d}
+	}
+	tn := func(token, network, protocol, name, minW, fee string, dep, wd int) TokenNetworkRow {
+		return TokenNetworkRow{Token: token, Network: network, Protocol: protocol, Name: name,
+			MinimumWithdrawal: minW, WithdrawalFee: fee, AllowDeposit: dep, AllowWithdraw: wd}
+	}
+	return &Scenario{
+		Accounts: []Account{
+			{
+				Name: "main", AccountName: "Main", UserID: 12523,
+				Keys: []Key{
+					{APIKey: DefaultMainKey, APISecret: DefaultMainSecret, Permissions: []string{"READ", "TRADE", "WITHDRAWAL"}},
+					{APIKey: DefaultMainReadKey, APISecret: DefaultMainReadSecret, Permissions: []string{"READ"}, AllowedIPs: []string{"127.0.0.1", "::1"}},
+					{APIKey: DefaultMainTradeKey, APISecret: DefaultMainTradeSecret, Permissions: []string{"TRADE"}},
+				},
+				History: []HistoryEntry{
+					ago(50*time.Minute, 1001, "DEPOSIT", "USDT", "2500.00000000"),
+					ago(45*time.Minute, 1002, "DEPOSIT", "BTC", "0.05000000"),
+					ago(40*time.Minute, 1003, "TRANSACTION_FEE", "USDT", "-1.25000000"),
+					ago(30*time.Minute, 1004, "REALIZED_PNL", "USDT", "-12.5"),
+					ago(20*time.Minute, 1005, "WITHDRAW", "USDT", "-300"),
+					ago(15*time.Minute, 1006, "FUNDING_FEE", "USDT", "0.0314"),
+					ago(10*time.Minute, 1007, "REBATE", "WOO", "4.2"),
+					ago(5*time.Minute, 1008, "WITHDRAW", "BTC", "-0.01"),
+				},
+				HistoryGenerator: &HistoryGenerator{
+					Every:  15 * time.Second,
+					Types:  []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "REALIZED_PNL"},
+					Tokens: []string{"USDT", "BTC", "ETH"},
+				},
+			},
+			{
+				Name: "sub", AccountName: "Sub-1", UserID: 12524,
+				Keys: []Key{
+					{APIKey: DefaultSubKey, APISecret: DefaultSubSecret, Permissions: []string{"READ"}},
+				},
+				History: []HistoryEntry{
+					ago(55*time.Minute, 2001, "SUB_ACCOUNT_TRANSFER", "USDT", "1000"),
+					ago(25*time.Minute, 2002, "INTEREST", "USDT", "-0.0042"),
+					ago(2*time.Minute, 2003, "DEPOSIT", "ETH", "1.5"),
+				},
+			},
+		},
+		TokenNetworks: []TokenNetworkRow{
+			tn("USDT", "ETH", "ERC20", "Ethereum", "10.00000000", "1.50000000", 1, 1),
+			tn("USDT", "TRON", "TRC20", "Tron", "2.00000000", "1.00000000", 1, 1),
+			tn("USDT", "BSC", "BEP20", "BNB Smart Chain", "2.00000000", "0.30000000", 1, 1),
+			tn("USDT", "SOL", "SPL", "Solana", "2.00000000", "0.50000000", 1, 1),
+			tn("BTC", "BTC", "BTC", "Bitcoin", "0.00100000", "0.00020000", 1, 1),
+			tn("ETH", "ETH", "ERC20", "Ethereum", "0.01000000", "0.00150000", 1, 1),
+			tn("ETH", "ARB", "ERC20", "Arbitrum One", "0.00500000", "0.00010000", 1, 1),
+			tn("WOO", "ETH", "ERC20", "Ethereum", "50.00000000", "20.00000000", 1, 1),
+			tn("WOO", "BSC", "BEP20", "BNB Smart Chain", "10.00000000", "1.00000000", 1, 0),
+			tn("SOL", "SOL", "SOL", "Solana", "0.10000000", "0.01000000", 0, 1),
+		},
+	}
+}

@@ -1,0 +1,41 @@
+// Package fakeexchange is an in-process fake of the WOO X v3 REST API, faithful
+// enough on the three endpoints the exporter uses that a client bug it lets
+// through would most likely also pass against the real exchange.
+//
+// It serves GET /v3/public/tokenNetwork, GET /v3/account/credentials and
+// GET /v3/asset/token/history with the real envelope, field names and types,
+// authentication (HMAC-SHA256 signature over the raw query as received, a
+// ±300 s timestamp window, key permissions and IP allow-lists), per-account
+// sliding-window rate limits, strict query validation, newest-first
+// pagination, and injectable faults (latency, 5xx, malformed or truncated
+// JSON, maintenance, 429 storms, connection resets, oversized and HTML bodies).
+//
+// Choices where the public documentation is silent, documented so tests can
+// rely on them:
+//
+//   - Order of checks: route (404, -1006), authentication (401), rate limit
+//     (429, -1003), faults, query validation (400, -1004/-1005), answer.
+//   - Authentication checks, in order: x-api-key missing or unknown → -1002;
+//     x-api-timestamp missing, not an integer or 300 s or more away from
+//     server time → -1001; signature missing or wrong → -1001; remote IP not
+//     in the key's allow-list → -1002; key without READ → -1002.
+//     The remote IP is the host of the connection's address, compared
+//     literally after unmapping IPv4-in-IPv6: a key restricted to an
+//     allow-list is usable on loopback only if the list holds 127.0.0.1 (or
+//     ::1 for IPv6 clients). Keys that the exporter uses in tests must be
+//     unrestricted or list 127.0.0.1.
+//   - Rate limits count only requests that pass authentication and the limit
+//     itself; a request answered 429 does not consume budget. A request that
+//     then meets an injected fault has consumed budget, as a request the
+//     exchange accepted and then failed would.
+//   - Unknown query parameters are rejected with -1004, malformed ones
+//     (non-integer, empty, repeated, unknown type, page or size below 1,
+//     startTime after endTime) with -1005. A size above 1000 is capped at
+//     1000, and meta.recordsPerPage says so.
+//   - Errors carry no top-level timestamp; successful answers do.
+//   - Every request, including rejected and faulted ones, is kept in the
+//     request log returned by Requests.
+//
+// A scenario (YAML or Go, see Scenario) sets accounts, keys, history, token
+// networks and timed events; DefaultScenario is a ready-made one.
+package fakeexchange

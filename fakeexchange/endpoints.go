@@ -1,0 +1,226 @@
+package fakeexchange
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+)
+
+// MaxPageSize is the largest page the list endpoints serve; larger sizes are
+// capped to it.
+const MaxPageSize = 1000
+
+// DefaultPageSize is the page size when the request gives none.
+const DefaultPageSize = 25
+
+type tokenNetworkJSON struct {
+	Protocol          string `json:"protocol"`
+	Network           string `json:"network"`
+	Token             string `json:"token"`
+	Name              string `json:"name"`
+	MinimumWithdrawal any    `json:"minimumWithdrawal"`
+	WithdrawalFee     any    `json:"withdrawalFee"`
+	AllowDeposit      any    `json:"allowDeposit"`
+	AllowWithdraw     any    `json:"allowWithdraw"`
+}
+
+type credentialJSON struct {
+	AccountName string   `json:"accountName"`
+	UserID      int64    `json:"userId"`
+	APIKey      string   `json:"apiKey"`
+	Permissions []string `json:"permissions"`
+	AllowedIPs  []string `json:"allowedIPs,omitempty"`
+}
+
+type historyJSON struct {
+	ID        int64  `json:"id"`
+	Type      string `json:"type"`
+	Token     string `json:"token"`
+	Amount    any    `json:"amount"`
+	Timestamp int64  `json:"timestamp"`
+}
+
+type rowsData struct {
+	Rows any `json:"rows"`
+}
+
+type pageData struct {
+	Rows any `json:"rows"`
+	Meta any `json:"meta"`
+}
+
+type camelMeta struct {
+	Total          int `json:"total"`
+	RecordsPerPage int `json:"recordsPerPage"`
+	CurrentPage    int `json:"currentPage"`
+}
+
+type snakeMeta struct {
+	Total          int `json:"total"`
+	RecordsPerPage int `json:"records_per_page"`
+	CurrentPage    int `json:"current_page"`
+}
+
+func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
+	if _, aerr := parseQuery(rawQuery); aerr != nil {
+		return nil, aerr
+	}
+	e.mu.Lock()
+	rows := make([]tokenNetworkJSON, 0, len(e.networks))
+	for _, n := range e.networks {
+		rows = append(rows, tokenNetworkJSON{
+			Protocol: n.Protocol, Network: n.Network, Token: n.Token, Name: n.Name,
+			MinimumWithdrawal: e.number(n.MinimumWithdrawal),
+			WithdrawalFee:     e.number(n.WithdrawalFee),
+			AllowDeposit:      e.number(strconv.Itoa(n.AllowDeposit)),
+			AllowWithdraw:     e.number(strconv.Itoa(n.AllowWithdraw)),
+		})
+	}
+	e.mu.Unlock()
+	return rowsData{Rows: rows}, nil
+}
+
+func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
+	q, aerr := parseQuery(rawQuery, "page", "size")
+	if aerr != nil {
+		return nil, aerr
+	}
+	page, size, aerr := paging(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.accounts[account]
+	all := make([]credentialJSON, 0, len(a.keyOrder))
+	for _, k := range a.keyOrder {
+		key := e.keys[k].key
+		all = append(all, credentialJSON{
+			AccountName: a.accountName, UserID: a.userID, APIKey: key.APIKey,
+			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),
+			AllowedIPs:  slices.Clone(key.AllowedIPs),
+		})
+	}
+	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+}
+
+func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
+	q, aerr := parseQuery(rawQuery, "type", "startTime", "endTime", "page", "size")
+	if aerr != nil {
+		return nil, aerr
+	}
+	page, size, aerr := paging(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	typ, hasType := q["type"]
+	if hasType && !historyTypes[typ] {
+		return nil, errInvalidParam("invalid type: %q", typ)
+	}
+	start, hasStart, aerr := timeParam(q, "startTime")
+	if aerr != nil {
+		return nil, aerr
+	}
+	end, hasEnd, aerr := timeParam(q, "endTime")
+	if aerr != nil {
+		return nil, aerr
+	}
+	if hasStart && hasEnd && start > end {
+		return nil, errInvalidParam("startTime is after endTime")
+	}
+
+	e.mu.Lock()
+	hook := e.beforeHistoryPage
+	e.mu.Unlock()
+	if hook != nil {
+		hook(account, page)
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	hist := e.accounts[account].history
+	var all []historyJSON
+	for i := len(hist) - 1; i >= 0; i-- {
+		r := hist[i]
+		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
+			continue
+		}
+		all = append(all, historyJSON{ID: r.ID, Type: r.Type, Token: r.Token, Amount: e.number(r.Amount), Timestamp: r.Timestamp})
+	}
+	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+}
+
+// number renders decimal text as a JSON string, or as a JSON number when the
+// scenario asks for it.
+func (e *Exchange) number(text string) any {
+	if e.numbersAsJSON {
+		return json.Number(text)
+	}
+	return text
+}
+
+func (e *Exchange) meta(total, page, size int) any {
+	if e.snakeMeta {
+		return snakeMeta{Total: total, RecordsPerPage: size, CurrentPage: page}
+	}
+	return camelMeta{Total: total, RecordsPerPage: size, CurrentPage: page}
+}
+
+// pageOf returns the 1-based page of rows, never nil so it encodes as [].
+func pageOf[T any](rows []T, page, size int) []T {
+	from := (page - 1) * size
+	if from >= len(rows) || from < 0 {
+		return []T{}
+	}
+	return rows[from:min(from+size, len(rows))]
+}
+
+// parseQuery decodes the raw query strictly: unknown names are -1004,
+// repeated names and bad escapes -1005.
+func parseQuery(rawQuery string, allowed ...string) (map[string]string, *apiError) {
+	vals, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, errInvalidParam("malformed query string")
+	}
+	q := map[string]string{}
+	for name, vs := range vals {
+		if !slices.Contains(allowed, name) {
+			return nil, &apiError{status: http.StatusBadRequest, code: -1004, message: "unknown parameter: " + name}
+		}
+		if len(vs) != 1 {
+			return nil, errInvalidParam("parameter %s given more than once", name)
+		}
+		q[name] = vs[0]
+	}
+	return q, nil
+}
+
+func paging(q map[string]string) (page, size int, aerr *apiError) {
+	page, size = 1, DefaultPageSize
+	for name, p := range map[string]*int{"page": &page, "size": &size} {
+		v, ok := q[name]
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, 0, errInvalidParam("invalid %s: %q", name, v)
+		}
+		*p = n
+	}
+	return page, min(size, MaxPageSize), nil
+}
+
+func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
+	v, ok := q[name]
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, false, errInvalidParam("invalid %s: %q", name, v)
+	}
+	return n, true, nil
+}

@@ -1,0 +1,390 @@
+package fakeexchange
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scenario describes what the fake exchange holds and how it behaves. It is
+// loaded from YAML with LoadScenario or built in Go.
+type Scenario struct {
+	// ServerTimeOffset moves the fake server clock ahead (positive) or
+	// behind (negative) the real one.
+	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
+	// RateLimit is the per-account limit of each private endpoint, as
+	// "N/window" (e.g. "10/60s"); empty means 10/60s, "0/0s" none.
+	RateLimit string `yaml:"rate_limit"`
+	// PublicRateLimit is the per-IP limit of the public endpoint; empty
+	// means 600/60s.
+	PublicRateLimit string `yaml:"public_rate_limit"`
+	// NumbersAsJSONNumbers sends decimal and flag fields (token network
+	// numbers and history amounts) as JSON numbers instead of strings.
+	NumbersAsJSONNumbers bool `yaml:"numbers_as_json_numbers"`
+	// SnakeCaseMeta sends records_per_page/current_page instead of
+	// recordsPerPage/currentPage in pagination meta.
+	SnakeCaseMeta bool              `yaml:"snake_case_meta"`
+	Accounts      []Account         `yaml:"accounts"`
+	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
+	Events        []Event           `yaml:"events"`
+}
+
+// Account is one exchange account (main or sub-account). All its keys share
+// one rate-limit budget and see the same history.
+type Account struct {
+	// Name identifies the account in the fake's API and request log.
+	Name string `yaml:"name"`
+	// AccountName is the accountName the credentials endpoint reports.
+	AccountName      string            `yaml:"account_name"`
+	UserID           int64             `yaml:"user_id"`
+	Keys             []Key             `yaml:"keys"`
+	History          []HistoryEntry    `yaml:"history"`
+	HistoryGenerator *HistoryGenerator `yaml:"history_generator"`
+}
+
+// Key is one API key of an account.
+type Key struct {
+	APIKey    string `yaml:"api_key"`
+	APISecret string `yaml:"api_secret"`
+	// Permissions are e.g. READ, TRADE, WITHDRAWAL; READ is needed to call
+	// the private endpoints.
+	Permissions []string `yaml:"permissions"`
+	// AllowedIPs restricts the key to these client addresses; empty means
+	// unrestricted (and the credentials endpoint omits the field).
+	AllowedIPs []string `yaml:"allowed_ips"`
+}
+
+// HistoryRecord is one token balance change, as the history endpoint serves it.
+type HistoryRecord struct {
+	ID    int64  `yaml:"id"`
+	Type  string `yaml:"type"`
+	Token string `yaml:"token"`
+	// Amount is the exact decimal text sent to clients.
+	Amount string `yaml:"amount"`
+	// Timestamp is Unix milliseconds.
+	Timestamp int64 `yaml:"timestamp"`
+}
+
+// HistoryEntry is a scenario history record whose time may be given relative
+// to the exchange's creation instead of absolutely.
+type HistoryEntry struct {
+	HistoryRecord `yaml:",inline"`
+	// TimestampAgo, when set instead of Timestamp, places the record this
+	// long before New was called.
+	TimestampAgo time.Duration `yaml:"timestamp_ago"`
+}
+
+// HistoryGenerator appends one record every Every while the exchange runs,
+// cycling through Types and Tokens, for demos, end-to-end and soak runs.
+type HistoryGenerator struct {
+	Every  time.Duration `yaml:"every"`
+	Types  []string      `yaml:"types"`
+	Tokens []string      `yaml:"tokens"`
+}
+
+// TokenNetworkRow is one row of the token network endpoint. Decimal fields
+// hold exact text; flags are 0 or 1.
+type TokenNetworkRow struct {
+	Token             string `yaml:"token"`
+	Network           string `yaml:"network"`
+	Protocol          string `yaml:"protocol"`
+	Name              string `yaml:"name"`
+	MinimumWithdrawal string `yaml:"minimum_withdrawal"`
+	WithdrawalFee     string `yaml:"withdrawal_fee"`
+	AllowDeposit      int    `yaml:"allow_deposit"`
+	AllowWithdraw     int    `yaml:"allow_withdraw"`
+}
+
+// TokenNetworkPatch changes the fields that are set of the row matching
+// Token and Network.
+type TokenNetworkPatch struct {
+	Token             string  `yaml:"token"`
+	Network           string  `yaml:"network"`
+	Protocol          *string `yaml:"protocol"`
+	Name              *string `yaml:"name"`
+	MinimumWithdrawal *string `yaml:"minimum_withdrawal"`
+	WithdrawalFee     *string `yaml:"withdrawal_fee"`
+	AllowDeposit      *int    `yaml:"allow_deposit"`
+	AllowWithdraw     *int    `yaml:"allow_withdraw"`
+}
+
+// TokenNetworkRef names one token network row.
+type TokenNetworkRef struct {
+	Token   string `yaml:"token"`
+	Network string `yaml:"network"`
+}
+
+// Event is a change applied once, After the exchange's Start. Every action
+// that is set is applied, in field order.
+type Event struct {
+	After              time.Duration      `yaml:"after"`
+	TokenNetwork       *TokenNetworkPatch `yaml:"token_network"`
+	AddTokenNetwork    *TokenNetworkRow   `yaml:"add_token_network"`
+	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
+	ClearFaults        bool               `yaml:"clear_faults"`
+	Fault              *Fault             `yaml:"fault"`
+}
+
+// LoadScenario reads and validates a YAML scenario file. Unknown fields are
+// errors.
+func LoadScenario(path string) (*Scenario, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load scenario: %w", err)
+	}
+	s, err := ParseScenario(b)
+	if err != nil {
+		return nil, fmt.Errorf("load scenario %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseScenario decodes and validates a YAML scenario.
+func ParseScenario(b []byte) (*Scenario, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var s Scenario
+	if err := dec.Decode(&s); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// Validate reports the first problem of the scenario, naming its field.
+func (s *Scenario) Validate() error {
+	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
+		return fieldErr("rate_limit", "%v", err)
+	}
+	if _, _, err := ParseRateLimit(s.PublicRateLimit); s.PublicRateLimit != "" && err != nil {
+		return fieldErr("public_rate_limit", "%v", err)
+	}
+	names := map[string]bool{}
+	keys := map[string]bool{}
+	for i, a := range s.Accounts {
+		p := fmt.Sprintf("accounts[%d]", i)
+		if a.Name == "" {
+			return fieldErr(p+".name", "must not be empty")
+		}
+		if names[a.Name] {
+			return fieldErr(p+".name", "duplicate account %q", a.Name)
+		}
+		names[a.Name] = true
+		for j, k := range a.Keys {
+			if err := validateKey(k, keys); err != nil {
+				return fmt.Errorf("%s.keys[%d].%w", p, j, err)
+			}
+		}
+		ids := map[int64]bool{}
+		for j, h := range a.History {
+			hp := fmt.Sprintf("%s.history[%d]", p, j)
+			if h.Timestamp != 0 && h.TimestampAgo != 0 {
+				return fieldErr(hp+".timestamp_ago", "set either timestamp or timestamp_ago")
+			}
+			if h.TimestampAgo < 0 {
+				return fieldErr(hp+".timestamp_ago", "must not be negative")
+			}
+			if err := validateRecord(h.HistoryRecord); err != nil {
+				return fmt.Errorf("%s.%w", hp, err)
+			}
+			if ids[h.ID] {
+				return fieldErr(hp+".id", "duplicate id %d", h.ID)
+			}
+			ids[h.ID] = true
+		}
+		if g := a.HistoryGenerator; g != nil {
+			gp := p + ".history_generator"
+			if g.Every <= 0 {
+				return fieldErr(gp+".every", "must be positive")
+			}
+			if len(g.Types) == 0 {
+				return fieldErr(gp+".types", "must not be empty")
+			}
+			for k, t := range g.Types {
+				if !historyTypes[t] {
+					return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
+				}
+			}
+			if len(g.Tokens) == 0 {
+				return fieldErr(gp+".tokens", "must not be empty")
+			}
+		}
+	}
+	rows := map[TokenNetworkRef]bool{}
+	for i, r := range s.TokenNetworks {
+		if err := validateTokenNetwork(r); err != nil {
+			return fmt.Errorf("token_networks[%d].%w", i, err)
+		}
+		ref := TokenNetworkRef{r.Token, r.Network}
+		if rows[ref] {
+			return fieldErr(fmt.Sprintf("token_networks[%d]", i), "duplicate token %s network %s", r.Token, r.Network)
+		}
+		rows[ref] = true
+	}
+	for i, ev := range s.Events {
+		p := fmt.Sprintf("events[%d]", i)
+		if ev.After < 0 {
+			return fieldErr(p+".after", "must not be negative")
+		}
+		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil {
+			return fieldErr(p, "no action")
+		}
+		if tn := ev.TokenNetwork; tn != nil {
+			if err := validatePatch(*tn); err != nil {
+				return fmt.Errorf("%s.token_network.%w", p, err)
+			}
+		}
+		if tn := ev.AddTokenNetwork; tn != nil {
+			if err := validateTokenNetwork(*tn); err != nil {
+				return fmt.Errorf("%s.add_token_network.%w", p, err)
+			}
+		}
+		if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
+			return fieldErr(p+".remove_token_network", "token and network must be set")
+		}
+		if f := ev.Fault; f != nil {
+			if err := f.validate(); err != nil {
+				return fmt.Errorf("%s.fault.%w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+func validateKey(k Key, seen map[string]bool) error {
+	if k.APIKey == "" {
+		return fieldErr("api_key", "must not be empty")
+	}
+	if seen[k.APIKey] {
+		return fieldErr("api_key", "duplicate key") // the value may be secret-like: not echoed
+	}
+	seen[k.APIKey] = true
+	if k.APISecret == "" {
+		return fieldErr("api_secret", "must not be empty")
+	}
+	for i, ip := range k.AllowedIPs {
+		if _, err := netip.ParseAddr(ip); err != nil {
+			return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
+		}
+	}
+	return nil
+}
+
+func validateRecord(r HistoryRecord) error {
+	if !historyTypes[r.Type] {
+		return fieldErr("type", "unknown type %q", r.Type)
+	}
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if !decimalText.MatchString(r.Amount) {
+		return fieldErr("amount", "not a decimal: %q", r.Amount)
+	}
+	if r.Timestamp < 0 {
+		return fieldErr("timestamp", "must not be negative")
+	}
+	return nil
+}
+
+func validateTokenNetwork(r TokenNetworkRow) error {
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if r.Network == "" {
+		return fieldErr("network", "must not be empty")
+	}
+	if !decimalText.MatchString(r.MinimumWithdrawal) {
+		return fieldErr("minimum_withdrawal", "not a decimal: %q", r.MinimumWithdrawal)
+	}
+	if !decimalText.MatchString(r.WithdrawalFee) {
+		return fieldErr("withdrawal_fee", "not a decimal: %q", r.WithdrawalFee)
+	}
+	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
+		return fieldErr("allow_deposit", "must be 0 or 1")
+	}
+	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
+		return fieldErr("allow_withdraw", "must be 0 or 1")
+	}
+	return nil
+}
+
+func validatePatch(p TokenNetworkPatch) error {
+	if p.Token == "" || p.Network == "" {
+		return fieldErr("token", "token and network must be set")
+	}
+	var r TokenNetworkRow
+	r.Token, r.Network, r.MinimumWithdrawal, r.WithdrawalFee = p.Token, p.Network, "0", "0"
+	p.apply(&r)
+	return validateTokenNetwork(r)
+}
+
+func (p TokenNetworkPatch) apply(r *TokenNetworkRow) {
+	if p.Protocol != nil {
+		r.Protocol = *p.Protocol
+	}
+	if p.Name != nil {
+		r.Name = *p.Name
+	}
+	if p.MinimumWithdrawal != nil {
+		r.MinimumWithdrawal = *p.MinimumWithdrawal
+	}
+	if p.WithdrawalFee != nil {
+		r.WithdrawalFee = *p.WithdrawalFee
+	}
+	if p.AllowDeposit != nil {
+		r.AllowDeposit = *p.AllowDeposit
+	}
+	if p.AllowWithdraw != nil {
+		r.AllowWithdraw = *p.AllowWithdraw
+	}
+}
+
+// ParseRateLimit parses "N/window", e.g. "10/60s" or "600/1m". "0/0s" (or
+// any zero part) means no limit.
+func ParseRateLimit(s string) (requests int, window time.Duration, err error) {
+	n, w, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("rate limit %q: want N/duration, e.g. 10/60s", s)
+	}
+	requests, err = strconv.Atoi(n)
+	if err != nil || requests < 0 {
+		return 0, 0, fmt.Errorf("rate limit %q: bad request count", s)
+	}
+	window, err = time.ParseDuration(w)
+	if err != nil || window < 0 {
+		return 0, 0, fmt.Errorf("rate limit %q: bad window", s)
+	}
+	return requests, window, nil
+}
+
+func fieldErr(field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// decimalText is a plain JSON number, so the same text can be sent as a
+// string or as a number.
+var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// historyTypes are the transaction types of the token history endpoint.
+var historyTypes = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
+		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
+		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
+		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
+		SPOT_TRANSACTION TRANSACTION_FEE`) {
+		historyTypes[t] = true
+	}
+}

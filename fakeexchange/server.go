@@ -1,0 +1,348 @@
+package fakeexchange
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-kit/log"
+)
+
+// Paths of the endpoints the fake serves.
+const (
+	PathTokenNetwork = "/v3/public/tokenNetwork"
+	PathCredentials  = "/v3/account/credentials"
+	PathTokenHistory = "/v3/asset/token/history"
+)
+
+const contentTypeJSON = "application/json;charset=UTF-8"
+
+// DefaultRequestLogLimit is how many requests Requests keeps by default; the
+// oldest are dropped first so soak runs do not grow without bound.
+const DefaultRequestLogLimit = 100000
+
+// Exchange is a fake WOO X REST API. It implements http.Handler and is safe
+// for concurrent use.
+type Exchange struct {
+	clock         func() time.Time
+	offset        time.Duration
+	logger        log.Logger
+	numbersAsJSON bool
+	snakeMeta     bool
+	private       *slidingWindow
+	public        *slidingWindow
+	maxRequests   int
+	events        []Event
+	startOnce     sync.Once
+
+	mu                sync.Mutex
+	accounts          map[string]*accountState
+	keys              map[string]keyRef
+	networks          []TokenNetworkRow
+	faults            []*Fault
+	beforeHistoryPage func(account string, page int)
+	requests          []RequestRecord
+}
+
+// accountState is one account's keys and history.
+type accountState struct {
+	name        string
+	accountName string
+	userID      int64
+	keyOrder    []string
+	history     []HistoryRecord // ascending by (timestamp, id)
+	ids         map[int64]bool
+	maxID       int64
+	generator   *HistoryGenerator
+}
+
+// RequestRecord is one request the fake received, whatever its fate.
+type RequestRecord struct {
+	// Time is when it arrived, by the clock given with WithClock (without
+	// the scenario's server time offset).
+	Time     time.Time
+	Method   string
+	Path     string
+	RawQuery string
+	// Endpoint is EndpointTokenNetwork, EndpointCredentials,
+	// EndpointTokenHistory, or "" for an unknown path or method.
+	Endpoint string
+	// Account is the account of the API key, "" for public or unknown keys.
+	Account string
+	APIKey  string
+	// Status is the HTTP status sent, 0 when none was (connection reset or
+	// client gone).
+	Status int
+	// Code is the exchange error code sent, 0 on success.
+	Code int
+	// Fault is the kind of injected fault that hit the request, if any.
+	Fault FaultKind
+}
+
+// Option configures an Exchange.
+type Option func(*options)
+
+type options struct {
+	clock                          func() time.Time
+	logger                         log.Logger
+	maxRequests                    int
+	rateRequests, publicRequests   *int
+	rateWindow, publicWindow       time.Duration
+}
+
+// WithClock sets the clock the server time, timestamp window and rate
+// limits are based on. The scenario's server_time_offset is added to it.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.clock = now }
+}
+
+// WithRateLimit sets the per-account limit of each private endpoint,
+// overriding the scenario. Zero requests or window disables the limit.
+func WithRateLimit(requests int, window time.Duration) Option {
+	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
+}
+
+// WithPublicRateLimit sets the per-IP limit of the public endpoint,
+// overriding the scenario. Zero requests or window disables the limit.
+func WithPublicRateLimit(requests int, window time.Duration) Option {
+	return func(o *options) { o.publicRequests, o.publicWindow = &requests, window }
+}
+
+// WithLogger sets where events and generated history are logged.
+func WithLogger(l log.Logger) Option {
+	return func(o *options) { o.logger = l }
+}
+
+// WithRequestLogLimit sets how many requests Requests keeps.
+func WithRequestLogLimit(n int) Option {
+	return func(o *options) { o.maxRequests = n }
+}
+
+// New builds an exchange holding the scenario's state; a nil scenario is an
+// empty one. It starts no goroutines: call Start for generators and events.
+func New(s *Scenario, opts ...Option) (*Exchange, error) {
+	if s == nil {
+		s = &Scenario{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid scenario: %w", err)
+	}
+	o := options{clock: time.Now, logger: log.NewNopLogger(), maxRequests: DefaultRequestLogLimit}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	rn, rw := DefaultRateLimitRequests, DefaultRateLimitWindow
+	if s.RateLimit != "" {
+		rn, rw, _ = ParseRateLimit(s.RateLimit)
+	}
+	if o.rateRequests != nil {
+		rn, rw = *o.rateRequests, o.rateWindow
+	}
+	pn, pw := DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
+	if s.PublicRateLimit != "" {
+		pn, pw, _ = ParseRateLimit(s.PublicRateLimit)
+	}
+	if o.publicRequests != nil {
+		pn, pw = *o.publicRequests, o.publicWindow
+	}
+	e := &Exchange{
+		clock:         o.clock,
+		offset:        s.ServerTimeOffset,
+		logger:        o.logger,
+		numbersAsJSON: s.NumbersAsJSONNumbers,
+		snakeMeta:     s.SnakeCaseMeta,
+		private:       newSlidingWindow(rn, rw),
+		public:        newSlidingWindow(pn, pw),
+		maxRequests:   o.maxRequests,
+		events:        append([]Event(nil), s.Events...),
+		accounts:      map[string]*accountState{},
+		keys:          map[string]keyRef{},
+		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+	}
+	created := e.now()
+	for _, a := range s.Accounts {
+		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, ids: map[int64]bool{}}
+		if a.HistoryGenerator != nil {
+			g := *a.HistoryGenerator
+			st.generator = &g
+		}
+		e.accounts[a.Name] = st
+		for _, k := range a.Keys {
+			st.keyOrder = append(st.keyOrder, k.APIKey)
+			e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
+		}
+		recs := make([]HistoryRecord, 0, len(a.History))
+		for _, h := range a.History {
+			r := h.HistoryRecord
+			if h.TimestampAgo != 0 {
+				r.Timestamp = created.Add(-h.TimestampAgo).UnixMilli()
+			}
+			recs = append(recs, r)
+		}
+		if err := e.AppendHistory(a.Name, recs...); err != nil {
+			return nil, fmt.Errorf("invalid scenario: %w", err)
+		}
+	}
+	return e, nil
+}
+
+// now is the server time: the clock plus the scenario's offset.
+func (e *Exchange) now() time.Time { return e.clock().Add(e.offset) }
+
+// ServeHTTP answers one request: route, authenticate, rate limit, faults,
+// validate parameters, answer.
+func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
+	defer func() { e.record(rec) }()
+
+	endpoint, ok := routes[r.URL.Path]
+	if !ok || r.Method != http.MethodGet {
+		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
+		return
+	}
+	rec.Endpoint = endpoint
+	now := e.now()
+	limiterKey := remoteIP(r).String()
+	limiter := e.public
+	if endpoint != EndpointTokenNetwork {
+		ref, aerr := e.authenticate(r, now)
+		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
+		if aerr != nil {
+			e.writeError(w, &rec, aerr)
+			return
+		}
+		limiterKey, limiter = ref.account+"\x00"+endpoint, e.private
+	}
+	if !limiter.allow(limiterKey, e.clock()) {
+		e.writeError(w, &rec, errTooManyRequests())
+		return
+	}
+
+	delay, fault := e.takeFaults(endpoint)
+	if delay > 0 {
+		rec.Fault = FaultLatency
+		if !sleep(r.Context(), delay) {
+			return
+		}
+	}
+	if fault != nil && !fault.mangles() {
+		e.answerFault(w, r, &rec, *fault, 0, nil)
+		return
+	}
+
+	var data any
+	var aerr *apiError
+	switch endpoint {
+	case EndpointTokenNetwork:
+		data, aerr = e.serveTokenNetwork(r.URL.RawQuery)
+	case EndpointCredentials:
+		data, aerr = e.serveCredentials(rec.Account, r.URL.RawQuery)
+	case EndpointTokenHistory:
+		data, aerr = e.serveTokenHistory(rec.Account, r.URL.RawQuery)
+	}
+	status, body := http.StatusOK, []byte(nil)
+	if aerr != nil {
+		status, body = aerr.status, aerr.body()
+		rec.Code = aerr.code
+	} else {
+		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.now().UnixMilli()})
+	}
+	if fault != nil {
+		e.answerFault(w, r, &rec, *fault, status, body)
+		return
+	}
+	rec.Status = status
+	writeRaw(w, status, contentTypeJSON, body)
+}
+
+var routes = map[string]string{
+	PathTokenNetwork: EndpointTokenNetwork,
+	PathCredentials:  EndpointCredentials,
+	PathTokenHistory: EndpointTokenHistory,
+}
+
+func (e *Exchange) record(rec RequestRecord) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.maxRequests > 0 && len(e.requests) >= e.maxRequests {
+		drop := len(e.requests) - e.maxRequests + 1
+		e.requests = append(e.requests[:0], e.requests[drop:]...)
+	}
+	e.requests = append(e.requests, rec)
+}
+
+// Requests returns every request received so far (up to the request log
+// limit), oldest first.
+func (e *Exchange) Requests() []RequestRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]RequestRecord(nil), e.requests...)
+}
+
+// envelope is the success answer of every endpoint.
+type envelope struct {
+	Success   bool  `json:"success"`
+	Data      any   `json:"data"`
+	Timestamp int64 `json:"timestamp"`
+}
+
+// apiError is an exchange error answer.
+type apiError struct {
+	status  int
+	code    int
+	message string
+	// codeAsString sends the code as a JSON string, as seen for -1011.
+	codeAsString bool
+}
+
+func (a *apiError) body() []byte {
+	var code any = a.code
+	if a.codeAsString {
+		code = strconv.Itoa(a.code)
+	}
+	return mustJSON(struct {
+		Success bool   `json:"success"`
+		Code    any    `json:"code"`
+		Message string `json:"message"`
+	}{false, code, a.message})
+}
+
+func errUnauthorized(msg string) *apiError {
+	return &apiError{status: http.StatusUnauthorized, code: -1002, message: msg}
+}
+
+func errInvalidSignature(msg string) *apiError {
+	return &apiError{status: http.StatusUnauthorized, code: -1001, message: msg}
+}
+
+func errTooManyRequests() *apiError {
+	return &apiError{status: http.StatusTooManyRequests, code: -1003, message: "too many requests"}
+}
+
+func errInvalidParam(format string, args ...any) *apiError {
+	return &apiError{status: http.StatusBadRequest, code: -1005, message: fmt.Sprintf(format, args...)}
+}
+
+func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiError) {
+	rec.Status, rec.Code = a.status, a.code
+	writeRaw(w, a.status, contentTypeJSON, a.body())
+}
+
+func writeRaw(w http.ResponseWriter, status int, contentType string, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// mustJSON marshals values built by this package, which always marshal.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("fakeexchange: marshal answer: %v", err))
+	}
+	return b
+}

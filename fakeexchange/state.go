@@ -1,0 +1,216 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"slices"
+)
+
+// AppendHistory adds records to an account's history. IDs must be new for
+// the account; on any invalid record nothing is added.
+func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("append history: unknown account %q", account)
+	}
+	batch := map[int64]bool{}
+	for i, r := range recs {
+		if err := validateRecord(r); err != nil {
+			return fmt.Errorf("append history record %d: %w", i, err)
+		}
+		if a.ids[r.ID] || batch[r.ID] {
+			return fmt.Errorf("append history record %d: duplicate id %d", i, r.ID)
+		}
+		batch[r.ID] = true
+	}
+	for _, r := range recs {
+		a.ids[r.ID] = true
+		a.maxID = max(a.maxID, r.ID)
+		a.history = append(a.history, r)
+	}
+	slices.SortStableFunc(a.history, compareRecords)
+	return nil
+}
+
+// compareRecords orders by timestamp, then id: the reverse of the order served.
+func compareRecords(x, y HistoryRecord) int {
+	if x.Timestamp != y.Timestamp {
+		return cmpInt(x.Timestamp, y.Timestamp)
+	}
+	return cmpInt(x.ID, y.ID)
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// NextHistoryID returns an id not yet used by the account: one more than the
+// largest so far, or 1.
+func (e *Exchange) NextHistoryID(account string) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.nextHistoryIDLocked(account)
+}
+
+func (e *Exchange) nextHistoryIDLocked(account string) int64 {
+	if a, ok := e.accounts[account]; ok {
+		return max(a.maxID, 0) + 1
+	}
+	return 1
+}
+
+// ServedHistory returns every record the fake holds for the account, oldest
+// first (by timestamp, then id), whatever any request has fetched.
+func (e *Exchange) ServedHistory(account string) []HistoryRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if a, ok := e.accounts[account]; ok {
+		return slices.Clone(a.history)
+	}
+	return nil
+}
+
+// BeforeHistoryPage sets a hook called before each token history page is
+// read, after authentication, rate limiting and parameter checks, without
+// the exchange's lock held: it may call AppendHistory. nil removes it.
+func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.beforeHistoryPage = fn
+}
+
+// TokenNetworks returns the token network rows currently served.
+func (e *Exchange) TokenNetworks() []TokenNetworkRow {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.networks)
+}
+
+// SetTokenNetworks replaces every token network row.
+func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.networks = slices.Clone(rows)
+}
+
+// UpdateTokenNetwork calls fn on the row of token and network, adding a row
+// when there is none.
+func (e *Exchange) UpdateTokenNetwork(token, network string, fn func(*TokenNetworkRow)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range e.networks {
+		if e.networks[i].Token == token && e.networks[i].Network == network {
+			fn(&e.networks[i])
+			return
+		}
+	}
+	row := TokenNetworkRow{Token: token, Network: network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
+	fn(&row)
+	e.networks = append(e.networks, row)
+}
+
+// RemoveTokenNetwork removes the row of token and network, if any.
+func (e *Exchange) RemoveTokenNetwork(token, network string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.networks = slices.DeleteFunc(e.networks, func(r TokenNetworkRow) bool {
+		return r.Token == token && r.Network == network
+	})
+}
+
+// SetCredentials replaces every key of the account.
+func (e *Exchange) SetCredentials(account string, keys []Key) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("set credentials: unknown account %q", account)
+	}
+	seen := map[string]bool{}
+	for k, ref := range e.keys {
+		if ref.account != account {
+			seen[k] = true
+		}
+	}
+	for i, k := range keys {
+		if err := validateKey(k, seen); err != nil {
+			return fmt.Errorf("set credentials: keys[%d].%w", i, err)
+		}
+	}
+	for _, k := range a.keyOrder {
+		delete(e.keys, k)
+	}
+	a.keyOrder = nil
+	for _, k := range keys {
+		a.keyOrder = append(a.keyOrder, k.APIKey)
+		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
+	}
+	return nil
+}
+
+// AddKey adds an API key to an account.
+func (e *Exchange) AddKey(account string, k Key) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("add key: unknown account %q", account)
+	}
+	seen := map[string]bool{}
+	for k := range e.keys {
+		seen[k] = true
+	}
+	if err := validateKey(k, seen); err != nil {
+		return fmt.Errorf("add key: %w", err)
+	}
+	a.keyOrder = append(a.keyOrder, k.APIKey)
+	e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
+	return nil
+}
+
+// RemoveKey revokes an API key; it reports whether the key existed.
+func (e *Exchange) RemoveKey(apiKey string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ref, ok := e.keys[apiKey]
+	if !ok {
+		return false
+	}
+	delete(e.keys, apiKey)
+	a := e.accounts[ref.account]
+	a.keyOrder = slices.DeleteFunc(a.keyOrder, func(k string) bool { return k == apiKey })
+	return true
+}
+
+// UpdateKey calls fn on a copy of the key and stores the result, e.g. to
+// change permissions or allowed IPs. The API key itself cannot change.
+func (e *Exchange) UpdateKey(apiKey string, fn func(*Key)) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ref, ok := e.keys[apiKey]
+	if !ok {
+		return fmt.Errorf("update key: unknown key")
+	}
+	k := cloneKey(ref.key)
+	fn(&k)
+	k.APIKey = apiKey
+	if err := validateKey(k, map[string]bool{}); err != nil {
+		return fmt.Errorf("update key: %w", err)
+	}
+	ref.key = k
+	e.keys[apiKey] = ref
+	return nil
+}
+
+func cloneKey(k Key) Key {
+	k.Permissions = slices.Clone(k.Permissions)
+	k.AllowedIPs = slices.Clone(k.AllowedIPs)
+	return k
+}
