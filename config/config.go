@@ -1,0 +1,66 @@
+// Package config resolves the WOO X accounts the exporter scrapes and the API
+// secrets that sign their requests.
+//
+// Accounts come from exactly one source:
+//
+//   - a YAML file given with --config.file (see [LoadFile]), which may list
+//     several accounts;
+//   - otherwise the environment (see [FromEnv]), which describes one account
+//     named "default";
+//   - otherwise none, and the exporter serves public market data only.
+//
+// When a file is given the environment variables WOOX_API_KEY, WOOX_API_SECRET
+// and WOOX_API_SECRET_FILE are ignored; callers that want to warn about this can
+// check [EnvAPIKey] themselves.
+//
+// Secrets are never read from the command line or from the config file itself,
+// only from a file or an environment variable that the file names. They are
+// held in a [Secret], which prints, logs and marshals as "<redacted>".
+package config
+
+import "os"
+
+// Names of the environment variables that describe the single account of
+// [FromEnv].
+const (
+	EnvAPIKey        = "WOOX_API_KEY"
+	EnvAPISecret     = "WOOX_API_SECRET"
+	EnvAPISecretFile = "WOOX_API_SECRET_FILE"
+)
+
+// DefaultAccountName is the name, and so the "account" label value, of the
+// account described by the environment.
+const DefaultAccountName = "default"
+
+// Account is one set of exchange credentials and the name it is reported under.
+type Account struct {
+	// Name is the account's label value in metrics and logs.
+	Name string
+	// APIKey identifies the account to the exchange. It is not secret, but
+	// logs should still show it through [MaskAPIKey].
+	APIKey string
+	// Secret signs the account's requests.
+	Secret Secret
+}
+
+// Load resolves the accounts to scrape: from the YAML file at path when path
+// is not empty (the environment is then ignored), else from the environment.
+// It returns nil, nil when neither describes any account. A nil getenv means
+// os.Getenv.
+func Load(path string, getenv func(string) string) ([]Account, error) {
+	if path != "" {
+		return LoadFile(path, getenv)
+	}
+	acc, err := FromEnv(getenv)
+	if err != nil || acc == nil {
+		return nil, err
+	}
+	return []Account{*acc}, nil
+}
+
+func orGetenv(getenv func(string) string) func(string) string {
+	if getenv == nil {
+		return os.Getenv
+	}
+	return getenv
+}

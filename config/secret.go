@@ -1,0 +1,132 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"unicode"
+)
+
+// redacted is what a Secret shows wherever it could be printed.
+const redacted = "<redacted>"
+
+// maxSecretFileSize bounds how much of a secret file is read, so that a
+// mistaken path (a log file, a device) fails fast instead of filling memory.
+const maxSecretFileSize = 64 << 10
+
+// Secret holds an API secret. It prints, logs and marshals as "<redacted>"
+// through every fmt verb, encoding/json, encoding.TextMarshaler, YAML and
+// log/slog; only [Secret.Reveal] returns the value, for the request signer.
+// The zero value is the empty secret.
+type Secret struct {
+	// Unexported, so that reflection-based encoders such as encoding/gob
+	// cannot reach it either.
+	value string
+}
+
+// NewSecret wraps s so that it cannot be printed by accident.
+func NewSecret(s string) Secret { return Secret{value: s} }
+
+// Reveal returns the secret itself. Call it only to sign a request.
+func (s Secret) Reveal() string { return s.value }
+
+// IsZero reports whether the secret is empty.
+func (s Secret) IsZero() bool { return s.value == "" }
+
+// String returns "<redacted>".
+func (s Secret) String() string { return redacted }
+
+// GoString returns "<redacted>", for %#v.
+func (s Secret) GoString() string { return redacted }
+
+// Format prints "<redacted>" for every verb (quoted for %q), so that no verb,
+// flag or width can reach the value.
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		_, _ = io.WriteString(f, `"`+redacted+`"`)
+		return
+	}
+	_, _ = io.WriteString(f, redacted)
+}
+
+// MarshalText returns "<redacted>"; encoding/json, encoding/xml and go-kit's
+// logfmt use it.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
+
+// MarshalJSON returns the JSON string "<redacted>".
+func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
+
+// MarshalYAML returns "<redacted>".
+func (s Secret) MarshalYAML() (any, error) { return redacted, nil }
+
+// LogValue returns "<redacted>" for log/slog.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
+
+// cleanSecret trims trailing whitespace (the newline editors and `echo` add)
+// and checks what is left. Errors describe the problem, never the content.
+func cleanSecret(raw string) (Secret, error) {
+	s := strings.TrimRightFunc(raw, unicode.IsSpace)
+	if s == "" {
+		return Secret{}, errors.New("secret is empty")
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return Secret{}, errors.New("secret contains whitespace or control characters")
+	}
+	return Secret{value: s}, nil
+}
+
+// readSecretFile reads a secret from path, which must be a regular file that
+// only its owner can read or write. Errors name the file, never its content.
+func readSecretFile(path string) (Secret, error) {
+	// Stat before opening: opening a FIFO would block.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Secret{}, fmt.Errorf("read secret file: %w", err)
+	}
+	if err := checkSecretFileInfo(path, fi); err != nil {
+		return Secret{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Secret{}, fmt.Errorf("read secret file: %w", err)
+	}
+	defer f.Close()
+	// Check again what was opened, in case the path changed in between.
+	if fi, err = f.Stat(); err != nil {
+		return Secret{}, fmt.Errorf("read secret file: %w", err)
+	}
+	if err := checkSecretFileInfo(path, fi); err != nil {
+		return Secret{}, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFileSize+1))
+	if err != nil {
+		return Secret{}, fmt.Errorf("read secret file %s: %w", path, err)
+	}
+	if len(b) > maxSecretFileSize {
+		return Secret{}, fmt.Errorf("secret file %s is larger than %d bytes", path, maxSecretFileSize)
+	}
+	sec, err := cleanSecret(string(b))
+	if err != nil {
+		return Secret{}, fmt.Errorf("secret file %s: %w", path, err)
+	}
+	return sec, nil
+}
+
+func checkSecretFileInfo(path string, fi os.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("secret file %s is not a regular file", path)
+	}
+	// Windows reports synthetic permission bits that say nothing about who
+	// can read the file.
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("secret file %s has mode %04o and can be read or written by group or others; run chmod 600 %s", path, perm, path)
+	}
+	return nil
+}
