@@ -86,11 +86,11 @@ type RequestRecord struct {
 type Option func(*options)
 
 type options struct {
-	clock                          func() time.Time
-	logger                         log.Logger
-	maxRequests                    int
-	rateRequests, publicRequests   *int
-	rateWindow, publicWindow       time.Duration
+	clock                        func() time.Time
+	logger                       log.Logger
+	maxRequests                  int
+	rateRequests, publicRequests *int
+	rateWindow, publicWindow     time.Duration
 }
 
 // WithClock sets the clock the server time, timestamp window and rate

@@ -1,0 +1,68 @@
+package fakeexchange
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRateLimitIsSharedByKeysOfOneAccount(t *testing.T) {
+	h := newHarness(t, testScenario())
+	for i := range 10 {
+		key := []string{"a1", "a2"}[i%2]
+		wantOK(t, h.get(PathTokenHistory, "", key))
+	}
+	wantError(t, h.get(PathTokenHistory, "", "a1"), 429, "-1003")
+	wantError(t, h.get(PathTokenHistory, "", "a2"), 429, "-1003")
+	// Other accounts and other endpoints have their own budgets.
+	wantOK(t, h.get(PathTokenHistory, "", "b1"))
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+}
+
+func TestRateLimitWindowSlides(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(3, time.Minute))
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	h.clock.advance(30 * time.Second)
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
+	// Rejected requests use no budget: once the first request is a full
+	// window old, exactly one more is admitted.
+	h.clock.advance(30 * time.Second)
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
+	h.clock.advance(30 * time.Second)
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
+}
+
+func TestRateLimitFromScenarioAndDisabled(t *testing.T) {
+	s := testScenario()
+	s.RateLimit = "2/10s"
+	h := newHarness(t, s)
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
+
+	h = newHarness(t, testScenario(), WithRateLimit(0, 0))
+	for range 50 {
+		wantOK(t, h.get(PathCredentials, "", "a1"))
+	}
+}
+
+func TestPublicRateLimitIsPerIP(t *testing.T) {
+	h := newHarness(t, testScenario(), WithPublicRateLimit(2, time.Minute))
+	wantOK(t, h.public())
+	wantOK(t, h.public())
+	wantError(t, h.public(), 429, "-1003")
+	// Private budgets are separate from the public one.
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+}
+
+func TestAuthFailuresUseNoBudget(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(1, time.Minute))
+	for range 5 {
+		wantError(t, h.get(PathCredentials, "", "a-trade"), 401, "-1002")
+	}
+	wantOK(t, h.get(PathCredentials, "", "a1"))
+}

@@ -1,0 +1,138 @@
+package fakeexchange
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadScenarioExample(t *testing.T) {
+	s, err := LoadScenario("testdata/example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 5 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
+		t.Errorf("scenario = %+v", s)
+	}
+	h := newHarness(t, s)
+	hist := h.ex.ServedHistory("main")
+	// timestamp_ago is relative to New: 10 minutes before the test clock.
+	if len(hist) != 2 || hist[0].ID != 2 || hist[0].Timestamp != testStart.Add(-10*time.Minute).UnixMilli() {
+		t.Errorf("history = %+v", hist)
+	}
+}
+
+func TestLoadScenarioErrorsNameFileAndField(t *testing.T) {
+	const account = "accounts:\n  - name: main\n    keys: [{api_key: k, api_secret: s, permissions: [READ]}]\n"
+	for _, tc := range []struct{ yaml, want string }{
+		{"bogus: 1\n", "field bogus not found"},
+		{"rate_limit: ten\n", "rate_limit:"},
+		{"accounts:\n  - account_name: x\n", "accounts[0].name: must not be empty"},
+		{account + "  - name: main\n", "accounts[1].name: duplicate account"},
+		{"accounts:\n  - name: m\n    keys: [{api_key: k}]\n", "accounts[0].keys[0].api_secret: must not be empty"},
+		{"accounts:\n  - name: m\n    keys: [{api_key: k, api_secret: s, allowed_ips: [localhost]}]\n", "accounts[0].keys[0].allowed_ips[0]: not an IP address"},
+		{account + "    history: [{id: 1, type: DEPOSITS, token: USDT, amount: '1', timestamp: 1}]\n", "accounts[0].history[0].type: unknown type"},
+		{account + "    history: [{id: 1, type: DEPOSIT, token: USDT, amount: 1,5, timestamp: 1}]\n", "decode"},
+		{account + "    history: [{id: 1, type: DEPOSIT, token: USDT, amount: '1,5', timestamp: 1}]\n", "accounts[0].history[0].amount: not a decimal"},
+		{account + "    history: [{id: 1, type: DEPOSIT, token: USDT, amount: '1', timestamp: 1, timestamp_ago: 1m}]\n", "accounts[0].history[0].timestamp_ago: set either"},
+		{account + "    history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: U, amount: '2'}]\n", "accounts[0].history[1].id: duplicate id 1"},
+		{account + "    history_generator: {every: 0s, types: [DEPOSIT], tokens: [USDT]}\n", "accounts[0].history_generator.every"},
+		{"token_networks: [{token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: x}]\n", "token_networks[0].withdrawal_fee: not a decimal"},
+		{"token_networks: [{token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: '1', allow_deposit: 2}]\n", "token_networks[0].allow_deposit"},
+		{"events: [{after: 1s}]\n", "events[0]: no action"},
+		{"events: [{after: 1s, fault: {kind: nope}}]\n", "events[0].fault.kind: unknown fault kind"},
+		{"events: [{after: 1s, token_network: {token: USDT, network: ETH, allow_withdraw: 3}}]\n", "events[0].token_network.allow_withdraw"},
+	} {
+		path := filepath.Join(t.TempDir(), "s.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadScenario(path)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to name %s and %q", tc.yaml, err, path, tc.want)
+		}
+	}
+	if _, err := LoadScenario(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+func TestDefaultScenarioServesItsKeys(t *testing.T) {
+	s := DefaultScenario()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s)
+	for key, secret := range map[string]string{DefaultMainKey: DefaultMainSecret, DefaultMainReadKey: DefaultMainReadSecret, DefaultSubKey: DefaultSubSecret} {
+		secrets[key] = secret
+		wantOK(t, h.get(PathTokenHistory, "", key))
+	}
+	secrets[DefaultMainTradeKey] = DefaultMainTradeSecret
+	wantError(t, h.get(PathCredentials, "", DefaultMainTradeKey), 401, "-1002")
+
+	rows := rowsOf(t, wantOK(t, h.public()))
+	var closed int
+	for _, r := range rows {
+		if r["allowWithdraw"] == "0" {
+			closed++
+		}
+	}
+	if len(rows) < 8 || closed != 1 {
+		t.Errorf("%d token networks, %d with withdrawals disabled", len(rows), closed)
+	}
+	hist := h.ex.ServedHistory("main")
+	if len(hist) == 0 || hist[len(hist)-1].Timestamp > testStart.UnixMilli() || hist[0].Timestamp < testStart.Add(-time.Hour).UnixMilli() {
+		t.Errorf("default history not in the hour before start: %+v", hist)
+	}
+}
+
+func TestStartRunsEventsAndGenerator(t *testing.T) {
+	s := testScenario()
+	s.Accounts[0].HistoryGenerator = &HistoryGenerator{Every: 10 * time.Millisecond, Types: []string{"DEPOSIT", "WITHDRAW"}, Tokens: []string{"USDT"}}
+	zero := 0
+	s.Events = []Event{
+		{After: 10 * time.Millisecond, TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowDeposit: &zero}},
+		{After: 20 * time.Millisecond, Fault: &Fault{Kind: FaultMaintenance, Endpoint: EndpointTokenNetwork}},
+	}
+	ex, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ex.Start(ctx)
+	ex.Start(ctx) // a second call starts nothing more
+
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		ex.mu.Lock()
+		done := len(ex.faults) == 1
+		ex.mu.Unlock()
+		if done && len(ex.ServedHistory("a")) >= 3 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := ex.TokenNetworks()[0].AllowDeposit; got != 0 {
+		t.Errorf("allow_deposit after event = %d, want 0", got)
+	}
+	hist := ex.ServedHistory("a")
+	if len(hist) < 3 {
+		t.Fatalf("generator added %d records", len(hist))
+	}
+	for i, r := range hist {
+		if r.ID != int64(i+1) || !decimalText.MatchString(r.Amount) || (r.Type == "WITHDRAW") != strings.HasPrefix(r.Amount, "-") {
+			t.Errorf("generated record %d = %+v", i, r)
+		}
+	}
+	cancel()
+	time.Sleep(50 * time.Millisecond)
+	n := len(ex.ServedHistory("a"))
+	time.Sleep(50 * time.Millisecond)
+	if m := len(ex.ServedHistory("a")); m != n {
+		t.Errorf("generator still running after cancel: %d -> %d", n, m)
+	}
+}
