@@ -33,6 +33,6 @@ func Example() {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	fmt.Println(resp.StatusCode, string(body[:105]))
+	fmt.Println(resp.StatusCode, string(body[:104]))
 	// Output: 200 {"success":true,"data":{"rows":[{"id":1008,"type":"WITHDRAW","token":"BTC","amount":"-0.01","timestamp":
 }
