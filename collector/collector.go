@@ -1,0 +1,58 @@
+// Package collector turns what background pollers last read from the WOO X
+// exchange into Prometheus metrics.
+//
+// A scrape never calls the exchange. One poller per (account, endpoint)
+// refreshes a snapshot on its own schedule; the collectors build const
+// metrics from the latest snapshot at scrape time. Any number of Prometheus
+// servers therefore cost the exchange nothing, a slow exchange never slows a
+// scrape, and a scrape never delays a poll. After a failed poll the last good
+// data stays exported and the woox_poll_* metrics show the failure.
+package collector
+
+import (
+	"context"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+const namespace = "woox"
+
+// refreshed ends every HELP text: the data is as old as the last poll.
+const refreshed = " Refreshed in the background, not at scrape time."
+
+// TokenNetworkAPI reads the public token network list.
+type TokenNetworkAPI interface {
+	TokenNetworks(ctx context.Context) ([]client.TokenNetwork, error)
+}
+
+// CredentialsAPI reads the API keys of one account.
+type CredentialsAPI interface {
+	Credentials(ctx context.Context) ([]client.Credential, error)
+}
+
+// TokenHistoryAPI reads the token history of one account, page by page.
+type TokenHistoryAPI interface {
+	TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error
+	// ServerNow is the local clock corrected to the exchange's.
+	ServerNow() time.Time
+}
+
+// AccountAPI is everything the exporter reads for one account; *client.Client
+// implements it.
+type AccountAPI interface {
+	CredentialsAPI
+	TokenHistoryAPI
+}
+
+var (
+	_ TokenNetworkAPI = (*client.Client)(nil)
+	_ AccountAPI      = (*client.Client)(nil)
+)
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

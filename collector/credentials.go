@@ -1,0 +1,198 @@
+package collector
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/config"
+)
+
+// basePermissions are always exported, 0 when not granted, so that an alert
+// on e.g. WITHDRAWAL can compare a value instead of testing for absence.
+var basePermissions = []string{"READ", "TRADE", "WITHDRAWAL"}
+
+var (
+	apiKeyLabels = []string{"account", "api_key"}
+
+	apiKeyInfoDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "info"),
+		"An API key of the account, with the exchange's account name and user id; always 1."+refreshed,
+		[]string{"account", "api_key", "account_name", "user_id"}, nil)
+	apiKeyPermissionDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "permission"),
+		"Whether the API key has the permission (1) or not (0); READ, TRADE and WITHDRAWAL are always present."+refreshed,
+		[]string{"account", "api_key", "permission"}, nil)
+	apiKeyIPRestrictedDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "ip_restricted"),
+		"Whether the API key is restricted to a list of client IP addresses (1) or usable from anywhere (0)."+refreshed,
+		apiKeyLabels, nil)
+	apiKeyAllowedIPsDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "allowed_ips"),
+		"Number of client IP addresses the API key is restricted to; 0 when unrestricted."+refreshed,
+		apiKeyLabels, nil)
+	exporterKeyPermissionDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "exporter", "api_key_permission"),
+		"Whether the API key this exporter uses has the permission (1) or not (0); a read-only exporter needs only READ."+refreshed,
+		[]string{"account", "permission"}, nil)
+)
+
+// CredentialsCollector exports the API keys of each account and their
+// permissions as last polled.
+type CredentialsCollector struct {
+	accounts []*credentialsAccount
+}
+
+var _ prometheus.Collector = (*CredentialsCollector)(nil)
+
+type credentialsAccount struct {
+	name     string
+	ownKey   string
+	api      CredentialsAPI
+	showFull bool
+	logger   log.Logger
+
+	snap atomic.Pointer[credentialsSnapshot]
+	// ownMissing is set while the exporter's own key is absent from the
+	// list, so that this is logged once, not on every poll. Poller only.
+	ownMissing bool
+}
+
+type credentialsSnapshot struct {
+	keys []apiKeyRow
+	// own holds the permissions of the exporter's key; nil when the key is
+	// not in the list.
+	own map[string]bool
+}
+
+// apiKeyRow is a credential as exported: no IP address, key masked.
+type apiKeyRow struct {
+	label       string
+	accountName string
+	userID      string
+	permissions map[string]bool
+	allowedIPs  int
+}
+
+func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
+	creds, err := a.api.Credentials(ctx)
+	if err != nil {
+		return err
+	}
+	snap := &credentialsSnapshot{keys: apiKeyRows(creds, a.showFull)}
+	for _, c := range creds {
+		if c.APIKey == a.ownKey {
+			snap.own = permissionSet(c.Permissions)
+			break
+		}
+	}
+	switch {
+	case snap.own == nil && !a.ownMissing:
+		level.Warn(a.logger).Log("msg", "the exporter's own API key is not in the account's credentials list; its permissions are not exported",
+			"account", a.name, "api_key", config.MaskAPIKey(a.ownKey, false))
+		a.ownMissing = true
+	case snap.own != nil:
+		a.ownMissing = false
+	}
+	a.snap.Store(snap)
+	return nil
+}
+
+// apiKeyRows turns credentials into exported rows. A key listed twice keeps
+// its first row. Keys are labelled in the order of the full key, and a key
+// whose masked label another key already has gets "#2", "#3", ... appended,
+// so keys that share their first and last four characters are all shown
+// (one of them may be the key with WITHDRAWAL) and never break the scrape.
+func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
+	byKey := map[string]client.Credential{}
+	var keys []string
+	for _, c := range creds {
+		if _, dup := byKey[c.APIKey]; dup {
+			continue
+		}
+		byKey[c.APIKey] = c
+		keys = append(keys, c.APIKey)
+	}
+	slices.Sort(keys)
+	used := map[string]bool{}
+	rows := make([]apiKeyRow, 0, len(keys))
+	for _, k := range keys {
+		c := byKey[k]
+		base := config.MaskAPIKey(k, showFull)
+		label := base
+		for n := 2; used[label]; n++ {
+			label = base + "#" + strconv.Itoa(n)
+		}
+		used[label] = true
+		rows = append(rows, apiKeyRow{
+			label:       label,
+			accountName: c.AccountName,
+			userID:      c.UserID,
+			permissions: permissionSet(c.Permissions),
+			allowedIPs:  countDistinct(c.AllowedIPs),
+		})
+	}
+	return rows
+}
+
+// permissionSet holds the base permissions, granted or not, and every other
+// permission the exchange listed, granted. Names are compared in upper case.
+func permissionSet(granted []string) map[string]bool {
+	set := make(map[string]bool, len(basePermissions)+len(granted))
+	for _, p := range basePermissions {
+		set[p] = false
+	}
+	for _, p := range granted {
+		if p = strings.ToUpper(strings.TrimSpace(p)); p != "" {
+			set[p] = true
+		}
+	}
+	return set
+}
+
+func countDistinct(ss []string) int {
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			seen[s] = true
+		}
+	}
+	return len(seen)
+}
+
+// Describe implements prometheus.Collector.
+func (c *CredentialsCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- apiKeyInfoDesc
+	ch <- apiKeyPermissionDesc
+	ch <- apiKeyIPRestrictedDesc
+	ch <- apiKeyAllowedIPsDesc
+	ch <- exporterKeyPermissionDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c *CredentialsCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, a := range c.accounts {
+		snap := a.snap.Load()
+		if snap == nil {
+			continue
+		}
+		for _, k := range snap.keys {
+			ch <- prometheus.MustNewConstMetric(apiKeyInfoDesc, prometheus.GaugeValue, 1, a.name, k.label, k.accountName, k.userID)
+			for p, ok := range k.permissions {
+				ch <- prometheus.MustNewConstMetric(apiKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, k.label, p)
+			}
+			ch <- prometheus.MustNewConstMetric(apiKeyIPRestrictedDesc, prometheus.GaugeValue, boolFloat(k.allowedIPs > 0), a.name, k.label)
+			ch <- prometheus.MustNewConstMetric(apiKeyAllowedIPsDesc, prometheus.GaugeValue, float64(k.allowedIPs), a.name, k.label)
+		}
+		for p, ok := range snap.own {
+			ch <- prometheus.MustNewConstMetric(exporterKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, p)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
+)
+
+// Defaults for zero Config durations.
+const (
+	DefaultTokenNetworkInterval = 5 * time.Minute
+	DefaultCredentialsInterval  = 5 * time.Minute
+	DefaultTokenHistoryInterval = time.Minute
+	DefaultHistoryOverlap       = 10 * time.Minute
+	DefaultHistoryLookback      = time.Hour
+)
+
+// Account is one exchange account the exporter reads.
+type Account struct {
+	// Name is the account label value.
+	Name string
+	// APIKey is the key the exporter uses for this account, to find its own
+	// row in the credentials list.
+	APIKey string
+	// API reads the account's credentials and token history.
+	API AccountAPI
+}
+
+// Config assembles an Exporter.
+type Config struct {
+	// Public reads the public endpoints; nil leaves token networks out.
+	Public   TokenNetworkAPI
+	Accounts []Account
+
+	// Poll intervals; zero means the Default* value. A poll that makes no
+	// progress for its interval is cancelled.
+	TokenNetworkInterval time.Duration
+	CredentialsInterval  time.Duration
+	TokenHistoryInterval time.Duration
+
+	// HistoryOverlap is how far each token history window reaches back
+	// before the newest record seen: the tolerance for records the
+	// exchange shows late. HistoryLookback is how far back the first
+	// window reaches on a fresh start.
+	HistoryOverlap  time.Duration
+	HistoryLookback time.Duration
+
+	// ShowFullKey exports API keys unmasked in the api_key label.
+	ShowFullKey bool
+
+	Logger log.Logger
+	// Now is the clock for poll timestamps and the first history window;
+	// nil means time.Now.
+	Now func() time.Time
+}
+
+// Exporter owns the pollers and the collectors that export what they read.
+type Exporter struct {
+	pollers    []*poller
+	collectors []prometheus.Collector
+	ledgers    map[string]*ledger.Ledger
+}
+
+// New checks cfg and builds the pollers and collectors; nothing is polled
+// until Run.
+func New(cfg Config) (*Exporter, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = log.NewNopLogger()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	for _, d := range []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{
+		{"token network interval", &cfg.TokenNetworkInterval, DefaultTokenNetworkInterval},
+		{"credentials interval", &cfg.CredentialsInterval, DefaultCredentialsInterval},
+		{"token history interval", &cfg.TokenHistoryInterval, DefaultTokenHistoryInterval},
+		{"token history overlap", &cfg.HistoryOverlap, DefaultHistoryOverlap},
+		{"token history lookback", &cfg.HistoryLookback, DefaultHistoryLookback},
+	} {
+		if *d.v < 0 {
+			return nil, fmt.Errorf("%s %s: must not be negative", d.name, *d.v)
+		}
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	names := map[string]bool{}
+	for i, a := range cfg.Accounts {
+		switch {
+		case a.Name == "":
+			return nil, fmt.Errorf("account %d: no name", i+1)
+		case names[a.Name]:
+			return nil, fmt.Errorf("account %q: listed twice", a.Name)
+		case a.API == nil:
+			return nil, fmt.Errorf("account %q: no API", a.Name)
+		}
+		names[a.Name] = true
+	}
+
+	e := &Exporter{ledgers: map[string]*ledger.Ledger{}}
+	newPoller := func(endpoint, account string, interval time.Duration, poll pollFunc) *poller {
+		p := &poller{endpoint: endpoint, account: account, interval: interval, poll: poll, logger: cfg.Logger, now: cfg.Now}
+		e.pollers = append(e.pollers, p)
+		return p
+	}
+
+	if cfg.Public != nil {
+		tn := newTokenNetworkCollector(cfg.Public)
+		newPoller(client.EndpointTokenNetwork, "", cfg.TokenNetworkInterval, tn.poll)
+		e.collectors = append(e.collectors, tn)
+	}
+	creds := &CredentialsCollector{}
+	hist := &TokenHistoryCollector{}
+	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
+	for _, a := range cfg.Accounts {
+		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: cfg.ShowFullKey, logger: cfg.Logger}
+		creds.accounts = append(creds.accounts, ca)
+		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, ca.poll)
+
+		l := ledger.New(start, cfg.HistoryOverlap)
+		e.ledgers[a.Name] = l
+		ha := newHistoryAccount(a.Name, a.API, l, cfg.Logger)
+		hist.accounts = append(hist.accounts, ha)
+		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, ha.poll)
+	}
+	if len(cfg.Accounts) > 0 {
+		e.collectors = append(e.collectors, creds, hist)
+	}
+	if len(e.pollers) == 0 {
+		return nil, errors.New("nothing to poll: no public API and no account")
+	}
+	e.collectors = append(e.collectors, &HealthCollector{pollers: e.pollers})
+	return e, nil
+}
+
+// Collectors returns the collectors to register.
+func (e *Exporter) Collectors() []prometheus.Collector {
+	return e.collectors
+}
+
+// Ledger returns the token history ledger of the named account, for saving
+// its state; nil for an unknown account.
+func (e *Exporter) Ledger(account string) *ledger.Ledger {
+	return e.ledgers[account]
+}
+
+// Run starts every poller, each polling at once and then every interval, and
+// returns when ctx is done and every poller has stopped.
+func (e *Exporter) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, p := range e.pollers {
+		wg.Go(func() { p.run(ctx) })
+	}
+	wg.Wait()
+}
+
+// Ready reports whether every poller has finished its first poll, with
+// success or not.
+func (e *Exporter) Ready() bool {
+	for _, p := range e.pollers {
+		if !p.lastStatus().polled {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,53 @@
+package collector
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+var (
+	pollLabels = []string{"endpoint", "account"}
+
+	pollSuccessDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "poll", "success"),
+		"Whether the last background poll of the endpoint succeeded (1) or failed (0); after a failure the last good data stays exported.",
+		pollLabels, nil)
+	pollLastSuccessDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "poll", "last_success_timestamp_seconds"),
+		"Unix time of the last successful background poll of the endpoint.",
+		pollLabels, nil)
+	pollDurationDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "poll", "duration_seconds"),
+		"Duration of the last background poll of the endpoint, including waits for the request budget.",
+		pollLabels, nil)
+)
+
+// HealthCollector exports the outcome of every poller's last poll. A poller
+// appears once its first poll has finished.
+type HealthCollector struct {
+	pollers []*poller
+}
+
+var _ prometheus.Collector = (*HealthCollector)(nil)
+
+// Describe implements prometheus.Collector.
+func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- pollSuccessDesc
+	ch <- pollLastSuccessDesc
+	ch <- pollDurationDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, p := range c.pollers {
+		st := p.lastStatus()
+		if !st.polled {
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(pollSuccessDesc, prometheus.GaugeValue, boolFloat(st.success), p.endpoint, p.account)
+		ch <- prometheus.MustNewConstMetric(pollDurationDesc, prometheus.GaugeValue, st.duration.Seconds(), p.endpoint, p.account)
+		if !st.lastSuccess.IsZero() {
+			ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
+				float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
+		}
+	}
+}

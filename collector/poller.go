@@ -1,0 +1,96 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
+)
+
+// pollFunc reads one endpoint once and, on success, publishes a new
+// snapshot. It calls progress whenever it makes headway (a page arrived), so
+// that a long catch-up is not cancelled while it still advances.
+type pollFunc func(ctx context.Context, progress func()) error
+
+// poller runs one pollFunc for one (endpoint, account) every interval.
+// Polls of one poller never overlap: the next starts only after the previous
+// one returned, and a poll that makes no progress for interval is cancelled,
+// so a stuck exchange connection cannot hold the schedule.
+type poller struct {
+	endpoint string
+	account  string
+	interval time.Duration
+	poll     pollFunc
+	logger   log.Logger
+	now      func() time.Time
+
+	mu     sync.Mutex
+	status pollStatus
+}
+
+// pollStatus is the outcome of the last finished poll.
+type pollStatus struct {
+	polled      bool // a poll has finished, with success or not
+	success     bool
+	lastSuccess time.Time
+	duration    time.Duration
+}
+
+// errStalled is the cause of a poll's cancellation when it made no progress.
+var errStalled = errors.New("poll made no progress")
+
+func (p *poller) run(ctx context.Context) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		started := time.Now()
+		p.pollOnce(ctx)
+		timer.Reset(max(p.interval-time.Since(started), 0))
+	}
+}
+
+func (p *poller) pollOnce(parent context.Context) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	stall := time.AfterFunc(p.interval, func() { cancel(fmt.Errorf("%w for %s", errStalled, p.interval)) })
+	defer stall.Stop()
+
+	started := time.Now()
+	err := p.poll(ctx, func() { stall.Reset(p.interval) })
+	duration := time.Since(started)
+	if err != nil && parent.Err() != nil {
+		// Shutting down: not the exchange's failure, keep the last status.
+		return
+	}
+	if err != nil && context.Cause(ctx) != nil {
+		err = fmt.Errorf("%w: %w", context.Cause(ctx), err)
+	}
+
+	p.mu.Lock()
+	p.status.polled = true
+	p.status.success = err == nil
+	p.status.duration = duration
+	if err == nil {
+		p.status.lastSuccess = p.now()
+	}
+	p.mu.Unlock()
+
+	if err != nil {
+		level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)
+	}
+}
+
+func (p *poller) lastStatus() pollStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.status
+}

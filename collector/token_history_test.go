@@ -1,0 +1,76 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-kit/log"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
+)
+
+var historyNow = time.UnixMilli(1_700_000_000_000)
+
+func hrec(id int64, ago time.Duration, token, typ, amount string) client.HistoryRecord {
+	return client.HistoryRecord{ID: id, Timestamp: historyNow.Add(-ago).UnixMilli(), Token: token, Type: typ, Amount: dec(amount)}
+}
+
+func newTestHistory(api TokenHistoryAPI) *historyAccount {
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
+	return newHistoryAccount("main", api, l, log.NewNopLogger())
+}
+
+func TestTokenHistoryMetrics(t *testing.T) {
+	api := &fakeAccount{now: historyNow, pageSize: 2, history: []client.HistoryRecord{
+		hrec(1, 2*time.Hour, "USDT", "DEPOSIT", "1000"), // before the lookback
+		hrec(2, 50*time.Minute, "USDT", "DEPOSIT", "2500.000000000000000000000000000001"),
+		hrec(3, 40*time.Minute, "USDT", "TRANSACTION_FEE", "-1.25"),
+		hrec(4, 30*time.Minute, "USDT", "REALIZED_PNL", "-12.5"),
+		hrec(5, 20*time.Minute, "USDT", "REALIZED_PNL", "7.5"),
+		hrec(6, 10*time.Minute, "BTC", "SOMETHING_NEW", "0"),
+		hrec(7, 5*time.Minute, "BTC", "WITHDRAW", "-0.01"),
+	}}
+	a := newTestHistory(api)
+	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
+	expectMetrics(t, c, "empty.metrics")
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	// A second poll re-reads the overlap and counts nothing twice.
+	api.now = historyNow.Add(time.Minute)
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	expectMetrics(t, c, "token_history.metrics")
+	if len(api.queries) != 2 || api.queries[1].StartTime != historyNow.Add(-10*time.Minute).UnixMilli() {
+		t.Errorf("second query %+v, want it to start 5m before the newest record", api.queries[1:])
+	}
+}
+
+func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
+	api := &fakeAccount{now: historyNow, pageSize: 1, history: []client.HistoryRecord{
+		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
+		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
+	}}
+	api.afterPage = func(_ context.Context, page int) error { return errors.New("get token history page 2: transient failure") }
+	a := newTestHistory(api)
+	p := testPoller(client.EndpointTokenHistory, "main", a.poll, historyNow)
+	p.pollOnce(context.Background())
+	if st := p.lastStatus(); !st.polled || st.success {
+		t.Fatalf("status %+v, want a failed poll", st)
+	}
+	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 1 || !got[0].Inflow.Equal(dec("2")) {
+		t.Errorf("after a failure on page 2 totals = %+v, want page 1 (id 2, amount 2) counted", got)
+	}
+	if a.ledger.Start() != historyNow.Add(-time.Hour).UnixMilli() {
+		t.Error("cursor advanced after a failed poll")
+	}
+	api.afterPage = nil
+	p.pollOnce(context.Background())
+	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 2 || !got[0].Inflow.Equal(dec("3")) {
+		t.Errorf("after the retry totals = %+v, want both records once", got)
+	}
+}

@@ -1,0 +1,109 @@
+package collector
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+var (
+	tokenNetworkLabels = []string{"token", "network", "protocol"}
+
+	tokenNetworkInfoDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "token_network", "info"),
+		"A network a token can be deposited and withdrawn on, with its display name; always 1."+refreshed,
+		[]string{"token", "network", "protocol", "name"}, nil)
+
+	// tokenNetworkMetrics are the numeric fields of a token network row.
+	tokenNetworkMetrics = []struct {
+		desc  *prometheus.Desc
+		value func(client.TokenNetwork) float64
+	}{
+		{
+			prometheus.NewDesc(prometheus.BuildFQName(namespace, "token_network", "withdrawal_fee"),
+				"Fee of a withdrawal on the network, in token units."+refreshed, tokenNetworkLabels, nil),
+			func(n client.TokenNetwork) float64 { return n.WithdrawalFee.InexactFloat64() },
+		},
+		{
+			prometheus.NewDesc(prometheus.BuildFQName(namespace, "token_network", "minimum_withdrawal"),
+				"Smallest withdrawal on the network, in token units."+refreshed, tokenNetworkLabels, nil),
+			func(n client.TokenNetwork) float64 { return n.MinimumWithdrawal.InexactFloat64() },
+		},
+		{
+			prometheus.NewDesc(prometheus.BuildFQName(namespace, "token_network", "deposit_enabled"),
+				"Whether deposits on the network are enabled (1) or not (0)."+refreshed, tokenNetworkLabels, nil),
+			func(n client.TokenNetwork) float64 { return boolFloat(n.AllowDeposit) },
+		},
+		{
+			prometheus.NewDesc(prometheus.BuildFQName(namespace, "token_network", "withdrawal_enabled"),
+				"Whether withdrawals on the network are enabled (1) or not (0)."+refreshed, tokenNetworkLabels, nil),
+			func(n client.TokenNetwork) float64 { return boolFloat(n.AllowWithdraw) },
+		},
+	}
+)
+
+// TokenNetworkCollector exports the exchange's public token network list as
+// last polled.
+type TokenNetworkCollector struct {
+	api  TokenNetworkAPI
+	rows atomic.Pointer[[]client.TokenNetwork]
+}
+
+var _ prometheus.Collector = (*TokenNetworkCollector)(nil)
+
+func newTokenNetworkCollector(api TokenNetworkAPI) *TokenNetworkCollector {
+	return &TokenNetworkCollector{api: api}
+}
+
+func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
+	rows, err := c.api.TokenNetworks(ctx)
+	if err != nil {
+		return err
+	}
+	rows = dedupeTokenNetworks(rows)
+	c.rows.Store(&rows)
+	return nil
+}
+
+// dedupeTokenNetworks keeps the first row of each (token, network, protocol):
+// the exchange has been seen to repeat rows, and two rows with the same
+// labels would fail the whole scrape.
+func dedupeTokenNetworks(rows []client.TokenNetwork) []client.TokenNetwork {
+	type id struct{ token, network, protocol string }
+	seen := make(map[id]bool, len(rows))
+	out := make([]client.TokenNetwork, 0, len(rows))
+	for _, r := range rows {
+		k := id{r.Token, r.Network, r.Protocol}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+// Describe implements prometheus.Collector.
+func (c *TokenNetworkCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- tokenNetworkInfoDesc
+	for _, m := range tokenNetworkMetrics {
+		ch <- m.desc
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *TokenNetworkCollector) Collect(ch chan<- prometheus.Metric) {
+	rows := c.rows.Load()
+	if rows == nil {
+		return
+	}
+	for _, r := range *rows {
+		ch <- prometheus.MustNewConstMetric(tokenNetworkInfoDesc, prometheus.GaugeValue, 1, r.Token, r.Network, r.Protocol, r.Name)
+		for _, m := range tokenNetworkMetrics {
+			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.GaugeValue, m.value(r), r.Token, r.Network, r.Protocol)
+		}
+	}
+}
