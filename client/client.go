@@ -70,6 +70,16 @@ type Config struct {
 	Sleep func(context.Context, time.Duration) error
 }
 
+// NewHTTPClient returns the HTTP client the exporter should use: no
+// keep-alive, because net/http silently resends a GET whose reused connection
+// the server closed, and such a hidden resend would spend budget the client
+// never counted. A few requests a minute do not need pooled connections.
+func NewHTTPClient(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DisableKeepAlives = true
+	return &http.Client{Timeout: timeout, Transport: t}
+}
+
 // Client talks to the exchange on behalf of one account. It is safe for
 // concurrent use; all callers share its request budgets.
 type Client struct {
@@ -112,7 +122,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("budget %v of %s allows no request at all", cfg.Budget, cfg.RateLimit)
 	}
 	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: DefaultTimeout}
+		cfg.HTTPClient = NewHTTPClient(DefaultTimeout)
 	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = DefaultMaxRetries

@@ -1,0 +1,334 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+const (
+	testKey    = "it-key-0123456789=="
+	testSecret = "IT-SECRET-never-in-output-7Kq2"
+)
+
+func testScenario() *fakeexchange.Scenario {
+	return &fakeexchange.Scenario{
+		Accounts: []fakeexchange.Account{{
+			Name: "main", AccountName: "Main", UserID: 12523,
+			Keys: []fakeexchange.Key{
+				{APIKey: testKey, APISecret: testSecret, Permissions: []string{"READ"}},
+				{APIKey: "other-key-abcdef==", APISecret: "OTHER-SECRET", Permissions: []string{"READ", "TRADE"}, AllowedIPs: []string{"10.0.0.1"}},
+			},
+		}},
+		TokenNetworks: []fakeexchange.TokenNetworkRow{
+			{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10", WithdrawalFee: "4.1", AllowDeposit: 1, AllowWithdraw: 0},
+		},
+	}
+}
+
+type harness struct {
+	fake    *fakeexchange.Exchange
+	url     string
+	logbuf  *bytes.Buffer
+	reg     *prometheus.Registry
+	metrics *client.Metrics
+}
+
+func newHarness(t *testing.T, s *fakeexchange.Scenario, opts ...fakeexchange.Option) *harness {
+	t.Helper()
+	fake, err := fakeexchange.New(s, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	reg := prometheus.NewRegistry()
+	return &harness{fake: fake, url: srv.URL, logbuf: &bytes.Buffer{}, reg: reg, metrics: client.NewMetrics(reg)}
+}
+
+func (h *harness) client(t *testing.T, mod func(*client.Config)) *client.Client {
+	t.Helper()
+	cfg := client.Config{
+		BaseURL: h.url, Account: "main", APIKey: testKey, APISecret: testSecret,
+		Metrics: h.metrics, Logger: log.NewLogfmtLogger(log.NewSyncWriter(h.logbuf)),
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func records(fromID int64, n int, ts int64) []fakeexchange.HistoryRecord {
+	out := make([]fakeexchange.HistoryRecord, n)
+	for i := range out {
+		out[i] = fakeexchange.HistoryRecord{ID: fromID + int64(i), Type: "DEPOSIT", Token: "USDT",
+			Amount: fmt.Sprintf("%d.000000000000000000000000000001", i+1), Timestamp: ts + int64(i)}
+	}
+	return out
+}
+
+func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
+	h := newHarness(t, testScenario())
+	c := h.client(t, nil)
+	creds, err := c.Credentials(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
+		t.Errorf("credentials = %+v", creds)
+	}
+	nets, err := c.TokenNetworks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
+		t.Errorf("networks = %+v", nets)
+	}
+	if _, ok := c.ClockOffset(); !ok {
+		t.Error("no clock offset recorded from the answers")
+	}
+}
+
+func TestWrongSecretIsAnAuthError(t *testing.T) {
+	h := newHarness(t, testScenario())
+	_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
+	if !client.IsAuth(err) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestTimestampOutsideSigningWindowIsRejected(t *testing.T) {
+	h := newHarness(t, testScenario())
+	_, err := h.client(t, func(c *client.Config) {
+		c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
+	}).Credentials(context.Background())
+	if !client.IsAuth(err) {
+		t.Fatalf("err = %v", err)
+	}
+	if off, _ := h.client(t, nil).ClockOffset(); off != 0 {
+		t.Errorf("fresh client offset = %v", off)
+	}
+}
+
+func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
+		t.Fatal(err)
+	}
+	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2200 {
+		t.Fatalf("got %d records, want 2200", len(got))
+	}
+	seen := map[int64]bool{}
+	for _, r := range got {
+		if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
+			t.Fatalf("record %+v repeated or outside the window", r)
+		}
+		seen[r.ID] = true
+	}
+	if want := decimal.RequireFromString("101.000000000000000000000000000001"); !got[len(got)-1].Amount.Equal(want) {
+		t.Errorf("oldest amount %s, want %s", got[len(got)-1].Amount, want)
+	}
+	var pages int
+	for _, r := range h.fake.Requests() {
+		if r.Endpoint == fakeexchange.EndpointTokenHistory {
+			pages++
+			if r.Status != 200 {
+				t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+			}
+		}
+	}
+	if pages != 22 {
+		t.Errorf("%d page requests, want 22", pages)
+	}
+}
+
+// Records arriving between two page requests shift the newest-first pages;
+// the client returns every record of the poll's window at least once and
+// leaves deduplication to the caller.
+func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+		t.Fatal(err)
+	}
+	next := int64(10000)
+	h.fake.BeforeHistoryPage(func(account string, page int) {
+		if page > 1 {
+			// One record inside the window, one after its end.
+			_ = h.fake.AppendHistory(account,
+				fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
+				fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
+			next += 2
+		}
+	})
+	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[int64]int{}
+	for _, r := range got {
+		ids[r.ID]++
+	}
+	for id := int64(1); id <= 250; id++ {
+		if ids[id] == 0 {
+			t.Errorf("record %d of the window was skipped", id)
+		}
+	}
+	if len(got) <= 250 {
+		t.Errorf("got %d rows; the inserted records should have shifted pages", len(got))
+	}
+}
+
+func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
+	const window = 400 * time.Millisecond
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	if err := h.fake.AppendHistory("main", records(1, 300, base)...); err != nil {
+		t.Fatal(err)
+	}
+	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
+	var wg sync.WaitGroup
+	for g := 0; g < 6; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// 3 pages each: history and credentials share nothing but the account.
+			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
+				t.Error(err)
+			}
+			if _, err := c.Credentials(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	perEndpoint := map[string][]time.Time{}
+	for _, r := range h.fake.Requests() {
+		if r.Status == 429 {
+			t.Errorf("the fake answered 429 to %s", r.Endpoint)
+		}
+		if r.Account != "" {
+			perEndpoint[r.Endpoint] = append(perEndpoint[r.Endpoint], r.Time)
+		}
+	}
+	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 18 {
+		t.Errorf("%d history requests, want 18", n)
+	}
+	for ep, times := range perEndpoint {
+		if worst := busiestWindow(times, window); worst > 5 {
+			t.Errorf("%s: %d requests arrived within one %v window; budget is 5 (50%% of 10)", ep, worst, window)
+		}
+	}
+}
+
+// busiestWindow is the most arrivals within any span shorter than window.
+func busiestWindow(times []time.Time, window time.Duration) int {
+	worst := 0
+	for _, a := range times {
+		n := 0
+		for _, b := range times {
+			if !b.Before(a) && b.Sub(a) < window {
+				n++
+			}
+		}
+		worst = max(worst, n)
+	}
+	return worst
+}
+
+func TestRateLimitStormBacksOffAndRecovers(t *testing.T) {
+	const window = 200 * time.Millisecond
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
+	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
+	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
+	start := time.Now()
+	if _, err := c.Credentials(context.Background()); err != nil {
+		t.Fatalf("did not recover after the storm: %v", err)
+	}
+	if took := time.Since(start); took < 2*window {
+		t.Errorf("two 429s were retried after %v, want at least two windows (%v)", took, 2*window)
+	}
+	if got := testutil.ToFloat64(counter(t, h.reg, "429")); got != 2 {
+		t.Errorf("woox_api_requests_total{code=429} = %v, want 2", got)
+	}
+}
+
+func counter(t *testing.T, reg *prometheus.Registry, code string) prometheus.Collector {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "woox_api_requests_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == "code" && lp.GetValue() == code {
+					return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "x"}, func() float64 { return m.GetCounter().GetValue() })
+				}
+			}
+		}
+	}
+	t.Fatalf("no woox_api_requests_total{code=%q}", code)
+	return nil
+}
+
+// Every fault the fake can inject ends in an error (or a recovery) whose text,
+// like every log line, holds neither the secret nor the signature.
+func TestNoSecretInErrorsOrLogs(t *testing.T) {
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
+	c := h.client(t, func(c *client.Config) {
+		// A short window keeps the wait after the 429 short.
+		c.RateLimit = client.RateLimit{Requests: 1000, Window: 10 * time.Millisecond}
+		c.MaxRetries = -1
+		c.MaxBodyBytes = 1 << 20
+	})
+	var out strings.Builder
+	for _, kind := range []fakeexchange.FaultKind{
+		fakeexchange.FaultHTTPError, fakeexchange.FaultMalformedJSON, fakeexchange.FaultTruncatedJSON,
+		fakeexchange.FaultSuccessFalse, fakeexchange.FaultMaintenance, fakeexchange.FaultRateLimitStorm,
+		fakeexchange.FaultConnectionReset, fakeexchange.FaultOversizedBody, fakeexchange.FaultWrongContent,
+	} {
+		h.fake.InjectFault(fakeexchange.Fault{Kind: kind, Count: 1})
+		_, err := c.Credentials(context.Background())
+		if err == nil {
+			t.Errorf("%s: no error", kind)
+			continue
+		}
+		fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", kind, err, err, err)
+	}
+	_, err := h.client(t, func(c *client.Config) { c.APISecret = testSecret + "x" }).Credentials(context.Background())
+	fmt.Fprintf(&out, "%v\n%s", err, h.logbuf.String())
+	if strings.Contains(out.String(), testSecret) {
+		t.Fatalf("secret leaked:\n%s", out.String())
+	}
+	if strings.Contains(strings.ToLower(out.String()), "x-api-signature") {
+		t.Fatalf("signature header leaked:\n%s", out.String())
+	}
+}
