@@ -67,6 +67,7 @@ type Exporter struct {
 	pollers    []*poller
 	collectors []prometheus.Collector
 	ledgers    map[string]*ledger.Ledger
+	history    *TokenHistoryCollector
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled
@@ -135,6 +136,7 @@ func New(cfg Config) (*Exporter, error) {
 		hist.accounts = append(hist.accounts, ha)
 		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, ha.poll)
 	}
+	e.history = hist
 	if len(cfg.Accounts) > 0 {
 		e.collectors = append(e.collectors, creds, hist)
 	}

@@ -59,12 +59,14 @@ type historyAccount struct {
 	api    TokenHistoryAPI
 	ledger *ledger.Ledger
 	logger log.Logger
+	// pageSize is the rows per history page; tests lower it to page a lot.
+	pageSize int
 	// snap is what scrapes read, published by the poller after every page.
 	snap atomic.Pointer[ledger.Snapshot]
 }
 
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, ledger: l, logger: logger}
+	a := &historyAccount{name: name, api: api, ledger: l, logger: logger, pageSize: client.MaxPageSize}
 	a.publish()
 	return a
 }
@@ -80,7 +82,7 @@ func (a *historyAccount) publish() {
 func (a *historyAccount) poll(ctx context.Context, progress func()) error {
 	start, end := a.ledger.Window(a.api.ServerNow().UnixMilli())
 	var check ledger.PollCheck
-	err := a.api.TokenHistoryPages(ctx, client.HistoryQuery{StartTime: start, EndTime: end, PageSize: client.MaxPageSize},
+	err := a.api.TokenHistoryPages(ctx, client.HistoryQuery{StartTime: start, EndTime: end, PageSize: a.pageSize},
 		func(p client.HistoryPage) error {
 			check.Page(p)
 			if a.ledger.ObservePage(p.Records, end) > 0 {

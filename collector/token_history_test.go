@@ -55,7 +55,9 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
 		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
 	}}
-	api.afterPage = func(_ context.Context, page int) error { return errors.New("get token history page 2: transient failure") }
+	api.afterPage = func(_ context.Context, page int) error {
+		return errors.New("get token history page 2: transient failure")
+	}
 	a := newTestHistory(api)
 	p := testPoller(client.EndpointTokenHistory, "main", a.poll, historyNow)
 	p.pollOnce(context.Background())
