@@ -1,0 +1,188 @@
+// Command woox_exporter exports the health of WOO X accounts and assets to
+// Prometheus: token network deposit and withdrawal flags and fees, API key
+// permissions and IP restrictions, and token balance-change history.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/go-kit/log/level"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/config"
+)
+
+const exporterName = "woox_exporter"
+
+// defaultListenAddress uses a port from the Prometheus default port
+// allocations that no listed exporter uses.
+const defaultListenAddress = ":10042"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run is main without the process exit, so tests can drive it.
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	app := kingpin.New(exporterName, "Prometheus exporter for WOO X accounts and assets.")
+	app.UsageWriter(stdout)
+	app.ErrorWriter(stderr)
+	app.Terminate(nil)
+	app.Version(version.Print(exporterName))
+	app.HelpFlag.Short('h')
+
+	webFlags := kingpinflag.AddFlags(app, defaultListenAddress)
+	var (
+		metricsPath = app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").String()
+		logLevel    = app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").Enum("debug", "info", "warn", "error")
+		logFormat   = app.Flag("log.format", "Output format of log messages. One of: [logfmt, json]").Default("logfmt").Enum("logfmt", "json")
+		apiURL      = app.Flag("woox.api-url", "Base address of the WOO X REST API.").Default(client.DefaultBaseURL).String()
+		configFile  = app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").String()
+		configCheck = app.Flag("config.check", "Validate the configuration and flags, then exit.").Bool()
+
+		networkInterval     = app.Flag("token-network.interval", "How often to poll the public token networks.").Default("5m").Duration()
+		credentialsInterval = app.Flag("credentials.interval", "How often to poll each account's API keys.").Default("5m").Duration()
+		historyInterval     = app.Flag("token-history.interval", "How often to poll each account's token history.").Default("1m").Duration()
+		historyOverlap      = app.Flag("token-history.overlap", "How far before the newest record already seen each token history poll starts, to catch late records.").Default("5m").Duration()
+		historyLookback     = app.Flag("token-history.lookback", "How far in the past token history counting starts on a fresh start.").Default("1h").Duration()
+		showFullKey         = app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").Bool()
+		rateLimit           = app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").String()
+		budget              = app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64()
+		requestTimeout      = app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").Duration()
+	)
+	if _, err := app.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
+		return 2
+	}
+	logger, slogger := newLogger(stderr, *logFormat, *logLevel)
+
+	limit, err := client.ParseRateLimit(*rateLimit)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))
+	}
+	if err := checkIntervals(limit, *budget, map[string]time.Duration{
+		"--token-network.interval": *networkInterval,
+		"--credentials.interval":   *credentialsInterval,
+		"--token-history.interval": *historyInterval,
+	}); err != nil {
+		return fail(stderr, err)
+	}
+	if *historyOverlap < 0 || *historyLookback < 0 {
+		return fail(stderr, fmt.Errorf("--token-history.overlap and --token-history.lookback must not be negative"))
+	}
+	accounts, err := config.Load(*configFile, getenv)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *configCheck {
+		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))
+		return 0
+	}
+
+	reg := prometheus.NewRegistry()
+	clientMetrics := client.NewMetrics(reg)
+	newClient := func(name, key, secret string) (*client.Client, error) {
+		return client.New(client.Config{
+			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret,
+			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
+			HTTPClient: client.NewHTTPClient(*requestTimeout),
+		})
+	}
+	public, err := newClient("", "", "")
+	if err != nil {
+		return fail(stderr, err)
+	}
+	cfg := collector.Config{
+		Public:               public,
+		TokenNetworkInterval: *networkInterval,
+		CredentialsInterval:  *credentialsInterval,
+		TokenHistoryInterval: *historyInterval,
+		HistoryOverlap:       *historyOverlap,
+		HistoryLookback:      *historyLookback,
+		ShowFullKey:          *showFullKey,
+		Logger:               logger,
+	}
+	for _, a := range accounts {
+		c, err := newClient(a.Name, a.APIKey, a.Secret.Reveal())
+		if err != nil {
+			return fail(stderr, err)
+		}
+		cfg.Accounts = append(cfg.Accounts, collector.Account{Name: a.Name, APIKey: a.APIKey, API: c})
+	}
+	exporter, err := collector.New(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	reg.MustRegister(
+		versioncollector.NewCollector("woox_exporter"),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	reg.MustRegister(exporter.Collectors()...)
+
+	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
+	if len(accounts) == 0 {
+		level.Info(logger).Log("msg", "no account configured; exporting public token networks only")
+	}
+	for _, a := range accounts {
+		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", config.MaskAPIKey(a.APIKey, false))
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pollersDone := make(chan struct{})
+	go func() {
+		defer close(pollersDone)
+		exporter.Run(ctx)
+	}()
+
+	err = serve(ctx, serverConfig{
+		flags: webFlags, metricsPath: *metricsPath, registry: reg, ready: exporter.Ready,
+		logger: logger, slogger: slogger,
+	})
+	stop()
+	<-pollersDone
+	if err != nil {
+		level.Error(logger).Log("msg", "HTTP server failed", "err", err)
+		return 1
+	}
+	level.Info(logger).Log("msg", "stopped")
+	return 0
+}
+
+// checkIntervals refuses a poll interval that would spend more than the
+// budget allows, naming the flag and the smallest interval that fits.
+func checkIntervals(limit client.RateLimit, budget float64, intervals map[string]time.Duration) error {
+	if budget <= 0 || budget > 1 {
+		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", budget)
+	}
+	minimum, err := limit.MinInterval(budget)
+	if err != nil {
+		return fmt.Errorf("--api.budget %v with --api.rate-limit %s: %w", budget, limit, err)
+	}
+	for _, name := range []string{"--token-network.interval", "--credentials.interval", "--token-history.interval"} {
+		if d, ok := intervals[name]; ok && d < minimum {
+			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account): the smallest interval that fits is %s",
+				name, d, limit.Allowed(budget), limit, minimum)
+		}
+	}
+	return nil
+}
+
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
+	return 1
+}

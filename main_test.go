@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// buildBinary builds the exporter once per test run.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "woox_exporter-test")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "woox_exporter")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// syncBuffer collects a process's output safely while it runs.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type exporterProcess struct {
+	cmd    *exec.Cmd
+	addr   string
+	output *syncBuffer
+	done   chan error
+}
+
+func startExporter(t *testing.T, env []string, args ...string) *exporterProcess {
+	t.Helper()
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &exporterProcess{addr: freeAddr(t), output: &syncBuffer{}, done: make(chan error, 1)}
+	p.cmd = exec.Command(bin, append([]string{"--web.listen-address=" + p.addr}, args...)...)
+	p.cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+func (p *exporterProcess) get(path string) (int, string, error) {
+	resp, err := http.Get("http://" + p.addr + path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
+}
+
+func (p *exporterProcess) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if code, _, err := p.get("/-/ready"); err == nil && code == 200 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("exporter not ready within 20s; output:\n%s", p.output.String())
+}
+
+func (p *exporterProcess) scrape(t *testing.T) map[string]*model.Sample {
+	t.Helper()
+	code, body, err := p.get("/metrics")
+	if err != nil || code != 200 {
+		t.Fatalf("scrape: %d %v", code, err)
+	}
+	dec := expfmt.NewDecoder(strings.NewReader(body), expfmt.NewFormat(expfmt.TypeTextPlain))
+	vec, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, decodeAll(t, dec)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*model.Sample{}
+	for _, s := range vec {
+		out[s.Metric.String()] = s
+	}
+	return out
+}
+
+func (p *exporterProcess) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		p.done <- err
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, p.output.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no exit within 10s of SIGTERM\n%s", p.output.String())
+	}
+}
+
+func startFake(t *testing.T) *fakeexchange.Exchange {
+	t.Helper()
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake
+}
+
+func serveFake(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func writeSecret(t *testing.T, secret string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
+	fake := startFake(t)
+	url := serveFake(t, fake)
+	cfg := filepath.Join(t.TempDir(), "woox.yml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`accounts:
+  - name: main
+    api_key: %q
+    api_secret_file: %s
+  - name: sub
+    api_key: %q
+    api_secret_env: SUB_SECRET
+`, fakeexchange.DefaultMainReadKey, writeSecret(t, fakeexchange.DefaultMainReadSecret), fakeexchange.DefaultSubKey)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
+		"--woox.api-url="+url, "--config.file="+cfg)
+	p.waitReady(t)
+	samples := p.scrape(t)
+
+	for _, want := range []struct {
+		series string
+		value  float64
+	}{
+		{`woox_poll_success{account="", endpoint="token_network"}`, 1},
+		{`woox_poll_success{account="main", endpoint="credentials"}`, 1},
+		{`woox_poll_success{account="main", endpoint="token_history"}`, 1},
+		{`woox_poll_success{account="sub", endpoint="token_history"}`, 1},
+		{`woox_token_network_withdrawal_enabled{network="BSC", protocol="BEP20", token="WOO"}`, 0},
+		{`woox_token_network_withdrawal_fee{network="ETH", protocol="ERC20", token="USDT"}`, 1.5},
+		{`woox_exporter_api_key_permission{account="main", permission="READ"}`, 1},
+		{`woox_exporter_api_key_permission{account="main", permission="WITHDRAWAL"}`, 0},
+		{`woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`, 2500},
+		{`woox_token_history_outflow_total{account="main", token="USDT", transaction_type="WITHDRAW"}`, 300},
+	} {
+		s, ok := samples[want.series]
+		if !ok {
+			t.Errorf("missing %s", want.series)
+			continue
+		}
+		if float64(s.Value) != want.value {
+			t.Errorf("%s = %v, want %v", want.series, s.Value, want.value)
+		}
+	}
+	for series := range samples {
+		if strings.Contains(series, fakeexchange.DefaultMainReadKey) {
+			t.Errorf("unmasked API key in %s", series)
+		}
+	}
+	if _, body, _ := p.get("/"); !strings.Contains(body, "/metrics") {
+		t.Errorf("landing page does not link the metrics:\n%s", body)
+	}
+	if code, _, _ := p.get("/-/healthy"); code != 200 {
+		t.Errorf("/-/healthy = %d", code)
+	}
+	p.stop(t)
+	for _, secret := range []string{fakeexchange.DefaultMainReadSecret, fakeexchange.DefaultSubSecret} {
+		if strings.Contains(p.output.String(), secret) {
+			t.Errorf("secret in the log")
+		}
+	}
+}
+
+func TestBinaryWithoutCredentialsExportsPublicNetworksOnly(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	p := startExporter(t, nil, "--woox.api-url="+url)
+	p.waitReady(t)
+	samples := p.scrape(t)
+	var networks, private int
+	for series := range samples {
+		switch {
+		case strings.HasPrefix(series, "woox_token_network_info"):
+			networks++
+		case strings.HasPrefix(series, "woox_api_key_"), strings.HasPrefix(series, "woox_token_history_"):
+			private++
+		}
+	}
+	if networks == 0 || private != 0 {
+		t.Errorf("%d network series and %d private series, want some and none", networks, private)
+	}
+	p.stop(t)
+}
+
+// A slow exchange keeps the exporter unready until the first poll ends.
+func TestBinaryIsNotReadyBeforeTheFirstPoll(t *testing.T) {
+	fake := startFake(t)
+	fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Delay: 2 * time.Second, Count: 1})
+	url := serveFake(t, fake)
+	p := startExporter(t, nil, "--woox.api-url="+url)
+	deadline := time.Now().Add(10 * time.Second)
+	var sawUnready bool
+	for time.Now().Before(deadline) {
+		code, _, err := p.get("/-/ready")
+		if err == nil && code == http.StatusServiceUnavailable {
+			sawUnready = true
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !sawUnready {
+		t.Fatalf("never answered 503 while the first poll was pending\n%s", p.output.String())
+	}
+	p.waitReady(t)
+}
+
+func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	badSecret := writeSecret(t, "S3CRET-VALUE-IN-FILE")
+	if err := os.Chmod(badSecret, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"interval too short", nil, []string{"--token-history.interval=5s"}, "--token-history.interval 5s does not fit the API budget"},
+		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
+		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
+		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
+		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "chmod 600"},
+		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
+		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := freeAddr(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr}, tc.args...)...)
+			cmd.Env = tc.env
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("exited 0:\n%s", out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Errorf("output does not mention %q:\n%s", tc.want, out)
+			}
+			if lines := strings.Count(strings.TrimSpace(string(out)), "\n") + 1; lines > 3 {
+				t.Errorf("want one clear error, got %d lines:\n%s", lines, out)
+			}
+			if strings.Contains(string(out), "S3CRET-VALUE-IN-FILE") {
+				t.Error("secret in the error")
+			}
+		})
+	}
+}
+
+func TestConfigCheckValidatesAndExits(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "woox.yml")
+	if err := os.WriteFile(cfg, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_env: MAIN_SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--config.file="+cfg, "--config.check")
+	cmd.Env = []string{"MAIN_SECRET=xyz"}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 account") {
+		t.Errorf("valid config: %v\n%s", err, out)
+	}
+	cmd = exec.Command(bin, "--config.file="+cfg, "--config.check")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {
+		t.Errorf("missing env secret: %v\n%s", err, out)
+	}
+}
+
+func decodeAll(t *testing.T, dec expfmt.Decoder) []*dto.MetricFamily {
+	t.Helper()
+	var out []*dto.MetricFamily
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); err != nil {
+			if err == io.EOF {
+				return out
+			}
+			t.Fatal(err)
+		}
+		out = append(out, mf)
+	}
+}

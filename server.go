@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+)
+
+type serverConfig struct {
+	flags       *web.FlagConfig
+	metricsPath string
+	registry    *prometheus.Registry
+	ready       func() bool
+	logger      log.Logger
+	slogger     *slog.Logger
+}
+
+// serve runs the HTTP server until ctx is done, then shuts it down.
+func serve(ctx context.Context, c serverConfig) error {
+	mux, err := newMux(c)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- web.ListenAndServe(srv, c.flags, c.slogger) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func newMux(c serverConfig) (*http.ServeMux, error) {
+	mux := http.NewServeMux()
+	mux.Handle(c.metricsPath, promhttp.HandlerFor(c.registry, promhttp.HandlerOpts{
+		ErrorLog:          promhttpLogger{c.logger},
+		ErrorHandling:     promhttp.ContinueOnError,
+		EnableOpenMetrics: true,
+	}))
+	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("Healthy\n"))
+	})
+	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) {
+		if !c.ready() {
+			http.Error(w, "Not ready: waiting for the first poll of every endpoint", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("Ready\n"))
+	})
+	if c.metricsPath != "/" {
+		landing, err := web.NewLandingPage(web.LandingConfig{
+			Name:        exporterName,
+			Description: "Prometheus exporter for WOO X accounts and assets",
+			Version:     version.Info(),
+			Links: []web.LandingLinks{
+				{Address: c.metricsPath, Text: "Metrics"},
+				{Address: "/-/healthy", Text: "Health"},
+				{Address: "/-/ready", Text: "Readiness"},
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle("/", landing)
+	}
+	return mux, nil
+}
+
+// promhttpLogger routes promhttp's errors to the go-kit logger.
+type promhttpLogger struct{ logger log.Logger }
+
+func (l promhttpLogger) Println(v ...any) {
+	level.Error(l.logger).Log("msg", "metrics handler", "err", fmtArgs(v))
+}
