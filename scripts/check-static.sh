@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Static checks of the monitoring assets: alerting rules and their tests, the
+# Grafana dashboard, and the example stack. Installs promtool, amtool, jq and
+# docker-compose from Debian when they are missing. Runs every check, prints
+# each failure, exits non-zero if any failed.
+#
+#   bash scripts/check-static.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+RULES=alerts/woox_exporter.rules.yml
+RULE_TESTS=alerts/woox_exporter.rules.test.yml
+DASHBOARD=dashboards/woox_exporter.json
+RUNBOOK=RUNBOOK.md
+COMPOSE=examples/docker-compose.yml
+
+failures=()
+fail() { failures+=("$1"); printf 'FAIL: %s\n' "$1"; }
+ok() { printf 'ok:   %s\n' "$1"; }
+# check NAME COMMAND...: runs the command, output shown on failure only.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then ok "$name"; else printf '%s\n' "$out"; fail "$name"; fi
+}
+
+# ------------------------------------------------------------------ tools ----
+need=()
+command -v promtool >/dev/null || need+=(prometheus)
+command -v amtool >/dev/null || need+=(prometheus-alertmanager)
+command -v jq >/dev/null || need+=(jq)
+command -v docker-compose >/dev/null || need+=(docker-compose)
+if [ ${#need[@]} -gt 0 ]; then
+	echo "installing ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }; then
+		echo "FAIL: cannot install ${need[*]}"
+		exit 1
+	fi
+	# The packages start their own services; this script needs none of them.
+	(service prometheus stop; service prometheus-alertmanager stop; service prometheus-node-exporter stop) >/dev/null 2>&1 || true
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ------------------------------------------------------------------ rules ----
+check "promtool check rules $RULES" promtool check rules "$RULES"
+check "promtool test rules $RULE_TESTS" promtool test rules "$RULE_TESTS"
+
+# Every alert rule: a severity label in critical|warning|info, summary,
+# description and a runbook_url pointing at RUNBOOK.md#<alertname lowercased>,
+# with a heading of that name in RUNBOOK.md. Every alert name: a test case
+# where it fires and one where it stays silent.
+check_alert_metadata() {
+	local rc=0 names
+	# One line per alert rule: name, then the keys found in its block.
+	awk '
+		function flush() { if (name != "") print name, sev, sum, desc, rb; name = "" }
+		/^[[:space:]]*- (alert|record):/ { flush() }
+		/^[[:space:]]*- name:/ { flush() }
+		/^[[:space:]]*- alert:/ { name = $3; sev = "-"; sum = "-"; desc = "-"; rb = "-" }
+		name != "" && /^[[:space:]]+severity:/ { sev = $2 }
+		name != "" && /^[[:space:]]+summary:/ { sum = "summary" }
+		name != "" && /^[[:space:]]+description:/ { desc = "description" }
+		name != "" && /^[[:space:]]+runbook_url:/ { rb = $2 }
+		END { flush() }
+	' "$RULES" >"$tmp/alerts.txt"
+	if [ ! -s "$tmp/alerts.txt" ]; then echo "no alert rules found in $RULES"; return 1; fi
+	while read -r name sev sum desc rb; do
+		case $sev in critical | warning | info) ;; *) echo "$name: severity label missing or not critical|warning|info: $sev"; rc=1 ;; esac
+		[ "$sum" = summary ] || { echo "$name: summary annotation missing"; rc=1; }
+		[ "$desc" = description ] || { echo "$name: description annotation missing"; rc=1; }
+		local anchor
+		anchor=$(tr '[:upper:]' '[:lower:]' <<<"$name")
+		[ "$rb" = "https://github.com/woox-exporter/woox_exporter/blob/main/RUNBOOK.md#$anchor" ] ||
+			{ echo "$name: runbook_url is $rb, want .../RUNBOOK.md#$anchor"; rc=1; }
+		grep -qE "^#+ $name\$" "$RUNBOOK" 2>/dev/null || { echo "$name: no heading '$name' in $RUNBOOK"; rc=1; }
+	done <"$tmp/alerts.txt"
+	names=$(awk '{print $1}' "$tmp/alerts.txt" | sort -u)
+	for name in $names; do
+		# Test cases of this alert: the line after "alertname: X" is exp_alerts.
+		local cases
+		cases=$(awk -v n="$name" '$1 == "alertname:" { hit = ($2 == n); next } hit && $1 == "exp_alerts:" { print ($2 == "[]" ? "silent" : "fires"); hit = 0 }' "$RULE_TESTS")
+		grep -qx fires <<<"$cases" || { echo "$name: no test case where it fires"; rc=1; }
+		grep -qx silent <<<"$cases" || { echo "$name: no test case where it stays silent"; rc=1; }
+	done
+	return $rc
+}
+check "alerts have severity, summary, description, runbook section and tests" check_alert_metadata
+
+# -------------------------------------------------------------- dashboard ----
+check_dashboard() {
+	local rc=0 bad
+	jq empty "$DASHBOARD" || return 1
+	# All panels, including those inside collapsed rows.
+	local panels='[.panels[], (.panels[] | .panels[]?)]'
+	bad=$(jq -r "$panels | .[] | select(.datasource.uid != \"\${datasource}\") | \"panel \(.id) \(.title): datasource is not \${datasource}\"" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | select(.datasource.uid != \"\${datasource}\") | \"panel \(\$p.id) \(\$p.title) target \(.refId): datasource is not \${datasource}\"" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	bad=$(jq -r "$panels | .[] | select(.type != \"row\") | . as \$p | if ((.targets // []) | length) == 0 then \"panel \(.id) \(.title): no targets\" else (.targets[] | select((.expr // \"\") | test(\"^\\\\s*\$\")) | \"panel \(\$p.id) \(\$p.title) target \(.refId): empty expr\") end" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	bad=$(jq -r "$panels | map(.id) | group_by(.) | map(select(length > 1) | \"panel id \(.[0]) used \(length) times\") | .[]" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	bad=$(jq -r "$panels | map(.id) | map(select(. == null)) | if length > 0 then \"\(length) panels without id\" else empty end" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	bad=$(jq -r 'if (.uid // "") == "" then "dashboard has no uid" else empty end' "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	# Template variables the panels rely on.
+	jq -e '.templating.list[] | select(.name == "datasource" and .type == "datasource" and .query == "prometheus")' "$DASHBOARD" >/dev/null ||
+		{ echo "templating: no datasource variable of type datasource (prometheus)"; rc=1; }
+	jq -e '.templating.list[] | select(.name == "account" and .type == "query" and .multi == true and .includeAll == true and ((.definition // .query.query // .query) | tostring | contains("label_values(woox_api_key_info, account)")))' "$DASHBOARD" >/dev/null ||
+		{ echo "templating: no multi, include-All account variable from label_values(woox_api_key_info, account)"; rc=1; }
+	# Every selector of a metric with an account label filters on $account.
+	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | .expr // empty
+		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
+		| \"panel \(\$p.id) \(\$p.title): a selector lacks account=~\\\"\$account...\\\": \(.)\"" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	return $rc
+}
+check "dashboard $DASHBOARD: JSON, datasources, targets, ids, variables" check_dashboard
+
+# Every dashboard expression, with variables substituted, parses as PromQL:
+# promtool checks it as the expression of a recording rule.
+check_dashboard_queries() {
+	bash scripts/dashboard-queries.sh "$DASHBOARD" >"$tmp/queries.txt" || return 1
+	{
+		echo "groups:"
+		echo "  - name: dashboard_queries"
+		echo "    rules:"
+		local i=0 q
+		while IFS= read -r q; do
+			i=$((i + 1))
+			printf '      - record: dashboard:query_%d\n        expr: %s\n' "$i" "$(jq -Rn --arg q "$q" '$q')"
+		done <"$tmp/queries.txt"
+	} >"$tmp/queries.rules.yml"
+	echo "$(wc -l <"$tmp/queries.txt") queries"
+	promtool check rules "$tmp/queries.rules.yml"
+}
+check "dashboard queries parse (scripts/dashboard-queries.sh)" check_dashboard_queries
+
+# --------------------------------------------------------------- examples ----
+# prometheus.yml names the rules by their path inside the container; check it
+# with that path pointing at alerts/ here.
+check_prometheus_config() {
+	sed "s#/etc/prometheus/rules/#$PWD/alerts/#" examples/prometheus.yml >"$tmp/prometheus.yml"
+	grep -q "$PWD/alerts/" "$tmp/prometheus.yml" || { echo "examples/prometheus.yml does not load /etc/prometheus/rules/"; return 1; }
+	promtool check config "$tmp/prometheus.yml"
+}
+check "promtool check config examples/prometheus.yml" check_prometheus_config
+check "amtool check-config examples/alertmanager.yml" amtool check-config examples/alertmanager.yml
+check "docker-compose config $COMPOSE" docker-compose -f "$COMPOSE" config -q
+
+check_grafana_provisioning() {
+	local rc=0
+	grep -q 'url: http://prometheus:9090' examples/grafana/provisioning/datasources/prometheus.yml || { echo "datasource does not point at prometheus:9090"; rc=1; }
+	grep -q 'path: /var/lib/grafana/dashboards/woox' examples/grafana/provisioning/dashboards/woox.yml || { echo "dashboard provider path changed"; rc=1; }
+	grep -q '../dashboards:/var/lib/grafana/dashboards/woox' "$COMPOSE" || { echo "$COMPOSE does not mount ../dashboards where the provider looks"; rc=1; }
+	return $rc
+}
+check "grafana provisioning matches compose mounts" check_grafana_provisioning
+
+# The default port, the same everywhere.
+check_port() {
+	local rc=0 f
+	for f in Dockerfile examples/prometheus.yml "$COMPOSE"; do
+		grep -q 10042 "$f" || { echo "$f does not mention the default port 10042"; rc=1; }
+	done
+	return $rc
+}
+check "default port 10042 used consistently" check_port
+
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "check-static: ${#failures[@]} check(s) failed:"
+	printf '  - %s\n' "${failures[@]}"
+	exit 1
+fi
+echo "check-static: all checks passed"
