@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -286,5 +287,37 @@ func TestRequestsRecordsEveryRequest(t *testing.T) {
 	}
 	if r := h.ex.Requests()[1]; r.RawQuery != "page=1" || !r.Time.Equal(testStart) {
 		t.Errorf("record = %+v", r)
+	}
+}
+
+func TestConcurrentRequestsAndMutations(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				id := int64(g*1000 + i + 1)
+				if err := h.ex.AppendHistory("a", HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: id}); err != nil {
+					t.Error(err)
+				}
+				h.ex.UpdateTokenNetwork("USDT", "ETH", func(r *TokenNetworkRow) { r.AllowWithdraw = i % 2 })
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				for _, r := range []reply{h.get(PathTokenHistory, "size=7", "a1"), h.public()} {
+					if r.status != http.StatusOK {
+						t.Errorf("status %d: %s", r.status, r.body)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(h.ex.ServedHistory("a")); n != 200 {
+		t.Errorf("%d records, want 200", n)
 	}
 }

@@ -32,7 +32,9 @@ const (
 	FaultMaintenance FaultKind = "maintenance"
 	// FaultRateLimitStorm answers 429 with code -1003 regardless of budget.
 	FaultRateLimitStorm FaultKind = "rate_limit_storm"
-	// FaultConnectionReset closes the connection without an answer.
+	// FaultConnectionReset closes the connection without an answer. Go's
+	// transport retries an idempotent request once when a reused connection
+	// fails this way, so give Count 0 or at least 2 to make a Go client see it.
 	FaultConnectionReset FaultKind = "connection_reset"
 	// FaultOversizedBody streams a valid JSON envelope padded to Fault.Size
 	// bytes (default 20 MiB).

@@ -136,3 +136,22 @@ func TestStartRunsEventsAndGenerator(t *testing.T) {
 		t.Errorf("generator still running after cancel: %d -> %d", n, m)
 	}
 }
+
+func FuzzParseScenario(f *testing.F) {
+	b, err := os.ReadFile("testdata/example.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte("accounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}]}]"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ParseScenario(b)
+		if err != nil {
+			return
+		}
+		// A scenario that validates must build an exchange.
+		if _, err := New(s); err != nil {
+			t.Fatalf("valid scenario rejected by New: %v", err)
+		}
+	})
+}
