@@ -1,0 +1,268 @@
+// Package statefile keeps every account's token history ledger state in one
+// file, so that the exporter's counters continue across restarts and records
+// that arrived while it was down are counted once.
+//
+// The file is a versioned JSON document (see Document), rewritten whole and
+// atomically on every Save: a temporary file in the same directory, fsync,
+// rename over the old file, fsync of the directory. A reader therefore sees
+// either the old or the new document, never a mix, even after a crash.
+//
+// A missing file is a fresh start. A file that cannot be decoded, or that
+// holds another version, is renamed aside (PATH.corrupt-<UTC time>) rather
+// than overwritten, and Open reports it through Store.Corruption. Accounts in
+// the file that the exporter no longer watches are kept, so that adding an
+// account back resumes its counters.
+package statefile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/ledger"
+)
+
+// Version is the document version this package writes and reads.
+const Version = 1
+
+// Document is the content of the state file.
+type Document struct {
+	Version int `json:"version"`
+	// Accounts maps an account name to its ledger state.
+	Accounts map[string]ledger.State `json:"accounts"`
+}
+
+// Decode parses and checks a state document: the version, and that every
+// account's state rebuilds a ledger. It never returns a partial result.
+func Decode(b []byte) (map[string]ledger.State, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var doc Document
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("decode: data after the document")
+	}
+	if doc.Version != Version {
+		return nil, fmt.Errorf("version %d: this exporter reads version %d", doc.Version, Version)
+	}
+	if doc.Accounts == nil {
+		return nil, errors.New("no accounts object")
+	}
+	for name, st := range doc.Accounts {
+		if _, err := ledger.FromState(st, 0); err != nil {
+			return nil, fmt.Errorf("account %q: %w", name, err)
+		}
+	}
+	return doc.Accounts, nil
+}
+
+// Encode renders a state document.
+func Encode(accounts map[string]ledger.State) ([]byte, error) {
+	if accounts == nil {
+		accounts = map[string]ledger.State{}
+	}
+	b, err := json.MarshalIndent(Document{Version: Version, Accounts: accounts}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Corruption describes a state file that Open could not use and set aside.
+type Corruption struct {
+	// Path is the state file, SetAsideAs where its content now is.
+	Path, SetAsideAs string
+	// Err is why it could not be used.
+	Err error
+}
+
+// Store is the state file of a running exporter. Its methods are safe for
+// concurrent use.
+type Store struct {
+	path    string
+	corrupt *Corruption
+
+	mu            sync.Mutex
+	accounts      map[string]ledger.State
+	writeFailures uint64
+	lastWrite     time.Time
+}
+
+var _ prometheus.Collector = (*Store)(nil)
+
+// Open loads the state file at path. A missing file gives an empty store; a
+// corrupt or incompatible one is renamed aside, reported by Corruption, and
+// gives an empty store too. It fails, before the exporter starts, when the
+// file cannot be read or its directory cannot be written, or when a corrupt
+// file cannot be set aside. now names the set-aside file.
+func Open(path string, now time.Time) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("no state file path")
+	}
+	if err := checkWritableDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	s := &Store{path: path, accounts: map[string]ledger.State{}}
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s, nil
+	case err != nil:
+		return nil, fmt.Errorf("read state file: %w", err)
+	}
+	accounts, err := Decode(b)
+	if err == nil {
+		s.accounts = accounts
+		return s, nil
+	}
+	aside, rerr := setAside(path, now)
+	if rerr != nil {
+		return nil, fmt.Errorf("state file %s is unusable (%v) and cannot be set aside: %w", path, err, rerr)
+	}
+	s.corrupt = &Corruption{Path: path, SetAsideAs: aside, Err: err}
+	return s, nil
+}
+
+// checkWritableDir fails unless a file can be created in dir, so that a
+// state file that could never be written is refused at startup.
+func checkWritableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".woox_exporter-probe-*")
+	if err != nil {
+		return fmt.Errorf("state file directory: %w", err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// setAside renames the file at path to path.corrupt-<UTC time>, adding a
+// counter when that name is taken, and returns the new name.
+func setAside(path string, now time.Time) (string, error) {
+	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	name := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		name = fmt.Sprintf("%s-%d", base, n)
+	}
+	if err := os.Rename(path, name); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// Path is the state file's path.
+func (s *Store) Path() string { return s.path }
+
+// Corruption is the file Open set aside, or nil.
+func (s *Store) Corruption() *Corruption { return s.corrupt }
+
+// States returns a copy of every account's saved state, including accounts
+// no longer watched.
+func (s *Store) States() map[string]ledger.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]ledger.State, len(s.accounts))
+	for k, v := range s.accounts {
+		out[k] = v
+	}
+	return out
+}
+
+// Save records the state of one account and rewrites the file atomically.
+// The other accounts' states stay as they were. A failed write is counted
+// and returned; the next Save writes everything again.
+func (s *Store) Save(account string, st ledger.State) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.accounts[account] = st
+	b, err := Encode(s.accounts)
+	if err == nil {
+		err = writeAtomic(s.path, b)
+	}
+	if err != nil {
+		s.writeFailures++
+		return fmt.Errorf("write state file: %w", err)
+	}
+	s.lastWrite = time.Now()
+	return nil
+}
+
+// writeAtomic replaces the file at path with b so that a crash at any point
+// leaves either the old or the new content.
+func writeAtomic(path string, b []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+var (
+	writeFailuresDesc = prometheus.NewDesc("woox_exporter_state_file_write_failures_total",
+		"Failed writes of the token history state file since the exporter started.", nil, nil)
+	lastWriteDesc = prometheus.NewDesc("woox_exporter_state_file_last_write_timestamp_seconds",
+		"Unix time of the last successful write of the token history state file.", nil, nil)
+	corruptDesc = prometheus.NewDesc("woox_exporter_state_file_corrupt",
+		"1 if the state file found at startup could not be used and was set aside (token history counters restarted from zero), else 0.", nil, nil)
+)
+
+// Describe implements prometheus.Collector.
+func (s *Store) Describe(ch chan<- *prometheus.Desc) {
+	ch <- writeFailuresDesc
+	ch <- lastWriteDesc
+	ch <- corruptDesc
+}
+
+// Collect implements prometheus.Collector.
+func (s *Store) Collect(ch chan<- prometheus.Metric) {
+	s.mu.Lock()
+	failures, last := s.writeFailures, s.lastWrite
+	s.mu.Unlock()
+	ch <- prometheus.MustNewConstMetric(writeFailuresDesc, prometheus.CounterValue, float64(failures))
+	if !last.IsZero() {
+		ch <- prometheus.MustNewConstMetric(lastWriteDesc, prometheus.GaugeValue, float64(last.UnixNano())/1e9)
+	}
+	corrupt := 0.0
+	if s.corrupt != nil {
+		corrupt = 1
+	}
+	ch <- prometheus.MustNewConstMetric(corruptDesc, prometheus.GaugeValue, corrupt)
+}
