@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
+	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -23,6 +24,8 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 const exporterName = "woox_exporter"
@@ -40,7 +43,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	app := kingpin.New(exporterName, "Prometheus exporter for WOO X accounts and assets.")
 	app.UsageWriter(stdout)
 	app.ErrorWriter(stderr)
-	app.Terminate(nil)
+	// --help and --version end the run, not the process, so tests can call run.
+	exited := false
+	app.Terminate(func(int) { exited = true })
 	app.Version(version.Print(exporterName))
 	app.HelpFlag.Short('h')
 
@@ -58,12 +63,17 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		historyInterval     = app.Flag("token-history.interval", "How often to poll each account's token history.").Default("1m").Duration()
 		historyOverlap      = app.Flag("token-history.overlap", "How far before the newest record already seen each token history poll starts, to catch late records.").Default("5m").Duration()
 		historyLookback     = app.Flag("token-history.lookback", "How far in the past token history counting starts on a fresh start.").Default("1h").Duration()
+		historyStateFile    = app.Flag("token-history.state-file", "File that keeps every account's token history counters and cursor across restarts, rewritten after each poll. Empty keeps them in memory only.").Default("").String()
 		showFullKey         = app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").Bool()
 		rateLimit           = app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").String()
 		budget              = app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64()
 		requestTimeout      = app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").Duration()
 	)
-	if _, err := app.Parse(args); err != nil {
+	_, err := app.Parse(args)
+	if exited {
+		return 0
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
 		return 2
 	}
@@ -93,6 +103,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 
 	reg := prometheus.NewRegistry()
+	var store *statefile.Store
+	if *historyStateFile != "" {
+		if store, err = statefile.Open(*historyStateFile, time.Now()); err != nil {
+			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
+		}
+		reg.MustRegister(store)
+	}
 	clientMetrics := client.NewMetrics(reg)
 	newClient := func(name, key, secret string) (*client.Client, error) {
 		return client.New(client.Config{
@@ -114,6 +131,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		HistoryLookback:      *historyLookback,
 		ShowFullKey:          *showFullKey,
 		Logger:               logger,
+	}
+	if store != nil {
+		cfg.HistoryState = store.States()
+		cfg.OnHistoryPoll = func(account string, st ledger.State) { saveState(store, account, st, logger) }
 	}
 	for _, a := range accounts {
 		c, err := newClient(a.Name, a.APIKey, a.Secret.Reveal())
@@ -140,6 +161,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	for _, a := range accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", config.MaskAPIKey(a.APIKey, false))
 	}
+	if c := store.Corruption(); c != nil {
+		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
+			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -155,6 +180,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	})
 	stop()
 	<-pollersDone
+	if store != nil {
+		// Records counted by a poll cut short by the shutdown are kept.
+		for _, a := range accounts {
+			saveState(store, a.Name, exporter.Ledger(a.Name).Export(), logger)
+		}
+	}
 	if err != nil {
 		level.Error(logger).Log("msg", "HTTP server failed", "err", err)
 		return 1
@@ -180,6 +211,14 @@ func checkIntervals(limit client.RateLimit, budget float64, intervals map[string
 		}
 	}
 	return nil
+}
+
+// saveState writes one account's token history state; a failure is logged
+// and counted by the store, and the next poll writes again.
+func saveState(store *statefile.Store, account string, st ledger.State, logger log.Logger) {
+	if err := store.Save(account, st); err != nil {
+		level.Error(logger).Log("msg", "cannot save token history state", "account", account, "path", store.Path(), "err", err)
+	}
 }
 
 func fail(stderr io.Writer, err error) int {
