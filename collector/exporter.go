@@ -56,6 +56,15 @@ type Config struct {
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
 
+	// HistoryState holds saved ledger states by account name; an account
+	// found here resumes its counters and cursor instead of starting fresh.
+	// States of accounts not configured are ignored.
+	HistoryState map[string]ledger.State
+	// OnHistoryPoll, when set, is called after every successful token
+	// history poll with the account's ledger state, to save it. It runs on
+	// the account's poller goroutine; accounts poll concurrently.
+	OnHistoryPoll func(account string, st ledger.State)
+
 	Logger log.Logger
 	// Now is the clock for poll timestamps and the first history window;
 	// nil means time.Now.
@@ -131,8 +140,15 @@ func New(cfg Config) (*Exporter, error) {
 		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, ca.poll)
 
 		l := ledger.New(start, cfg.HistoryOverlap)
+		if st, ok := cfg.HistoryState[a.Name]; ok {
+			var err error
+			if l, err = ledger.FromState(st, cfg.HistoryOverlap); err != nil {
+				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
+			}
+		}
 		e.ledgers[a.Name] = l
 		ha := newHistoryAccount(a.Name, a.API, l, cfg.Logger)
+		ha.onPoll = cfg.OnHistoryPoll
 		hist.accounts = append(hist.accounts, ha)
 		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, ha.poll)
 	}

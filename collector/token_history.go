@@ -63,6 +63,8 @@ type historyAccount struct {
 	pageSize int
 	// snap is what scrapes read, published by the poller after every page.
 	snap atomic.Pointer[ledger.Snapshot]
+	// onPoll, when set, receives the ledger state after each successful poll.
+	onPoll func(account string, st ledger.State)
 }
 
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, logger log.Logger) *historyAccount {
@@ -93,6 +95,11 @@ func (a *historyAccount) poll(ctx context.Context, progress func()) error {
 		})
 	if err != nil {
 		return err
+	}
+	if a.onPoll != nil {
+		// Saved on both paths below: the cursor moves only on Complete,
+		// and records already counted are remembered as seen.
+		defer func() { a.onPoll(a.name, a.ledger.Export()) }()
 	}
 	if !check.Consistent() {
 		// Nothing is lost: what arrived is counted, and the next poll

@@ -165,8 +165,13 @@ func setAside(path string, now time.Time) (string, error) {
 // Path is the state file's path.
 func (s *Store) Path() string { return s.path }
 
-// Corruption is the file Open set aside, or nil.
-func (s *Store) Corruption() *Corruption { return s.corrupt }
+// Corruption is the file Open set aside, or nil; nil for a nil store too.
+func (s *Store) Corruption() *Corruption {
+	if s == nil {
+		return nil
+	}
+	return s.corrupt
+}
 
 // States returns a copy of every account's saved state, including accounts
 // no longer watched.
