@@ -50,7 +50,7 @@ COPY --from=build /out/woox_exporter /bin/woox_exporter
 
 USER nonroot
 
-# Default --web.listen-address is :10042.
-EXPOSE 10042
+# Default --web.listen-address is :10110.
+EXPOSE 10110
 
 ENTRYPOINT ["/bin/woox_exporter"]

@@ -32,7 +32,7 @@ const exporterName = "woox_exporter"
 
 // defaultListenAddress uses a port from the Prometheus default port
 // allocations that no listed exporter uses.
-const defaultListenAddress = ":10042"
+const defaultListenAddress = ":10110"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
@@ -152,7 +152,6 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	reg.MustRegister(exporter.Collectors()...)
 
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
 	if len(accounts) == 0 {
@@ -175,7 +174,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}()
 
 	err = serve(ctx, serverConfig{
-		flags: webFlags, metricsPath: *metricsPath, registry: reg, ready: exporter.Ready,
+		flags: webFlags, metricsPath: *metricsPath, gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
 		logger: logger, slogger: slogger,
 	})
 	stop()

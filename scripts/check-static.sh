@@ -165,11 +165,11 @@ check "grafana provisioning matches compose mounts" check_grafana_provisioning
 check_port() {
 	local rc=0 f
 	for f in Dockerfile examples/prometheus.yml "$COMPOSE"; do
-		grep -q 10042 "$f" || { echo "$f does not mention the default port 10042"; rc=1; }
+		grep -q 10110 "$f" || { echo "$f does not mention the default port 10110"; rc=1; }
 	done
 	return $rc
 }
-check "default port 10042 used consistently" check_port
+check "default port 10110 used consistently" check_port
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then
