@@ -18,10 +18,11 @@ import (
 type serverConfig struct {
 	flags       *web.FlagConfig
 	metricsPath string
-	registry    *prometheus.Registry
-	ready       func() bool
-	logger      log.Logger
-	slogger     *slog.Logger
+	// gatherer serves /metrics: the exporter's metrics with the registry's.
+	gatherer prometheus.Gatherer
+	ready    func() bool
+	logger   log.Logger
+	slogger  *slog.Logger
 }
 
 // serve runs the HTTP server until ctx is done, then shuts it down.
@@ -51,7 +52,7 @@ func serve(ctx context.Context, c serverConfig) error {
 
 func newMux(c serverConfig) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
-	mux.Handle(c.metricsPath, promhttp.HandlerFor(c.registry, promhttp.HandlerOpts{
+	mux.Handle(c.metricsPath, promhttp.HandlerFor(c.gatherer, promhttp.HandlerOpts{
 		ErrorLog:          promhttpLogger{c.logger},
 		ErrorHandling:     promhttp.ContinueOnError,
 		EnableOpenMetrics: true,

@@ -77,6 +77,10 @@ type Exporter struct {
 	collectors []prometheus.Collector
 	ledgers    map[string]*ledger.Ledger
 	history    *TokenHistoryCollector
+	// pregathered are the big collectors as gathered after their polls,
+	// healthReg the poll health gathered at scrape time: see Gatherer.
+	pregathered []*pregathered
+	healthReg   *prometheus.Registry
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled
@@ -128,16 +132,23 @@ func New(cfg Config) (*Exporter, error) {
 
 	if cfg.Public != nil {
 		tn := newTokenNetworkCollector(cfg.Public)
-		newPoller(client.EndpointTokenNetwork, "", cfg.TokenNetworkInterval, tn.poll)
+		pg := newPregathered(tn)
+		e.pregathered = append(e.pregathered, pg)
+		newPoller(client.EndpointTokenNetwork, "", cfg.TokenNetworkInterval, pg.wrap(tn.poll))
 		e.collectors = append(e.collectors, tn)
 	}
 	creds := &CredentialsCollector{}
 	hist := &TokenHistoryCollector{}
+	var credsPG, histPG *pregathered
+	if len(cfg.Accounts) > 0 {
+		credsPG, histPG = newPregathered(creds), newPregathered(hist)
+		e.pregathered = append(e.pregathered, credsPG, histPG)
+	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
 	for _, a := range cfg.Accounts {
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: cfg.ShowFullKey, logger: cfg.Logger}
 		creds.accounts = append(creds.accounts, ca)
-		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, ca.poll)
+		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, credsPG.wrap(ca.poll))
 
 		l := ledger.New(start, cfg.HistoryOverlap)
 		if st, ok := cfg.HistoryState[a.Name]; ok {
@@ -150,7 +161,7 @@ func New(cfg Config) (*Exporter, error) {
 		ha := newHistoryAccount(a.Name, a.API, l, cfg.Logger)
 		ha.onPoll = cfg.OnHistoryPoll
 		hist.accounts = append(hist.accounts, ha)
-		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, ha.poll)
+		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, histPG.wrap(ha.poll))
 	}
 	e.history = hist
 	if len(cfg.Accounts) > 0 {
@@ -159,11 +170,19 @@ func New(cfg Config) (*Exporter, error) {
 	if len(e.pollers) == 0 {
 		return nil, errors.New("nothing to poll: no public API and no account")
 	}
-	e.collectors = append(e.collectors, &HealthCollector{pollers: e.pollers})
+	health := &HealthCollector{pollers: e.pollers}
+	e.collectors = append(e.collectors, health)
+	e.healthReg = prometheus.NewRegistry()
+	e.healthReg.MustRegister(health)
+	for _, p := range e.pregathered {
+		p.refresh()
+	}
 	return e, nil
 }
 
-// Collectors returns the collectors to register.
+// Collectors returns the exporter's collectors, which build every metric at
+// scrape time. A registry of them exports what Gatherer serves, at a higher
+// cost per scrape.
 func (e *Exporter) Collectors() []prometheus.Collector {
 	return e.collectors
 }

@@ -1,0 +1,152 @@
+package collector
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// Size of the large account of the scrape benchmarks.
+const (
+	benchNetworks = 1000
+	benchKeys     = 100
+	benchTokens   = 100
+)
+
+// PrometheusAccept is the Accept header Prometheus 3 sends by default.
+const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.5," +
+	"application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.3," +
+	"text/plain;version=0.0.4;q=0.2,*/*;q=0.1"
+
+// largeExporter polls the large account once through the real client and the
+// fake exchange, and returns what main.go serves.
+func largeExporter(b *testing.B) prometheus.Gatherer {
+	b.Helper()
+	fake, err := fakeexchange.New(fakeexchange.LargeScenario(benchNetworks, benchKeys))
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := time.Now()
+	types := len(fakeexchange.HistoryTypes())
+	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(benchTokens, 2*benchTokens*types, 1,
+		now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(fake)
+	b.Cleanup(srv.Close)
+	reg := prometheus.NewRegistry()
+	metrics := client.NewMetrics(reg)
+	limit := client.RateLimit{Requests: 1000, Window: time.Second}
+	public, err := client.New(client.Config{BaseURL: srv.URL, RateLimit: limit, Budget: 1, Metrics: metrics})
+	if err != nil {
+		b.Fatal(err)
+	}
+	account, err := client.New(client.Config{BaseURL: srv.URL, Account: "main", RateLimit: limit, Budget: 1, Metrics: metrics,
+		APIKey: fakeexchange.LargeMainKey, APISecret: fakeexchange.LargeMainSecret})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(Config{
+		Public:   public,
+		Accounts: []Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
+		Logger:   log.NewNopLogger(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range e.pollers {
+		p.pollOnce(context.Background())
+		if !p.lastStatus().success {
+			b.Fatalf("poll of %s failed", p.endpoint)
+		}
+	}
+	reg.MustRegister(
+		versioncollector.NewCollector("woox_exporter"),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return e.Gatherer(reg)
+}
+
+// handlerOpts are the options main.go serves /metrics with.
+var handlerOpts = promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}
+
+// benchScrape scrapes h as Prometheus does (gzip, Prometheus's Accept
+// header) and reports the compressed bytes and the series per scrape.
+func benchScrape(b *testing.B, h http.Handler, series int) {
+	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+	req.Header.Set("Accept", prometheusAccept)
+	req.Header.Set("Accept-Encoding", "gzip")
+	var w countingWriter
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		w = countingWriter{header: http.Header{}}
+		h.ServeHTTP(&w, req)
+		if w.status != http.StatusOK || w.header.Get("Content-Encoding") != "gzip" {
+			b.Fatalf("status %d, Content-Encoding %q", w.status, w.header.Get("Content-Encoding"))
+		}
+	}
+	b.ReportMetric(float64(w.n), "bytes/scrape")
+	b.ReportMetric(float64(series), "series")
+}
+
+func seriesOf(b *testing.B, g prometheus.Gatherer) int {
+	mfs, err := g.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, mf := range mfs {
+		n += len(mf.GetMetric())
+	}
+	return n
+}
+
+// BenchmarkScrapeExporter is a scrape of the large account: collect, encode,
+// gzip, as main.go serves it.
+func BenchmarkScrapeExporter(b *testing.B) {
+	reg := largeExporter(b)
+	benchScrape(b, promhttp.HandlerFor(reg, handlerOpts), seriesOf(b, reg))
+}
+
+// BenchmarkScrapeFloor serves the same metric families, gathered once, with
+// the same handler: the cost of encoding and compressing alone.
+func BenchmarkScrapeFloor(b *testing.B) {
+	reg := largeExporter(b)
+	mfs, err := reg.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	floor := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil })
+	benchScrape(b, promhttp.HandlerFor(floor, handlerOpts), seriesOf(b, floor))
+}
+
+// countingWriter is an http.ResponseWriter that keeps only the byte count.
+type countingWriter struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (w *countingWriter) Header() http.Header { return w.header }
+func (w *countingWriter) WriteHeader(s int)   { w.status = s }
+func (w *countingWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.n += len(p)
+	return len(p), nil
+}

@@ -1,0 +1,126 @@
+package collector
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// exposition gathers g and renders it as text; it fails on a gather error.
+func exposition(t *testing.T, g prometheus.Gatherer) string {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, mf := range mfs {
+		if _, err := expfmt.MetricFamilyToText(&buf, mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
+}
+
+func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T) {
+	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
+		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1.5"),
+	}}
+	networks := &fakeNetworks{rows: tokenNetworkRows()}
+	e, err := New(testConfig(networks, account))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := prometheus.NewPedanticRegistry()
+	plain.MustRegister(e.Collectors()...)
+	g := e.Gatherer(prometheus.NewRegistry())
+	if got, want := exposition(t, g), exposition(t, plain); got != want {
+		t.Fatalf("before any poll, Gatherer serves\n%s\nthe collectors export\n%s", got, want)
+	}
+	for round := range 2 {
+		if round == 1 {
+			account.addHistory(hrec(2, 10*time.Minute, "BTC", "WITHDRAW", "-0.25"))
+			account.mu.Lock()
+			account.creds = credentialRows()[1:3]
+			account.mu.Unlock()
+			networks.set(tokenNetworkRows()[1:], nil)
+		}
+		for _, p := range e.pollers {
+			p.pollOnce(context.Background())
+		}
+		got, want := exposition(t, g), exposition(t, plain)
+		if got != want {
+			t.Fatalf("after poll %d, Gatherer serves\n%s\nthe collectors export\n%s", round+1, got, want)
+		}
+		if !strings.Contains(got, "woox_token_history_records_total") || !strings.Contains(got, "woox_poll_success") {
+			t.Fatalf("after poll %d, exposition lacks history or poll health:\n%s", round+1, got)
+		}
+	}
+}
+
+func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
+	account := &fakeAccount{now: historyNow, pageSize: 1, creds: credentialRows(), history: []client.HistoryRecord{
+		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
+		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
+	}}
+	release, pageServed := make(chan struct{}), make(chan struct{})
+	account.afterPage = func(ctx context.Context, page int) error {
+		if page == 1 {
+			close(pageServed)
+		}
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, account))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { e.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	<-pageServed
+	g := e.Gatherer(prometheus.NewRegistry())
+	gathered := make(chan string)
+	go func() { gathered <- exposition(t, g) }()
+	select {
+	case text := <-gathered:
+		if !strings.Contains(text, `woox_token_history_records_total{account="main",token="USDT",transaction_type="DEPOSIT"} 1`+"\n") {
+			t.Errorf("while the poll hangs after page 1, want 1 record counted:\n%s", text)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Gather did not complete within 2s while a poll was in progress")
+	}
+	close(release)
+	waitFor(t, e.Ready)
+	if text := exposition(t, g); !strings.Contains(text, `transaction_type="DEPOSIT"} 2`+"\n") {
+		t.Errorf("after the poll, want 2 records counted:\n%s", text)
+	}
+}
+
+func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
+	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, &fakeAccount{now: historyNow}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.pollers {
+		p.pollOnce(context.Background())
+	}
+	live := prometheus.NewRegistry()
+	live.MustRegister(e.Collectors()...)
+	if _, err := e.Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
+		t.Errorf("err = %v, want a family gathered twice", err)
+	}
+}
