@@ -1,0 +1,265 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
+)
+
+// accountsConfig writes a config file watching the default scenario's
+// accounts named in names ("main", "sub").
+func accountsConfig(t *testing.T, dir string, names ...string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("accounts:\n")
+	for _, n := range names {
+		switch n {
+		case "main":
+			fmt.Fprintf(&b, "  - name: main\n    api_key: %q\n    api_secret_env: MAIN_SECRET\n", fakeexchange.DefaultMainReadKey)
+		case "sub":
+			fmt.Fprintf(&b, "  - name: sub\n    api_key: %q\n    api_secret_env: SUB_SECRET\n", fakeexchange.DefaultSubKey)
+		}
+	}
+	path := filepath.Join(dir, strings.Join(names, "+")+".yml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+var defaultSecrets = []string{"MAIN_SECRET=" + fakeexchange.DefaultMainReadSecret, "SUB_SECRET=" + fakeexchange.DefaultSubSecret}
+
+func value(t *testing.T, samples map[string]*model.Sample, series string) float64 {
+	t.Helper()
+	s, ok := samples[series]
+	if !ok {
+		t.Errorf("missing %s", series)
+		return -1
+	}
+	return float64(s.Value)
+}
+
+func readState(t *testing.T, path string) map[string]ledger.State {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := statefile.Decode(b)
+	if err != nil {
+		t.Fatalf("state file: %v\n%s", err, b)
+	}
+	return st
+}
+
+// checkStateExact compares an account's saved totals with exact decimal
+// sums over every record the fake holds for it.
+func checkStateExact(t *testing.T, fake *fakeexchange.Exchange, st ledger.State, account string) {
+	t.Helper()
+	type sums struct {
+		records         uint64
+		inflow, outflow decimal.Decimal
+	}
+	want := map[[2]string]*sums{}
+	for _, r := range fake.ServedHistory(account) {
+		k := [2]string{r.Token, r.Type}
+		if want[k] == nil {
+			want[k] = &sums{}
+		}
+		a := decimal.RequireFromString(r.Amount)
+		want[k].records++
+		if a.Sign() > 0 {
+			want[k].inflow = want[k].inflow.Add(a)
+		} else {
+			want[k].outflow = want[k].outflow.Sub(a)
+		}
+	}
+	if len(st.Totals) != len(want) {
+		t.Errorf("%s: %d saved (token, type) totals, want %d: %+v", account, len(st.Totals), len(want), st.Totals)
+	}
+	for _, g := range st.Totals {
+		w := want[[2]string{g.Token, g.Type}]
+		if w == nil {
+			t.Errorf("%s: saved %s %s, which the fake does not hold", account, g.Token, g.Type)
+			continue
+		}
+		if g.Records != w.records || !decimal.RequireFromString(g.Inflow).Equal(w.inflow) || !decimal.RequireFromString(g.Outflow).Equal(w.outflow) {
+			t.Errorf("%s %s %s: saved %d records, inflow %s, outflow %s; the fake holds %d, %s, %s",
+				account, g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w.records, w.inflow, w.outflow)
+		}
+	}
+}
+
+// Counters continue across restarts, records that arrived while the
+// exporter was down are counted once, and an account left out of the
+// configuration keeps its saved state for when it comes back.
+func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
+	fake := startFake(t)
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state", "woox.json")
+	if err := os.Mkdir(filepath.Dir(state), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	both, mainOnly := accountsConfig(t, dir, "main", "sub"), accountsConfig(t, dir, "main")
+	start := func(cfg string, lookback string) *exporterProcess {
+		p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
+			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
+		p.waitReady(t)
+		return p
+	}
+	const (
+		mainDeposit = `woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
+		mainRecords = `woox_token_history_records_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
+		subDeposit  = `woox_token_history_inflow_total{account="sub", token="ETH", transaction_type="DEPOSIT"}`
+		subWithdraw = `woox_token_history_outflow_total{account="sub", token="ETH", transaction_type="WITHDRAW"}`
+	)
+
+	p := start(both, "1h")
+	s := p.scrape(t)
+	if v := value(t, s, mainDeposit); v != 2500 {
+		t.Fatalf("first run: %s = %v, want 2500", mainDeposit, v)
+	}
+	if v := value(t, s, `woox_exporter_state_file_corrupt`); v != 0 {
+		t.Errorf("woox_exporter_state_file_corrupt = %v on a fresh start", v)
+	}
+	p.stop(t)
+	if saved := readState(t, state); len(saved) != 2 {
+		t.Fatalf("state file holds %d accounts after the first run, want 2", len(saved))
+	}
+
+	// While the exporter is down.
+	now := time.Now()
+	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25", Timestamp: now.Add(-20 * time.Second).UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.AppendHistory("sub", fakeexchange.HistoryRecord{ID: 6001, Type: "WITHDRAW", Token: "ETH", Amount: "-0.5", Timestamp: now.Add(-10 * time.Second).UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A one-minute lookback: a fresh start would miss everything older,
+	// so the old records in the totals come from the state file.
+	p = start(both, "1m")
+	s = p.scrape(t)
+	if v := value(t, s, mainDeposit); v != 2507.25 {
+		t.Errorf("after a restart: %s = %v, want 2507.25 (2500 saved + 7.25 while down)", mainDeposit, v)
+	}
+	if v := value(t, s, mainRecords); v != 2 {
+		t.Errorf("after a restart: %s = %v, want 2", mainRecords, v)
+	}
+	if v := value(t, s, subWithdraw); v != 0.5 {
+		t.Errorf("after a restart: %s = %v, want 0.5", subWithdraw, v)
+	}
+	p.stop(t)
+	saved := readState(t, state)
+	checkStateExact(t, fake, saved["main"], "main")
+	checkStateExact(t, fake, saved["sub"], "sub")
+	subState := saved["sub"]
+
+	// Without "sub": its state stays in the file.
+	p = start(mainOnly, "1m")
+	p.stop(t)
+	saved = readState(t, state)
+	if got := saved["sub"]; !reflect.DeepEqual(got, subState) {
+		t.Errorf("state of the removed account changed:\n%+v\nwant %+v", got, subState)
+	}
+
+	// "sub" back: its counters resume.
+	p = start(both, "1m")
+	s = p.scrape(t)
+	if v := value(t, s, subDeposit); v != 1.5 {
+		t.Errorf("re-added account: %s = %v, want 1.5", subDeposit, v)
+	}
+	if v := value(t, s, mainDeposit); v != 2507.25 {
+		t.Errorf("fourth run: %s = %v, want 2507.25", mainDeposit, v)
+	}
+	p.stop(t)
+	saved = readState(t, state)
+	checkStateExact(t, fake, saved["main"], "main")
+	checkStateExact(t, fake, saved["sub"], "sub")
+}
+
+func TestBinarySetsACorruptStateFileAside(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	state := filepath.Join(dir, "woox.json")
+	const garbage = `{"version":1,"accounts":{"main":{"version":1,"start_ms":`
+	if err := os.WriteFile(state, []byte(garbage), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
+		"--token-history.state-file="+state)
+	p.waitReady(t)
+	if v := value(t, p.scrape(t), "woox_exporter_state_file_corrupt"); v != 1 {
+		t.Errorf("woox_exporter_state_file_corrupt = %v, want 1", v)
+	}
+	p.stop(t)
+	aside, _ := filepath.Glob(state + ".corrupt-*")
+	if len(aside) != 1 {
+		t.Fatalf("set-aside files %v, want one", aside)
+	}
+	if b, _ := os.ReadFile(aside[0]); string(b) != garbage {
+		t.Errorf("set-aside file holds %q, want the corrupt content", b)
+	}
+	var warn string
+	for _, line := range strings.Split(p.output.String(), "\n") {
+		if strings.Contains(line, "level=warn") && strings.Contains(line, "state file") {
+			warn = line
+		}
+	}
+	if !strings.Contains(warn, state) || !strings.Contains(warn, aside[0]) || !strings.Contains(warn, "err=") {
+		t.Errorf("no warn line naming both paths and the reason:\n%s", p.output.String())
+	}
+	if saved := readState(t, state); len(saved["main"].Totals) == 0 {
+		t.Error("no fresh state written after setting the corrupt file aside")
+	}
+}
+
+// A state file that cannot be written is logged and counted; the exporter
+// keeps serving.
+func TestBinarySurvivesStateFileWriteFailures(t *testing.T) {
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario(), fakeexchange.WithRateLimit(100, time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	if err := os.Mkdir(stateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
+		"--token-history.state-file="+filepath.Join(stateDir, "woox.json"),
+		"--api.rate-limit=100/1s", "--token-history.interval=200ms")
+	p.waitReady(t)
+	// Renamed, not removed: the exporter may be writing into it.
+	if err := os.Rename(stateDir, stateDir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if s := p.scrape(t); value(t, s, "woox_exporter_state_file_write_failures_total") > 0 {
+			if code, _, _ := p.get("/-/healthy"); code != 200 {
+				t.Errorf("/-/healthy = %d after a write failure", code)
+			}
+			p.stop(t)
+			if !strings.Contains(p.output.String(), `msg="cannot save token history state"`) {
+				t.Errorf("write failure not logged:\n%s", p.output.String())
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("woox_exporter_state_file_write_failures_total stayed 0\n%s", p.output.String())
+}
