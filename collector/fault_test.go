@@ -1,0 +1,433 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// faultRig runs the whole exporter (real client, real pollers, real
+// gatherer) against a fake exchange with a one-second rate-limit window.
+type faultRig struct {
+	fake     *fakeexchange.Exchange
+	exporter *Exporter
+	gatherer prometheus.Gatherer
+	cancel   context.CancelFunc
+	done     chan struct{}
+	start    time.Time // the first history window starts here
+	nextID   int64
+}
+
+const (
+	faultKey    = "fault-main-read-key-0123=="
+	faultSecret = "FAULT-SECRET-never-in-output"
+	// faultWindow and faultLimit are the fake's and the client's rate limit;
+	// with budget 0.5 the client may send 5 requests per endpoint a second.
+	faultWindow = time.Second
+	faultLimit  = 10
+	faultBudget = 0.5
+)
+
+func newFaultRig(t *testing.T) *faultRig {
+	t.Helper()
+	fake, err := fakeexchange.New(&fakeexchange.Scenario{
+		Accounts: []fakeexchange.Account{{
+			Name: "main", AccountName: "Main", UserID: 1,
+			Keys: []fakeexchange.Key{{APIKey: faultKey, APISecret: faultSecret, Permissions: []string{"READ"}}},
+		}},
+		TokenNetworks: []fakeexchange.TokenNetworkRow{
+			{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10", WithdrawalFee: "1.5", AllowDeposit: 1, AllowWithdraw: 1},
+		},
+	}, fakeexchange.WithRateLimit(faultLimit, faultWindow), fakeexchange.WithPublicRateLimit(faultLimit, faultWindow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	newClient := func(account, key, secret string) *client.Client {
+		c, err := client.New(client.Config{
+			BaseURL: srv.URL, Account: account, APIKey: key, APISecret: secret,
+			RateLimit: client.RateLimit{Requests: faultLimit, Window: faultWindow}, Budget: faultBudget,
+			HTTPClient: client.NewHTTPClient(150 * time.Millisecond), MaxBodyBytes: 64 << 10,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	now := time.Now()
+	e, err := New(Config{
+		Public:               newClient("", "", ""),
+		Accounts:             []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
+		TokenNetworkInterval: 250 * time.Millisecond, CredentialsInterval: 250 * time.Millisecond, TokenHistoryInterval: 250 * time.Millisecond,
+		HistoryOverlap: time.Minute, HistoryLookback: time.Hour,
+		Logger: log.NewNopLogger(),
+		Now:    func() time.Time { return now },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &faultRig{fake: fake, exporter: e, gatherer: e.Gatherer(prometheus.NewRegistry()), start: now.Add(-time.Hour), nextID: 1}
+	r.appendHistory(t, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel, r.done = cancel, make(chan struct{})
+	go func() { defer close(r.done); e.Run(ctx) }()
+	t.Cleanup(r.stop)
+	return r
+}
+
+func (r *faultRig) stop() {
+	r.cancel()
+	<-r.done
+}
+
+// appendHistory adds n records with odd exact amounts, stamped now.
+func (r *faultRig) appendHistory(t *testing.T, n int) {
+	t.Helper()
+	var recs []fakeexchange.HistoryRecord
+	for range n {
+		typ, amount := "DEPOSIT", fmt.Sprintf("%d.000000000000000000000000000001", r.nextID)
+		if r.nextID%2 == 0 {
+			typ, amount = "WITHDRAW", "-"+amount
+		}
+		recs = append(recs, fakeexchange.HistoryRecord{ID: r.nextID, Type: typ, Token: "USDT", Amount: amount, Timestamp: time.Now().UnixMilli() - 1})
+		r.nextID++
+	}
+	if err := r.fake.AppendHistory("main", recs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gauges gathers through the exporter's gatherer, as a scrape does, and
+// returns every gauge and counter by name and label values.
+func (r *faultRig) gather(t *testing.T) map[string]float64 {
+	t.Helper()
+	mfs, err := r.gatherer.Gather()
+	if err != nil {
+		t.Fatalf("gather: %v", err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			var labels []string
+			for _, l := range m.GetLabel() {
+				labels = append(labels, l.GetName()+"="+l.GetValue())
+			}
+			key := mf.GetName() + "{" + strings.Join(labels, ",") + "}"
+			switch mf.GetType() {
+			case dto.MetricType_COUNTER:
+				out[key] = m.GetCounter().GetValue()
+			case dto.MetricType_GAUGE:
+				out[key] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	return out
+}
+
+// exact reports whether the ledger totals equal the exact decimal sums of
+// every record the fake holds.
+func (r *faultRig) exact() (bool, string) {
+	type sums struct {
+		records         uint64
+		inflow, outflow decimal.Decimal
+	}
+	want := map[[2]string]*sums{}
+	for _, rec := range r.fake.ServedHistory("main") {
+		k := [2]string{rec.Token, rec.Type}
+		if want[k] == nil {
+			want[k] = &sums{}
+		}
+		a := decimal.RequireFromString(rec.Amount)
+		want[k].records++
+		if a.Sign() > 0 {
+			want[k].inflow = want[k].inflow.Add(a)
+		} else {
+			want[k].outflow = want[k].outflow.Sub(a)
+		}
+	}
+	got := r.exporter.Ledger("main").Totals()
+	if len(got) != len(want) {
+		return false, fmt.Sprintf("%d totals, want %d", len(got), len(want))
+	}
+	for _, g := range got {
+		w := want[[2]string{g.Token, g.Type}]
+		if w == nil || g.Records != w.records || !g.Inflow.Equal(w.inflow) || !g.Outflow.Equal(w.outflow) {
+			return false, fmt.Sprintf("%s %s: %d %s %s, want %+v", g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w)
+		}
+	}
+	return true, ""
+}
+
+func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+var faultEndpoints = []string{client.EndpointTokenNetwork, client.EndpointCredentials, client.EndpointTokenHistory}
+
+func pollSuccess(endpoint string) string {
+	account := "main"
+	if endpoint == client.EndpointTokenNetwork {
+		account = ""
+	}
+	return "woox_poll_success{account=" + account + ",endpoint=" + endpoint + "}"
+}
+
+// checkBudget fails the test if any endpoint of any account got more
+// requests past authentication in one rate-limit window than the budget
+// allows, counted at the fake.
+func checkBudget(t *testing.T, fake *fakeexchange.Exchange) {
+	t.Helper()
+	allowed := client.RateLimit{Requests: faultLimit, Window: faultWindow}.Allowed(faultBudget)
+	times := map[string][]time.Time{}
+	for _, rec := range fake.Requests() {
+		times[rec.Account+"/"+rec.Endpoint] = append(times[rec.Account+"/"+rec.Endpoint], rec.Time)
+	}
+	for k, ts := range times {
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		for i := range ts {
+			j := i
+			for j < len(ts) && ts[j].Sub(ts[i]) < faultWindow {
+				j++
+			}
+			if j-i > allowed {
+				t.Errorf("%s: %d requests within %s from %s; the budget allows %d", k, j-i, faultWindow, ts[i].Format(time.StampMilli), allowed)
+				break
+			}
+		}
+	}
+}
+
+// Under every fault the exchange can throw, the exporter keeps the last good
+// data, shows the failure in woox_poll_success, stays within its budget,
+// recovers on its own once the fault clears, and then holds every record
+// exactly once. Goroutines return to their baseline once it stops.
+func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	cases := []struct {
+		name   string
+		inject func(f *fakeexchange.Exchange)
+	}{
+		{"5xx burst", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503})
+		}},
+		{"5xx with envelope", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 500})
+		}},
+		{"timeout beyond the client timeout", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Delay: time.Second})
+		}},
+		{"connection reset", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultConnectionReset})
+		}},
+		{"429 storm", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm})
+		}},
+		{"maintenance", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance})
+		}},
+		{"success false", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultSuccessFalse})
+		}},
+		{"truncated JSON", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultTruncatedJSON})
+		}},
+		{"malformed JSON", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMalformedJSON})
+		}},
+		{"HTML instead of JSON", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultWrongContent})
+		}},
+		{"oversized body", func(f *fakeexchange.Exchange) {
+			f.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultOversizedBody, Size: 1 << 20})
+		}},
+		{"signature rejected", func(f *fakeexchange.Exchange) {
+			// The exchange no longer knows the exporter's secret: every
+			// signed request is rejected, as with a wrong secret.
+			if err := f.UpdateKey(faultKey, func(k *fakeexchange.Key) { k.APISecret = "ROTATED" }); err != nil {
+				panic(err)
+			}
+		}},
+	}
+	t.Run("group", func(t *testing.T) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				r := newFaultRig(t)
+				waitUntil(t, "the first good polls", 10*time.Second, func() bool {
+					ok, _ := r.exact()
+					return r.exporter.Ready() && ok
+				})
+				before := r.gather(t)
+				network := `woox_token_network_withdrawal_fee{network=ETH,protocol=ERC20,token=USDT}`
+				if before[network] != 1.5 {
+					t.Fatalf("%s = %v before the fault", network, before[network])
+				}
+				tc.inject(r.fake)
+				r.appendHistory(t, 2) // arrives during the fault
+				failing := faultEndpoints
+				if tc.name == "signature rejected" {
+					// The public endpoint needs no signature.
+					failing = []string{client.EndpointCredentials, client.EndpointTokenHistory}
+				}
+				waitUntil(t, "woox_poll_success 0 on every endpoint", 10*time.Second, func() bool {
+					m := r.gather(t)
+					for _, ep := range failing {
+						if v, ok := m[pollSuccess(ep)]; !ok || v != 0 {
+							return false
+						}
+					}
+					return true
+				})
+				during := r.gather(t)
+				for _, k := range []string{network,
+					`woox_token_history_inflow_total{account=main,token=USDT,transaction_type=DEPOSIT}`,
+					`woox_api_key_permission{account=main,api_key=faul...23==,permission=READ}`} {
+					if during[k] != before[k] {
+						t.Errorf("%s = %v during the fault, want the last good %v", k, during[k], before[k])
+					}
+				}
+
+				r.fake.ClearFaults()
+				if tc.name == "signature rejected" {
+					if err := r.fake.UpdateKey(faultKey, func(k *fakeexchange.Key) { k.APISecret = faultSecret }); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r.appendHistory(t, 2) // arrives after
+				waitUntil(t, "recovery with every record counted once", 15*time.Second, func() bool {
+					m := r.gather(t)
+					for _, ep := range faultEndpoints {
+						if m[pollSuccess(ep)] != 1 {
+							return false
+						}
+					}
+					ok, _ := r.exact()
+					return ok
+				})
+				r.stop()
+				checkBudget(t, r.fake)
+			})
+		}
+	})
+	// Every rig has stopped and its server closed: nothing may linger.
+	var now int
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if now = runtime.NumGoroutine(); now <= baseline+2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("goroutines: %d before, %d after %d fault cases", baseline, now, len(cases))
+	if now > baseline+2 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines: %d before, %d after recovery and shutdown\n%s", baseline, now, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// Label values the exchange sends as invalid UTF-8 (raw bytes or lone
+// surrogate escapes) would make client_golang reject the whole family at
+// scrape time; the JSON decoder replaces them with U+FFFD, and the scrape
+// succeeds. Repeated rows and unknown types and permissions do not break it
+// either.
+func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
+	long := strings.Repeat("L", 4096)
+	bodies := map[string]string{
+		"/v3/public/tokenNetwork": `{"success":true,"data":{"rows":[` +
+			`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
+			`{"protocol":"ERC20","network":"ETH","token":"US\xfeDT","name":"dup after sanitising","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
+			`{"protocol":"\ud800","network":"` + long + `","token":"X\u0000Y","name":"","minimumWithdrawal":"0","withdrawalFee":"0","allowDeposit":0,"allowWithdraw":0}` +
+			`]},"timestamp":1700000000000}`,
+		"/v3/account/credentials": `{"success":true,"data":{"rows":[` +
+			`{"accountName":"M\xffain","userId":12,"apiKey":"` + faultKey + `","permissions":["READ","NEW_\xffPERM",""],"allowedIPs":[]},` +
+			`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +
+			`],"meta":{"total":2,"recordsPerPage":25,"currentPage":1}},"timestamp":1700000000000}`,
+		"/v3/asset/token/history": `{"success":true,"data":{"rows":[` +
+			`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
+			`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
+			`{"id":3,"type":"","token":"","amount":"0","timestamp":1700000000000}` +
+			`],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1700000000000}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		// The bodies spell bytes as \xNN so that they are raw, invalid UTF-8 on the wire.
+		raw := strings.NewReplacer(`\xff`, "\xff", `\xfe`, "\xfe", `\xc3\x28`, "\xc3\x28").Replace(bodies[r.URL.Path])
+		_, _ = w.Write([]byte(raw))
+	}))
+	t.Cleanup(srv.Close)
+	newClient := func(account, key, secret string) *client.Client {
+		c, err := client.New(client.Config{BaseURL: srv.URL, Account: account, APIKey: key, APISecret: secret,
+			RateLimit: client.RateLimit{Requests: 100, Window: time.Second}, Budget: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	e, err := New(Config{
+		Public:   newClient("", "", ""),
+		Accounts: []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
+		Now:      func() time.Time { return time.UnixMilli(1700000000000) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.pollers {
+		p.pollOnce(context.Background())
+		if !p.lastStatus().success {
+			t.Fatalf("%s poll failed", p.endpoint)
+		}
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(e.Collectors()...)
+	for name, g := range map[string]prometheus.Gatherer{"collectors": reg, "exporter gatherer": e.Gatherer(prometheus.NewRegistry())} {
+		mfs, err := g.Gather()
+		if err != nil {
+			t.Fatalf("%s: scrape failed: %v", name, err)
+		}
+		var series int
+		for _, mf := range mfs {
+			for _, m := range mf.GetMetric() {
+				series++
+				for _, l := range m.GetLabel() {
+					if !utf8.ValidString(l.GetValue()) {
+						t.Errorf("%s: invalid UTF-8 label %s=%q", name, l.GetName(), l.GetValue())
+					}
+				}
+			}
+		}
+		if series == 0 {
+			t.Errorf("%s: nothing exported", name)
+		}
+	}
+	totals := e.Ledger("main").Totals()
+	var records uint64
+	for _, tot := range totals {
+		records += tot.Records
+	}
+	if records != 3 {
+		t.Errorf("%d records counted, want 3: %+v", records, totals)
+	}
+}
