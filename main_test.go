@@ -287,6 +287,19 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.Chmod(badSecret, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	unknownField := filepath.Join(dir, "unknown-field.yml")
+	if err := os.WriteFile(unknownField, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_env: MAIN_SECRET\n    region: eu\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inlineSecret := filepath.Join(dir, "inline-secret.yml")
+	if err := os.WriteFile(inlineSecret, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret: S3CRET-VALUE-IN-FILE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notADir := filepath.Join(dir, "plain-file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -300,6 +313,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "chmod 600"},
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
+		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
+		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
+		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "missing-secret"},
+		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
+		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
+		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
@@ -307,7 +326,29 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr}, tc.args...)...)
 			cmd.Env = tc.env
-			out, err := cmd.CombinedOutput()
+			var output syncBuffer
+			cmd.Stdout, cmd.Stderr = &output, &output
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// Nothing may listen, not even briefly, before the error.
+			var err error
+		watch:
+			for {
+				select {
+				case err = <-exited:
+					break watch
+				default:
+				}
+				if c, derr := net.DialTimeout("tcp", addr, 50*time.Millisecond); derr == nil {
+					c.Close()
+					t.Errorf("something listens on %s before the error", addr)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			out := []byte(output.String())
 			if err == nil {
 				t.Fatalf("exited 0:\n%s", out)
 			}
