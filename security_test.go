@@ -1,0 +1,223 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// Recognisable secrets: neither may appear in any output.
+const (
+	canarySecret      = "CANARY-SECRET-7f3a9c51-never-print"
+	canaryWrongSecret = "CANARY-WRONG-SECRET-0b2d44e8-never-print"
+)
+
+// Every path a secret could leak through (startup, debug logs, each fault
+// kind, a rejected secret, configuration errors) is driven with a
+// recognisable secret, and every output is searched for it: the binary's
+// stdout and stderr, /metrics, the landing page and /-/ready.
+func TestBinaryNeverShowsTheSecret(t *testing.T) {
+	scenario := fakeexchange.DefaultScenario()
+	scenario.Accounts[0].Keys[1].APISecret = canarySecret // DefaultMainReadKey
+	fake, err := fakeexchange.New(scenario, fakeexchange.WithRateLimit(100, time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	var outputs []string
+	collect := func(p *exporterProcess) {
+		for _, path := range []string{"/metrics", "/", "/-/ready", "/-/healthy"} {
+			if _, body, err := p.get(path); err == nil {
+				outputs = append(outputs, path+": "+body)
+			}
+		}
+	}
+	args := []string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main"), "--log.level=debug",
+		"--api.rate-limit=100/1s", "--token-network.interval=200ms", "--credentials.interval=200ms",
+		"--token-history.interval=200ms", "--api.timeout=300ms", "--token-history.state-file=" + filepath.Join(dir, "state.json")}
+
+	p := startExporter(t, []string{"MAIN_SECRET=" + canarySecret}, args...)
+	p.waitReady(t)
+	collect(p)
+	for _, kind := range []fakeexchange.FaultKind{
+		fakeexchange.FaultHTTPError, fakeexchange.FaultLatency, fakeexchange.FaultConnectionReset,
+		fakeexchange.FaultRateLimitStorm, fakeexchange.FaultMaintenance, fakeexchange.FaultSuccessFalse,
+		fakeexchange.FaultTruncatedJSON, fakeexchange.FaultMalformedJSON, fakeexchange.FaultOversizedBody,
+		fakeexchange.FaultWrongContent,
+	} {
+		fake.InjectFault(fakeexchange.Fault{Kind: kind, Delay: time.Second, Size: 9 << 20})
+		time.Sleep(500 * time.Millisecond)
+		collect(p)
+		fake.ClearFaults()
+	}
+	p.stop(t)
+	outputs = append(outputs, "run with the right secret: "+p.output.String())
+	if !strings.Contains(p.output.String(), "level=debug") {
+		t.Error("no debug line logged: the debug paths were not exercised")
+	}
+
+	p = startExporter(t, []string{"MAIN_SECRET=" + canaryWrongSecret}, args...)
+	p.waitReady(t)
+	time.Sleep(300 * time.Millisecond)
+	collect(p)
+	p.stop(t)
+	outputs = append(outputs, "run with a wrong secret: "+p.output.String())
+	if !strings.Contains(p.output.String(), "authentication failed") {
+		t.Errorf("the wrong secret was not reported:\n%s", p.output.String())
+	}
+
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	openSecret := writeSecret(t, canarySecret)
+	if err := os.Chmod(openSecret, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inline := filepath.Join(dir, "inline.yml")
+	if err := os.WriteFile(inline, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret: "+canarySecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	envAsName := filepath.Join(dir, "env-as-name.yml")
+	if err := os.WriteFile(envAsName, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_env: "+canarySecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"WOOX_API_SECRET=" + canarySecret}, nil},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + openSecret}, nil},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET=" + canarySecret, "WOOX_API_SECRET_FILE=" + openSecret}, nil},
+		{nil, []string{"--config.file=" + inline}},
+		{nil, []string{"--config.file=" + envAsName}},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET=" + canarySecret}, []string{"--token-history.interval=1s"}},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET=" + canarySecret}, []string{"--config.check", "--log.level=debug"}},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = tc.env
+		out, _ := cmd.CombinedOutput()
+		outputs = append(outputs, strings.Join(tc.args, " ")+": "+string(out))
+	}
+
+	for _, out := range outputs {
+		for _, secret := range []string{canarySecret, canaryWrongSecret} {
+			if strings.Contains(out, secret) {
+				t.Errorf("secret in the output:\n%s", out)
+			}
+		}
+	}
+}
+
+// writeTLS writes a self-signed certificate for 127.0.0.1 and its key.
+func writeTLS(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "woox_exporter test"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// TLS and basic auth through --web.config.file, end to end: the right
+// password scrapes over https, a wrong one gets 401, plain http gets nothing.
+func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	certFile, keyFile, pool := writeTLS(t, dir)
+	hash, err := bcrypt.GenerateFromPassword([]byte("scrape-password"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	webConfig := filepath.Join(dir, "web.yml")
+	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: "+certFile+"\n  key_file: "+keyFile+
+		"\nbasic_auth_users:\n  prometheus: "+string(hash)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig)
+	httpsClient := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	get := func(user, password string) (int, string, error) {
+		req, err := http.NewRequest(http.MethodGet, "https://"+p.addr+"/metrics", nil)
+		if err != nil {
+			return 0, "", err
+		}
+		req.SetBasicAuth(user, password)
+		resp, err := httpsClient.Do(req)
+		if err != nil {
+			return 0, "", err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body), err
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code, body, err := get("prometheus", "scrape-password")
+		if err == nil && code == http.StatusOK && strings.Contains(body, "woox_poll_success") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no https scrape with the right password: %d %v\n%s", code, err, p.output.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, _, err := get("prometheus", "wrong-password"); err != nil || code != http.StatusUnauthorized {
+		t.Errorf("wrong password: %d %v, want 401", code, err)
+	}
+	if code, _, err := get("", ""); err != nil || code != http.StatusUnauthorized {
+		t.Errorf("no password: %d %v, want 401", code, err)
+	}
+	if code, body, err := p.get("/metrics"); err == nil && (code == http.StatusOK || strings.Contains(body, "woox_")) {
+		t.Errorf("plain http answered %d with metrics", code)
+	}
+	p.stop(t)
+}
