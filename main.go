@@ -127,10 +127,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		TokenNetworkInterval: *networkInterval,
 		CredentialsInterval:  *credentialsInterval,
 		TokenHistoryInterval: *historyInterval,
-		HistoryOverlap:       *historyOverlap,
-		HistoryLookback:      *historyLookback,
-		ShowFullKey:          *showFullKey,
-		Logger:               logger,
+		// After a 429 the client waits a whole window (plus jitter) before
+		// the next request: a poll waiting that long is not stuck.
+		StallTimeout:    2*limit.Window + *requestTimeout,
+		HistoryOverlap:  *historyOverlap,
+		HistoryLookback: *historyLookback,
+		ShowFullKey:     *showFullKey,
+		Logger:          logger,
 	}
 	if store != nil {
 		cfg.HistoryState = store.States()

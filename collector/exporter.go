@@ -40,11 +40,15 @@ type Config struct {
 	Public   TokenNetworkAPI
 	Accounts []Account
 
-	// Poll intervals; zero means the Default* value. A poll that makes no
-	// progress for its interval is cancelled.
+	// Poll intervals; zero means the Default* value.
 	TokenNetworkInterval time.Duration
 	CredentialsInterval  time.Duration
 	TokenHistoryInterval time.Duration
+	// StallTimeout cancels a poll that makes no progress (no page arrives)
+	// for this long, or for its interval if that is longer. It must exceed
+	// the longest wait the client's request budget may impose (a rate-limit
+	// window after a 429), or a poll merely waiting its turn is cancelled.
+	StallTimeout time.Duration
 
 	// HistoryOverlap is how far each token history window reaches back
 	// before the newest record seen: the tolerance for records the
@@ -125,7 +129,8 @@ func New(cfg Config) (*Exporter, error) {
 
 	e := &Exporter{ledgers: map[string]*ledger.Ledger{}}
 	newPoller := func(endpoint, account string, interval time.Duration, poll pollFunc) *poller {
-		p := &poller{endpoint: endpoint, account: account, interval: interval, poll: poll, logger: cfg.Logger, now: cfg.Now}
+		p := &poller{endpoint: endpoint, account: account, interval: interval, stallAfter: max(interval, cfg.StallTimeout),
+			poll: poll, logger: cfg.Logger, now: cfg.Now}
 		e.pollers = append(e.pollers, p)
 		return p
 	}

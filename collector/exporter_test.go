@@ -233,7 +233,7 @@ func TestStalledPollIsCancelled(t *testing.T) {
 	networks := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
 	c := newTokenNetworkCollector(networks)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, historyNow)
-	p.interval = 50 * time.Millisecond
+	p.interval, p.stallAfter = 50*time.Millisecond, 50*time.Millisecond
 	var logs syncBuffer
 	p.logger = log.NewLogfmtLogger(&logs)
 	done := make(chan struct{})
@@ -263,10 +263,33 @@ func TestProgressKeepsALongPollAlive(t *testing.T) {
 		}
 		return nil
 	}, historyNow)
-	p.interval = 100 * time.Millisecond
+	p.interval, p.stallAfter = 100*time.Millisecond, 100*time.Millisecond
 	p.pollOnce(context.Background())
 	if st := p.lastStatus(); !st.success {
 		t.Errorf("a poll that kept making progress was cancelled: %+v", st)
+	}
+}
+
+// A poll waiting out the request budget after a 429 (longer than its
+// interval, shorter than the stall timeout) is waiting its turn, not stuck.
+func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
+	api := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
+	cfg := Config{Public: api, TokenNetworkInterval: 30 * time.Millisecond, StallTimeout: time.Minute}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.pollers[0].stallAfter; got != time.Minute {
+		t.Fatalf("stallAfter = %v, want the 1m stall timeout", got)
+	}
+	p := e.pollers[0]
+	done := make(chan struct{})
+	go func() { p.pollOnce(context.Background()); close(done) }()
+	time.Sleep(150 * time.Millisecond) // five intervals without progress
+	close(api.block)
+	<-done
+	if st := p.lastStatus(); !st.success {
+		t.Errorf("a poll waiting longer than its interval was cancelled: %+v", st)
 	}
 }
 

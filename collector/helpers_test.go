@@ -188,6 +188,6 @@ func (b *syncBuffer) String() string {
 // testPoller wraps a pollFunc like the Exporter does, for tests that drive
 // polls one by one.
 func testPoller(endpoint, account string, poll pollFunc, now time.Time) *poller {
-	return &poller{endpoint: endpoint, account: account, interval: time.Minute, poll: poll,
+	return &poller{endpoint: endpoint, account: account, interval: time.Minute, stallAfter: time.Minute, poll: poll,
 		logger: log.NewNopLogger(), now: func() time.Time { return now }}
 }

@@ -18,15 +18,17 @@ type pollFunc func(ctx context.Context, progress func()) error
 
 // poller runs one pollFunc for one (endpoint, account) every interval.
 // Polls of one poller never overlap: the next starts only after the previous
-// one returned, and a poll that makes no progress for interval is cancelled,
-// so a stuck exchange connection cannot hold the schedule.
+// one returned, and a poll that makes no progress for stallAfter is
+// cancelled, so a stuck exchange connection cannot hold the schedule.
 type poller struct {
 	endpoint string
 	account  string
 	interval time.Duration
-	poll     pollFunc
-	logger   log.Logger
-	now      func() time.Time
+	// stallAfter is how long a poll may go without progress.
+	stallAfter time.Duration
+	poll       pollFunc
+	logger     log.Logger
+	now        func() time.Time
 
 	mu     sync.Mutex
 	status pollStatus
@@ -61,11 +63,11 @@ func (p *poller) run(ctx context.Context) {
 func (p *poller) pollOnce(parent context.Context) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	stall := time.AfterFunc(p.interval, func() { cancel(fmt.Errorf("%w for %s", errStalled, p.interval)) })
+	stall := time.AfterFunc(p.stallAfter, func() { cancel(fmt.Errorf("%w for %s", errStalled, p.stallAfter)) })
 	defer stall.Stop()
 
 	started := time.Now()
-	err := p.poll(ctx, func() { stall.Reset(p.interval) })
+	err := p.poll(ctx, func() { stall.Reset(p.stallAfter) })
 	duration := time.Since(started)
 	if err != nil && parent.Err() != nil {
 		// Shutting down: not the exchange's failure, keep the last status.
