@@ -67,6 +67,14 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 // sums over every record the fake holds for it.
 func checkStateExact(t *testing.T, fake *fakeexchange.Exchange, st ledger.State, account string) {
 	t.Helper()
+	if diff := exactMatches(fake, st, account); diff != "" {
+		t.Error(diff)
+	}
+}
+
+// exactMatches describes how an account's saved totals differ from the
+// exact decimal sums over every record the fake holds; "" when they agree.
+func exactMatches(fake *fakeexchange.Exchange, st ledger.State, account string) string {
 	type sums struct {
 		records         uint64
 		inflow, outflow decimal.Decimal
@@ -85,20 +93,22 @@ func checkStateExact(t *testing.T, fake *fakeexchange.Exchange, st ledger.State,
 			want[k].outflow = want[k].outflow.Sub(a)
 		}
 	}
+	var diffs []string
 	if len(st.Totals) != len(want) {
-		t.Errorf("%s: %d saved (token, type) totals, want %d: %+v", account, len(st.Totals), len(want), st.Totals)
+		diffs = append(diffs, fmt.Sprintf("%s: %d saved (token, type) totals, want %d: %+v", account, len(st.Totals), len(want), st.Totals))
 	}
 	for _, g := range st.Totals {
 		w := want[[2]string{g.Token, g.Type}]
 		if w == nil {
-			t.Errorf("%s: saved %s %s, which the fake does not hold", account, g.Token, g.Type)
+			diffs = append(diffs, fmt.Sprintf("%s: saved %s %s, which the fake does not hold", account, g.Token, g.Type))
 			continue
 		}
 		if g.Records != w.records || !decimal.RequireFromString(g.Inflow).Equal(w.inflow) || !decimal.RequireFromString(g.Outflow).Equal(w.outflow) {
-			t.Errorf("%s %s %s: saved %d records, inflow %s, outflow %s; the fake holds %d, %s, %s",
-				account, g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w.records, w.inflow, w.outflow)
+			diffs = append(diffs, fmt.Sprintf("%s %s %s: saved %d records, inflow %s, outflow %s; the fake holds %d, %s, %s",
+				account, g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w.records, w.inflow, w.outflow))
 		}
 	}
+	return strings.Join(diffs, "\n")
 }
 
 // Counters continue across restarts, records that arrived while the

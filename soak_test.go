@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
+)
+
+// TestSoak runs the real binary for WOOX_SOAK_DURATION (e.g. 30s; skipped
+// when unset) against a fake exchange that injects random faults (seeded by
+// WOOX_SOAK_SEED, default 1) while 20 scrapers hit /metrics and a generator
+// appends history. After the faults stop it checks that the saved counters
+// equal the exact sums of every record served, that no rate-limit window at
+// the fake saw more requests than the budget allows, and that RSS and
+// goroutines stayed flat.
+func TestSoak(t *testing.T) {
+	duration, err := time.ParseDuration(os.Getenv("WOOX_SOAK_DURATION"))
+	if err != nil || duration <= 0 {
+		t.Skip("set WOOX_SOAK_DURATION (e.g. 30s) to run the soak test")
+	}
+	seed := uint64(1)
+	if s := os.Getenv("WOOX_SOAK_SEED"); s != "" {
+		if _, err := fmt.Sscan(s, &seed); err != nil {
+			t.Fatalf("WOOX_SOAK_SEED: %v", err)
+		}
+	}
+	const (
+		limit  = 10
+		window = time.Second
+	)
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario(), fakeexchange.WithRateLimit(limit, window),
+		fakeexchange.WithPublicRateLimit(limit, window), fakeexchange.WithRequestLogLimit(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main", "sub"),
+		"--api.rate-limit=10/1s", "--token-network.interval=250ms", "--credentials.interval=250ms",
+		"--token-history.interval=250ms", "--token-history.overlap=1m", "--api.timeout=300ms",
+		"--token-history.state-file="+state)
+	p.waitReady(t)
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var scrapes, scrapeErrors atomic.Int64
+	for range 20 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if code, _, err := p.get("/metrics"); err != nil || code != 200 {
+					scrapeErrors.Add(1)
+				}
+				scrapes.Add(1)
+			}
+		})
+	}
+	var mu sync.Mutex
+	rnd := rand.New(rand.NewPCG(seed, 2))
+	wg.Go(func() { // history generator
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			account := []string{"main", "sub"}[rnd.IntN(2)]
+			amount := []string{"0.000000000000000000000000000001", "-1.5", "12345.678901234567890123", "0", "-0.00000001"}[rnd.IntN(5)]
+			typ := []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "LIQUIDATION"}[rnd.IntN(4)]
+			mu.Unlock()
+			rec := fakeexchange.HistoryRecord{ID: fake.NextHistoryID(account), Type: typ, Token: "USDT", Amount: amount, Timestamp: time.Now().UnixMilli() - 1}
+			if err := fake.AppendHistory(account, rec); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	kinds := []fakeexchange.Fault{
+		{Kind: fakeexchange.FaultHTTPError, Status: 503}, {Kind: fakeexchange.FaultLatency, Delay: time.Second},
+		{Kind: fakeexchange.FaultConnectionReset, Count: 2}, {Kind: fakeexchange.FaultRateLimitStorm},
+		{Kind: fakeexchange.FaultMaintenance}, {Kind: fakeexchange.FaultSuccessFalse},
+		{Kind: fakeexchange.FaultTruncatedJSON}, {Kind: fakeexchange.FaultMalformedJSON},
+		{Kind: fakeexchange.FaultOversizedBody, Size: 9 << 20}, {Kind: fakeexchange.FaultWrongContent},
+	}
+	endpoints := []string{"", fakeexchange.EndpointTokenNetwork, fakeexchange.EndpointCredentials, fakeexchange.EndpointTokenHistory}
+	wg.Go(func() { // fault injector
+		for {
+			mu.Lock()
+			f := kinds[rnd.IntN(len(kinds))]
+			f.Endpoint = endpoints[rnd.IntN(len(endpoints))]
+			pause := time.Duration(100+rnd.IntN(900)) * time.Millisecond
+			mu.Unlock()
+			fake.InjectFault(f)
+			select {
+			case <-stop:
+				fake.ClearFaults()
+				return
+			case <-time.After(pause):
+			}
+			fake.ClearFaults()
+		}
+	})
+
+	// Warm up, then take the baseline.
+	time.Sleep(min(duration/5, 5*time.Second))
+	base := p.scrape(t)
+	baseRSS := value(t, base, "process_resident_memory_bytes")
+	baseGoroutines := value(t, base, "go_goroutines")
+	time.Sleep(duration - min(duration/5, 5*time.Second))
+	close(stop)
+	wg.Wait()
+
+	// Settle: faults cleared, the generator stopped; wait until every
+	// record is counted and saved.
+	stopped := time.Now()
+	var lastErr string
+	for {
+		samples := p.scrape(t)
+		ok := true
+		for _, ep := range []string{`woox_poll_success{account="main", endpoint="token_history"}`, `woox_poll_success{account="sub", endpoint="token_history"}`} {
+			if s, found := samples[ep]; !found || s.Value != 1 {
+				ok = false
+			}
+		}
+		if ok {
+			if saved, err := readStateQuiet(state); err == nil && exactMatches(fake, saved["main"], "main") == "" && exactMatches(fake, saved["sub"], "sub") == "" {
+				break
+			} else if err != nil {
+				lastErr = err.Error()
+			} else {
+				lastErr = exactMatches(fake, saved["main"], "main") + exactMatches(fake, saved["sub"], "sub")
+			}
+		}
+		if time.Since(stopped) > 30*time.Second {
+			t.Fatalf("counters did not settle on the exact sums within 30s: %s\n%s", lastErr, tail(p.output.String(), 40))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	end := p.scrape(t)
+	endRSS := value(t, end, "process_resident_memory_bytes")
+	endGoroutines := value(t, end, "go_goroutines")
+	p.stop(t)
+
+	allowed := 5 // 10/1s at budget 0.5
+	perKey := map[string][]time.Time{}
+	var faulted int
+	for _, r := range fake.Requests() {
+		perKey[r.Account+"/"+r.Endpoint] = append(perKey[r.Account+"/"+r.Endpoint], r.Time)
+		if r.Fault != "" {
+			faulted++
+		}
+	}
+	busiest := 0
+	for k, ts := range perKey {
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		j := 0
+		for i := range ts {
+			for j < len(ts) && ts[j].Sub(ts[i]) < window {
+				j++
+			}
+			if j-i > allowed {
+				t.Errorf("%s: %d requests within %s at the fake; the budget allows %d", k, j-i, window, allowed)
+				break
+			}
+			busiest = max(busiest, j-i)
+		}
+	}
+	records := len(fake.ServedHistory("main")) + len(fake.ServedHistory("sub"))
+	t.Logf("soak %s (seed %d): %d scrapes (%d failed), %d exchange requests (%d faulted), busiest window %d of %d allowed, %d history records, settled in %s",
+		duration, seed, scrapes.Load(), scrapeErrors.Load(), len(fake.Requests()), faulted, busiest, allowed, records, time.Since(stopped).Round(time.Millisecond))
+	t.Logf("RSS %.1f MiB → %.1f MiB, goroutines %v → %v", baseRSS/(1<<20), endRSS/(1<<20), baseGoroutines, endGoroutines)
+	if scrapeErrors.Load() > 0 {
+		t.Errorf("%d scrapes failed", scrapeErrors.Load())
+	}
+	if endGoroutines > baseGoroutines+10 {
+		t.Errorf("goroutines grew from %v to %v", baseGoroutines, endGoroutines)
+	}
+	if endRSS > 2*baseRSS+32<<20 {
+		t.Errorf("RSS grew from %.1f MiB to %.1f MiB", baseRSS/(1<<20), endRSS/(1<<20))
+	}
+}
+
+func readStateQuiet(path string) (map[string]ledger.State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return statefile.Decode(b)
+}
+
+func tail(s string, lines int) string {
+	l := strings.Split(s, "\n")
+	return strings.Join(l[max(0, len(l)-lines):], "\n")
+}
