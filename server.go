@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/go-kit/log"
@@ -52,11 +53,11 @@ func serve(ctx context.Context, c serverConfig) error {
 
 func newMux(c serverConfig) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
-	mux.Handle(c.metricsPath, promhttp.HandlerFor(c.gatherer, promhttp.HandlerOpts{
+	mux.Handle(c.metricsPath, limitEncoding(promhttp.HandlerFor(c.gatherer, promhttp.HandlerOpts{
 		ErrorLog:          promhttpLogger{c.logger},
 		ErrorHandling:     promhttp.ContinueOnError,
 		EnableOpenMetrics: true,
-	}))
+	}), 2*runtime.GOMAXPROCS(0)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})

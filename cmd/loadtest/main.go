@@ -1,0 +1,611 @@
+// Command loadtest measures the woox_exporter binary on loopback against the
+// performance targets in docs/performance.md, and prints each figure beside
+// its floor or budget with PASS or FAIL.
+//
+// It hosts the fake exchange and a floor server in process and runs the
+// exporter binary as a subprocess, twice: once on a large account (scrape
+// cost, memory, exchange requests with and without scrapers, start-up), once
+// on a 50,000-record history backlog (catch-up at the rate limit).
+//
+// The exit status is 1 when a hard invariant fails: a 429 from the exchange,
+// inexact counters, more exchange requests under scrape load, RSS at or
+// above the limit. Timing ratios depend on the machine and only fail the run
+// with --strict.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// prometheusAccept is the Accept header Prometheus 3 sends by default.
+const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.5," +
+	"application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.3," +
+	"text/plain;version=0.0.4;q=0.2,*/*;q=0.1"
+
+const protoAccept = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"
+
+// Targets of the issue "Performance": see docs/performance.md.
+const (
+	maxP99Ratio        = 1.25
+	minThroughputRatio = 0.8
+	maxRSSBytes        = 50 << 20
+	minCatchUpRatio    = 0.9
+	maxReadyAfterPoll  = 2 * time.Second
+)
+
+type config struct {
+	exporter    string
+	latencyDur  time.Duration
+	loadDur     time.Duration
+	scrapers    int
+	networks    int
+	keys        int
+	tokens      int
+	backlog     int
+	rateLimit   string
+	budget      float64
+	catchUpWait time.Duration
+	strict      bool
+}
+
+func main() {
+	var c config
+	app := kingpin.New("loadtest", "Load test of the woox_exporter binary against the fake exchange.")
+	app.Flag("exporter", "Path of the woox_exporter binary.").Default("./woox_exporter").StringVar(&c.exporter)
+	app.Flag("latency-duration", "How long one scraper scrapes the exporter, then the floor, for p50/p99.").Default("10s").DurationVar(&c.latencyDur)
+	app.Flag("load-duration", "How long the concurrent scrapers run against each server; also the idle window for exchange requests.").Default("15s").DurationVar(&c.loadDur)
+	app.Flag("scrapers", "Concurrent scrapers for throughput.").Default("20").IntVar(&c.scrapers)
+	app.Flag("networks", "Token network rows of the large account.").Default("1000").IntVar(&c.networks)
+	app.Flag("keys", "API keys of the large account.").Default("100").IntVar(&c.keys)
+	app.Flag("tokens", "Tokens of the large account's history (x 27 transaction types).").Default("100").IntVar(&c.tokens)
+	app.Flag("backlog", "History records waiting when the exporter starts, for the catch-up run.").Default("50000").IntVar(&c.backlog)
+	app.Flag("rate-limit", "Published limit of each private endpoint, REQUESTS/WINDOW, on the fake and the exporter.").Default("10/2s").StringVar(&c.rateLimit)
+	app.Flag("budget", "The exporter's --api.budget.").Default("0.5").Float64Var(&c.budget)
+	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
+	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
+	kingpin.MustParse(app.Parse(os.Args[1:]))
+
+	r := &report{}
+	if err := run(context.Background(), c, r); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(2)
+	}
+	if r.failed(c.strict) {
+		fmt.Println("\nRESULT: FAIL")
+		os.Exit(1)
+	}
+	fmt.Println("\nRESULT: PASS")
+}
+
+func run(ctx context.Context, c config, r *report) error {
+	requests, window, err := fakeexchange.ParseRateLimit(c.rateLimit)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("loadtest: rate limit %s, budget %.2f, %d scrapers; large account %d networks, %d keys, %d tokens x %d types\n\n",
+		c.rateLimit, c.budget, c.scrapers, c.networks, c.keys, c.tokens, len(fakeexchange.HistoryTypes()))
+	if err := largeAccount(ctx, c, requests, window, r); err != nil {
+		return fmt.Errorf("large account: %w", err)
+	}
+	if err := catchUp(ctx, c, requests, window, r); err != nil {
+		return fmt.Errorf("catch-up: %w", err)
+	}
+	return nil
+}
+
+// largeAccount measures scrape cost, memory, exchange requests and start-up.
+func largeAccount(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+	fake, err := fakeexchange.New(fakeexchange.LargeScenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	types := len(fakeexchange.HistoryTypes())
+	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+		return err
+	}
+	fakeURL, stopFake, err := serve(fake)
+	if err != nil {
+		return err
+	}
+	defer stopFake()
+
+	ex, err := startExporter(ctx, c, fakeURL, "--token-network.interval=2s", "--credentials.interval=2s", "--token-history.interval=2s")
+	if err != nil {
+		return err
+	}
+	defer ex.stop()
+	readyAt, err := ex.waitReady(30 * time.Second)
+	if err != nil {
+		return err
+	}
+	lastFirstPoll := time.Time{}
+	for _, q := range fake.Requests() {
+		if q.Time.Before(readyAt) {
+			lastFirstPoll = q.Time
+		}
+	}
+	afterPoll := readyAt.Sub(lastFirstPoll)
+	r.add("start-up: /-/ready after the last first-poll request", afterPoll, maxReadyAfterPoll, "", afterPoll <= maxReadyAfterPoll, true,
+		fmt.Sprintf("(start to ready %s)", readyAt.Sub(ex.started).Round(time.Millisecond)))
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * c.scrapers, DisableCompression: true}, Timeout: 30 * time.Second}
+	mfs, err := gatherProto(client, ex.url+"/metrics")
+	if err != nil {
+		return err
+	}
+	series := 0
+	for _, mf := range mfs {
+		series += len(mf.GetMetric())
+	}
+	floorURL, stopFloor, err := serve(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil }),
+		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}))
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+	idleRSS, _ := ex.memory()
+	fmt.Printf("exporter serves %d series in %d families; RSS %.1f MiB before any load\n\n", series, len(mfs), float64(idleRSS)/(1<<20))
+
+	// Exchange requests with nobody scraping.
+	idleFrom := time.Now()
+	time.Sleep(c.loadDur)
+	idle := countRequests(fake, idleFrom, time.Now())
+
+	// One scraper: latency.
+	exLat, exBytes, err := sequential(client, ex.url+"/metrics", c.latencyDur)
+	if err != nil {
+		return err
+	}
+	flLat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur)
+	if err != nil {
+		return err
+	}
+	for _, q := range []float64{0.5, 0.99} {
+		e, f := quantile(exLat, q), quantile(flLat, q)
+		r.ratio(fmt.Sprintf("scrape time p%.0f, 1 scraper (exporter vs floor)", q*100), e, f, maxP99Ratio, q == 0.99, false)
+	}
+	fmt.Printf("  (%d exporter and %d floor scrapes, %d gzip bytes per scrape)\n", len(exLat), len(flLat), exBytes)
+
+	// Many scrapers: throughput, and exchange requests under load.
+	loadFrom := time.Now()
+	exRate, err := concurrent(client, ex.url+"/metrics", c.scrapers, c.loadDur)
+	if err != nil {
+		return err
+	}
+	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
+	rss, hwm := ex.memory()
+	flRate, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur)
+	if err != nil {
+		return err
+	}
+	r.add(fmt.Sprintf("throughput, %d scrapers (exporter vs floor)", c.scrapers), exRate, flRate, "scrapes/s",
+		exRate >= minThroughputRatio*flRate, false, fmt.Sprintf("ratio %.2f, target >= %.2f", exRate/flRate, minThroughputRatio))
+
+	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
+	// Each of the 3 pollers may land one poll more or fewer in a window.
+	r.add("exchange requests/s, idle vs under scrape load", perSec(loaded.total), perSec(idle.total), "req/s",
+		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
+		fmt.Sprintf("%d vs %d requests in %s; target: equal within one poll per poller", loaded.total, idle.total, c.loadDur))
+	r.add("exporter peak RSS (VmHWM)", float64(hwm)/(1<<20), maxRSSBytes/(1<<20), "MiB", hwm < maxRSSBytes, true,
+		fmt.Sprintf("(VmRSS after load %.1f MiB)", float64(rss)/(1<<20)))
+	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
+	r.add("429s from the exchange, large account", float64(tooMany), 0, "", tooMany == 0, true, "")
+	return ex.checkLog()
+}
+
+// catchUp measures how fast a backlog is consumed at the rate limit.
+func catchUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+	s := fakeexchange.LargeScenario(10, 3)
+	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithRequestLogLimit(0))
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	backlog := fakeexchange.LargeHistory(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
+	if err := fake.AppendHistory("main", backlog...); err != nil {
+		return err
+	}
+	fakeURL, stopFake, err := serve(fake)
+	if err != nil {
+		return err
+	}
+	defer stopFake()
+
+	ex, err := startExporter(ctx, c, fakeURL, "--token-history.lookback=1h", "--token-history.interval=5s",
+		"--token-network.interval=5s", "--credentials.interval=5s")
+	if err != nil {
+		return err
+	}
+	defer ex.stop()
+	client := &http.Client{Timeout: 30 * time.Second}
+	deadline := ex.started.Add(c.catchUpWait)
+	var mfs []*dto.MetricFamily
+	for {
+		if mfs, err = gatherProto(client, ex.url+"/metrics"); err == nil && sumOf(mfs, "woox_token_history_records_total") >= float64(c.backlog) {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("backlog not consumed within %s (last error: %v)", c.catchUpWait, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	took := time.Since(ex.started)
+	rate := float64(c.backlog) / took.Seconds()
+	allowed := c.budget * float64(requests) / window.Seconds() * fakeexchange.MaxPageSize
+	r.add("catch-up rows/s vs budget allowance", rate, allowed, "rows/s", rate >= minCatchUpRatio*allowed, false,
+		fmt.Sprintf("%d records in %s; ratio %.2f, target >= %.2f", c.backlog, took.Round(time.Millisecond), rate/allowed, minCatchUpRatio))
+
+	mismatch := compareTotals(mfs, backlog)
+	r.add("catch-up counters exact (records, inflow, outflow)", float64(mismatch), 0, "mismatches", mismatch == 0, true, "")
+	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
+	r.add("429s from the exchange, catch-up", float64(tooMany), 0, "", tooMany == 0, true, "")
+	return ex.checkLog()
+}
+
+// compareTotals counts the (token, type) series whose exported totals differ
+// from exact sums over the records, or are missing.
+func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) int {
+	type sums struct {
+		n       int
+		in, out decimal.Decimal
+	}
+	want := map[[2]string]*sums{}
+	for _, rec := range recs {
+		k := [2]string{rec.Token, rec.Type}
+		if want[k] == nil {
+			want[k] = &sums{}
+		}
+		s := want[k]
+		s.n++
+		a := decimal.RequireFromString(rec.Amount)
+		if a.Sign() > 0 {
+			s.in = s.in.Add(a)
+		} else {
+			s.out = s.out.Sub(a)
+		}
+	}
+	got := map[string]map[[2]string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			l := map[string]string{}
+			for _, p := range m.GetLabel() {
+				l[p.GetName()] = p.GetValue()
+			}
+			if got[mf.GetName()] == nil {
+				got[mf.GetName()] = map[[2]string]float64{}
+			}
+			got[mf.GetName()][[2]string{l["token"], l["transaction_type"]}] = m.GetCounter().GetValue()
+		}
+	}
+	bad := 0
+	for k, s := range want {
+		for name, v := range map[string]float64{
+			"woox_token_history_records_total": float64(s.n),
+			"woox_token_history_inflow_total":  s.in.InexactFloat64(),
+			"woox_token_history_outflow_total": s.out.InexactFloat64(),
+		} {
+			if g, ok := got[name][k]; !ok || g != v {
+				bad++
+			}
+		}
+	}
+	if n := len(got["woox_token_history_records_total"]); n != len(want) {
+		bad += int(math.Abs(float64(n - len(want))))
+	}
+	return bad
+}
+
+// exporterProc is a running woox_exporter subprocess.
+type exporterProc struct {
+	cmd     *exec.Cmd
+	url     string
+	started time.Time
+	log     *bytes.Buffer
+	logMu   *sync.Mutex
+	done    chan struct{}
+}
+
+func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporterProc, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	args := append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + fakeURL,
+		"--api.rate-limit=" + c.rateLimit, "--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
+	cmd := exec.CommandContext(ctx, c.exporter, args...)
+	cmd.Env = append(os.Environ(), "WOOX_API_KEY="+fakeexchange.LargeMainKey, "WOOX_API_SECRET="+fakeexchange.LargeMainSecret)
+	p := &exporterProc{cmd: cmd, url: "http://" + addr, log: &bytes.Buffer{}, logMu: &sync.Mutex{}, done: make(chan struct{})}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	p.started = time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", c.exporter, err)
+	}
+	go func() {
+		defer close(p.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.logMu.Lock()
+			p.log.WriteString(sc.Text() + "\n")
+			p.logMu.Unlock()
+		}
+		_ = cmd.Wait()
+	}()
+	return p, nil
+}
+
+// waitReady polls /-/ready every 5 ms and returns when it answered 200.
+func (p *exporterProc) waitReady(timeout time.Duration) (time.Time, error) {
+	client := &http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		resp, err := client.Get(p.url + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Now(), nil
+			}
+		}
+		select {
+		case <-p.done:
+			return time.Time{}, fmt.Errorf("exporter exited:\n%s", p.logText())
+		default:
+		}
+	}
+	return time.Time{}, fmt.Errorf("exporter not ready within %s:\n%s", timeout, p.logText())
+}
+
+func (p *exporterProc) logText() string {
+	p.logMu.Lock()
+	defer p.logMu.Unlock()
+	return p.log.String()
+}
+
+// checkLog fails on any warning or error the exporter logged.
+func (p *exporterProc) checkLog() error {
+	if l := strings.TrimSpace(p.logText()); l != "" {
+		return fmt.Errorf("the exporter logged warnings or errors:\n%s", l)
+	}
+	return nil
+}
+
+// memory reads the current and peak resident set size from /proc.
+func (p *exporterProc) memory() (rss, hwm int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return -1, -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			hwm = kb << 10
+		}
+	}
+	return rss, hwm
+}
+
+func (p *exporterProc) stop() {
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// serve runs h on a loopback port until the returned stop is called.
+func serve(h http.Handler) (url string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// scrape fetches url as Prometheus does and returns the compressed size.
+func scrape(client *http.Client, url string) (int64, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", prometheusAccept)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil {
+		return n, err
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
+		return n, fmt.Errorf("scrape %s: status %d, Content-Encoding %q", url, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+	}
+	return n, nil
+}
+
+// sequential scrapes url back to back for d and returns every scrape time.
+func sequential(client *http.Client, url string, d time.Duration) ([]time.Duration, int64, error) {
+	var lat []time.Duration
+	var size int64
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		t := time.Now()
+		n, err := scrape(client, url)
+		if err != nil {
+			return nil, 0, err
+		}
+		lat = append(lat, time.Since(t))
+		size = n
+	}
+	return lat, size, nil
+}
+
+// concurrent runs n scrapers against url for d and returns scrapes per second.
+func concurrent(client *http.Client, url string, n int, d time.Duration) (float64, error) {
+	var count atomic.Int64
+	var firstErr atomic.Pointer[error]
+	var wg sync.WaitGroup
+	start := time.Now()
+	end := start.Add(d)
+	for range n {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				if _, err := scrape(client, url); err != nil {
+					firstErr.CompareAndSwap(nil, &err)
+					return
+				}
+				count.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		return 0, *e
+	}
+	return float64(count.Load()) / time.Since(start).Seconds(), nil
+}
+
+func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", protoAccept)
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
+	}
+	dec := expfmt.NewDecoder(resp.Body, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	var mfs []*dto.MetricFamily
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			return mfs, nil
+		} else if err != nil {
+			return nil, err
+		}
+		mfs = append(mfs, mf)
+	}
+}
+
+func sumOf(mfs []*dto.MetricFamily, name string) float64 {
+	var s float64
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			for _, m := range mf.GetMetric() {
+				s += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return s
+}
+
+type requestCount struct{ total, tooMany int }
+
+// countRequests counts the requests the fake received in [from, to).
+func countRequests(fake *fakeexchange.Exchange, from, to time.Time) requestCount {
+	var c requestCount
+	for _, q := range fake.Requests() {
+		if q.Time.Before(from) || !q.Time.Before(to) {
+			continue
+		}
+		c.total++
+		if q.Status == http.StatusTooManyRequests {
+			c.tooMany++
+		}
+	}
+	return c
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(math.Ceil(q*float64(len(s))))-1)]
+}
+
+// report collects the figures and prints each as it comes.
+type report struct {
+	hardFailed, softFailed bool
+}
+
+func (r *report) add(name string, got, ref any, unit string, ok, hard bool, note string) {
+	verdict := "PASS"
+	if !ok {
+		verdict = "FAIL"
+		if hard {
+			r.hardFailed = true
+		} else {
+			r.softFailed = true
+		}
+	}
+	kind := "report"
+	if hard {
+		kind = "hard"
+	}
+	fmt.Printf("%-4s [%-6s] %-58s %s vs %s %s %s\n", verdict, kind, name, format(got), format(ref), unit, note)
+}
+
+func (r *report) ratio(name string, got, ref time.Duration, maxRatio float64, target, hard bool) {
+	ratio := got.Seconds() / ref.Seconds()
+	note := fmt.Sprintf("ratio %.2f", ratio)
+	if target {
+		note += fmt.Sprintf(", target <= %.2f", maxRatio)
+	}
+	r.add(name, got, ref, "", !target || ratio <= maxRatio, hard, note)
+}
+
+func (r *report) failed(strict bool) bool { return r.hardFailed || (strict && r.softFailed) }
+
+func format(v any) string {
+	switch v := v.(type) {
+	case time.Duration:
+		return v.Round(10 * time.Microsecond).String()
+	case float64:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Load test of the real exporter binary on loopback: builds woox_exporter and
+# cmd/loadtest, then runs the scrape-cost, exchange-cost, start-up and
+# catch-up measurements and prints each figure beside its floor or budget,
+# with PASS/FAIL (see docs/performance.md).
+#
+#   bash scripts/loadtest.sh            # full run, about 2 minutes
+#   bash scripts/loadtest.sh --short    # CI run, about 1 minute
+#   bash scripts/loadtest.sh --strict   # also fail on missed timing ratios
+#
+# Other arguments go to cmd/loadtest (--help lists them). Exits 1 when a
+# hard invariant fails: a 429, inexact counters, more exchange requests
+# under scrape load, RSS at or above 50 MiB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/woox_exporter" .
+go build -o "$work/loadtest" ./cmd/loadtest
+
+args=()
+for a in "$@"; do
+  case "$a" in
+    --short) args+=(--latency-duration=3s --load-duration=6s) ;;
+    *) args+=("$a") ;;
+  esac
+done
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -h | awk '/^Mem:/ {print $2}') RAM, $(go version | cut -d' ' -f3)"
+exec "$work/loadtest" --exporter "$work/woox_exporter" "${args[@]}"
