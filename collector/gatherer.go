@@ -23,6 +23,15 @@ type pregathered struct {
 	// snapshot. Scrapes never take it.
 	mu   sync.Mutex
 	last atomic.Pointer[gatherResult]
+	// gen, when the collector has one, tells whether its snapshots changed
+	// since lastGen was gathered.
+	gen     func() uint64
+	lastGen uint64
+}
+
+// versioned is a collector that can tell when its snapshots change.
+type versioned interface {
+	generation() uint64
 }
 
 type gatherResult struct {
@@ -33,7 +42,11 @@ type gatherResult struct {
 func newPregathered(c prometheus.Collector) *pregathered {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	return &pregathered{reg: reg}
+	p := &pregathered{reg: reg}
+	if v, ok := c.(versioned); ok {
+		p.gen = v.generation
+	}
+	return p
 }
 
 // refresh gathers the collector from its current snapshots. It must run
@@ -41,9 +54,18 @@ func newPregathered(c prometheus.Collector) *pregathered {
 func (p *pregathered) refresh() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var gen uint64
+	if p.gen != nil {
+		// Read before gathering: a change during the gather shows next time.
+		gen = p.gen()
+		if p.last.Load() != nil && gen == p.lastGen {
+			return
+		}
+	}
 	mfs, err := p.reg.Gather()
 	internLabels(mfs)
 	p.last.Store(&gatherResult{mfs: mfs, err: err})
+	p.lastGen = gen
 }
 
 // internLabels makes metrics share equal label pairs: every const metric

@@ -7,10 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // exposition gathers g and renders it as text; it fails on a gather error.
@@ -122,5 +124,29 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 	live.MustRegister(e.Collectors()...)
 	if _, err := e.Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
 		t.Errorf("err = %v, want a family gathered twice", err)
+	}
+}
+
+func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
+	a := newHistoryAccount("main", nil, l, log.NewNopLogger())
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg.refresh()
+	first := pg.last.Load()
+	pg.refresh()
+	if pg.last.Load() != first {
+		t.Fatal("regathered although nothing was counted")
+	}
+	end := historyNow.UnixMilli()
+	if l.ObservePage([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}, end) != 1 {
+		t.Fatal("record not counted")
+	}
+	a.publish()
+	pg.refresh()
+	if pg.last.Load() == first {
+		t.Fatal("not regathered after a record was counted")
+	}
+	if got := len(pg.last.Load().mfs); got == 0 {
+		t.Fatal("no families after the record")
 	}
 }
