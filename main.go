@@ -83,10 +83,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))
 	}
-	if err := checkIntervals(limit, *budget, map[string]time.Duration{
-		"--token-network.interval": *networkInterval,
-		"--credentials.interval":   *credentialsInterval,
-		"--token-history.interval": *historyInterval,
+	if err := checkIntervals(limit, *budget, []namedInterval{
+		{"--token-network.interval", *networkInterval},
+		{"--credentials.interval", *credentialsInterval},
+		{"--token-history.interval", *historyInterval},
 	}); err != nil {
 		return fail(stderr, err)
 	}
@@ -196,9 +196,15 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	return 0
 }
 
+// namedInterval is a poll interval and the flag that set it.
+type namedInterval struct {
+	flag     string
+	interval time.Duration
+}
+
 // checkIntervals refuses a poll interval that would spend more than the
 // budget allows, naming the flag and the smallest interval that fits.
-func checkIntervals(limit client.RateLimit, budget float64, intervals map[string]time.Duration) error {
+func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInterval) error {
 	if budget <= 0 || budget > 1 {
 		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", budget)
 	}
@@ -206,10 +212,10 @@ func checkIntervals(limit client.RateLimit, budget float64, intervals map[string
 	if err != nil {
 		return fmt.Errorf("--api.budget %v with --api.rate-limit %s: %w", budget, limit, err)
 	}
-	for _, name := range []string{"--token-network.interval", "--credentials.interval", "--token-history.interval"} {
-		if d, ok := intervals[name]; ok && d < minimum {
+	for _, i := range intervals {
+		if i.interval < minimum {
 			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account): the smallest interval that fits is %s",
-				name, d, limit.Allowed(budget), limit, minimum)
+				i.flag, i.interval, limit.Allowed(budget), limit, minimum)
 		}
 	}
 	return nil
