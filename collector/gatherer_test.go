@@ -150,3 +150,29 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 		t.Fatal("no families after the record")
 	}
 }
+
+func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
+	api := &fakeNetworks{rows: tokenNetworkRows()}
+	c := newTokenNetworkCollector(api)
+	pg := newPregathered(c)
+	poll := pg.wrap(c.poll)
+	if err := poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	first := pg.last.Load()
+	if err := poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if pg.last.Load() != first {
+		t.Fatal("regathered an unchanged list")
+	}
+	rows := tokenNetworkRows()
+	rows[0].AllowWithdraw = !rows[0].AllowWithdraw
+	api.set(rows, nil)
+	if err := poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if pg.last.Load() == first {
+		t.Fatal("a changed withdrawal flag was not regathered")
+	}
+}
