@@ -1,5 +1,5 @@
 // Command loadtest measures the woox_exporter binary on loopback against the
-// performance targets in docs/performance.md, and prints each figure beside
+// performance targets in the README (Performance), and prints each figure beside
 // its floor or budget with PASS or FAIL.
 //
 // It hosts the fake exchange and a floor server in process and runs the
@@ -49,7 +49,7 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 
 const protoAccept = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"
 
-// Targets of the issue "Performance": see docs/performance.md.
+// Targets of the issue "Performance": see the README, Performance.
 const (
 	maxP99Ratio        = 1.25
 	minThroughputRatio = 0.8
