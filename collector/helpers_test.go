@@ -109,6 +109,8 @@ type fakeAccount struct {
 	// afterPage runs after page n was handed to the caller; it may block.
 	afterPage func(ctx context.Context, page int) error
 	queries   []client.HistoryQuery
+	// totalSkew is added to meta.total; paging still goes to the last row.
+	totalSkew int
 }
 
 func (f *fakeAccount) Credentials(context.Context) ([]client.Credential, error) {
@@ -141,13 +143,13 @@ func (f *fakeAccount) TokenHistoryPages(ctx context.Context, q client.HistoryQue
 				match = append(match, r)
 			}
 		}
-		after := f.afterPage
+		after, skew := f.afterPage, f.totalSkew
 		f.mu.Unlock()
 		slices.SortFunc(match, func(a, b client.HistoryRecord) int {
 			return cmp.Or(cmp.Compare(b.Timestamp, a.Timestamp), cmp.Compare(b.ID, a.ID))
 		})
 		lo, hi := min((page-1)*size, len(match)), min(page*size, len(match))
-		if err := fn(client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: len(match), RecordsPerPage: size, CurrentPage: page}}); err != nil {
+		if err := fn(client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: max(len(match)+skew, 0), RecordsPerPage: size, CurrentPage: page}}); err != nil {
 			return err
 		}
 		if after != nil {

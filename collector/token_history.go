@@ -40,6 +40,12 @@ var (
 		},
 	}
 
+	tokenHistoryInconsistentDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "token_history", "inconsistent_polls_total"),
+		"Token history polls whose pages did not add up (meta.total changed while paging, or fewer distinct records than meta.total); "+
+			"the window is read again, and accepted once a re-read finds nothing new. A steady rise means the exchange overstates meta.total.",
+		[]string{"account"}, nil)
+
 	tokenHistoryLastRecordDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "token_history", "last_record_timestamp_seconds"),
 		"Unix time of the newest token history record counted."+refreshed,
@@ -67,6 +73,11 @@ type historyAccount struct {
 	published atomic.Uint64
 	// onPoll, when set, receives the ledger state after each successful poll.
 	onPoll func(account string, st ledger.State)
+	// inconsistent counts polls that were not consistent; shortStreak is
+	// set while windows are accepted short, so that this is warned about
+	// once, not on every poll. Poller only.
+	inconsistent atomic.Uint64
+	shortStreak  bool
 }
 
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, logger log.Logger) *historyAccount {
@@ -94,7 +105,7 @@ func (c *TokenHistoryCollector) generation() uint64 {
 
 // poll reads the window [cursor, now] page by page, counting records as they
 // arrive, and advances the cursor only when every page came and the result
-// set did not change while paging.
+// set did not change while paging (see ledger.Ledger.Finish).
 func (a *historyAccount) poll(ctx context.Context, progress func()) error {
 	start, end := a.ledger.Window(a.api.ServerNow().UnixMilli())
 	var check ledger.PollCheck
@@ -111,18 +122,31 @@ func (a *historyAccount) poll(ctx context.Context, progress func()) error {
 		return err
 	}
 	if a.onPoll != nil {
-		// Saved on both paths below: the cursor moves only on Complete,
-		// and records already counted are remembered as seen.
+		// Saved whatever Finish decides: the cursor moves only there, and
+		// records already counted are remembered as seen.
 		defer func() { a.onPoll(a.name, a.ledger.Export()) }()
 	}
-	if !check.Consistent() {
-		// Nothing is lost: what arrived is counted, and the next poll
-		// re-reads the same window.
-		level.Info(a.logger).Log("msg", "token history changed while paging; re-reading the window next poll",
-			"account", a.name, "distinct_records", check.Distinct(), "start_ms", start, "end_ms", end)
+	result := a.ledger.Finish(&check, end)
+	if result == ledger.PollComplete {
+		a.shortStreak = false
 		return nil
 	}
-	a.ledger.Complete(end)
+	a.inconsistent.Add(1)
+	a.published.Add(1) // the counter changed: regather
+	// Nothing is lost either way: what arrived is counted, and an
+	// incomplete window is read again next poll.
+	kv := []any{"account", a.name, "meta_total", check.Total(), "distinct_records", check.Distinct(),
+		"total_changed", check.Changed(), "start_ms", start, "end_ms", end}
+	switch {
+	case result == ledger.PollIncomplete:
+		level.Info(a.logger).Log(append([]any{"msg", "token history pages did not add up; re-reading the window next poll"}, kv...)...)
+	case !a.shortStreak:
+		a.shortStreak = true
+		level.Warn(a.logger).Log(append([]any{"msg", "the exchange promises more token history records than it serves; " +
+			"accepting the window since a re-read found nothing new"}, kv...)...)
+	default:
+		level.Debug(a.logger).Log(append([]any{"msg", "token history window accepted short again"}, kv...)...)
+	}
 	return nil
 }
 
@@ -132,6 +156,7 @@ func (c *TokenHistoryCollector) Describe(ch chan<- *prometheus.Desc) {
 		ch <- m.desc
 	}
 	ch <- tokenHistoryLastRecordDesc
+	ch <- tokenHistoryInconsistentDesc
 }
 
 // Collect implements prometheus.Collector.
@@ -146,5 +171,6 @@ func (c *TokenHistoryCollector) Collect(ch chan<- prometheus.Metric) {
 		if snap.HasRecord {
 			ch <- prometheus.MustNewConstMetric(tokenHistoryLastRecordDesc, prometheus.GaugeValue, float64(snap.LastRecordMs)/1000, a.name)
 		}
+		ch <- prometheus.MustNewConstMetric(tokenHistoryInconsistentDesc, prometheus.CounterValue, float64(a.inconsistent.Load()), a.name)
 	}
 }

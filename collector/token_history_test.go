@@ -35,7 +35,8 @@ func TestTokenHistoryMetrics(t *testing.T) {
 	}}
 	a := newTestHistory(api)
 	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
-	expectMetrics(t, c, "empty.metrics")
+	// Before the first poll: no history series, the health counter at 0.
+	expectMetrics(t, c, "token_history_empty.metrics")
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@
 // ledger starts at now − lookback. Each poll asks the exchange for the
 // records with timestamps in [start, end], end being a time fixed for the
 // poll. Only after a complete and consistent poll (every page fetched, the
-// result set unchanged while paging) does Complete advance the cursor, to
+// result set unchanged while paging) does Finish advance the cursor, to
 //
 //	max(start, newest record timestamp seen − overlap, end − max(overlap, IdleWindow))
 //
@@ -19,6 +19,20 @@
 // that has had no records for a long time; it never cuts into the overlap.
 // After a failed or inconsistent poll the cursor stays, and the next poll
 // re-reads the same window.
+//
+// # An exchange that overstates meta.total
+//
+// A poll is consistent when meta.total did not change while paging and at
+// least that many distinct ids arrived (more is fine: a client that pages
+// until a short page finds rows an understated total leaves out). If the
+// exchange reports more rows than it ever serves, no poll is consistent and
+// the cursor would never move. So a poll whose total held steady but came up
+// short leaves its end pending; a later steady poll that counts nothing new
+// up to that end has read the window again and found what the first read
+// found: the window is as complete as the exchange will make it, and Finish
+// advances the cursor to the pending end. Any record counted at or before
+// the pending end in between, by any poll, shows the earlier read was
+// incomplete and the window is re-read again.
 //
 // # Exactly once
 //
@@ -99,6 +113,14 @@ type Ledger struct {
 	newest int64
 	hasNew bool
 	totals map[key]*sums
+
+	// pendingEnd is the end of the last steady poll that came up short of
+	// meta.total (see Finish); pendingStale is set when a record at or
+	// before it was counted since. Not saved: after a restart the window
+	// is simply read twice more.
+	pendingEnd   int64
+	hasPending   bool
+	pendingStale bool
 }
 
 // New returns an empty ledger whose first window starts at startMs (now −
@@ -173,7 +195,64 @@ func (l *Ledger) observe(rec client.HistoryRecord, end int64) bool {
 	if !l.hasNew || rec.Timestamp > l.newest {
 		l.newest, l.hasNew = rec.Timestamp, true
 	}
+	if l.hasPending && rec.Timestamp <= l.pendingEnd {
+		l.pendingStale = true
+	}
 	return true
+}
+
+// PollResult is what Finish made of a poll.
+type PollResult int
+
+const (
+	// PollComplete: the poll was consistent and the cursor advanced.
+	PollComplete PollResult = iota
+	// PollShortAccepted: meta.total held steady but more rows were promised
+	// than served, and this re-read found nothing new up to the end of an
+	// earlier such poll: the cursor advanced to that end.
+	PollShortAccepted
+	// PollIncomplete: the cursor stays and the next poll re-reads the
+	// window.
+	PollIncomplete
+)
+
+func (r PollResult) String() string {
+	switch r {
+	case PollComplete:
+		return "complete"
+	case PollShortAccepted:
+		return "short accepted"
+	case PollIncomplete:
+		return "incomplete"
+	}
+	return fmt.Sprintf("PollResult(%d)", int(r))
+}
+
+// Finish ends the poll of the window ending at end whose pages check saw:
+// it advances the cursor when the poll is consistent, or when it is a
+// re-read that confirms a window the exchange keeps serving short (see the
+// package comment), and reports which. Call it only after every page
+// arrived; a poll that failed is not finished.
+func (l *Ledger) Finish(check *PollCheck, end int64) PollResult {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case check.Consistent():
+		l.hasPending = false
+		l.complete(end)
+		return PollComplete
+	case !check.steady():
+		return PollIncomplete
+	}
+	confirmed := l.hasPending && !l.pendingStale
+	confirmedEnd := min(l.pendingEnd, end)
+	// This read may itself be confirmed by the next one.
+	l.pendingEnd, l.hasPending, l.pendingStale = end, true, false
+	if !confirmed {
+		return PollIncomplete
+	}
+	l.complete(confirmedEnd)
+	return PollShortAccepted
 }
 
 // Complete records that the poll of the window ending at end fetched every
@@ -182,6 +261,10 @@ func (l *Ledger) observe(rec client.HistoryRecord, end int64) bool {
 func (l *Ledger) Complete(end int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.complete(end)
+}
+
+func (l *Ledger) complete(end int64) {
 	next := max(l.start, end-max(l.overlap, IdleWindow).Milliseconds())
 	if l.hasNew {
 		next = max(next, min(l.newest, end)-l.overlap.Milliseconds())
@@ -360,10 +443,20 @@ func (c *PollCheck) Page(p client.HistoryPage) {
 }
 
 // Consistent reports whether the pages seen so far can be trusted to hold
-// every record of the window.
+// every record of the window. More distinct ids than meta.total is fine:
+// paging on to a short page finds the rows an understated total leaves out.
 func (c *PollCheck) Consistent() bool {
-	return c.pages > 0 && !c.changed && len(c.ids) >= c.total
+	return c.steady() && len(c.ids) >= c.total
 }
+
+// steady reports whether pages arrived and meta.total was the same on each.
+func (c *PollCheck) steady() bool { return c.pages > 0 && !c.changed }
+
+// Changed reports whether meta.total changed between pages.
+func (c *PollCheck) Changed() bool { return c.changed }
 
 // Distinct is the number of distinct record ids seen.
 func (c *PollCheck) Distinct() int { return len(c.ids) }
+
+// Total is meta.total of the first page.
+func (c *PollCheck) Total() int { return c.total }

@@ -223,6 +223,12 @@ type exchange struct {
 	recs       []client.HistoryRecord
 	size       int
 	beforePage func(page int)
+	// skew is added to meta.total: positive overstates the rows, negative
+	// understates them.
+	skew int
+	// untilShort makes poll page until a short page, whatever meta.total
+	// says, as the client does.
+	untilShort bool
 }
 
 func (x *exchange) add(rs ...client.HistoryRecord) { x.recs = append(x.recs, rs...) }
@@ -242,13 +248,13 @@ func (x *exchange) page(start, end int64, page, size int) client.HistoryPage {
 	})
 	lo := min((page-1)*size, len(match))
 	hi := min(page*size, len(match))
-	return client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: len(match), RecordsPerPage: size, CurrentPage: page}}
+	total := max(len(match)+x.skew, 0)
+	return client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: total, RecordsPerPage: size, CurrentPage: page}}
 }
 
 // poll does what the token history poller does: one window, every page
-// (stopping like the client does), the consistency check, Complete. It
-// returns whether the cursor was allowed to advance.
-func poll(l *Ledger, x *exchange, now int64) bool {
+// (stopping like the client does), the consistency check, Finish.
+func poll(l *Ledger, x *exchange, now int64) PollResult {
 	size := x.size
 	start, end := l.Window(now)
 	var check PollCheck
@@ -256,15 +262,11 @@ func poll(l *Ledger, x *exchange, now int64) bool {
 		p := x.page(start, end, page, size)
 		check.Page(p)
 		l.ObservePage(p.Records, end)
-		if len(p.Records) < size || page*size >= p.Meta.Total {
+		if len(p.Records) < size || (!x.untilShort && page*size >= p.Meta.Total) {
 			break
 		}
 	}
-	if check.Consistent() {
-		l.Complete(end)
-		return true
-	}
-	return false
+	return l.Finish(&check, end)
 }
 
 // want sums every record of x with a timestamp in [from, to] once.
@@ -336,11 +338,11 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 						x.add(rec(next, 49_000+next, "ETH", "EARN", "1"))
 					}
 				}
-				if poll(l, x, 60_000) {
+				if poll(l, x, 60_000) != PollIncomplete {
 					t.Error("poll whose result set grew while paging advanced the cursor")
 				}
 				x.beforePage = nil
-				if !poll(l, x, 61_000) {
+				if poll(l, x, 61_000) != PollComplete {
 					t.Error("quiet re-read did not advance the cursor")
 				}
 				return 61_000
@@ -356,7 +358,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 					id++
 					x.add(rec(id, 60_000+id, "USDT", "DEPOSIT", "1"))
 				}
-				if !poll(l, x, 60_000) {
+				if poll(l, x, 60_000) != PollComplete {
 					t.Error("records after the end made the poll inconsistent")
 				}
 				x.beforePage = nil
@@ -377,6 +379,103 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 					t.Fatalf("records counted before the failure = %d, want 2", got)
 				}
 				poll(l, x, 51_000)
+				return 51_000
+			},
+		},
+		{
+			name: "an overstated total holds the cursor for one re-read, then every window is accepted once confirmed",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.skew = 2 // the exchange promises two rows it never serves
+				for i := int64(1); i <= 5; i++ {
+					x.add(rec(i, 39_000+i*1000, "USDT", "DEPOSIT", "1.5"))
+				}
+				if r := poll(l, x, 50_000); r != PollIncomplete || l.Start() != 30_000 {
+					t.Fatalf("first short read: %v, cursor %d; want PollIncomplete, 30000", r, l.Start())
+				}
+				// The re-read finds nothing new up to 50_000: accepted, and the
+				// cursor moves as a consistent poll ending at 50_000 would.
+				if r := poll(l, x, 51_000); r != PollShortAccepted || l.Start() != 39_000 {
+					t.Fatalf("re-read: %v, cursor %d; want PollShortAccepted, 39000", r, l.Start())
+				}
+				// A record after the confirmed end is new but does not spoil
+				// the confirmation of the previous read's end (51_000).
+				x.add(rec(6, 52_000, "USDT", "WITHDRAW", "-2"))
+				if r := poll(l, x, 53_000); r != PollShortAccepted || l.Start() != 46_000 {
+					t.Fatalf("read with a newer record: %v, cursor %d; want PollShortAccepted, 46000", r, l.Start())
+				}
+				if r := poll(l, x, 54_000); r != PollShortAccepted || l.Start() != 47_000 {
+					t.Fatalf("quiet read: %v, cursor %d; want PollShortAccepted, 47000", r, l.Start())
+				}
+				if l.Seen() != 1 {
+					t.Errorf("remembered ids = %d, want 1: the window must not grow", l.Seen())
+				}
+				return 54_000
+			},
+		},
+		{
+			name: "an overstated total with a late record inside the pending window is read again",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.skew = 1
+				x.add(rec(1, 40_000, "BTC", "DEPOSIT", "1"), rec(2, 41_000, "BTC", "DEPOSIT", "2"))
+				if r := poll(l, x, 50_000); r != PollIncomplete {
+					t.Fatalf("first short read: %v", r)
+				}
+				x.add(rec(3, 45_000, "BTC", "DEPOSIT", "3")) // shown late, before the pending end
+				if r := poll(l, x, 51_000); r != PollIncomplete || l.Start() != 30_000 {
+					t.Fatalf("re-read that found a late record: %v, cursor %d; want PollIncomplete, 30000", r, l.Start())
+				}
+				if r := poll(l, x, 52_000); r != PollShortAccepted || l.Start() != 40_000 {
+					t.Fatalf("quiet re-read: %v, cursor %d; want PollShortAccepted, 40000", r, l.Start())
+				}
+				return 52_000
+			},
+		},
+		{
+			name: "a total that changes while paging is never accepted as merely overstated",
+			size: 1,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.skew = 1
+				x.add(rec(1, 40_000, "ETH", "EARN", "1"), rec(2, 41_000, "ETH", "EARN", "1"))
+				poll(l, x, 50_000)
+				next := int64(10)
+				x.beforePage = func(page int) {
+					if page == 2 {
+						next++
+						// After the pending end, so nothing counted spoils it,
+						// but inside the window: the total moves.
+						x.add(rec(next, 50_000+next*10, "ETH", "EARN", "1"))
+					}
+				}
+				if r := poll(l, x, 51_000); r != PollIncomplete || l.Start() != 30_000 {
+					t.Fatalf("unsteady re-read: %v, cursor %d; want PollIncomplete, 30000", r, l.Start())
+				}
+				x.beforePage = nil
+				if r := poll(l, x, 52_000); r != PollShortAccepted {
+					t.Fatalf("steady re-read: %v, want PollShortAccepted", r)
+				}
+				return 52_000
+			},
+		},
+		{
+			name: "an understated total with paging until a short page counts every record once",
+			size: 2,
+			run: func(t *testing.T, l *Ledger, x *exchange) int64 {
+				x.skew, x.untilShort = -3, true
+				for i := int64(1); i <= 7; i++ {
+					x.add(rec(i, 40_000+i*100, "USDT", "TRANSACTION_FEE", "-0.01"))
+				}
+				if r := poll(l, x, 50_000); r != PollComplete {
+					t.Fatalf("read past an understated total: %v, want PollComplete", r)
+				}
+				if got := l.Snapshot().Totals[0].Records; got != 7 {
+					t.Fatalf("records after one poll = %d, want 7", got)
+				}
+				x.add(rec(8, 50_500, "USDT", "TRANSACTION_FEE", "-0.01"))
+				if r := poll(l, x, 51_000); r != PollComplete {
+					t.Fatalf("second poll: %v, want PollComplete", r)
+				}
 				return 51_000
 			},
 		},
@@ -487,6 +586,8 @@ func TestPollCheck(t *testing.T) {
 		{"a row skipped", []client.HistoryPage{page(3, 1, 2), page(3, 2)}, false},
 		{"a short page before the total", []client.HistoryPage{page(5, 1, 2, 3)}, false},
 		{"no meta total: trust the short page", []client.HistoryPage{page(0, 1, 2)}, true},
+		{"more distinct ids than a steady total: paged past an understated total", []client.HistoryPage{page(2, 1, 2), page(2, 3)}, true},
+		{"more distinct ids than a total that changed", []client.HistoryPage{page(2, 1, 2), page(1, 3)}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
