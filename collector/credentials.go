@@ -2,8 +2,9 @@ package collector
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -106,31 +107,32 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
 }
 
 // apiKeyRows turns credentials into exported rows. A key listed twice keeps
-// its first row. Keys are labelled in the order of the full key, and a key
-// whose masked label another key already has gets "#2", "#3", ... appended,
-// so keys that share their first and last four characters are all shown
-// (one of them may be the key with WITHDRAWAL) and never break the scrape.
+// its first row. Keys that mask alike are all shown (one of them may be the
+// key with WITHDRAWAL) and never break the scrape: each gets "~" and the
+// first hex digits of the SHA-256 of its full key appended, which depend on
+// that key alone, so adding or removing another key never moves a key's
+// series to another key's label.
 func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
 	byKey := map[string]client.Credential{}
 	var keys []string
+	byMask := map[string][]string{}
 	for _, c := range creds {
 		if _, dup := byKey[c.APIKey]; dup {
 			continue
 		}
 		byKey[c.APIKey] = c
 		keys = append(keys, c.APIKey)
+		m := config.MaskAPIKey(c.APIKey, showFull)
+		byMask[m] = append(byMask[m], c.APIKey)
 	}
 	slices.Sort(keys)
-	used := map[string]bool{}
 	rows := make([]apiKeyRow, 0, len(keys))
 	for _, k := range keys {
 		c := byKey[k]
-		base := config.MaskAPIKey(k, showFull)
-		label := base
-		for n := 2; used[label]; n++ {
-			label = base + "#" + strconv.Itoa(n)
+		label := config.MaskAPIKey(k, showFull)
+		if alike := byMask[label]; len(alike) > 1 {
+			label += "~" + keySuffix(k, alike)
 		}
-		used[label] = true
 		rows = append(rows, apiKeyRow{
 			label:       label,
 			accountName: c.AccountName,
@@ -140,6 +142,25 @@ func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
 		})
 	}
 	return rows
+}
+
+// keySuffix is the first 4 hex digits of the SHA-256 of key, or as many more
+// as it takes to tell it from the other keys of alike (1 in 65,536 pairs).
+func keySuffix(key string, alike []string) string {
+	sum := sha256.Sum256([]byte(key))
+	h := hex.EncodeToString(sum[:])
+	n := 4
+	for _, other := range alike {
+		if other == key {
+			continue
+		}
+		o := sha256.Sum256([]byte(other))
+		oh := hex.EncodeToString(o[:])
+		for n < len(h) && h[:n] == oh[:n] {
+			n++
+		}
+	}
+	return h[:n]
 }
 
 // permissionSet holds the base permissions, granted or not, and every other

@@ -2,10 +2,15 @@ package collector
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
 )
@@ -87,5 +92,76 @@ func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
 	a.poll(context.Background(), func() {})
 	if n := strings.Count(buf.String(), "own API key is not in"); n != 2 {
 		t.Errorf("logged %d times after the key came back and went, want 2", n)
+	}
+}
+
+// labels maps each full key to its exported label; the test credentials
+// carry their key in UserID to tell the rows apart.
+func labels(creds []client.Credential) map[string]string {
+	out := map[string]string{}
+	for _, r := range apiKeyRows(creds, false) {
+		out[r.userID] = r.label
+	}
+	return out
+}
+
+// Keys that mask alike keep their labels when another such key is added or
+// removed, and in any order: a key's series never move to another key.
+func TestCredentialsAlikeKeysKeepTheirLabelsWhenKeysComeAndGo(t *testing.T) {
+	key := func(mid string) client.Credential {
+		return client.Credential{APIKey: "SAME" + mid + "TAIL", UserID: "SAME" + mid + "TAIL"}
+	}
+	two := []client.Credential{key("mmmmmmmmmmmm2"), key("mmmmmmmmmmmm5")}
+	before := labels(two)
+	// A key sorting before both, one between them, and one after.
+	more := append([]client.Credential{key("mmmmmmmmmmmm1"), key("mmmmmmmmmmmm3"), key("mmmmmmmmmmmm9")}, two...)
+	slices.Reverse(more)
+	after := labels(more)
+	for k, l := range before {
+		if after[k] != l {
+			t.Errorf("key %s: label %q became %q when alike keys were added", k, l, after[k])
+		}
+		if !strings.HasPrefix(l, "SAME...TAIL~") || len(l) != len("SAME...TAIL~")+4 {
+			t.Errorf("key %s: label %q, want SAME...TAIL~ and 4 hex digits", k, l)
+		}
+	}
+	seen := map[string]bool{}
+	for _, l := range after {
+		if seen[l] {
+			t.Errorf("label %q given twice", l)
+		}
+		seen[l] = true
+	}
+	// A key whose mask no other key shares has no suffix.
+	if got := labels([]client.Credential{key("mmmmmmmmmmmm2"), {APIKey: "OTHERxxxxxxxxTAIL", UserID: "other"}}); got["SAMEmmmmmmmmmmmm2TAIL"] != "SAME...TAIL" {
+		t.Errorf("lone key labelled %q, want SAME...TAIL", got["SAMEmmmmmmmmmmmm2TAIL"])
+	}
+}
+
+// Two alike keys whose hashes share the first 4 hex digits (1 in 65,536
+// pairs) still get distinct labels, so the scrape never breaks.
+func TestCredentialsAlikeKeysWithTheSameHashPrefixStayDistinct(t *testing.T) {
+	byPrefix := map[string]string{}
+	var a, b string
+	for i := 0; a == ""; i++ { // a birthday search: a few hundred keys
+		k := fmt.Sprintf("SAME%012dTAIL", i)
+		sum := sha256.Sum256([]byte(k))
+		p := hex.EncodeToString(sum[:2])
+		if other, ok := byPrefix[p]; ok {
+			a, b = other, k
+		}
+		byPrefix[p] = k
+	}
+	creds := []client.Credential{{APIKey: a, UserID: a}, {APIKey: b, UserID: b}}
+	got := labels(creds)
+	if got[a] == got[b] {
+		t.Fatalf("keys %s and %s both labelled %q", a, b, got[a])
+	}
+	c := &CredentialsCollector{accounts: []*credentialsAccount{newCredentialsAccount(&fakeAccount{creds: creds}, false, log.NewNopLogger())}}
+	if err := c.accounts[0].poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := testutil.CollectAndLint(c); err != nil || len(problems) > 0 {
+		t.Errorf("scrape: %v %v", err, problems)
 	}
 }
