@@ -14,12 +14,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// Defaults for zero Config durations.
+// Defaults for zero Config durations; they match the defaults of the
+// command-line flags (README, Flags).
 const (
 	DefaultTokenNetworkInterval = 5 * time.Minute
 	DefaultCredentialsInterval  = 5 * time.Minute
 	DefaultTokenHistoryInterval = time.Minute
-	DefaultHistoryOverlap       = 10 * time.Minute
+	DefaultHistoryOverlap       = 5 * time.Minute
 	DefaultHistoryLookback      = time.Hour
 )
 

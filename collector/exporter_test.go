@@ -308,6 +308,30 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	}
 }
 
+// A zero overlap and lookback take the flags' defaults (5m, 1h), so an
+// embedder and the binary count the same way.
+func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
+	account := &fakeAccount{now: historyNow, history: []client.HistoryRecord{hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1")}}
+	cfg := testConfig(nil, account)
+	cfg.HistoryOverlap, cfg.HistoryLookback = 0, 0
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := e.Ledger("main")
+	if want := historyNow.Add(-time.Hour).UnixMilli(); l.Start() != want {
+		t.Errorf("first window starts %d, want now - 1h = %d", l.Start(), want)
+	}
+	for _, p := range e.pollers {
+		if p.endpoint == client.EndpointTokenHistory {
+			p.pollOnce(context.Background())
+		}
+	}
+	if want := historyNow.Add(-35 * time.Minute).UnixMilli(); l.Start() != want {
+		t.Errorf("cursor %d after a poll, want 5m before the newest record = %d", l.Start(), want)
+	}
+}
+
 func TestCollectorsDescribeWhatTheyCollect(t *testing.T) {
 	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
 		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
