@@ -1,0 +1,114 @@
+package collector
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// slowNetworks and slowAccount make every call take at least a millisecond,
+// so that a poll has a duration to measure.
+type slowNetworks struct{ TokenNetworkAPI }
+
+func (s slowNetworks) TokenNetworks(ctx context.Context) ([]client.TokenNetwork, error) {
+	time.Sleep(time.Millisecond)
+	return s.TokenNetworkAPI.TokenNetworks(ctx)
+}
+
+type slowAccount struct{ AccountAPI }
+
+func (s slowAccount) Credentials(ctx context.Context) ([]client.Credential, error) {
+	time.Sleep(time.Millisecond)
+	return s.AccountAPI.Credentials(ctx)
+}
+
+func (s slowAccount) TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error {
+	time.Sleep(time.Millisecond)
+	return s.AccountAPI.TokenHistoryPages(ctx, q, fn)
+}
+
+// woox_poll_duration_seconds, left out of the golden files because it varies,
+// is exported for every (endpoint, account) once its first poll finished,
+// failed polls included, is positive, and lints clean.
+func TestPollDurationPerEndpointAndAccount(t *testing.T) {
+	networks := &fakeNetworks{rows: tokenNetworkRows()}
+	account := &fakeAccount{now: historyNow, creds: credentialRows(), credsErr: errors.New("credentials down"),
+		history: []client.HistoryRecord{hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1")}}
+	cfg := testConfig(slowNetworks{networks}, slowAccount{account})
+	cfg.Accounts = append(cfg.Accounts, Account{Name: "other", APIKey: ownKey, API: slowAccount{account}})
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	health, ok := e.Collectors()[len(e.Collectors())-1].(*HealthCollector)
+	if !ok {
+		t.Fatal("the last collector is not the health collector")
+	}
+	if n := testutil.CollectAndCount(health, "woox_poll_duration_seconds"); n != 0 {
+		t.Errorf("%d durations before any poll, want none", n)
+	}
+	for _, p := range e.pollers {
+		p.pollOnce(context.Background())
+	}
+
+	want := map[[2]string]bool{
+		{client.EndpointTokenNetwork, ""}:      true,
+		{client.EndpointCredentials, "main"}:   true,
+		{client.EndpointTokenHistory, "main"}:  true,
+		{client.EndpointCredentials, "other"}:  true,
+		{client.EndpointTokenHistory, "other"}: true,
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(health)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]string]bool{}
+	for _, mf := range mfs {
+		if mf.GetName() != "woox_poll_duration_seconds" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			var k [2]string
+			for _, l := range m.GetLabel() {
+				switch l.GetName() {
+				case "endpoint":
+					k[0] = l.GetValue()
+				case "account":
+					k[1] = l.GetValue()
+				}
+			}
+			if got[k] {
+				t.Errorf("%v exported twice", k)
+			}
+			got[k] = true
+			if v := m.GetGauge().GetValue(); !(v > 0) {
+				t.Errorf("woox_poll_duration_seconds%v = %v, want > 0 after a poll", k, v)
+			}
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("no woox_poll_duration_seconds for endpoint %q account %q", k[0], k[1])
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("unexpected woox_poll_duration_seconds for endpoint %q account %q", k[0], k[1])
+		}
+	}
+	problems, err := testutil.CollectAndLint(health, "woox_poll_duration_seconds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("lint: %s: %s", p.Metric, p.Text)
+	}
+}
