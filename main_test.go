@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -300,6 +301,28 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	webBadYAML := filepath.Join(dir, "web-bad-yaml.yml")
+	if err := os.WriteFile(webBadYAML, []byte("tls_server_config: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webUnknownField := filepath.Join(dir, "web-unknown-field.yml")
+	if err := os.WriteFile(webUnknownField, []byte("tls_server_cfg:\n  cert_file: cert.pem\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webMissingCert := filepath.Join(dir, "web-missing-cert.yml")
+	if err := os.WriteFile(webMissingCert, []byte("tls_server_config:\n  cert_file: "+filepath.Join(dir, "no-cert.pem")+"\n  key_file: "+filepath.Join(dir, "no-key.pem")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webPlainPassword := filepath.Join(dir, "web-plain-password.yml")
+	if err := os.WriteFile(webPlainPassword, []byte("basic_auth_users:\n  prometheus: not-a-bcrypt-hash\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Every case points at this exchange: none may poll it.
+	var polls atomic.Int64
+	exchange := serveFake(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		polls.Add(1)
+		http.Error(w, "unexpected request", http.StatusTeapot)
+	}))
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -319,12 +342,17 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
 		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
 		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},
+		{"web config file missing", nil, []string{"--web.config.file=" + filepath.Join(dir, "no-web.yml")}, "--web.config.file " + filepath.Join(dir, "no-web.yml")},
+		{"web config not YAML", nil, []string{"--web.config.file=" + webBadYAML}, "--web.config.file " + webBadYAML},
+		{"web config unknown field", nil, []string{"--web.config.file=" + webUnknownField}, "tls_server_cfg"},
+		{"web config certificate missing", nil, []string{"--web.config.file=" + webMissingCert}, "no-cert.pem"},
+		{"web config password not hashed", nil, []string{"--web.config.file=" + webPlainPassword}, "--web.config.file " + webPlainPassword},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr}, tc.args...)...)
+			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + exchange}, tc.args...)...)
 			cmd.Env = tc.env
 			var output syncBuffer
 			cmd.Stdout, cmd.Stderr = &output, &output
@@ -361,6 +389,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 			if strings.Contains(string(out), "S3CRET-VALUE-IN-FILE") {
 				t.Error("secret in the error")
 			}
+			if strings.Contains(string(out), "Listening on") {
+				t.Errorf("logged that it listens before the error:\n%s", out)
+			}
+			if n := polls.Swap(0); n > 0 {
+				t.Errorf("%d requests reached the exchange before the error", n)
+			}
 		})
 	}
 }
@@ -383,6 +417,23 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {
 		t.Errorf("missing env secret: %v\n%s", err, out)
+	}
+
+	// What the exporter would only meet once running is checked too.
+	webConfig := filepath.Join(t.TempDir(), "web.yml")
+	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: missing.pem\n  key_file: missing.key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for flag, arg := range map[string]string{
+		"--web.config.file":          webConfig,
+		"--token-history.state-file": filepath.Join(t.TempDir(), "no-such-dir", "state.json"),
+	} {
+		cmd = exec.Command(bin, "--config.file="+cfg, "--config.check", flag+"="+arg)
+		cmd.Env = []string{"MAIN_SECRET=xyz"}
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), flag) || strings.Contains(string(out), "OK") {
+			t.Errorf("--config.check with a bad %s: %v\n%s", flag, err, out)
+		}
 	}
 }
 
