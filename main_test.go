@@ -333,7 +333,7 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
 		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
 		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
-		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "chmod 600"},
+		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "is readable by other users; run chmod o-rwx " + badSecret},
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
@@ -413,6 +413,18 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 account") {
 		t.Errorf("valid config: %v\n%s", err, out)
 	}
+	// Group-readable, as Kubernetes mounts a secret with defaultMode 0440 and
+	// fsGroup for a non-root container.
+	groupSecret := writeSecret(t, "xyz")
+	if err := os.Chmod(groupSecret, 0o440); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(bin, "--config.check")
+	cmd.Env = []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + groupSecret}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 account") {
+		t.Errorf("group-readable secret file: %v\n%s", err, out)
+	}
+
 	cmd = exec.Command(bin, "--config.file="+cfg, "--config.check")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {

@@ -43,9 +43,10 @@ const (
 //	    api_secret_env: WOOX_HEDGING_SECRET
 //
 // Each account needs a unique name made of [a-zA-Z0-9_.-], an api_key and
-// exactly one of api_secret_file (a file only its owner can read or write; a
-// relative path is relative to the config file's directory) or api_secret_env
-// (the name of an environment variable, looked up with getenv). An inline
+// exactly one of api_secret_file (a file that users other than its owner and
+// group can neither read nor write; a relative path is relative to the config
+// file's directory) or api_secret_env (the name of an environment variable,
+// looked up with getenv). An inline
 // api_secret and unknown fields are rejected, as is a file without accounts.
 //
 // Every problem found is reported, one per line, as "file:line: field: what is
