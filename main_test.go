@@ -301,6 +301,19 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Unreadable secret files that stay unreadable for root, which CI runs as.
+	// The directory holds the secret, to show that nothing inside is read out.
+	secretDir := filepath.Join(dir, "secret-dir")
+	if err := os.Mkdir(secretDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(secretDir, "secret"), []byte("S3CRET-VALUE-IN-FILE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	secretDirConfig := filepath.Join(dir, "secret-dir.yml")
+	if err := os.WriteFile(secretDirConfig, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_file: "+secretDir+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	webBadYAML := filepath.Join(dir, "web-bad-yaml.yml")
 	if err := os.WriteFile(webBadYAML, []byte("tls_server_config: [\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -339,6 +352,9 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
 		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
 		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "missing-secret"},
+		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file " + secretDir + " is not a regular file"},
+		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: stat " + filepath.Join(notADir, "secret") + ": not a directory"},
+		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file " + secretDir + " is not a regular file"},
 		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
 		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
 		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},

@@ -261,6 +261,16 @@ func TestLoadFileUnreadable(t *testing.T) {
 			t.Errorf("error = %v, want a read error naming %s", err, dir)
 		}
 	})
+	// Holds for root too (a directory as the secret file is in the table above).
+	t.Run("secret file below a plain file", func(t *testing.T) {
+		dir := inTempConfigDir(t)
+		writeSecretFile(t, dir, "plain", fileSecret, 0o600)
+		_, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: plain/secret}\n"), testEnv)
+		want := "config.yml:2: accounts[0].api_secret_file: read secret file: stat plain/secret: not a directory"
+		if err == nil || err.Error() != want {
+			t.Errorf("error = %v, want %s", err, want)
+		}
+	})
 	if os.Geteuid() == 0 {
 		t.Skip("root reads files whatever their mode; run as another user to check permission errors")
 	}
