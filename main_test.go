@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -490,5 +491,45 @@ func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
 		if strings.Contains(stderr.String(), exporterName+":") {
 			t.Errorf("%s went on after printing: %s", flag, stderr.String())
 		}
+	}
+}
+
+// --credentials.show-full-key puts whole keys into the api_key label;
+// without it every key is masked, and keys that mask alike are numbered.
+func TestBinaryShowsFullKeysOnlyWhenAsked(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	fullKeys := []string{fakeexchange.DefaultMainKey, fakeexchange.DefaultMainReadKey, fakeexchange.DefaultMainTradeKey}
+	for _, tc := range []struct {
+		args []string
+		want []string // api_key labels of account "main"
+	}{
+		{[]string{"--credentials.show-full-key"}, fullKeys},
+		{nil, []string{"fake...ey==", "fake...ey==#2", "fake...ey==#3"}},
+	} {
+		p := startExporter(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main")}, tc.args...)...)
+		p.waitReady(t)
+		_, body, err := p.get("/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for series, s := range p.scrape(t) {
+			if strings.HasPrefix(series, "woox_api_key_info{") && s.Metric["account"] == "main" {
+				got = append(got, string(s.Metric["api_key"]))
+			}
+		}
+		slices.Sort(got)
+		if want := slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
+			t.Errorf("%v: api_key labels %q, want %q", tc.args, got, want)
+		}
+		if len(tc.args) == 0 {
+			for _, key := range fullKeys {
+				if strings.Contains(body, key) {
+					t.Errorf("without --credentials.show-full-key the metrics hold the whole key %s", key)
+				}
+			}
+		}
+		p.stop(t)
 	}
 }
