@@ -107,7 +107,9 @@ func (l *fileLoader) where(line int, field string) string {
 var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 
 // yamlError rewrites a parser error ("yaml: line 3: ...") into the file:line
-// form of the other errors.
+// form of the other errors. yaml.v3 gives no better line: for a syntax error
+// it reports where the enclosing block or flow began (counted from 0 for
+// parser errors), which can be lines before the mistake, and exposes no mark.
 func (l *fileLoader) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
