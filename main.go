@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
 	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
 	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -96,6 +97,16 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	accounts, err := config.Load(*configFile, getenv)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	// exporter-toolkit reads the web config only once it listens: check it,
+	// and the state file's directory, before polling or --config.check's OK.
+	if err := web.Validate(*webFlags.WebConfigFile); err != nil {
+		return fail(stderr, fmt.Errorf("--web.config.file %s: %w", *webFlags.WebConfigFile, err))
+	}
+	if *historyStateFile != "" {
+		if err := statefile.Check(*historyStateFile); err != nil {
+			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
+		}
 	}
 	if *configCheck {
 		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))

@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -300,6 +302,41 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Unreadable secret files that stay unreadable for root, which CI runs as.
+	// The directory holds the secret, to show that nothing inside is read out.
+	secretDir := filepath.Join(dir, "secret-dir")
+	if err := os.Mkdir(secretDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(secretDir, "secret"), []byte("S3CRET-VALUE-IN-FILE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	secretDirConfig := filepath.Join(dir, "secret-dir.yml")
+	if err := os.WriteFile(secretDirConfig, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_file: "+secretDir+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webBadYAML := filepath.Join(dir, "web-bad-yaml.yml")
+	if err := os.WriteFile(webBadYAML, []byte("tls_server_config: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webUnknownField := filepath.Join(dir, "web-unknown-field.yml")
+	if err := os.WriteFile(webUnknownField, []byte("tls_server_cfg:\n  cert_file: cert.pem\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webMissingCert := filepath.Join(dir, "web-missing-cert.yml")
+	if err := os.WriteFile(webMissingCert, []byte("tls_server_config:\n  cert_file: "+filepath.Join(dir, "no-cert.pem")+"\n  key_file: "+filepath.Join(dir, "no-key.pem")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	webPlainPassword := filepath.Join(dir, "web-plain-password.yml")
+	if err := os.WriteFile(webPlainPassword, []byte("basic_auth_users:\n  prometheus: not-a-bcrypt-hash\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Every case points at this exchange: none may poll it.
+	var polls atomic.Int64
+	exchange := serveFake(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		polls.Add(1)
+		http.Error(w, "unexpected request", http.StatusTeapot)
+	}))
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -310,21 +347,29 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
 		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
 		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
-		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "chmod 600"},
+		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "is readable by other users; run chmod o-rwx " + badSecret},
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
 		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
 		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "missing-secret"},
+		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file " + secretDir + " is not a regular file"},
+		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: stat " + filepath.Join(notADir, "secret") + ": not a directory"},
+		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file " + secretDir + " is not a regular file"},
 		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
 		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
 		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},
+		{"web config file missing", nil, []string{"--web.config.file=" + filepath.Join(dir, "no-web.yml")}, "--web.config.file " + filepath.Join(dir, "no-web.yml")},
+		{"web config not YAML", nil, []string{"--web.config.file=" + webBadYAML}, "--web.config.file " + webBadYAML},
+		{"web config unknown field", nil, []string{"--web.config.file=" + webUnknownField}, "tls_server_cfg"},
+		{"web config certificate missing", nil, []string{"--web.config.file=" + webMissingCert}, "no-cert.pem"},
+		{"web config password not hashed", nil, []string{"--web.config.file=" + webPlainPassword}, "--web.config.file " + webPlainPassword},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr}, tc.args...)...)
+			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + exchange}, tc.args...)...)
 			cmd.Env = tc.env
 			var output syncBuffer
 			cmd.Stdout, cmd.Stderr = &output, &output
@@ -361,6 +406,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 			if strings.Contains(string(out), "S3CRET-VALUE-IN-FILE") {
 				t.Error("secret in the error")
 			}
+			if strings.Contains(string(out), "Listening on") {
+				t.Errorf("logged that it listens before the error:\n%s", out)
+			}
+			if n := polls.Swap(0); n > 0 {
+				t.Errorf("%d requests reached the exchange before the error", n)
+			}
 		})
 	}
 }
@@ -379,10 +430,39 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 account") {
 		t.Errorf("valid config: %v\n%s", err, out)
 	}
+	// Group-readable, as Kubernetes mounts a secret with defaultMode 0440 and
+	// fsGroup for a non-root container.
+	groupSecret := writeSecret(t, "xyz")
+	if err := os.Chmod(groupSecret, 0o440); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(bin, "--config.check")
+	cmd.Env = []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + groupSecret}
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "1 account") {
+		t.Errorf("group-readable secret file: %v\n%s", err, out)
+	}
+
 	cmd = exec.Command(bin, "--config.file="+cfg, "--config.check")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {
 		t.Errorf("missing env secret: %v\n%s", err, out)
+	}
+
+	// What the exporter would only meet once running is checked too.
+	webConfig := filepath.Join(t.TempDir(), "web.yml")
+	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: missing.pem\n  key_file: missing.key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for flag, arg := range map[string]string{
+		"--web.config.file":          webConfig,
+		"--token-history.state-file": filepath.Join(t.TempDir(), "no-such-dir", "state.json"),
+	} {
+		cmd = exec.Command(bin, "--config.file="+cfg, "--config.check", flag+"="+arg)
+		cmd.Env = []string{"MAIN_SECRET=xyz"}
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), flag) || strings.Contains(string(out), "OK") {
+			t.Errorf("--config.check with a bad %s: %v\n%s", flag, err, out)
+		}
 	}
 }
 
@@ -411,5 +491,45 @@ func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
 		if strings.Contains(stderr.String(), exporterName+":") {
 			t.Errorf("%s went on after printing: %s", flag, stderr.String())
 		}
+	}
+}
+
+// --credentials.show-full-key puts whole keys into the api_key label;
+// without it every key is masked, and keys that mask alike are numbered.
+func TestBinaryShowsFullKeysOnlyWhenAsked(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	fullKeys := []string{fakeexchange.DefaultMainKey, fakeexchange.DefaultMainReadKey, fakeexchange.DefaultMainTradeKey}
+	for _, tc := range []struct {
+		args []string
+		want []string // api_key labels of account "main"
+	}{
+		{[]string{"--credentials.show-full-key"}, fullKeys},
+		{nil, []string{"fake...ey==", "fake...ey==#2", "fake...ey==#3"}},
+	} {
+		p := startExporter(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main")}, tc.args...)...)
+		p.waitReady(t)
+		_, body, err := p.get("/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for series, s := range p.scrape(t) {
+			if strings.HasPrefix(series, "woox_api_key_info{") && s.Metric["account"] == "main" {
+				got = append(got, string(s.Metric["api_key"]))
+			}
+		}
+		slices.Sort(got)
+		if want := slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
+			t.Errorf("%v: api_key labels %q, want %q", tc.args, got, want)
+		}
+		if len(tc.args) == 0 {
+			for _, key := range fullKeys {
+				if strings.Contains(body, key) {
+					t.Errorf("without --credentials.show-full-key the metrics hold the whole key %s", key)
+				}
+			}
+		}
+		p.stop(t)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,9 +32,11 @@ const (
 )
 
 // Every path a secret could leak through (startup, debug logs, each fault
-// kind, a rejected secret, configuration errors) is driven with a
-// recognisable secret, and every output is searched for it: the binary's
-// stdout and stderr, /metrics, the landing page and /-/ready.
+// kind, a rejected secret, a corrupt state file, a goroutine dump,
+// configuration errors) is driven with a recognisable secret, and every
+// output is searched for it: the binary's stdout and stderr, /metrics, the
+// landing page, /-/ready, and every file the binary wrote (the state file,
+// the corrupt one it set aside).
 func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	scenario := fakeexchange.DefaultScenario()
 	scenario.Accounts[0].Keys[1].APISecret = canarySecret // DefaultMainReadKey
@@ -75,6 +78,11 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 		t.Error("no debug line logged: the debug paths were not exercised")
 	}
 
+	// A corrupt state file, to be set aside by the next run.
+	state := filepath.Join(dir, "state.json")
+	if err := os.WriteFile(state, []byte(`{"version":1,"accounts":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	p = startExporter(t, []string{"MAIN_SECRET=" + canaryWrongSecret}, args...)
 	p.waitReady(t)
 	time.Sleep(300 * time.Millisecond)
@@ -83,6 +91,51 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	outputs = append(outputs, "run with a wrong secret: "+p.output.String())
 	if !strings.Contains(p.output.String(), "authentication failed") {
 		t.Errorf("the wrong secret was not reported:\n%s", p.output.String())
+	}
+
+	// A goroutine dump, as a panic or SIGQUIT prints it, while polls sign
+	// requests with the secret: arguments show as machine words, never as
+	// the strings they point to.
+	p = startExporter(t, []string{"MAIN_SECRET=" + canarySecret, "GOTRACEBACK=system"}, args...)
+	p.waitReady(t)
+	// Slow answers keep signed requests in flight, so that the dump holds
+	// client frames.
+	fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Delay: 5 * time.Second})
+	time.Sleep(500 * time.Millisecond)
+	if err := p.cmd.Process.Signal(syscall.SIGQUIT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		p.done <- err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no exit within 10s of SIGQUIT\n%s", p.output.String())
+	}
+	fake.ClearFaults()
+	outputs = append(outputs, "goroutine dump: "+p.output.String())
+	if !strings.Contains(p.output.String(), "goroutine ") || !strings.Contains(p.output.String(), "woox_exporter/client.") {
+		t.Errorf("SIGQUIT printed no goroutine dump with the client's frames:\n%s", tail(p.output.String(), 40))
+	}
+
+	// Every file the runs left behind: the state file and the corrupt one
+	// set aside.
+	files, err := filepath.Glob(state + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setAside int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(f, ".corrupt-") {
+			setAside++
+		}
+		outputs = append(outputs, f+": "+string(b))
+	}
+	if saved := readState(t, state); len(saved["main"].Totals) == 0 || setAside != 1 {
+		t.Errorf("state file with %d totals and %d set-aside files (%v), want some totals and one set-aside file", len(saved["main"].Totals), setAside, files)
 	}
 
 	bin, err := buildBinary()

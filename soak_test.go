@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/model"
+
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
@@ -20,10 +23,10 @@ import (
 // TestSoak runs the real binary for WOOX_SOAK_DURATION (e.g. 30s; skipped
 // when unset) against a fake exchange that injects random faults (seeded by
 // WOOX_SOAK_SEED, default 1) while 20 scrapers hit /metrics and a generator
-// appends history. After the faults stop it checks that the saved counters
-// equal the exact sums of every record served, that no rate-limit window at
-// the fake saw more requests than the budget allows, and that RSS and
-// goroutines stayed flat.
+// appends history. After the faults stop it checks that the scraped and the
+// saved counters equal the exact sums of every record served, that no
+// rate-limit window at the fake saw more requests than the budget allows,
+// and that heap, RSS and goroutines came back to what they were while idle.
 func TestSoak(t *testing.T) {
 	duration, err := time.ParseDuration(os.Getenv("WOOX_SOAK_DURATION"))
 	if err != nil || duration <= 0 {
@@ -52,6 +55,11 @@ func TestSoak(t *testing.T) {
 		"--token-history.interval=250ms", "--token-history.overlap=1m", "--api.timeout=300ms",
 		"--token-history.state-file="+state)
 	p.waitReady(t)
+	// Baseline while idle: the first polls are done, no scraper runs yet.
+	base := p.scrape(t)
+	baseRSS := value(t, base, "process_resident_memory_bytes")
+	baseHeap := value(t, base, "go_memstats_heap_inuse_bytes")
+	baseGoroutines := value(t, base, "go_goroutines")
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -119,14 +127,15 @@ func TestSoak(t *testing.T) {
 		}
 	})
 
-	// Warm up, then take the baseline.
-	time.Sleep(min(duration/5, 5*time.Second))
-	base := p.scrape(t)
-	baseRSS := value(t, base, "process_resident_memory_bytes")
-	baseGoroutines := value(t, base, "go_goroutines")
-	time.Sleep(duration - min(duration/5, 5*time.Second))
+	// Halfway, a look under load, for the log.
+	time.Sleep(duration / 2)
+	mid := p.scrape(t)
+	time.Sleep(duration - duration/2)
 	close(stop)
 	wg.Wait()
+	// Each scraper's keep-alive connection holds a goroutine in the exporter.
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	gcAtStop := value(t, p.scrape(t), "go_gc_duration_seconds_count")
 
 	// Settle: faults cleared, the generator stopped; wait until every
 	// record is counted and saved.
@@ -141,12 +150,13 @@ func TestSoak(t *testing.T) {
 			}
 		}
 		if ok {
-			if saved, err := readStateQuiet(state); err == nil && exactMatches(fake, saved["main"], "main") == "" && exactMatches(fake, saved["sub"], "sub") == "" {
+			scraped := scrapedMatches(fake, samples, "main") + scrapedMatches(fake, samples, "sub")
+			if saved, err := readStateQuiet(state); err == nil && scraped == "" && exactMatches(fake, saved["main"], "main") == "" && exactMatches(fake, saved["sub"], "sub") == "" {
 				break
 			} else if err != nil {
 				lastErr = err.Error()
 			} else {
-				lastErr = exactMatches(fake, saved["main"], "main") + exactMatches(fake, saved["sub"], "sub")
+				lastErr = scraped + exactMatches(fake, saved["main"], "main") + exactMatches(fake, saved["sub"], "sub")
 			}
 		}
 		if time.Since(stopped) > 30*time.Second {
@@ -154,9 +164,30 @@ func TestSoak(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	end := p.scrape(t)
+	settled := time.Since(stopped)
+
+	// Garbage from the load is gone after two GC cycles (sync.Pool keeps
+	// buffers through one); scraping allocates, so cycles come quickly.
+	var end map[string]*model.Sample
+	gcWait := time.Now()
+	for {
+		end = p.scrape(t)
+		if value(t, end, "go_gc_duration_seconds_count") >= gcAtStop+2 {
+			break
+		}
+		if time.Since(gcWait) > time.Minute {
+			t.Fatalf("fewer than two GC cycles within a minute of scraping after the load stopped")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	endRSS := value(t, end, "process_resident_memory_bytes")
+	endHeap := value(t, end, "go_memstats_heap_inuse_bytes")
 	endGoroutines := value(t, end, "go_goroutines")
+	for _, account := range []string{"main", "sub"} {
+		if diff := scrapedMatches(fake, end, account); diff != "" {
+			t.Errorf("final scrape:\n%s", diff)
+		}
+	}
 	p.stop(t)
 
 	allowed := 5 // 10/1s at budget 0.5
@@ -185,16 +216,23 @@ func TestSoak(t *testing.T) {
 	}
 	records := len(fake.ServedHistory("main")) + len(fake.ServedHistory("sub"))
 	t.Logf("soak %s (seed %d): %d scrapes (%d failed), %d exchange requests (%d faulted), busiest window %d of %d allowed, %d history records, settled in %s",
-		duration, seed, scrapes.Load(), scrapeErrors.Load(), len(fake.Requests()), faulted, busiest, allowed, records, time.Since(stopped).Round(time.Millisecond))
-	t.Logf("RSS %.1f MiB → %.1f MiB, goroutines %v → %v", baseRSS/(1<<20), endRSS/(1<<20), baseGoroutines, endGoroutines)
+		duration, seed, scrapes.Load(), scrapeErrors.Load(), len(fake.Requests()), faulted, busiest, allowed, records, settled.Round(time.Millisecond))
+	const mib = 1 << 20
+	t.Logf("idle → under load → end: heap in use %.1f → %.1f → %.1f MiB, RSS %.1f → %.1f → %.1f MiB, goroutines %v → %v → %v (end after %v GC cycles since the load stopped)",
+		baseHeap/mib, value(t, mid, "go_memstats_heap_inuse_bytes")/mib, endHeap/mib,
+		baseRSS/mib, value(t, mid, "process_resident_memory_bytes")/mib, endRSS/mib,
+		baseGoroutines, value(t, mid, "go_goroutines"), endGoroutines, value(t, end, "go_gc_duration_seconds_count")-gcAtStop)
 	if scrapeErrors.Load() > 0 {
 		t.Errorf("%d scrapes failed", scrapeErrors.Load())
 	}
 	if endGoroutines > baseGoroutines+10 {
-		t.Errorf("goroutines grew from %v to %v", baseGoroutines, endGoroutines)
+		t.Errorf("goroutines grew from %v while idle to %v", baseGoroutines, endGoroutines)
 	}
-	if endRSS > 2*baseRSS+32<<20 {
-		t.Errorf("RSS grew from %.1f MiB to %.1f MiB", baseRSS/(1<<20), endRSS/(1<<20))
+	if endHeap > baseHeap+16*mib {
+		t.Errorf("heap in use grew from %.1f MiB while idle to %.1f MiB after the load and two GC cycles; at most 16 MiB more is allowed", baseHeap/mib, endHeap/mib)
+	}
+	if endRSS > 2*baseRSS+32*mib {
+		t.Errorf("RSS grew from %.1f MiB while idle to %.1f MiB", baseRSS/mib, endRSS/mib)
 	}
 }
 

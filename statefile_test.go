@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,18 +73,20 @@ func checkStateExact(t *testing.T, fake *fakeexchange.Exchange, st ledger.State,
 	}
 }
 
-// exactMatches describes how an account's saved totals differ from the
-// exact decimal sums over every record the fake holds; "" when they agree.
-func exactMatches(fake *fakeexchange.Exchange, st ledger.State, account string) string {
-	type sums struct {
-		records         uint64
-		inflow, outflow decimal.Decimal
-	}
-	want := map[[2]string]*sums{}
+// historySums are the exact totals of one (token, transaction type).
+type historySums struct {
+	records         uint64
+	inflow, outflow decimal.Decimal
+}
+
+// fakeSums sums every record the fake holds for account exactly, by
+// (token, transaction type).
+func fakeSums(fake *fakeexchange.Exchange, account string) map[[2]string]*historySums {
+	want := map[[2]string]*historySums{}
 	for _, r := range fake.ServedHistory(account) {
 		k := [2]string{r.Token, r.Type}
 		if want[k] == nil {
-			want[k] = &sums{}
+			want[k] = &historySums{}
 		}
 		a := decimal.RequireFromString(r.Amount)
 		want[k].records++
@@ -93,6 +96,52 @@ func exactMatches(fake *fakeexchange.Exchange, st ledger.State, account string) 
 			want[k].outflow = want[k].outflow.Sub(a)
 		}
 	}
+	return want
+}
+
+// scrapedMatches describes how an account's scraped token history counters
+// differ from the exact sums over every record the fake holds, converted to
+// float64 as the exporter converts them; "" when they agree.
+func scrapedMatches(fake *fakeexchange.Exchange, samples map[string]*model.Sample, account string) string {
+	want := fakeSums(fake, account)
+	var diffs []string
+	series := 0
+	for name, s := range samples {
+		if strings.HasPrefix(name, "woox_token_history_") && strings.HasSuffix(string(s.Metric[model.MetricNameLabel]), "_total") &&
+			string(s.Metric["account"]) == account {
+			series++
+		}
+	}
+	if series != 3*len(want) {
+		diffs = append(diffs, fmt.Sprintf("%s: %d token history counter series scraped, want %d (3 for each of %d (token, type))", account, series, 3*len(want), len(want)))
+	}
+	for k, w := range want {
+		labels := fmt.Sprintf(`{account=%q, token=%q, transaction_type=%q}`, account, k[0], k[1])
+		for _, c := range []struct {
+			metric string
+			want   float64
+		}{
+			{"woox_token_history_records_total", float64(w.records)},
+			{"woox_token_history_inflow_total", w.inflow.InexactFloat64()},
+			{"woox_token_history_outflow_total", w.outflow.InexactFloat64()},
+		} {
+			s, ok := samples[c.metric+labels]
+			switch {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("missing %s%s (the fake holds %v)", c.metric, labels, c.want))
+			case float64(s.Value) != c.want:
+				diffs = append(diffs, fmt.Sprintf("%s%s = %v, the fake holds %v", c.metric, labels, s.Value, c.want))
+			}
+		}
+	}
+	slices.Sort(diffs)
+	return strings.Join(diffs, "\n")
+}
+
+// exactMatches describes how an account's saved totals differ from the
+// exact decimal sums over every record the fake holds; "" when they agree.
+func exactMatches(fake *fakeexchange.Exchange, st ledger.State, account string) string {
+	want := fakeSums(fake, account)
 	var diffs []string
 	if len(st.Totals) != len(want) {
 		diffs = append(diffs, fmt.Sprintf("%s: %d saved (token, type) totals, want %d: %+v", account, len(st.Totals), len(want), st.Totals))
@@ -272,4 +321,98 @@ func TestBinarySurvivesStateFileWriteFailures(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("woox_exporter_state_file_write_failures_total stayed 0\n%s", p.output.String())
+}
+
+// kill ends the exporter with SIGKILL: no shutdown save, no clean exit.
+func (p *exporterProcess) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		p.done <- err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no exit within 10s of SIGKILL\n%s", p.output.String())
+	}
+}
+
+// Killed without a chance to save at shutdown, the exporter restarts from
+// what its last poll wrote: counters continue, and records that arrived
+// while it was down are counted, every record exactly once.
+func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
+	fake := startFake(t)
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "woox.json")
+	cfg := accountsConfig(t, dir, "main", "sub")
+	start := func(lookback string) *exporterProcess {
+		p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
+			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
+		p.waitReady(t)
+		return p
+	}
+	const mainDeposit = `woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
+
+	p := start("1h")
+	// Wait for polls that counted every record, and for their write.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := p.scrape(t)
+		_, written := s["woox_exporter_state_file_last_write_timestamp_seconds"]
+		saved, err := readStateQuiet(state)
+		diff := scrapedMatches(fake, s, "main") + scrapedMatches(fake, s, "sub")
+		if err == nil {
+			diff += exactMatches(fake, saved["main"], "main") + exactMatches(fake, saved["sub"], "sub")
+		}
+		if written && err == nil && diff == "" {
+			if v := value(t, s, mainDeposit); v != 2500 {
+				t.Fatalf("first run: %s = %v, want 2500", mainDeposit, v)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no state file write holding every record within 20s (written %v, %v): %s\n%s", written, err, diff, p.output.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.kill(t)
+	if strings.Contains(p.output.String(), `msg=stopped`) {
+		t.Fatalf("the exporter shut down cleanly: SIGKILL was not what ended it\n%s", p.output.String())
+	}
+
+	// While the exporter is down.
+	now := time.Now()
+	for _, r := range []struct {
+		account string
+		rec     fakeexchange.HistoryRecord
+	}{
+		{"main", fakeexchange.HistoryRecord{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25", Timestamp: now.Add(-20 * time.Second).UnixMilli()}},
+		{"main", fakeexchange.HistoryRecord{ID: 5002, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-0.1", Timestamp: now.Add(-15 * time.Second).UnixMilli()}},
+		{"sub", fakeexchange.HistoryRecord{ID: 6001, Type: "WITHDRAW", Token: "ETH", Amount: "-0.5", Timestamp: now.Add(-10 * time.Second).UnixMilli()}},
+	} {
+		if err := fake.AppendHistory(r.account, r.rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A one-minute lookback: the records counted before the kill come back
+	// only from the state file.
+	p = start("1m")
+	s := p.scrape(t)
+	if v := value(t, s, mainDeposit); v != 2507.25 {
+		t.Errorf("after SIGKILL and a restart: %s = %v, want 2507.25 (2500 saved + 7.25 while down)", mainDeposit, v)
+	}
+	if v := value(t, s, "woox_exporter_state_file_corrupt"); v != 0 {
+		t.Errorf("woox_exporter_state_file_corrupt = %v after SIGKILL", v)
+	}
+	for _, account := range []string{"main", "sub"} {
+		if diff := scrapedMatches(fake, s, account); diff != "" {
+			t.Errorf("after SIGKILL and a restart:\n%s", diff)
+		}
+	}
+	p.stop(t)
+	saved := readState(t, state)
+	checkStateExact(t, fake, saved["main"], "main")
+	checkStateExact(t, fake, saved["sub"], "sub")
 }

@@ -9,9 +9,9 @@ import (
 
 // FromEnv reads the one account that the environment can describe, named
 // "default": WOOX_API_KEY plus exactly one of WOOX_API_SECRET (the secret
-// itself) or WOOX_API_SECRET_FILE (a file holding it, readable by its owner
-// only). It returns nil, nil when none of the three variables is set. A nil
-// getenv means os.Getenv.
+// itself) or WOOX_API_SECRET_FILE (a file holding it, which users other than
+// its owner and group can neither read nor write). It returns nil, nil when
+// none of the three variables is set. A nil getenv means os.Getenv.
 func FromEnv(getenv func(string) string) (*Account, error) {
 	getenv = orGetenv(getenv)
 	key, secret, secretFile := getenv(EnvAPIKey), getenv(EnvAPISecret), getenv(EnvAPISecretFile)

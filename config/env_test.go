@@ -92,7 +92,7 @@ func TestFromEnv(t *testing.T) {
 		{
 			name:    "secret file readable by others",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: open},
-			wantErr: []string{"WOOX_API_SECRET_FILE: secret file " + open + " has mode 0644", "chmod 600 " + open},
+			wantErr: []string{"WOOX_API_SECRET_FILE: secret file " + open + " has mode 0644 and is readable by other users", "chmod o-rwx " + open},
 		},
 		{
 			name:    "secret file missing",

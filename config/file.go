@@ -43,9 +43,10 @@ const (
 //	    api_secret_env: WOOX_HEDGING_SECRET
 //
 // Each account needs a unique name made of [a-zA-Z0-9_.-], an api_key and
-// exactly one of api_secret_file (a file only its owner can read or write; a
-// relative path is relative to the config file's directory) or api_secret_env
-// (the name of an environment variable, looked up with getenv). An inline
+// exactly one of api_secret_file (a file that users other than its owner and
+// group can neither read nor write; a relative path is relative to the config
+// file's directory) or api_secret_env (the name of an environment variable,
+// looked up with getenv). An inline
 // api_secret and unknown fields are rejected, as is a file without accounts.
 //
 // Every problem found is reported, one per line, as "file:line: field: what is
@@ -106,7 +107,9 @@ func (l *fileLoader) where(line int, field string) string {
 var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 
 // yamlError rewrites a parser error ("yaml: line 3: ...") into the file:line
-// form of the other errors.
+// form of the other errors. yaml.v3 gives no better line: for a syntax error
+// it reports where the enclosing block or flow began (counted from 0 for
+// parser errors), which can be lines before the mistake, and exposes no mark.
 func (l *fileLoader) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {

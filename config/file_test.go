@@ -23,7 +23,7 @@ func inTempConfigDir(t *testing.T) string {
 	t.Chdir(dir)
 	writeSecretFile(t, dir, "secret", fileSecret+"\n", 0o600)
 	writeSecretFile(t, dir, "secret-0644", fileSecret+"\n", 0o644)
-	writeSecretFile(t, dir, "secret-0640", fileSecret+"\n", 0o640)
+	writeSecretFile(t, dir, "secret-0604", fileSecret+"\n", 0o604)
 	writeSecretFile(t, dir, "secret-empty", "\n\n", 0o600)
 	writeSecretFile(t, dir, "secret-two-lines", fileSecret+"\n"+fileSecret+"\n", 0o600)
 	if err := os.Mkdir(filepath.Join(dir, "secret-dir"), 0o700); err != nil {
@@ -145,8 +145,8 @@ func TestLoadFileErrors(t *testing.T) {
 		{name: "both secrets", config: "accounts:\n" + account + "    api_secret_file: secret\n", want: []string{"config.yml:5: accounts[0]: api_secret_file and api_secret_env are mutually exclusive; set only one"}},
 		{name: "api_secret_file empty", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: ''\n", want: []string{"config.yml:4: accounts[0].api_secret_file: must not be empty"}},
 		{name: "api_secret_file missing", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: nope\n", want: []string{"config.yml:4: accounts[0].api_secret_file: read secret file: stat nope: no such file or directory"}},
-		{name: "api_secret_file mode 0644", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0644\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-0644 has mode 0644 and can be read or written by group or others; run chmod 600 secret-0644"}},
-		{name: "api_secret_file mode 0640", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0640\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-0640 has mode 0640"}},
+		{name: "api_secret_file mode 0644", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0644\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-0644 has mode 0644 and is readable by other users; run chmod o-rwx secret-0644"}},
+		{name: "api_secret_file mode 0604", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0604\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-0604 has mode 0604 and is readable by other users"}},
 		{name: "api_secret_file empty content", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-empty\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-empty: secret is empty"}},
 		{name: "api_secret_file two lines", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-two-lines\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-two-lines: secret contains whitespace or control characters"}},
 		{name: "api_secret_file a directory", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-dir\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file secret-dir is not a regular file"}},
@@ -213,21 +213,27 @@ func TestLoadFileErrors(t *testing.T) {
 	}
 }
 
+// Owner and group may read (Kubernetes mounts secrets 0440 with fsGroup for a
+// non-root container); other users may neither read nor write.
 func TestLoadFileSecretFilePermissions(t *testing.T) {
 	for _, tc := range []struct {
 		mode os.FileMode
 		ok   bool
+		why  string
 	}{
-		{0o600, true},
-		{0o400, true},
-		{0o700, true},
-		{0o644, false},
-		{0o640, false},
-		{0o604, false},
-		{0o620, false},
-		{0o602, false},
-		{0o610, false},
-		{0o666, false},
+		{0o600, true, ""},
+		{0o400, true, ""},
+		{0o700, true, ""},
+		{0o440, true, ""},
+		{0o640, true, ""},
+		{0o660, true, ""},
+		{0o750, true, ""},
+		{0o644, false, "readable"},
+		{0o604, false, "readable"},
+		{0o444, false, "readable"},
+		{0o602, false, "writable"},
+		{0o622, false, "writable"},
+		{0o666, false, "readable"},
 	} {
 		t.Run(tc.mode.String(), func(t *testing.T) {
 			dir := inTempConfigDir(t)
@@ -239,9 +245,9 @@ func TestLoadFileSecretFilePermissions(t *testing.T) {
 				}
 				return
 			}
-			want := fmt.Sprintf("secret file s has mode %04o", tc.mode)
-			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "chmod 600 s") {
-				t.Errorf("mode %04o: error = %v, want it to contain %q and the chmod 600 hint", tc.mode, err, want)
+			want := fmt.Sprintf("secret file s has mode %04o and is %s by other users", tc.mode, tc.why)
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "chmod o-rwx s") {
+				t.Errorf("mode %04o: error = %v, want it to contain %q and the chmod o-rwx hint", tc.mode, err, want)
 			}
 		})
 	}
@@ -253,6 +259,16 @@ func TestLoadFileUnreadable(t *testing.T) {
 		_, err := LoadFile(dir, testEnv)
 		if err == nil || !strings.Contains(err.Error(), "read config file: read "+dir+": is a directory") {
 			t.Errorf("error = %v, want a read error naming %s", err, dir)
+		}
+	})
+	// Holds for root too (a directory as the secret file is in the table above).
+	t.Run("secret file below a plain file", func(t *testing.T) {
+		dir := inTempConfigDir(t)
+		writeSecretFile(t, dir, "plain", fileSecret, 0o600)
+		_, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: plain/secret}\n"), testEnv)
+		want := "config.yml:2: accounts[0].api_secret_file: read secret file: stat plain/secret: not a directory"
+		if err == nil || err.Error() != want {
+			t.Errorf("error = %v, want %s", err, want)
 		}
 	})
 	if os.Geteuid() == 0 {

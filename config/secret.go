@@ -80,7 +80,8 @@ func cleanSecret(raw string) (Secret, error) {
 }
 
 // readSecretFile reads a secret from path, which must be a regular file that
-// only its owner can read or write. Errors name the file, never its content.
+// users other than its owner and group can neither read nor write.
+// Errors name the file, never its content.
 func readSecretFile(path string) (Secret, error) {
 	// Stat before opening: opening a FIFO would block.
 	fi, err := os.Stat(path)
@@ -125,8 +126,15 @@ func checkSecretFileInfo(path string, fi os.FileInfo) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return fmt.Errorf("secret file %s has mode %04o and can be read or written by group or others; run chmod 600 %s", path, perm, path)
+	// The group may read: Kubernetes mounts secrets 0440 with fsGroup so that
+	// a non-root container can read them. Other users may not: readable would
+	// leak the secret, writable would let them swap it.
+	perm := fi.Mode().Perm()
+	switch {
+	case perm&0o004 != 0:
+		return fmt.Errorf("secret file %s has mode %04o and is readable by other users; run chmod o-rwx %s", path, perm, path)
+	case perm&0o002 != 0:
+		return fmt.Errorf("secret file %s has mode %04o and is writable by other users; run chmod o-rwx %s", path, perm, path)
 	}
 	return nil
 }

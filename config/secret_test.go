@@ -123,3 +123,49 @@ func TestCleanSecret(t *testing.T) {
 		}
 	}
 }
+
+// What the loaders return keeps the secret only where it is redacted: the
+// accounts read from a file and from the environment print and marshal
+// without it.
+func TestLoadedAccountsNeverShowTheSecret(t *testing.T) {
+	dir := inTempConfigDir(t)
+	fromFile, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: secret}\n  - {name: b, api_key: k, api_secret_env: WOOX_MAIN_SECRET}\n"), testEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnv, err := FromEnv(fakeEnv(map[string]string{EnvAPIKey: "k", EnvAPISecret: testSecret}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnvFile, err := FromEnv(fakeEnv(map[string]string{EnvAPIKey: "k", EnvAPISecretFile: dir + "/secret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := []Account{fromFile[0], fromFile[1], *fromEnv, *fromEnvFile}
+	secrets := map[string]bool{fileSecret: true, envSecret: true, testSecret: true}
+	for _, a := range loaded {
+		if !secrets[a.Secret.Reveal()] {
+			t.Fatalf("account %s holds an unexpected secret", a.Name)
+		}
+	}
+	var outputs []string
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		outputs = append(outputs, fmt.Sprintf(verb, loaded), fmt.Sprintf(verb, fromEnv))
+	}
+	j, err := json.Marshal(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := yaml.Marshal(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs = append(outputs, string(j), string(y))
+	for _, out := range outputs {
+		for s := range secrets {
+			if strings.Contains(out, s) {
+				t.Errorf("a loaded account shows its secret: %s", out)
+			}
+		}
+	}
+}

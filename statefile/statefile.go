@@ -106,10 +106,7 @@ var _ prometheus.Collector = (*Store)(nil)
 // file cannot be read or its directory cannot be written, or when a corrupt
 // file cannot be set aside. now names the set-aside file.
 func Open(path string, now time.Time) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("no state file path")
-	}
-	if err := checkWritableDir(filepath.Dir(path)); err != nil {
+	if err := Check(path); err != nil {
 		return nil, err
 	}
 	s := &Store{path: path, accounts: map[string]ledger.State{}}
@@ -133,12 +130,51 @@ func Open(path string, now time.Time) (*Store, error) {
 	return s, nil
 }
 
+// Check reports whether a state file at path could be used, without
+// changing it: its directory exists and a file can be created in it, and the
+// file, when it exists, is a regular file the exporter can read. Whether its
+// content decodes is left to Open, which sets a bad file aside.
+func Check(path string) error {
+	if path == "" {
+		return errors.New("no state file path")
+	}
+	if err := checkWritableDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("state file: %w", err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("state file %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read state file: %w", err)
+	}
+	return f.Close()
+}
+
 // checkWritableDir fails unless a file can be created in dir, so that a
 // state file that could never be written is refused at startup.
 func checkWritableDir(dir string) error {
-	f, err := os.CreateTemp(dir, ".woox_exporter-probe-*")
+	fi, err := os.Stat(dir)
 	if err != nil {
 		return fmt.Errorf("state file directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("state file directory %s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".woox_exporter-probe-*")
+	if err != nil {
+		// The probe's random name would only confuse the reader.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("state file directory %s is not writable: %w", dir, err)
 	}
 	name := f.Name()
 	f.Close()

@@ -168,6 +168,50 @@ func TestOpenRefusesADirectoryItCannotWrite(t *testing.T) {
 	}
 }
 
+// Check refuses what Open would refuse, and changes nothing: a corrupt file
+// is Open's to set aside, not Check's.
+func TestCheckRefusesWhatOpenCannotUseAndChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stateDir := filepath.Join(dir, "state.json.d")
+	if err := os.Mkdir(stateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"":                                      "no state file path",
+		filepath.Join(dir, "missing", "s.json"): "state file directory",
+		filepath.Join(notADir, "s.json"):        "state file directory",
+		stateDir:                                "not a regular file",
+	} {
+		if err := Check(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check(%q) = %v, want an error containing %q", path, err, want)
+		}
+		if _, err := Open(path, openTime); err == nil {
+			t.Errorf("Open(%q) succeeded where Check fails", path)
+		}
+	}
+	if err := Check(filepath.Join(dir, "fresh.json")); err != nil {
+		t.Errorf("missing file in a writable directory: %v", err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.json")
+	if err := os.WriteFile(corrupt, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(dir)
+	if err := Check(corrupt); err != nil {
+		t.Errorf("corrupt but readable file: %v", err)
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Errorf("Check changed the directory: %d entries before, %d after", len(before), len(after))
+	}
+	if b, _ := os.ReadFile(corrupt); string(b) != "not json" {
+		t.Errorf("Check changed the file: %q", b)
+	}
+}
+
 func TestWriteFailureIsCountedAndReturned(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
 	if err := os.Mkdir(dir, 0o700); err != nil {
