@@ -55,7 +55,8 @@ type Config struct {
 	RateLimit RateLimit
 	// Budget is the fraction of RateLimit the client may use, in (0, 1].
 	Budget float64
-	// HTTPClient defaults to a client with a 30 s timeout.
+	// HTTPClient defaults to a client with a 30 s timeout. The client uses a
+	// copy that never follows redirects, whatever its CheckRedirect says.
 	HTTPClient *http.Client
 	// MaxRetries bounds retries of one request after transient errors and
 	// 429s; negative means none.
@@ -74,11 +75,18 @@ type Config struct {
 // keep-alive, because net/http silently resends a GET whose reused connection
 // the server closed, and such a hidden resend would spend budget the client
 // never counted. A few requests a minute do not need pooled connections.
+// Redirects are not followed: net/http would resend x-api-key and
+// x-api-signature to whatever host the Location names, and the extra request
+// would bypass the budget.
 func NewHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DisableKeepAlives = true
-	return &http.Client{Timeout: timeout, Transport: t}
+	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: noRedirects}
 }
+
+// noRedirects makes net/http return a 3xx answer as it is; send turns it
+// into a bad response.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Client talks to the exchange on behalf of one account. It is safe for
 // concurrent use; all callers share its request budgets.
@@ -123,6 +131,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewHTTPClient(DefaultTimeout)
+	} else {
+		// A copy, so the caller's client keeps its own redirect policy
+		// for other uses.
+		hc := *cfg.HTTPClient
+		hc.CheckRedirect = noRedirects
+		cfg.HTTPClient = &hc
 	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = DefaultMaxRetries
@@ -253,6 +267,12 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	if int64(len(body)) > c.cfg.MaxBodyBytes {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		// The API never redirects; following one would send the signed
+		// headers elsewhere. The Location is left out: its query may
+		// carry anything.
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: errors.New("answer is a redirect, which is never followed")}
 	}
 
 	var env envelope
