@@ -153,7 +153,25 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx
 	}
-	return &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}, nil
+	c := &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}
+	if m := cfg.Metrics; m != nil {
+		for _, endpoint := range c.endpoints() {
+			// A counter that appears on its first 429 starts at 1, and
+			// increase() never sees that first 429: the WooxRateLimited
+			// alert needs the series to exist at 0 before.
+			m.requests.WithLabelValues(endpoint, cfg.Account, "429")
+		}
+	}
+	return c, nil
+}
+
+// endpoints are the endpoints the client is meant to call: the public one
+// without an API key, the private ones with.
+func (c *Client) endpoints() []string {
+	if c.cfg.APIKey == "" {
+		return []string{EndpointTokenNetwork}
+	}
+	return []string{EndpointCredentials, EndpointTokenHistory}
 }
 
 // Account is the account label the client was configured with.
