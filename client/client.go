@@ -34,6 +34,9 @@ const (
 	// skewWarning is the clock offset at which the client starts warning,
 	// well before SigningWindow is reached.
 	skewWarning = 60 * time.Second
+	// skewWarnEvery spaces the warnings while the offset stays beyond
+	// skewWarning: once on crossing, then at most this often.
+	skewWarnEvery = time.Minute
 	// maxBackoff bounds the wait between retries of transient failures.
 	maxBackoff = 30 * time.Second
 )
@@ -100,6 +103,12 @@ type Client struct {
 	// offsetNanos is the exchange clock minus the local clock.
 	offsetNanos atomic.Int64
 	offsetKnown atomic.Bool
+
+	skewMu sync.Mutex
+	// skewed is set while the offset is beyond skewWarning; skewWarned is
+	// when the latest warning was logged.
+	skewed     bool
+	skewWarned time.Time
 }
 
 // New checks cfg and returns a client.
@@ -343,9 +352,39 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	if m := c.cfg.Metrics; m != nil {
 		m.clockSkew.Set(offset.Seconds())
 	}
-	if offset > skewWarning || offset < -skewWarning {
+	switch c.skewNews(offset.Abs() > skewWarning, received) {
+	case skewWarn:
 		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; signed requests fail at 300s", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
+	case skewRecovered:
+		level.Info(c.cfg.Logger).Log("msg", "local clock is back within 60s of the exchange's", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
 	}
+}
+
+type skewEvent int
+
+const (
+	skewQuiet skewEvent = iota
+	skewWarn
+	skewRecovered
+)
+
+// skewNews says what to log about an answer's offset: a warning when it
+// crosses skewWarning and then at most every skewWarnEvery, so a skewed
+// clock does not log on every answer, and a note when it comes back.
+func (c *Client) skewNews(beyond bool, now time.Time) skewEvent {
+	c.skewMu.Lock()
+	defer c.skewMu.Unlock()
+	switch {
+	case !beyond && !c.skewed:
+		return skewQuiet
+	case !beyond:
+		c.skewed = false
+		return skewRecovered
+	case c.skewed && now.Sub(c.skewWarned) < skewWarnEvery:
+		return skewQuiet
+	}
+	c.skewed, c.skewWarned = true, now
+	return skewWarn
 }
 
 // redactURLError drops the request URL from net/http errors: it holds no

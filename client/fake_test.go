@@ -114,16 +114,33 @@ func TestWrongSecretIsAnAuthError(t *testing.T) {
 	}
 }
 
+// A local clock 6 minutes behind makes signed requests fail; the client
+// learns the offset from the next answer that carries the server time.
 func TestTimestampOutsideSigningWindowIsRejected(t *testing.T) {
 	h := newHarness(t, testScenario())
-	_, err := h.client(t, func(c *client.Config) {
+	c := h.client(t, func(c *client.Config) {
 		c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
-	}).Credentials(context.Background())
+	})
+	_, err := c.Credentials(context.Background())
 	if !client.IsAuth(err) {
 		t.Fatalf("err = %v", err)
 	}
-	if off, _ := h.client(t, nil).ClockOffset(); off != 0 {
-		t.Errorf("fresh client offset = %v", off)
+	// Error answers carry no server time: nothing is known yet.
+	if off, ok := c.ClockOffset(); ok || off != 0 {
+		t.Errorf("offset %v (known %v) before any answer with a timestamp", off, ok)
+	}
+	if _, err := c.TokenNetworks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	off, ok := c.ClockOffset()
+	if d := off - 6*time.Minute; !ok || d < -time.Second || d > time.Second {
+		t.Errorf("offset = %v (known %v), want 6m ± 1s", off, ok)
+	}
+	if d := time.Until(c.ServerNow()); d < -time.Second || d > time.Second {
+		t.Errorf("ServerNow is %v away from the exchange's clock", d)
+	}
+	if !strings.Contains(h.logbuf.String(), "local clock is drifting") {
+		t.Errorf("no skew warning for a 6-minute offset:\n%s", h.logbuf.String())
 	}
 }
 
