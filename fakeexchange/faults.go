@@ -207,11 +207,7 @@ func htmlPage(status int, title string) []byte {
 // resetConnection drops the connection without an HTTP answer, with an RST
 // where the connection is TCP.
 func resetConnection(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic(http.ErrAbortHandler)
-	}
-	conn, _, err := hj.Hijack()
+	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}

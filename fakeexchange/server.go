@@ -73,6 +73,11 @@ type RequestRecord struct {
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
 	APIKey  string
+	// Signature and APITimestamp are the x-api-signature and
+	// x-api-timestamp headers as received (empty when absent), so tests can
+	// check that no client output repeats them.
+	Signature    string
+	APITimestamp string
 	// Status is the HTTP status sent, 0 when none was (connection reset or
 	// client gone).
 	Status int
@@ -195,8 +200,14 @@ func (e *Exchange) now() time.Time { return e.clock().Add(e.offset) }
 // ServeHTTP answers one request: route, authenticate, rate limit, faults,
 // validate parameters, answer.
 func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
-	defer func() { e.record(rec) }()
+	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
+		Signature: r.Header.Get("x-api-signature"), APITimestamp: r.Header.Get("x-api-timestamp")}
+	// Recorded before the answer goes out, so a caller that has its answer
+	// finds the request in Requests; when no answer goes out, on return.
+	var once sync.Once
+	recordOnce := func() { once.Do(func() { e.record(rec) }) }
+	defer recordOnce()
+	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
 	endpoint, ok := routes[r.URL.Path]
 	if !ok || r.Method != http.MethodGet {
@@ -257,6 +268,25 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.Status = status
 	writeRaw(w, status, contentTypeJSON, body)
 }
+
+// recordingWriter calls before ahead of the first byte of the answer.
+type recordingWriter struct {
+	http.ResponseWriter
+	before func()
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	w.before()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	w.before()
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 var routes = map[string]string{
 	PathTokenNetwork: EndpointTokenNetwork,
