@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/shopspring/decimal"
@@ -344,11 +345,84 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", kind, err, err, err)
 	}
 	_, err := h.client(t, func(c *client.Config) { c.APISecret = testSecret + "x" }).Credentials(context.Background())
-	fmt.Fprintf(&out, "%v\n%s", err, h.logbuf.String())
+	fmt.Fprintf(&out, "%v\n", err)
+
+	// Again with retries and debug logging, which log every failed attempt,
+	// through faults that end in a recovery and faults that end in an error.
+	retrying := h.client(t, func(c *client.Config) {
+		c.RateLimit = client.RateLimit{Requests: 1000, Window: 10 * time.Millisecond}
+		c.MaxRetries = 3
+		c.Logger = level.NewFilter(c.Logger, level.AllowDebug())
+		// Back-off of seconds, cut short: the test is about what is printed.
+		c.Sleep = func(ctx context.Context, d time.Duration) error {
+			select {
+			case <-time.After(min(d, 5*time.Millisecond)):
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	})
+	wrongSecret := testSecret[:len(testSecret)-4] + "Zz9y"
+	wrong := h.client(t, func(c *client.Config) {
+		c.APISecret = wrongSecret
+		c.Logger = level.NewFilter(c.Logger, level.AllowDebug())
+	})
+	for _, tc := range []struct {
+		name    string
+		fault   fakeexchange.Fault
+		c       *client.Client
+		wantErr bool
+	}{
+		{"5xx then success", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Count: 2}, retrying, false},
+		{"500 envelope then success", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 500, Count: 1}, retrying, false},
+		{"429 then success", fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 1}, retrying, false},
+		{"connection reset then success", fakeexchange.Fault{Kind: fakeexchange.FaultConnectionReset, Count: 2}, retrying, false},
+		{"5xx past every retry", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 502, Count: 4}, retrying, true},
+		{"429 past every retry", fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 4}, retrying, true},
+		{"401 wrong secret", fakeexchange.Fault{}, wrong, true},
+	} {
+		if tc.fault.Kind != "" {
+			h.fake.InjectFault(tc.fault)
+		}
+		_, err := tc.c.TokenHistory(context.Background(), client.HistoryQuery{})
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err = %v, want error %v", tc.name, err, tc.wantErr)
+		}
+		if err != nil {
+			fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", tc.name, err, err, err)
+		}
+		h.fake.ClearFaults()
+	}
+	out.WriteString(h.logbuf.String())
+	if !strings.Contains(h.logbuf.String(), "retrying exchange request") {
+		t.Fatalf("no debug line about retries: the retry path was not logged at all\n%s", h.logbuf.String())
+	}
+
 	if strings.Contains(out.String(), testSecret) {
 		t.Fatalf("secret leaked:\n%s", out.String())
 	}
 	if strings.Contains(strings.ToLower(out.String()), "x-api-signature") {
 		t.Fatalf("signature header leaked:\n%s", out.String())
+	}
+	// Every value of the signed headers the fake received: none may appear.
+	needles := map[string]string{testSecret: "secret", wrongSecret: "wrong secret", testKey: "x-api-key"}
+	var signatures int
+	for _, r := range h.fake.Requests() {
+		if r.Signature != "" {
+			signatures++
+			needles[r.Signature] = "x-api-signature"
+		}
+		if r.APITimestamp != "" {
+			needles[r.APITimestamp] = "x-api-timestamp"
+		}
+	}
+	if signatures < 20 {
+		t.Fatalf("the fake saw only %d signatures; the faults did not drive the signed paths", signatures)
+	}
+	for needle, what := range needles {
+		if strings.Contains(out.String(), needle) {
+			t.Errorf("%s %q appears in errors or logs:\n%s", what, needle, out.String())
+		}
 	}
 }
