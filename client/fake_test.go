@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -258,6 +259,84 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 	}
 	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 18 {
 		t.Errorf("%d history requests, want 18", n)
+	}
+	for ep, times := range perEndpoint {
+		if worst := busiestWindow(times, window); worst > 5 {
+			t.Errorf("%s: %d requests arrived within one %v window; budget is 5 (50%% of 10)", ep, worst, window)
+		}
+	}
+}
+
+// Retries spend budget like first attempts: with 503s and 429 storms
+// injected at the fake and several callers retrying at once, no window of
+// the limit's length ever holds more than budget × limit requests of one
+// endpoint, counted at the fake, whatever their answer.
+func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
+	const window = 400 * time.Millisecond
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []fakeexchange.Fault{
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 4},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointTokenHistory, Count: 2},
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointCredentials, Count: 3},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointCredentials, Count: 2},
+	} {
+		h.fake.InjectFault(f)
+	}
+	c := h.client(t, func(c *client.Config) {
+		c.RateLimit = client.RateLimit{Requests: 10, Window: window}
+		c.MaxRetries = 5
+		// Back-off of seconds, cut short; the budget's own waits are
+		// re-checked on waking, so this cannot let a request through early.
+		c.Sleep = func(ctx context.Context, d time.Duration) error {
+			select {
+			case <-time.After(min(d, 50*time.Millisecond)):
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for g := 0; g < 5; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
+				failed.Add(1)
+			}
+			if _, err := c.Credentials(context.Background()); err != nil {
+				failed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	perEndpoint := map[string][]time.Time{}
+	var faulted int
+	for _, r := range h.fake.Requests() {
+		if r.Status == 429 && r.Fault == "" {
+			t.Errorf("the fake's own limit answered 429 to %s", r.Endpoint)
+		}
+		if r.Fault != "" {
+			faulted++
+		}
+		if r.Account != "" {
+			perEndpoint[r.Endpoint] = append(perEndpoint[r.Endpoint], r.Time)
+		}
+	}
+	if faulted != 11 {
+		t.Errorf("%d requests met a fault, want all 11 injected", faulted)
+	}
+	if n := failed.Load(); n != 0 {
+		t.Errorf("%d calls failed; 5 retries should outlast the faults", n)
+	}
+	// 5 callers × 3 pages, plus a retry for each of the 6 faulted attempts.
+	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 21 {
+		t.Errorf("%d history requests, want 21", n)
 	}
 	for ep, times := range perEndpoint {
 		if worst := busiestWindow(times, window); worst > 5 {
