@@ -41,6 +41,30 @@ func testScenario() *fakeexchange.Scenario {
 	}
 }
 
+// fakeModes are the ways the fake spells numbers: as the documentation shows
+// (ids, timestamps and meta as JSON numbers, decimals as strings), every
+// number a JSON number, and every number a JSON string with snake_case
+// meta, as captured live answers do.
+var fakeModes = []struct {
+	name  string
+	apply func(*fakeexchange.Scenario)
+}{
+	{"documented", func(*fakeexchange.Scenario) {}},
+	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
+	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
+}
+
+// eachFakeMode runs test against a fresh testScenario in every fake mode.
+func eachFakeMode(t *testing.T, test func(t *testing.T, s *fakeexchange.Scenario)) {
+	for _, m := range fakeModes {
+		t.Run(m.name, func(t *testing.T) {
+			s := testScenario()
+			m.apply(s)
+			test(t, s)
+		})
+	}
+}
+
 type harness struct {
 	fake    *fakeexchange.Exchange
 	url     string
@@ -87,141 +111,170 @@ func records(fromID int64, n int, ts int64) []fakeexchange.HistoryRecord {
 }
 
 func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
-	h := newHarness(t, testScenario())
-	c := h.client(t, nil)
-	creds, err := c.Credentials(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
-		t.Errorf("credentials = %+v", creds)
-	}
-	nets, err := c.TokenNetworks(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
-		t.Errorf("networks = %+v", nets)
-	}
-	if _, ok := c.ClockOffset(); !ok {
-		t.Error("no clock offset recorded from the answers")
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		c := h.client(t, nil)
+		creds, err := c.Credentials(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
+			t.Errorf("credentials = %+v", creds)
+		}
+		if creds[0].UserID != "12523" {
+			t.Errorf("user id = %q, want 12523", creds[0].UserID)
+		}
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(9007199254740993, 3, base)...); err != nil {
+			t.Fatal(err)
+		}
+		var pages []client.HistoryPage
+		if err := c.TokenHistoryPages(context.Background(), client.HistoryQuery{PageSize: 2}, func(p client.HistoryPage) error {
+			pages = append(pages, p)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// An id above 2^53 comes through exactly, whatever its spelling.
+		if len(pages) != 2 || pages[0].Meta != (client.PageMeta{Total: 3, RecordsPerPage: 2, CurrentPage: 1}) ||
+			pages[1].Meta.CurrentPage != 2 || pages[0].Records[0].ID != 9007199254740995 || pages[0].Records[0].Timestamp != base+2 {
+			t.Errorf("history pages = %+v", pages)
+		}
+		nets, err := c.TokenNetworks(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
+			t.Errorf("networks = %+v", nets)
+		}
+		if _, ok := c.ClockOffset(); !ok {
+			t.Error("no clock offset recorded from the answers")
+		}
+	})
 }
 
 func TestWrongSecretIsAnAuthError(t *testing.T) {
-	h := newHarness(t, testScenario())
-	_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
-	if !client.IsAuth(err) {
-		t.Fatalf("err = %v", err)
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
+		if !client.IsAuth(err) {
+			t.Fatalf("err = %v", err)
+		}
+	})
 }
 
 // A local clock 6 minutes behind makes signed requests fail; the client
 // learns the offset from the next answer that carries the server time.
 func TestTimestampOutsideSigningWindowIsRejected(t *testing.T) {
-	h := newHarness(t, testScenario())
-	c := h.client(t, func(c *client.Config) {
-		c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		c := h.client(t, func(c *client.Config) {
+			c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
+		})
+		_, err := c.Credentials(context.Background())
+		if !client.IsAuth(err) {
+			t.Fatalf("err = %v", err)
+		}
+		// Error answers carry no server time: nothing is known yet.
+		if off, ok := c.ClockOffset(); ok || off != 0 {
+			t.Errorf("offset %v (known %v) before any answer with a timestamp", off, ok)
+		}
+		if _, err := c.TokenNetworks(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		off, ok := c.ClockOffset()
+		if d := off - 6*time.Minute; !ok || d < -time.Second || d > time.Second {
+			t.Errorf("offset = %v (known %v), want 6m ± 1s", off, ok)
+		}
+		if d := time.Until(c.ServerNow()); d < -time.Second || d > time.Second {
+			t.Errorf("ServerNow is %v away from the exchange's clock", d)
+		}
+		if !strings.Contains(h.logbuf.String(), "local clock is drifting") {
+			t.Errorf("no skew warning for a 6-minute offset:\n%s", h.logbuf.String())
+		}
 	})
-	_, err := c.Credentials(context.Background())
-	if !client.IsAuth(err) {
-		t.Fatalf("err = %v", err)
-	}
-	// Error answers carry no server time: nothing is known yet.
-	if off, ok := c.ClockOffset(); ok || off != 0 {
-		t.Errorf("offset %v (known %v) before any answer with a timestamp", off, ok)
-	}
-	if _, err := c.TokenNetworks(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	off, ok := c.ClockOffset()
-	if d := off - 6*time.Minute; !ok || d < -time.Second || d > time.Second {
-		t.Errorf("offset = %v (known %v), want 6m ± 1s", off, ok)
-	}
-	if d := time.Until(c.ServerNow()); d < -time.Second || d > time.Second {
-		t.Errorf("ServerNow is %v away from the exchange's clock", d)
-	}
-	if !strings.Contains(h.logbuf.String(), "local clock is drifting") {
-		t.Errorf("no skew warning for a 6-minute offset:\n%s", h.logbuf.String())
-	}
 }
 
 func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
-	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
-		t.Fatal(err)
-	}
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2200 {
-		t.Fatalf("got %d records, want 2200", len(got))
-	}
-	seen := map[int64]bool{}
-	for _, r := range got {
-		if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
-			t.Fatalf("record %+v repeated or outside the window", r)
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
+			t.Fatal(err)
 		}
-		seen[r.ID] = true
-	}
-	if want := decimal.RequireFromString("101.000000000000000000000000000001"); !got[len(got)-1].Amount.Equal(want) {
-		t.Errorf("oldest amount %s, want %s", got[len(got)-1].Amount, want)
-	}
-	var pages int
-	for _, r := range h.fake.Requests() {
-		if r.Endpoint == fakeexchange.EndpointTokenHistory {
-			pages++
-			if r.Status != 200 {
-				t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2200 {
+			t.Fatalf("got %d records, want 2200", len(got))
+		}
+		seen := map[int64]bool{}
+		for _, r := range got {
+			if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
+				t.Fatalf("record %+v repeated or outside the window", r)
+			}
+			seen[r.ID] = true
+		}
+		if want := decimal.RequireFromString("101.000000000000000000000000000001"); !got[len(got)-1].Amount.Equal(want) {
+			t.Errorf("oldest amount %s, want %s", got[len(got)-1].Amount, want)
+		}
+		var pages int
+		for _, r := range h.fake.Requests() {
+			if r.Endpoint == fakeexchange.EndpointTokenHistory {
+				pages++
+				if r.Status != 200 {
+					t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+				}
 			}
 		}
-	}
-	// 22 full pages, then the empty page that shows there is no 23rd: a
-	// full page always leads to the next, whatever meta.total says.
-	if pages != 23 {
-		t.Errorf("%d page requests, want 23", pages)
-	}
+		// 22 full pages, then the empty page that shows there is no 23rd: a
+		// full page always leads to the next, whatever meta.total says.
+		if pages != 23 {
+			t.Errorf("%d page requests, want 23", pages)
+		}
+	})
 }
 
 // Records arriving between two page requests shift the newest-first pages;
 // the client returns every record of the poll's window at least once and
 // leaves deduplication to the caller.
 func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
-	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
-		t.Fatal(err)
-	}
-	next := int64(10000)
-	h.fake.BeforeHistoryPage(func(account string, page int) {
-		if page > 1 {
-			// One record inside the window, one after its end.
-			_ = h.fake.AppendHistory(account,
-				fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
-				fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
-			next += 2
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+			t.Fatal(err)
+		}
+		next := int64(10000)
+		h.fake.BeforeHistoryPage(func(account string, page int) {
+			if page > 1 {
+				// One record inside the window, one after its end.
+				_ = h.fake.AppendHistory(account,
+					fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
+					fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
+				next += 2
+			}
+		})
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[int64]int{}
+		for _, r := range got {
+			ids[r.ID]++
+		}
+		for id := int64(1); id <= 250; id++ {
+			if ids[id] == 0 {
+				t.Errorf("record %d of the window was skipped", id)
+			}
+		}
+		if len(got) <= 250 {
+			t.Errorf("got %d rows; the inserted records should have shifted pages", len(got))
 		}
 	})
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[int64]int{}
-	for _, r := range got {
-		ids[r.ID]++
-	}
-	for id := int64(1); id <= 250; id++ {
-		if ids[id] == 0 {
-			t.Errorf("record %d of the window was skipped", id)
-		}
-	}
-	if len(got) <= 250 {
-		t.Errorf("got %d rows; the inserted records should have shifted pages", len(got))
-	}
 }
 
 func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
@@ -361,20 +414,22 @@ func busiestWindow(times []time.Time, window time.Duration) int {
 }
 
 func TestRateLimitStormBacksOffAndRecovers(t *testing.T) {
-	const window = 200 * time.Millisecond
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
-	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
-	start := time.Now()
-	if _, err := c.Credentials(context.Background()); err != nil {
-		t.Fatalf("did not recover after the storm: %v", err)
-	}
-	if took := time.Since(start); took < 2*window {
-		t.Errorf("two 429s were retried after %v, want at least two windows (%v)", took, 2*window)
-	}
-	if got := testutil.ToFloat64(counter(t, h.reg, "429")); got != 2 {
-		t.Errorf("woox_api_requests_total{code=429} = %v, want 2", got)
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		const window = 200 * time.Millisecond
+		h := newHarness(t, s, fakeexchange.WithRateLimit(10, window))
+		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
+		start := time.Now()
+		if _, err := c.Credentials(context.Background()); err != nil {
+			t.Fatalf("did not recover after the storm: %v", err)
+		}
+		if took := time.Since(start); took < 2*window {
+			t.Errorf("two 429s were retried after %v, want at least two windows (%v)", took, 2*window)
+		}
+		if got := testutil.ToFloat64(counter(t, h.reg, "429")); got != 2 {
+			t.Errorf("woox_api_requests_total{code=429} = %v, want 2", got)
+		}
+	})
 }
 
 func counter(t *testing.T, reg *prometheus.Registry, code string) prometheus.Collector {

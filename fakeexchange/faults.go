@@ -223,8 +223,9 @@ func (e *Exchange) writeOversized(ctx context.Context, w http.ResponseWriter, si
 	if size <= 0 {
 		size = DefaultOversizedBodySize
 	}
-	head := []byte(`{"success":true,"data":{"rows":[],"meta":{"total":0,"recordsPerPage":25,"currentPage":1}},"padding":"`)
-	tail := []byte(`","timestamp":` + strconv.FormatInt(e.now().UnixMilli(), 10) + `}`)
+	meta := mustJSON(e.meta(0, 1, DefaultPageSize))
+	head := []byte(`{"success":true,"data":{"rows":[],"meta":` + string(meta) + `},"padding":"`)
+	tail := []byte(`","timestamp":` + string(mustJSON(e.integer(e.now().UnixMilli()))) + `}`)
 	size = max(size, len(head)+len(tail))
 	w.Header().Set("Content-Type", contentTypeJSON)
 	w.Header().Set("Content-Length", strconv.Itoa(size))

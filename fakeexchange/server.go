@@ -32,6 +32,7 @@ type Exchange struct {
 	logger        log.Logger
 	numbersAsJSON bool
 	snakeMeta     bool
+	allStrings    bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -158,7 +159,8 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		offset:        s.ServerTimeOffset,
 		logger:        o.logger,
 		numbersAsJSON: s.NumbersAsJSONNumbers,
-		snakeMeta:     s.SnakeCaseMeta,
+		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
+		allStrings:    s.NumbersAsStrings,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -256,10 +258,10 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
-		status, body = aerr.status, aerr.body()
+		status, body = aerr.status, e.errorBody(aerr)
 		rec.Code = aerr.code
 	} else {
-		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.now().UnixMilli()})
+		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.integer(e.now().UnixMilli())})
 	}
 	if fault != nil {
 		e.answerFault(w, r, &rec, *fault, status, body)
@@ -314,9 +316,9 @@ func (e *Exchange) Requests() []RequestRecord {
 
 // envelope is the success answer of every endpoint.
 type envelope struct {
-	Success   bool  `json:"success"`
-	Data      any   `json:"data"`
-	Timestamp int64 `json:"timestamp"`
+	Success   bool `json:"success"`
+	Data      any  `json:"data"`
+	Timestamp any  `json:"timestamp"`
 }
 
 // apiError is an exchange error answer.
@@ -358,7 +360,18 @@ func errInvalidParam(format string, args ...any) *apiError {
 
 func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiError) {
 	rec.Status, rec.Code = a.status, a.code
-	writeRaw(w, a.status, contentTypeJSON, a.body())
+	writeRaw(w, a.status, contentTypeJSON, e.errorBody(a))
+}
+
+// errorBody is the answer of a, with the code as a string when the
+// scenario sends every number as one.
+func (e *Exchange) errorBody(a *apiError) []byte {
+	if e.allStrings {
+		c := *a
+		c.codeAsString = true
+		return c.body()
+	}
+	return a.body()
 }
 
 func writeRaw(w http.ResponseWriter, status int, contentType string, body []byte) {
