@@ -398,6 +398,38 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 	}
 }
 
+// The public endpoint's per-IP limit is undocumented: it gets the same
+// sliding-window budget as a private endpoint.
+func TestPublicEndpointKeepsThePrivateBudget(t *testing.T) {
+	const window = 300 * time.Millisecond
+	h := newHarness(t, testScenario())
+	c := h.client(t, func(c *client.Config) {
+		c.Account, c.APIKey, c.APISecret = "", "", ""
+		c.RateLimit = client.RateLimit{Requests: 10, Window: window}
+	})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.TokenNetworks(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	var times []time.Time
+	for _, r := range h.fake.Requests() {
+		times = append(times, r.Time)
+	}
+	if len(times) != 8 {
+		t.Fatalf("%d requests, want 8", len(times))
+	}
+	if worst := busiestWindow(times, window); worst > 5 {
+		t.Errorf("%d requests within one %v window, want the budget's 5 (50%% of 10)", worst, window)
+	}
+}
+
 // busiestWindow is the most arrivals within any span shorter than window.
 func busiestWindow(times []time.Time, window time.Duration) int {
 	worst := 0
