@@ -77,8 +77,8 @@ func parseInt64(s string) (int64, bool) {
 	if d.IsZero() {
 		return 0, true
 	}
-	// Bound the digits before comparing: comparing 1e1000000000 (or
-	// 0e1000000000) would build a billion-digit integer.
+	// Integer digits beyond int64's 19 fail without building 10^exponent
+	// for the comparison (the decimal package allows exponents to 10000).
 	if int64(len(d.Coefficient().String()))+int64(d.Exponent()) > 20 {
 		return 0, false
 	}
