@@ -114,15 +114,24 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	})
 }
 
-// paginate fetches pages 1, 2, ... until page*size reaches meta.total or a
-// short page arrives, whichever comes first.
+// paginate fetches pages 1, 2, ... until a page comes back empty or short:
+// fewer rows than the page size, which is the size asked for or, when
+// meta.recordsPerPage says the exchange serves smaller pages, that. A full
+// page always leads to the next one, whatever meta.total says: an exchange
+// that understates the total would otherwise lose the records beyond it for
+// good. A total that is an exact multiple of the page size costs one empty
+// page more.
 func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size int) (rows int, meta *PageMeta, err error)) error {
 	for page := 1; page <= maxPages; page++ {
 		n, meta, err := fetch(page, size)
 		if err != nil {
 			return err
 		}
-		if n < size || (meta != nil && page*size >= meta.Total) {
+		served := size
+		if meta != nil && meta.RecordsPerPage > 0 && meta.RecordsPerPage < size {
+			served = meta.RecordsPerPage
+		}
+		if n == 0 || n < served {
 			return nil
 		}
 	}

@@ -34,6 +34,9 @@ const (
 	// skewWarning is the clock offset at which the client starts warning,
 	// well before SigningWindow is reached.
 	skewWarning = 60 * time.Second
+	// skewWarnEvery spaces the warnings while the offset stays beyond
+	// skewWarning: once on crossing, then at most this often.
+	skewWarnEvery = time.Minute
 	// maxBackoff bounds the wait between retries of transient failures.
 	maxBackoff = 30 * time.Second
 )
@@ -55,7 +58,8 @@ type Config struct {
 	RateLimit RateLimit
 	// Budget is the fraction of RateLimit the client may use, in (0, 1].
 	Budget float64
-	// HTTPClient defaults to a client with a 30 s timeout.
+	// HTTPClient defaults to a client with a 30 s timeout. The client uses a
+	// copy that never follows redirects, whatever its CheckRedirect says.
 	HTTPClient *http.Client
 	// MaxRetries bounds retries of one request after transient errors and
 	// 429s; negative means none.
@@ -74,11 +78,18 @@ type Config struct {
 // keep-alive, because net/http silently resends a GET whose reused connection
 // the server closed, and such a hidden resend would spend budget the client
 // never counted. A few requests a minute do not need pooled connections.
+// Redirects are not followed: net/http would resend x-api-key and
+// x-api-signature to whatever host the Location names, and the extra request
+// would bypass the budget.
 func NewHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DisableKeepAlives = true
-	return &http.Client{Timeout: timeout, Transport: t}
+	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: noRedirects}
 }
+
+// noRedirects makes net/http return a 3xx answer as it is; send turns it
+// into a bad response.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Client talks to the exchange on behalf of one account. It is safe for
 // concurrent use; all callers share its request budgets.
@@ -92,6 +103,12 @@ type Client struct {
 	// offsetNanos is the exchange clock minus the local clock.
 	offsetNanos atomic.Int64
 	offsetKnown atomic.Bool
+
+	skewMu sync.Mutex
+	// skewed is set while the offset is beyond skewWarning; skewWarned is
+	// when the latest warning was logged.
+	skewed     bool
+	skewWarned time.Time
 }
 
 // New checks cfg and returns a client.
@@ -123,6 +140,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewHTTPClient(DefaultTimeout)
+	} else {
+		// A copy, so the caller's client keeps its own redirect policy
+		// for other uses.
+		hc := *cfg.HTTPClient
+		hc.CheckRedirect = noRedirects
+		cfg.HTTPClient = &hc
 	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = DefaultMaxRetries
@@ -139,7 +162,25 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx
 	}
-	return &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}, nil
+	c := &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}
+	if m := cfg.Metrics; m != nil {
+		for _, endpoint := range c.endpoints() {
+			// A counter that appears on its first 429 starts at 1, and
+			// increase() never sees that first 429: the WooxRateLimited
+			// alert needs the series to exist at 0 before.
+			m.requests.WithLabelValues(endpoint, cfg.Account, "429")
+		}
+	}
+	return c, nil
+}
+
+// endpoints are the endpoints the client is meant to call: the public one
+// without an API key, the private ones with.
+func (c *Client) endpoints() []string {
+	if c.cfg.APIKey == "" {
+		return []string{EndpointTokenNetwork}
+	}
+	return []string{EndpointCredentials, EndpointTokenHistory}
 }
 
 // Account is the account label the client was configured with.
@@ -254,6 +295,12 @@ func (c *Client) send(ctx context.Context, r request) error {
 	if int64(len(body)) > c.cfg.MaxBodyBytes {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
 	}
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		// The API never redirects; following one would send the signed
+		// headers elsewhere. The Location is left out: its query may
+		// carry anything.
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: errors.New("answer is a redirect, which is never followed")}
+	}
 
 	var env envelope
 	decodeErr := json.Unmarshal(body, &env)
@@ -305,9 +352,39 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	if m := c.cfg.Metrics; m != nil {
 		m.clockSkew.Set(offset.Seconds())
 	}
-	if offset > skewWarning || offset < -skewWarning {
+	switch c.skewNews(offset.Abs() > skewWarning, received) {
+	case skewWarn:
 		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; signed requests fail at 300s", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
+	case skewRecovered:
+		level.Info(c.cfg.Logger).Log("msg", "local clock is back within 60s of the exchange's", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
 	}
+}
+
+type skewEvent int
+
+const (
+	skewQuiet skewEvent = iota
+	skewWarn
+	skewRecovered
+)
+
+// skewNews says what to log about an answer's offset: a warning when it
+// crosses skewWarning and then at most every skewWarnEvery, so a skewed
+// clock does not log on every answer, and a note when it comes back.
+func (c *Client) skewNews(beyond bool, now time.Time) skewEvent {
+	c.skewMu.Lock()
+	defer c.skewMu.Unlock()
+	switch {
+	case !beyond && !c.skewed:
+		return skewQuiet
+	case !beyond:
+		c.skewed = false
+		return skewRecovered
+	case c.skewed && now.Sub(c.skewWarned) < skewWarnEvery:
+		return skewQuiet
+	}
+	c.skewed, c.skewWarned = true, now
+	return skewWarn
 }
 
 // redactURLError drops the request URL from net/http errors: it holds no

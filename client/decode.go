@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -51,18 +53,45 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 	if s == "" {
 		return nil
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		// Integral values sometimes come with a fraction ("1.0", 1e3).
-		d, derr := decimal.NewFromString(s)
-		if derr != nil || !d.IsInteger() {
-			return fmt.Errorf("invalid integer %q", truncateForError(s))
-		}
-		v = d.IntPart()
+	v, ok := parseInt64(s)
+	if !ok {
+		// An UnmarshalTypeError, because encoding/json adds the field's
+		// name to it and to no other error.
+		return &json.UnmarshalTypeError{Value: fmt.Sprintf("invalid integer %q (not an integer within int64)", truncateForError(s)), Type: reflect.TypeFor[int64]()}
 	}
 	n.Value, n.set = v, true
 	return nil
 }
+
+// parseInt64 reads an integer that may be written with a fraction or an
+// exponent ("1.0", 1e3), and refuses anything outside int64 rather than
+// letting it wrap.
+func parseInt64(s string) (int64, bool) {
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, true
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil || !d.IsInteger() {
+		return 0, false
+	}
+	if d.IsZero() {
+		return 0, true
+	}
+	// Integer digits beyond int64's 19 fail without building 10^exponent
+	// for the comparison (the decimal package allows exponents to 10000).
+	if int64(len(d.Coefficient().String()))+int64(d.Exponent()) > 20 {
+		return 0, false
+	}
+	if d.LessThan(minInt64) || d.GreaterThan(maxInt64) {
+		return 0, false
+	}
+	return d.IntPart(), true
+}
+
+var (
+	minInt64 = decimal.NewFromInt(math.MinInt64)
+	maxInt64 = decimal.NewFromInt(math.MaxInt64)
+)
 
 // flexBool is a flag that arrives as 0/1 (number or string) or true/false.
 type flexBool bool

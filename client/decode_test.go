@@ -1,7 +1,9 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +142,71 @@ func TestFlexIntAcceptsIntegralForms(t *testing.T) {
 	var n flexInt
 	if err := json.Unmarshal([]byte(`"abc"`), &n); err == nil || !strings.Contains(err.Error(), "invalid integer") {
 		t.Errorf("bad integer: err = %v", err)
+	}
+}
+
+func TestFlexIntKeepsEveryInt64Exactly(t *testing.T) {
+	for in, want := range map[string]int64{
+		`9223372036854775807`:     math.MaxInt64,
+		`"-9223372036854775808"`:  math.MinInt64,
+		`9.223372036854775807e18`: math.MaxInt64,
+		`"1721295317627.000"`:     1721295317627,
+		`-0`:                      0,
+		`0e5000`:                  0,
+		`"1000e-3"`:               1,
+	} {
+		var n flexInt
+		if err := json.Unmarshal([]byte(in), &n); err != nil || n.Value != want {
+			t.Errorf("%s: got %d, %v; want %d", in, n.Value, err, want)
+		}
+	}
+}
+
+// A value beyond int64 used to wrap silently (18446744073709551617 became
+// 1), which would turn one history id into another.
+func TestDecodeRejectsIntegersBeyondInt64NamingTheField(t *testing.T) {
+	for _, tc := range []struct {
+		field, value string
+	}{
+		{"id", `18446744073709551617`},
+		{"id", `"18446744073709551617"`},
+		{"id", `9223372036854775808`},
+		{"id", `-9223372036854775809`},
+		{"id", `1e19`},
+		{"id", `"1e19"`},
+		{"id", `1e400`},
+		{"id", `-1e400`},
+		{"id", `1e1000000000`},
+		{"id", `"1e5000"`},
+		{"timestamp", `18446744073709551617`},
+		{"timestamp", `"1e19"`},
+		{"timestamp", `1e400`},
+	} {
+		row := map[string]string{"id": `1`, "timestamp": `1721295317627`}
+		row[tc.field] = tc.value
+		body := `{"success":true,"data":{"rows":[{"id":` + row["id"] + `,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":` + row["timestamp"] + `}]}}`
+		rows, _, err := decodeHistory(mustData(t, body))
+		if err == nil {
+			t.Errorf("%s %s: decoded as %+v", tc.field, tc.value, rows)
+			continue
+		}
+		if !strings.Contains(err.Error(), "."+tc.field+" ") || !strings.Contains(err.Error(), "not an integer within int64") {
+			t.Errorf("%s %s: error %q does not name the field and the reason", tc.field, tc.value, err)
+		}
+	}
+	for _, meta := range []string{`{"total":1e19}`, `{"total":18446744073709551617}`, `{"records_per_page":"1e400"}`} {
+		body := `{"success":true,"data":{"rows":[],"meta":` + meta + `}}`
+		if _, m, err := decodeCredentials(mustData(t, body)); err == nil {
+			t.Errorf("meta %s: decoded as %+v", meta, m)
+		}
+	}
+}
+
+// Through the client, an overflowing id is a bad response.
+func TestOverflowingIDIsABadResponse(t *testing.T) {
+	srv, _ := cannedServer(t, 200, `{"success":true,"data":{"rows":[{"id":18446744073709551617,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1}],"meta":{"total":1}},"timestamp":1}`)
+	_, err := newTestClient(t, srv.URL, nil).TokenHistory(context.Background(), HistoryQuery{})
+	if !IsBadResponse(err) || !strings.Contains(err.Error(), "id") {
+		t.Fatalf("err = %v, want a bad response naming id", err)
 	}
 }

@@ -21,7 +21,8 @@ const (
 	// KindTransient is a 5xx answer, a timeout or a connection error.
 	KindTransient
 	// KindBadResponse is an answer that is not the documented JSON envelope:
-	// not JSON, truncated, success:false, missing data or over the size cap.
+	// not JSON, truncated, success:false, missing data, over the size cap, or
+	// a redirect (3xx), which the client never follows.
 	KindBadResponse
 )
 

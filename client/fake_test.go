@@ -7,10 +7,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/shopspring/decimal"
@@ -36,6 +38,30 @@ func testScenario() *fakeexchange.Scenario {
 		TokenNetworks: []fakeexchange.TokenNetworkRow{
 			{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10", WithdrawalFee: "4.1", AllowDeposit: 1, AllowWithdraw: 0},
 		},
+	}
+}
+
+// fakeModes are the ways the fake spells numbers: as the documentation shows
+// (ids, timestamps and meta as JSON numbers, decimals as strings), every
+// number a JSON number, and every number a JSON string with snake_case
+// meta, as captured live answers do.
+var fakeModes = []struct {
+	name  string
+	apply func(*fakeexchange.Scenario)
+}{
+	{"documented", func(*fakeexchange.Scenario) {}},
+	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
+	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
+}
+
+// eachFakeMode runs test against a fresh testScenario in every fake mode.
+func eachFakeMode(t *testing.T, test func(t *testing.T, s *fakeexchange.Scenario)) {
+	for _, m := range fakeModes {
+		t.Run(m.name, func(t *testing.T) {
+			s := testScenario()
+			m.apply(s)
+			test(t, s)
+		})
 	}
 }
 
@@ -85,129 +111,178 @@ func records(fromID int64, n int, ts int64) []fakeexchange.HistoryRecord {
 }
 
 func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
-	h := newHarness(t, testScenario())
-	c := h.client(t, nil)
-	creds, err := c.Credentials(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
-		t.Errorf("credentials = %+v", creds)
-	}
-	nets, err := c.TokenNetworks(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
-		t.Errorf("networks = %+v", nets)
-	}
-	if _, ok := c.ClockOffset(); !ok {
-		t.Error("no clock offset recorded from the answers")
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		c := h.client(t, nil)
+		creds, err := c.Credentials(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
+			t.Errorf("credentials = %+v", creds)
+		}
+		if creds[0].UserID != "12523" {
+			t.Errorf("user id = %q, want 12523", creds[0].UserID)
+		}
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(9007199254740993, 3, base)...); err != nil {
+			t.Fatal(err)
+		}
+		var pages []client.HistoryPage
+		if err := c.TokenHistoryPages(context.Background(), client.HistoryQuery{PageSize: 2}, func(p client.HistoryPage) error {
+			pages = append(pages, p)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// An id above 2^53 comes through exactly, whatever its spelling.
+		if len(pages) != 2 || pages[0].Meta != (client.PageMeta{Total: 3, RecordsPerPage: 2, CurrentPage: 1}) ||
+			pages[1].Meta.CurrentPage != 2 || pages[0].Records[0].ID != 9007199254740995 || pages[0].Records[0].Timestamp != base+2 {
+			t.Errorf("history pages = %+v", pages)
+		}
+		nets, err := c.TokenNetworks(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
+			t.Errorf("networks = %+v", nets)
+		}
+		if _, ok := c.ClockOffset(); !ok {
+			t.Error("no clock offset recorded from the answers")
+		}
+	})
 }
 
 func TestWrongSecretIsAnAuthError(t *testing.T) {
-	h := newHarness(t, testScenario())
-	_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
-	if !client.IsAuth(err) {
-		t.Fatalf("err = %v", err)
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
+		if !client.IsAuth(err) {
+			t.Fatalf("err = %v", err)
+		}
+	})
 }
 
+// A local clock 6 minutes behind makes signed requests fail; the client
+// learns the offset from the next answer that carries the server time.
 func TestTimestampOutsideSigningWindowIsRejected(t *testing.T) {
-	h := newHarness(t, testScenario())
-	_, err := h.client(t, func(c *client.Config) {
-		c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
-	}).Credentials(context.Background())
-	if !client.IsAuth(err) {
-		t.Fatalf("err = %v", err)
-	}
-	if off, _ := h.client(t, nil).ClockOffset(); off != 0 {
-		t.Errorf("fresh client offset = %v", off)
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		c := h.client(t, func(c *client.Config) {
+			c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
+		})
+		_, err := c.Credentials(context.Background())
+		if !client.IsAuth(err) {
+			t.Fatalf("err = %v", err)
+		}
+		// Error answers carry no server time: nothing is known yet.
+		if off, ok := c.ClockOffset(); ok || off != 0 {
+			t.Errorf("offset %v (known %v) before any answer with a timestamp", off, ok)
+		}
+		if _, err := c.TokenNetworks(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		off, ok := c.ClockOffset()
+		if d := off - 6*time.Minute; !ok || d < -time.Second || d > time.Second {
+			t.Errorf("offset = %v (known %v), want 6m ± 1s", off, ok)
+		}
+		if d := time.Until(c.ServerNow()); d < -time.Second || d > time.Second {
+			t.Errorf("ServerNow is %v away from the exchange's clock", d)
+		}
+		if !strings.Contains(h.logbuf.String(), "local clock is drifting") {
+			t.Errorf("no skew warning for a 6-minute offset:\n%s", h.logbuf.String())
+		}
+	})
 }
 
 func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
-	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
-		t.Fatal(err)
-	}
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2200 {
-		t.Fatalf("got %d records, want 2200", len(got))
-	}
-	seen := map[int64]bool{}
-	for _, r := range got {
-		if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
-			t.Fatalf("record %+v repeated or outside the window", r)
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
+			t.Fatal(err)
 		}
-		seen[r.ID] = true
-	}
-	if want := decimal.RequireFromString("101.000000000000000000000000000001"); !got[len(got)-1].Amount.Equal(want) {
-		t.Errorf("oldest amount %s, want %s", got[len(got)-1].Amount, want)
-	}
-	var pages int
-	for _, r := range h.fake.Requests() {
-		if r.Endpoint == fakeexchange.EndpointTokenHistory {
-			pages++
-			if r.Status != 200 {
-				t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2200 {
+			t.Fatalf("got %d records, want 2200", len(got))
+		}
+		seen := map[int64]bool{}
+		for _, r := range got {
+			if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
+				t.Fatalf("record %+v repeated or outside the window", r)
+			}
+			seen[r.ID] = true
+		}
+		if want := decimal.RequireFromString("101.000000000000000000000000000001"); !got[len(got)-1].Amount.Equal(want) {
+			t.Errorf("oldest amount %s, want %s", got[len(got)-1].Amount, want)
+		}
+		var pages int
+		for _, r := range h.fake.Requests() {
+			if r.Endpoint == fakeexchange.EndpointTokenHistory {
+				pages++
+				if r.Status != 200 {
+					t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+				}
 			}
 		}
-	}
-	if pages != 22 {
-		t.Errorf("%d page requests, want 22", pages)
-	}
+		// 22 full pages, then the empty page that shows there is no 23rd: a
+		// full page always leads to the next, whatever meta.total says.
+		if pages != 23 {
+			t.Errorf("%d page requests, want 23", pages)
+		}
+	})
 }
 
 // Records arriving between two page requests shift the newest-first pages;
 // the client returns every record of the poll's window at least once and
 // leaves deduplication to the caller.
 func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
-	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
-		t.Fatal(err)
-	}
-	next := int64(10000)
-	h.fake.BeforeHistoryPage(func(account string, page int) {
-		if page > 1 {
-			// One record inside the window, one after its end.
-			_ = h.fake.AppendHistory(account,
-				fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
-				fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
-			next += 2
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
+		base := time.Now().Add(-time.Hour).UnixMilli()
+		if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+			t.Fatal(err)
+		}
+		next := int64(10000)
+		h.fake.BeforeHistoryPage(func(account string, page int) {
+			if page > 1 {
+				// One record inside the window, one after its end.
+				_ = h.fake.AppendHistory(account,
+					fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
+					fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
+				next += 2
+			}
+		})
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
+		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[int64]int{}
+		for _, r := range got {
+			ids[r.ID]++
+		}
+		for id := int64(1); id <= 250; id++ {
+			if ids[id] == 0 {
+				t.Errorf("record %d of the window was skipped", id)
+			}
+		}
+		if len(got) <= 250 {
+			t.Errorf("got %d rows; the inserted records should have shifted pages", len(got))
 		}
 	})
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-	got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[int64]int{}
-	for _, r := range got {
-		ids[r.ID]++
-	}
-	for id := int64(1); id <= 250; id++ {
-		if ids[id] == 0 {
-			t.Errorf("record %d of the window was skipped", id)
-		}
-	}
-	if len(got) <= 250 {
-		t.Errorf("got %d rows; the inserted records should have shifted pages", len(got))
-	}
 }
 
 func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 	const window = 400 * time.Millisecond
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
 	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 300, base)...); err != nil {
+	// 250 records: two full pages and a short one, so no empty fourth.
+	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
 		t.Fatal(err)
 	}
 	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
@@ -245,6 +320,116 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 	}
 }
 
+// Retries spend budget like first attempts: with 503s and 429 storms
+// injected at the fake and several callers retrying at once, no window of
+// the limit's length ever holds more than budget × limit requests of one
+// endpoint, counted at the fake, whatever their answer.
+func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
+	const window = 400 * time.Millisecond
+	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []fakeexchange.Fault{
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 4},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointTokenHistory, Count: 2},
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointCredentials, Count: 3},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointCredentials, Count: 2},
+	} {
+		h.fake.InjectFault(f)
+	}
+	c := h.client(t, func(c *client.Config) {
+		c.RateLimit = client.RateLimit{Requests: 10, Window: window}
+		c.MaxRetries = 5
+		// Back-off of seconds, cut short; the budget's own waits are
+		// re-checked on waking, so this cannot let a request through early.
+		c.Sleep = func(ctx context.Context, d time.Duration) error {
+			select {
+			case <-time.After(min(d, 50*time.Millisecond)):
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for g := 0; g < 5; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
+				failed.Add(1)
+			}
+			if _, err := c.Credentials(context.Background()); err != nil {
+				failed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	perEndpoint := map[string][]time.Time{}
+	var faulted int
+	for _, r := range h.fake.Requests() {
+		if r.Status == 429 && r.Fault == "" {
+			t.Errorf("the fake's own limit answered 429 to %s", r.Endpoint)
+		}
+		if r.Fault != "" {
+			faulted++
+		}
+		if r.Account != "" {
+			perEndpoint[r.Endpoint] = append(perEndpoint[r.Endpoint], r.Time)
+		}
+	}
+	if faulted != 11 {
+		t.Errorf("%d requests met a fault, want all 11 injected", faulted)
+	}
+	if n := failed.Load(); n != 0 {
+		t.Errorf("%d calls failed; 5 retries should outlast the faults", n)
+	}
+	// 5 callers × 3 pages, plus a retry for each of the 6 faulted attempts.
+	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 21 {
+		t.Errorf("%d history requests, want 21", n)
+	}
+	for ep, times := range perEndpoint {
+		if worst := busiestWindow(times, window); worst > 5 {
+			t.Errorf("%s: %d requests arrived within one %v window; budget is 5 (50%% of 10)", ep, worst, window)
+		}
+	}
+}
+
+// The public endpoint's per-IP limit is undocumented: it gets the same
+// sliding-window budget as a private endpoint.
+func TestPublicEndpointKeepsThePrivateBudget(t *testing.T) {
+	const window = 300 * time.Millisecond
+	h := newHarness(t, testScenario())
+	c := h.client(t, func(c *client.Config) {
+		c.Account, c.APIKey, c.APISecret = "", "", ""
+		c.RateLimit = client.RateLimit{Requests: 10, Window: window}
+	})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.TokenNetworks(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	var times []time.Time
+	for _, r := range h.fake.Requests() {
+		times = append(times, r.Time)
+	}
+	if len(times) != 8 {
+		t.Fatalf("%d requests, want 8", len(times))
+	}
+	if worst := busiestWindow(times, window); worst > 5 {
+		t.Errorf("%d requests within one %v window, want the budget's 5 (50%% of 10)", worst, window)
+	}
+}
+
 // busiestWindow is the most arrivals within any span shorter than window.
 func busiestWindow(times []time.Time, window time.Duration) int {
 	worst := 0
@@ -261,20 +446,22 @@ func busiestWindow(times []time.Time, window time.Duration) int {
 }
 
 func TestRateLimitStormBacksOffAndRecovers(t *testing.T) {
-	const window = 200 * time.Millisecond
-	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
-	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
-	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
-	start := time.Now()
-	if _, err := c.Credentials(context.Background()); err != nil {
-		t.Fatalf("did not recover after the storm: %v", err)
-	}
-	if took := time.Since(start); took < 2*window {
-		t.Errorf("two 429s were retried after %v, want at least two windows (%v)", took, 2*window)
-	}
-	if got := testutil.ToFloat64(counter(t, h.reg, "429")); got != 2 {
-		t.Errorf("woox_api_requests_total{code=429} = %v, want 2", got)
-	}
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		const window = 200 * time.Millisecond
+		h := newHarness(t, s, fakeexchange.WithRateLimit(10, window))
+		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
+		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
+		start := time.Now()
+		if _, err := c.Credentials(context.Background()); err != nil {
+			t.Fatalf("did not recover after the storm: %v", err)
+		}
+		if took := time.Since(start); took < 2*window {
+			t.Errorf("two 429s were retried after %v, want at least two windows (%v)", took, 2*window)
+		}
+		if got := testutil.ToFloat64(counter(t, h.reg, "429")); got != 2 {
+			t.Errorf("woox_api_requests_total{code=429} = %v, want 2", got)
+		}
+	})
 }
 
 func counter(t *testing.T, reg *prometheus.Registry, code string) prometheus.Collector {
@@ -324,11 +511,84 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", kind, err, err, err)
 	}
 	_, err := h.client(t, func(c *client.Config) { c.APISecret = testSecret + "x" }).Credentials(context.Background())
-	fmt.Fprintf(&out, "%v\n%s", err, h.logbuf.String())
+	fmt.Fprintf(&out, "%v\n", err)
+
+	// Again with retries and debug logging, which log every failed attempt,
+	// through faults that end in a recovery and faults that end in an error.
+	retrying := h.client(t, func(c *client.Config) {
+		c.RateLimit = client.RateLimit{Requests: 1000, Window: 10 * time.Millisecond}
+		c.MaxRetries = 3
+		c.Logger = level.NewFilter(c.Logger, level.AllowDebug())
+		// Back-off of seconds, cut short: the test is about what is printed.
+		c.Sleep = func(ctx context.Context, d time.Duration) error {
+			select {
+			case <-time.After(min(d, 5*time.Millisecond)):
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	})
+	wrongSecret := testSecret[:len(testSecret)-4] + "Zz9y"
+	wrong := h.client(t, func(c *client.Config) {
+		c.APISecret = wrongSecret
+		c.Logger = level.NewFilter(c.Logger, level.AllowDebug())
+	})
+	for _, tc := range []struct {
+		name    string
+		fault   fakeexchange.Fault
+		c       *client.Client
+		wantErr bool
+	}{
+		{"5xx then success", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Count: 2}, retrying, false},
+		{"500 envelope then success", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 500, Count: 1}, retrying, false},
+		{"429 then success", fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 1}, retrying, false},
+		{"connection reset then success", fakeexchange.Fault{Kind: fakeexchange.FaultConnectionReset, Count: 2}, retrying, false},
+		{"5xx past every retry", fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 502, Count: 4}, retrying, true},
+		{"429 past every retry", fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 4}, retrying, true},
+		{"401 wrong secret", fakeexchange.Fault{}, wrong, true},
+	} {
+		if tc.fault.Kind != "" {
+			h.fake.InjectFault(tc.fault)
+		}
+		_, err := tc.c.TokenHistory(context.Background(), client.HistoryQuery{})
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err = %v, want error %v", tc.name, err, tc.wantErr)
+		}
+		if err != nil {
+			fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", tc.name, err, err, err)
+		}
+		h.fake.ClearFaults()
+	}
+	out.WriteString(h.logbuf.String())
+	if !strings.Contains(h.logbuf.String(), "retrying exchange request") {
+		t.Fatalf("no debug line about retries: the retry path was not logged at all\n%s", h.logbuf.String())
+	}
+
 	if strings.Contains(out.String(), testSecret) {
 		t.Fatalf("secret leaked:\n%s", out.String())
 	}
 	if strings.Contains(strings.ToLower(out.String()), "x-api-signature") {
 		t.Fatalf("signature header leaked:\n%s", out.String())
+	}
+	// Every value of the signed headers the fake received: none may appear.
+	needles := map[string]string{testSecret: "secret", wrongSecret: "wrong secret", testKey: "x-api-key"}
+	var signatures int
+	for _, r := range h.fake.Requests() {
+		if r.Signature != "" {
+			signatures++
+			needles[r.Signature] = "x-api-signature"
+		}
+		if r.APITimestamp != "" {
+			needles[r.APITimestamp] = "x-api-timestamp"
+		}
+	}
+	if signatures < 20 {
+		t.Fatalf("the fake saw only %d signatures; the faults did not drive the signed paths", signatures)
+	}
+	for needle, what := range needles {
+		if strings.Contains(out.String(), needle) {
+			t.Errorf("%s %q appears in errors or logs:\n%s", what, needle, out.String())
+		}
 	}
 }

@@ -67,6 +67,12 @@ func TestAuthenticationErrors(t *testing.T) {
 			req := h.signedRequest(PathCredentials, "page=1&size=25", tc.key)
 			tc.mutate(req)
 			r := h.do(req)
+			// Accepted or not, the request log holds the headers as sent.
+			reqs := h.ex.Requests()
+			if last := reqs[len(reqs)-1]; last.Signature != req.Header.Get("x-api-signature") || last.APITimestamp != req.Header.Get("x-api-timestamp") {
+				t.Errorf("request log has signature %q timestamp %q, sent %q %q", last.Signature, last.APITimestamp,
+					req.Header.Get("x-api-signature"), req.Header.Get("x-api-timestamp"))
+			}
 			if tc.status == 200 {
 				wantOK(t, r)
 				return

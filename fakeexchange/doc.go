@@ -34,7 +34,8 @@
 //     1000, and meta.recordsPerPage says so.
 //   - Errors carry no top-level timestamp; successful answers do.
 //   - Every request, including rejected and faulted ones, is kept in the
-//     request log returned by Requests.
+//     request log returned by Requests, before the first byte of its answer
+//     is sent.
 //
 // A scenario (YAML or Go, see Scenario) sets accounts, keys, history, token
 // networks and timed events; DefaultScenario is a ready-made one.

@@ -28,18 +28,18 @@ type tokenNetworkJSON struct {
 
 type credentialJSON struct {
 	AccountName string   `json:"accountName"`
-	UserID      int64    `json:"userId"`
+	UserID      any      `json:"userId"`
 	APIKey      string   `json:"apiKey"`
 	Permissions []string `json:"permissions"`
 	AllowedIPs  []string `json:"allowedIPs,omitempty"`
 }
 
 type historyJSON struct {
-	ID        int64  `json:"id"`
+	ID        any    `json:"id"`
 	Type      string `json:"type"`
 	Token     string `json:"token"`
 	Amount    any    `json:"amount"`
-	Timestamp int64  `json:"timestamp"`
+	Timestamp any    `json:"timestamp"`
 }
 
 type rowsData struct {
@@ -52,15 +52,15 @@ type pageData struct {
 }
 
 type camelMeta struct {
-	Total          int `json:"total"`
-	RecordsPerPage int `json:"recordsPerPage"`
-	CurrentPage    int `json:"currentPage"`
+	Total          any `json:"total"`
+	RecordsPerPage any `json:"recordsPerPage"`
+	CurrentPage    any `json:"currentPage"`
 }
 
 type snakeMeta struct {
-	Total          int `json:"total"`
-	RecordsPerPage int `json:"records_per_page"`
-	CurrentPage    int `json:"current_page"`
+	Total          any `json:"total"`
+	RecordsPerPage any `json:"records_per_page"`
+	CurrentPage    any `json:"current_page"`
 }
 
 func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
@@ -98,7 +98,7 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 	for _, k := range a.keyOrder {
 		key := e.keys[k].key
 		all = append(all, credentialJSON{
-			AccountName: a.accountName, UserID: a.userID, APIKey: key.APIKey,
+			AccountName: a.accountName, UserID: e.integer(a.userID), APIKey: key.APIKey,
 			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),
 			AllowedIPs:  slices.Clone(key.AllowedIPs),
 		})
@@ -147,7 +147,7 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
 			continue
 		}
-		all = append(all, historyJSON{ID: r.ID, Type: r.Type, Token: r.Token, Amount: e.number(r.Amount), Timestamp: r.Timestamp})
+		all = append(all, historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: e.number(r.Amount), Timestamp: e.integer(r.Timestamp)})
 	}
 	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
 }
@@ -161,11 +161,21 @@ func (e *Exchange) number(text string) any {
 	return text
 }
 
-func (e *Exchange) meta(total, page, size int) any {
-	if e.snakeMeta {
-		return snakeMeta{Total: total, RecordsPerPage: size, CurrentPage: page}
+// integer renders an id, timestamp or count as a JSON number, or as a JSON
+// string when the scenario sends every number as one.
+func (e *Exchange) integer(n int64) any {
+	if e.allStrings {
+		return strconv.FormatInt(n, 10)
 	}
-	return camelMeta{Total: total, RecordsPerPage: size, CurrentPage: page}
+	return n
+}
+
+func (e *Exchange) meta(total, page, size int) any {
+	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
+	if e.snakeMeta {
+		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
+	}
+	return camelMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
 }
 
 // pageOf returns the 1-based page of rows, never nil so it encodes as [].

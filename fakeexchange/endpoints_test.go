@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -319,5 +320,86 @@ func TestConcurrentRequestsAndMutations(t *testing.T) {
 	wg.Wait()
 	if n := len(h.ex.ServedHistory("a")); n != 200 {
 		t.Errorf("%d records, want 200", n)
+	}
+}
+
+// noJSONNumbers fails on any JSON number in v, naming its path.
+func noJSONNumbers(t *testing.T, path string, v any) {
+	t.Helper()
+	switch x := v.(type) {
+	case json.Number:
+		t.Errorf("%s is the JSON number %s", path, x)
+	case map[string]any:
+		for k, e := range x {
+			noJSONNumbers(t, path+"."+k, e)
+		}
+	case []any:
+		for i, e := range x {
+			noJSONNumbers(t, fmt.Sprintf("%s[%d]", path, i), e)
+		}
+	}
+}
+
+// With numbers_as_strings every numeric field of every answer, errors
+// included, is a JSON string, and meta is snake_case.
+func TestNumbersAsStringsSendsNoJSONNumber(t *testing.T) {
+	s := testScenario()
+	s.NumbersAsStrings = true
+	h := newHarness(t, s)
+	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 7, Type: "DEPOSIT", Token: "BTC", Amount: "-0.5", Timestamp: testStart.UnixMilli() - 1000}); err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]reply{
+		"token network": h.public(),
+		"credentials":   h.get(PathCredentials, "page=1&size=2", "a1"),
+		"history":       h.get(PathTokenHistory, "", "a1"),
+	}
+	for name, r := range answers {
+		m := wantOK(t, r)
+		noJSONNumbers(t, name, m)
+		if m["timestamp"] != strconv.FormatInt(testStart.UnixMilli(), 10) {
+			t.Errorf("%s: timestamp = %#v", name, m["timestamp"])
+		}
+	}
+	meta := metaOf(t, answers["credentials"].json(t))
+	if meta["total"] != "4" || meta["records_per_page"] != "2" || meta["current_page"] != "1" {
+		t.Errorf("meta = %v, want snake_case strings", meta)
+	}
+	if row := rowsOf(t, answers["credentials"].json(t))[0]; row["userId"] != "1" {
+		t.Errorf("userId = %#v, want \"1\"", row["userId"])
+	}
+	if row := rowsOf(t, answers["history"].json(t))[0]; row["id"] != "7" || row["timestamp"] != strconv.FormatInt(testStart.UnixMilli()-1000, 10) || row["amount"] != "-0.5" {
+		t.Errorf("history row = %v", row)
+	}
+	for name, r := range map[string]reply{
+		"unknown key":   h.get(PathCredentials, "", "b1-unknown"),
+		"bad parameter": h.get(PathTokenHistory, "type=NOPE", "a1"),
+	} {
+		noJSONNumbers(t, name, r.json(t))
+		if _, ok := r.json(t)["code"].(string); !ok {
+			t.Errorf("%s: code is not a string: %s", name, r.body)
+		}
+	}
+	h.ex.InjectFault(Fault{Kind: FaultRateLimitStorm, Count: 1})
+	if r := h.public(); r.code(t) != "-1003" {
+		t.Errorf("429 code = %q", r.code(t))
+	} else {
+		noJSONNumbers(t, "429", r.json(t))
+	}
+}
+
+// The default sends ids, timestamps, userId, meta and codes as JSON numbers,
+// as the documentation shows: the client must read both.
+func TestDefaultSendsIntegersAsJSONNumbers(t *testing.T) {
+	h := newHarness(t, testScenario())
+	m := wantOK(t, h.get(PathCredentials, "", "a1"))
+	if _, ok := metaOf(t, m)["total"].(json.Number); !ok {
+		t.Errorf("meta.total is not a number: %v", metaOf(t, m))
+	}
+	if _, ok := rowsOf(t, m)[0]["userId"].(json.Number); !ok {
+		t.Errorf("userId is not a number: %v", rowsOf(t, m)[0])
+	}
+	if _, ok := h.get(PathCredentials, "", "nope").json(t)["code"].(json.Number); !ok {
+		t.Error("error code is not a number")
 	}
 }

@@ -207,11 +207,7 @@ func htmlPage(status int, title string) []byte {
 // resetConnection drops the connection without an HTTP answer, with an RST
 // where the connection is TCP.
 func resetConnection(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic(http.ErrAbortHandler)
-	}
-	conn, _, err := hj.Hijack()
+	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
@@ -227,8 +223,9 @@ func (e *Exchange) writeOversized(ctx context.Context, w http.ResponseWriter, si
 	if size <= 0 {
 		size = DefaultOversizedBodySize
 	}
-	head := []byte(`{"success":true,"data":{"rows":[],"meta":{"total":0,"recordsPerPage":25,"currentPage":1}},"padding":"`)
-	tail := []byte(`","timestamp":` + strconv.FormatInt(e.now().UnixMilli(), 10) + `}`)
+	meta := mustJSON(e.meta(0, 1, DefaultPageSize))
+	head := []byte(`{"success":true,"data":{"rows":[],"meta":` + string(meta) + `},"padding":"`)
+	tail := []byte(`","timestamp":` + string(mustJSON(e.integer(e.now().UnixMilli()))) + `}`)
 	size = max(size, len(head)+len(tail))
 	w.Header().Set("Content-Type", contentTypeJSON)
 	w.Header().Set("Content-Length", strconv.Itoa(size))

@@ -32,10 +32,15 @@ type Scenario struct {
 	NumbersAsJSONNumbers bool `yaml:"numbers_as_json_numbers"`
 	// SnakeCaseMeta sends records_per_page/current_page instead of
 	// recordsPerPage/currentPage in pagination meta.
-	SnakeCaseMeta bool              `yaml:"snake_case_meta"`
-	Accounts      []Account         `yaml:"accounts"`
-	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
-	Events        []Event           `yaml:"events"`
+	SnakeCaseMeta bool `yaml:"snake_case_meta"`
+	// NumbersAsStrings sends every numeric field as a JSON string, as
+	// captured live answers do: ids, timestamps (rows and envelope),
+	// userId, meta values, error codes, amounts and flags; meta is
+	// snake_case. It excludes NumbersAsJSONNumbers.
+	NumbersAsStrings bool              `yaml:"numbers_as_strings"`
+	Accounts         []Account         `yaml:"accounts"`
+	TokenNetworks    []TokenNetworkRow `yaml:"token_networks"`
+	Events           []Event           `yaml:"events"`
 }
 
 // Account is one exchange account (main or sub-account). All its keys share
@@ -164,6 +169,9 @@ func ParseScenario(b []byte) (*Scenario, error) {
 
 // Validate reports the first problem of the scenario, naming its field.
 func (s *Scenario) Validate() error {
+	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
+		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
+	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)
 	}

@@ -155,3 +155,14 @@ func FuzzParseScenario(f *testing.F) {
 		}
 	})
 }
+
+func TestNumbersAsStringsExcludesNumbersAsJSONNumbers(t *testing.T) {
+	s, err := ParseScenario([]byte("numbers_as_strings: true\n"))
+	if err != nil || !s.NumbersAsStrings {
+		t.Fatalf("numbers_as_strings: %+v, %v", s, err)
+	}
+	_, err = ParseScenario([]byte("numbers_as_strings: true\nnumbers_as_json_numbers: true\n"))
+	if err == nil || !strings.Contains(err.Error(), "numbers_as_strings") {
+		t.Errorf("both number modes: err = %v", err)
+	}
+}

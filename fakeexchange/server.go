@@ -32,6 +32,7 @@ type Exchange struct {
 	logger        log.Logger
 	numbersAsJSON bool
 	snakeMeta     bool
+	allStrings    bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -73,6 +74,11 @@ type RequestRecord struct {
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
 	APIKey  string
+	// Signature and APITimestamp are the x-api-signature and
+	// x-api-timestamp headers as received (empty when absent), so tests can
+	// check that no client output repeats them.
+	Signature    string
+	APITimestamp string
 	// Status is the HTTP status sent, 0 when none was (connection reset or
 	// client gone).
 	Status int
@@ -153,7 +159,8 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		offset:        s.ServerTimeOffset,
 		logger:        o.logger,
 		numbersAsJSON: s.NumbersAsJSONNumbers,
-		snakeMeta:     s.SnakeCaseMeta,
+		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
+		allStrings:    s.NumbersAsStrings,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -195,8 +202,14 @@ func (e *Exchange) now() time.Time { return e.clock().Add(e.offset) }
 // ServeHTTP answers one request: route, authenticate, rate limit, faults,
 // validate parameters, answer.
 func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
-	defer func() { e.record(rec) }()
+	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
+		Signature: r.Header.Get("x-api-signature"), APITimestamp: r.Header.Get("x-api-timestamp")}
+	// Recorded before the answer goes out, so a caller that has its answer
+	// finds the request in Requests; when no answer goes out, on return.
+	var once sync.Once
+	recordOnce := func() { once.Do(func() { e.record(rec) }) }
+	defer recordOnce()
+	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
 	endpoint, ok := routes[r.URL.Path]
 	if !ok || r.Method != http.MethodGet {
@@ -245,10 +258,10 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
-		status, body = aerr.status, aerr.body()
+		status, body = aerr.status, e.errorBody(aerr)
 		rec.Code = aerr.code
 	} else {
-		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.now().UnixMilli()})
+		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.integer(e.now().UnixMilli())})
 	}
 	if fault != nil {
 		e.answerFault(w, r, &rec, *fault, status, body)
@@ -257,6 +270,25 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.Status = status
 	writeRaw(w, status, contentTypeJSON, body)
 }
+
+// recordingWriter calls before ahead of the first byte of the answer.
+type recordingWriter struct {
+	http.ResponseWriter
+	before func()
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	w.before()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	w.before()
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 var routes = map[string]string{
 	PathTokenNetwork: EndpointTokenNetwork,
@@ -284,9 +316,9 @@ func (e *Exchange) Requests() []RequestRecord {
 
 // envelope is the success answer of every endpoint.
 type envelope struct {
-	Success   bool  `json:"success"`
-	Data      any   `json:"data"`
-	Timestamp int64 `json:"timestamp"`
+	Success   bool `json:"success"`
+	Data      any  `json:"data"`
+	Timestamp any  `json:"timestamp"`
 }
 
 // apiError is an exchange error answer.
@@ -328,7 +360,18 @@ func errInvalidParam(format string, args ...any) *apiError {
 
 func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiError) {
 	rec.Status, rec.Code = a.status, a.code
-	writeRaw(w, a.status, contentTypeJSON, a.body())
+	writeRaw(w, a.status, contentTypeJSON, e.errorBody(a))
+}
+
+// errorBody is the answer of a, with the code as a string when the
+// scenario sends every number as one.
+func (e *Exchange) errorBody(a *apiError) []byte {
+	if e.allStrings {
+		c := *a
+		c.codeAsString = true
+		return c.body()
+	}
+	return a.body()
 }
 
 func writeRaw(w http.ResponseWriter, status int, contentType string, body []byte) {
