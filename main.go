@@ -138,9 +138,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		TokenNetworkInterval: *networkInterval,
 		CredentialsInterval:  *credentialsInterval,
 		TokenHistoryInterval: *historyInterval,
-		// After a 429 the client waits a whole window (plus jitter) before
-		// the next request: a poll waiting that long is not stuck.
-		StallTimeout:    2*limit.Window + *requestTimeout,
+		// A poll waiting out the budget, 429s or back-offs is not stuck.
+		StallTimeout:    client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
 		HistoryOverlap:  *historyOverlap,
 		HistoryLookback: *historyLookback,
 		ShowFullKey:     *showFullKey,

@@ -190,6 +190,9 @@ func jitter(d time.Duration) time.Duration {
 	return d + rand.N(d/10+1)
 }
 
+// jitterMax is the most jitter(d) returns.
+func jitterMax(d time.Duration) time.Duration { return d + d/10 }
+
 // RateLimit is a number of requests per window.
 type RateLimit struct {
 	Requests int

@@ -143,3 +143,24 @@ func TestRateLimitedAnswerWaitsOutTheWindow(t *testing.T) {
 		t.Errorf("retried %v after a 429, want at least the %v window", gap, window)
 	}
 }
+
+// A caller that waits LongestRequest outlasts the worst legitimate wait of
+// one page: a full budget, then three 429s each blocking a jittered window,
+// with every attempt running into the timeout.
+func TestLongestRequestCoversEveryRetryWait(t *testing.T) {
+	limit := RateLimit{Requests: 10, Window: time.Minute}
+	timeout := 30 * time.Second
+	worst := limit.Window
+	for range DefaultMaxRetries {
+		worst += jitterMax(limit.Window)
+	}
+	worst += (DefaultMaxRetries + 1) * timeout
+	if got := LongestRequest(limit, timeout); got < worst {
+		t.Errorf("LongestRequest = %s, want at least %s", got, worst)
+	}
+	for range 1000 {
+		if j := jitter(limit.Window); j > jitterMax(limit.Window) {
+			t.Fatalf("jitter(%s) = %s, above jitterMax %s", limit.Window, j, jitterMax(limit.Window))
+		}
+	}
+}

@@ -41,6 +41,16 @@ const (
 	maxBackoff = 30 * time.Second
 )
 
+// LongestRequest is the longest one call of a method may spend on one page
+// with DefaultMaxRetries while doing nothing wrong: a window waiting for a
+// full budget, then per retry a window plus jitter after a 429 (or a shorter
+// back-off), and the request timeout per attempt. Callers that cancel stalled
+// work must wait longer than this.
+func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
+	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
+	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout
+}
+
 // DefaultRateLimit is the exchange's published limit for the private
 // endpoints: 10 requests per 60 s per account.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}

@@ -47,11 +47,7 @@ type Config struct {
 	TokenHistoryInterval time.Duration
 	// StallTimeout cancels a poll that makes no progress (no page arrives)
 	// for this long, or for its interval if that is longer. It must exceed
-	// the longest one page may take while the client waits its turn, or a
-	// poll merely waiting is cancelled: a window for a full budget, then per
-	// retry a window plus jitter after a 429 (or a back-off), and a request
-	// timeout per attempt. With client.DefaultMaxRetries (3) and 10 % jitter
-	// that is under 5 windows + 4 request timeouts + 10 s.
+	// client.LongestRequest, or a poll merely waiting its turn is cancelled.
 	StallTimeout time.Duration
 
 	// HistoryOverlap is how far each token history window reaches back
