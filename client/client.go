@@ -104,8 +104,11 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 // Client talks to the exchange on behalf of one account. It is safe for
 // concurrent use; all callers share its request budgets.
 type Client struct {
-	cfg     Config
+	cfg     Config // APISecret cleared: the secret lives only inside sign
 	baseURL *url.URL
+	// sign signs a request string with the account's secret. A closure, so
+	// that no formatting or reflection of the Client can reach the secret.
+	sign func(timestampMs, method, pathAndQuery, body string) string
 
 	mu      sync.Mutex
 	budgets map[string]*budget
@@ -172,7 +175,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx
 	}
-	c := &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{}}
+	secret := cfg.APISecret
+	cfg.APISecret = ""
+	c := &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{},
+		sign: func(ts, method, pathAndQuery, body string) string {
+			return Sign(secret, ts, method, pathAndQuery, body)
+		}}
 	if m := cfg.Metrics; m != nil {
 		for _, endpoint := range c.endpoints() {
 			// A counter that appears on its first 429 starts at 1, and
@@ -286,7 +294,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 		ts := strconv.FormatInt(c.cfg.Now().UnixMilli(), 10)
 		req.Header.Set("x-api-key", c.cfg.APIKey)
 		req.Header.Set("x-api-timestamp", ts)
-		req.Header.Set("x-api-signature", Sign(c.cfg.APISecret, ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
+		req.Header.Set("x-api-signature", c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
 	}
 
 	start := c.cfg.Now()

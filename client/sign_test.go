@@ -1,6 +1,10 @@
 package client
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Vectors from public-facts.md.
 func TestSignMatchesPublishedVectors(t *testing.T) {
@@ -26,6 +30,21 @@ func TestSignChangesWithEveryPart(t *testing.T) {
 	} {
 		if got == base {
 			t.Errorf("signature does not depend on the %s", name)
+		}
+	}
+}
+
+// However a caller formats a Client, even the %#v that walks unexported
+// fields, the secret it signs with does not show.
+func TestFormattedClientHoldsNoSecret(t *testing.T) {
+	const secret = "SECRETSECRETSECRETSECRET1234"
+	c, err := New(Config{BaseURL: "http://127.0.0.1:1", Account: "a", APIKey: "key", APISecret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if out := fmt.Sprintf(verb, c); strings.Contains(out, secret) {
+			t.Errorf("%s of a Client shows the secret: %s", verb, out)
 		}
 	}
 }
