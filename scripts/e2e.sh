@@ -124,9 +124,18 @@ expected=(
   # The scenario's one 429 on the public endpoint.
   'WooxRateLimited endpoint=token_network'
 )
+# PromQL that must return data before the silent alerts are checked, so that
+# their silence means something.
+seen=(
+  # ARB/ARB, listed already disabled at 40s, seen for at least 5 scrapes
+  # (10s, 5 rule evaluations: a wrong alert would be pending by then).
+  'count_over_time(woox_token_network_withdrawal_enabled{token="ARB"}[5m]) >= 5'
+)
 # Alerts that must not be firing or pending anywhere at the end.
 silent=(
   'WooxWithdrawalsDisabled token=WOO'
+  'WooxWithdrawalsDisabled token=ARB'
+  'WooxDepositsDisabled token=ARB'
   'WooxDepositsDisabled'
   'WooxWithdrawalFeeIncreased'
   'WooxExporterKeyOverPrivileged account=sub'
@@ -158,9 +167,13 @@ while :; do
     n=$(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$am_alerts")
     [ "$n" -gt 0 ] || missing+=("$spec")
   done
+  for q in "${seen[@]}"; do
+    n=$(curl -sS --data-urlencode "query=$q" "http://127.0.0.1:$prom_port/api/v1/query" | jq '.data.result | length')
+    [ "$n" -gt 0 ] || missing+=("query without data: $q")
+  done
   [ "${#missing[@]}" -eq 0 ] && break
   if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "e2e: FAIL: alerts never reached Alertmanager:" >&2
+    echo "e2e: FAIL: alerts never reached Alertmanager, or data never reached Prometheus:" >&2
     printf '  %s\n' "${missing[@]}" >&2
     echo "Prometheus alerts:" >&2
     curl -fsS "http://127.0.0.1:$prom_port/api/v1/alerts" | jq -c '.data.alerts[] | {l: .labels, s: .state}' >&2 || true
