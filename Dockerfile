@@ -10,10 +10,16 @@
 # The builder is pinned to the Go patch release go.mod asks for; bump both
 # together. The runtime is distroless: no shell, CA certificates included,
 # runs as the unprivileged "nonroot" user (uid 65532).
+#
+# Both images are pinned by tag and by digest (the multi-platform index):
+# the digest decides what is pulled, the tag says what it is. A rebuilt tag
+# does not change the image until the digest is bumped, deliberately:
+#   docker buildx imagetools inspect golang:1.26.8-bookworm
+#   docker buildx imagetools inspect gcr.io/distroless/static-debian12:nonroot
+# (the "Digest:" line; or `crane digest IMAGE`). Update tag and digest
+# together: with both given, Docker ignores the tag.
 
-ARG GO_VERSION=1.26.8
-
-FROM golang:${GO_VERSION}-bookworm AS build
+FROM golang:1.26.8-bookworm@sha256:9fdc884aacc3bec89b20ffc69f4bb369c78210e3e4f600387b5128b12c199f81 AS build
 
 WORKDIR /src
 
@@ -40,7 +46,7 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
         -X github.com/prometheus/common/version.BuildDate=${BUILD_DATE}" \
       -o /out/woox_exporter .
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
 
 LABEL org.opencontainers.image.title="woox_exporter" \
       org.opencontainers.image.description="Prometheus exporter for WOO X API keys, token networks and token history" \

@@ -117,6 +117,11 @@ check_dashboard() {
 		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
 		| \"panel \(\$p.id) \(\$p.title): a selector lacks account=~\\\"\$account...\\\": \(.)\"" "$DASHBOARD")
 	[ -z "$bad" ] || { echo "$bad"; rc=1; }
+	# Every selector of a token network metric filters on $token.
+	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | .expr // empty
+		| select(([scan(\"woox_token_network_[a-z_]+\\\\b\")] | length) != ([scan(\"token=~\\\"\\\\\$token\")] | length))
+		| \"panel \(\$p.id) \(\$p.title): a selector lacks token=~\\\"\$token\\\": \(.)\"" "$DASHBOARD")
+	[ -z "$bad" ] || { echo "$bad"; rc=1; }
 	return $rc
 }
 check "dashboard $DASHBOARD: JSON, datasources, targets, ids, variables" check_dashboard

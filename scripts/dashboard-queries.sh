@@ -12,6 +12,10 @@
 #   $__interval              INTERVAL        (default 1m)
 #   $__range                 RANGE           (default 1h)
 #   $__range_s, $__interval_ms and friends follow from the above.
+# With STRIP_FALLBACKS=1, a trailing constant fallback (` or vector(0)`,
+# ` or on() vector(1)`, any number) is removed, leaving the real query: the
+# fallback makes a stat panel show 0 instead of "No data", but it also makes
+# a query on a misspelt metric "return data".
 # Exits non-zero when the file holds no expression or a variable is left over.
 set -euo pipefail
 
@@ -23,6 +27,7 @@ TOKEN=${TOKEN:-.*}
 RATE_INTERVAL=${RATE_INTERVAL:-1m}
 INTERVAL=${INTERVAL:-1m}
 RANGE=${RANGE:-1h}
+STRIP_FALLBACKS=${STRIP_FALLBACKS:-0}
 
 # Seconds of a Prometheus duration made of one unit (1m, 30s, 2h, 1d).
 seconds() {
@@ -36,7 +41,8 @@ interval_s=$(seconds "$INTERVAL")
 out=$(jq -r \
 	--arg account "$ACCOUNT" --arg token "$TOKEN" \
 	--arg rate_interval "$RATE_INTERVAL" --arg interval "$INTERVAL" --arg range "$RANGE" \
-	--arg range_s "$range_s" --arg interval_ms "$((interval_s * 1000))" '
+	--arg range_s "$range_s" --arg interval_ms "$((interval_s * 1000))" \
+	--arg strip "$STRIP_FALLBACKS" '
 	# Panels at the top level and inside collapsed rows.
 	[.panels[]?, (.panels[]?.panels[]?)]
 	| .[] | .targets[]? | .expr // empty
@@ -49,6 +55,7 @@ out=$(jq -r \
 	| gsub("\\$\\{account(:[a-z]+)?\\}|\\$account"; $account)
 	| gsub("\\$\\{token(:[a-z]+)?\\}|\\$token"; $token)
 	| gsub("\\s+"; " ")
+	| if $strip == "1" then sub("\\s+or\\s+(on\\s*\\(\\s*\\)\\s*)?vector\\s*\\(\\s*[-+]?[0-9][0-9.eE+-]*\\s*\\)\\s*$"; "") else . end
 ' "$dashboard")
 
 if [ -z "$out" ]; then
