@@ -42,6 +42,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	exporterconfig "github.com/woox-exporter/woox_exporter/config"
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
 )
 
@@ -345,8 +346,21 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 			allowed.Seconds()/took.Seconds(), minCatchUpRatio, c.backlog, float64(c.backlog)/took.Seconds(),
 			float64(c.backlog)/allowed.Seconds(), consumed.Sub(ex.started).Round(time.Millisecond)))
 
-	mismatch := compareTotals(mfs, backlog)
-	r.add("catch-up counters exact (records, inflow, outflow)", float64(mismatch), 0, "mismatches", mismatch == 0, true, "")
+	// The poll that counted the last page may have published before the
+	// next one re-read the overlap: a double count would show only then.
+	if mfs, err = waitHistoryPollAfter(hc, ex.url+"/metrics", consumed, deadline); err != nil {
+		return err
+	}
+	mismatches := compareTotals(mfs, fake.ServedHistory("main"))
+	r.add("catch-up counters exact after one more poll", len(mismatches), 0, "mismatches", len(mismatches) == 0, true,
+		"(records, inflow, outflow per token and type, no extra series, last record time)")
+	for i, m := range mismatches {
+		if i == 10 {
+			fmt.Printf("  ... and %d more\n", len(mismatches)-i)
+			break
+		}
+		fmt.Println("  " + m)
+	}
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
 	r.add("429s from the exchange, catch-up", float64(tooMany), 0, "", tooMany == 0, true, "")
 	return ex.checkLog()
@@ -362,14 +376,56 @@ func firstRequest(fake *fakeexchange.Exchange, endpoint string) (time.Time, bool
 	return time.Time{}, false
 }
 
-// compareTotals counts the (token, type) series whose exported totals differ
-// from exact sums over the records, or are missing.
-func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) int {
+// waitHistoryPollAfter scrapes url until a token history poll that started
+// after t has succeeded (its last success minus its duration is after t),
+// and returns that scrape.
+func waitHistoryPollAfter(hc *http.Client, url string, t, deadline time.Time) ([]*dto.MetricFamily, error) {
+	for {
+		mfs, err := gatherProto(hc, url)
+		if err == nil {
+			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			if ok1 && ok2 && last-took > float64(t.UnixNano())/1e9 {
+				return mfs, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no token history poll succeeded after the backlog was consumed (last error: %v)", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// valueOf returns the value of the first series of family name whose label
+// has the given value.
+func valueOf(mfs []*dto.MetricFamily, name, label, value string) (float64, bool) {
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == label && lp.GetValue() == value {
+					return m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetUntyped().GetValue(), true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// compareTotals compares the exported token history with exact sums over
+// the records the fake holds: records, inflow and outflow per (token, type),
+// no series beyond those, and the newest record's time. The exporter reads
+// the account from WOOX_API_KEY, so its account label is the default name.
+// It returns one line per mismatch.
+func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) []string {
 	type sums struct {
 		n       int
 		in, out decimal.Decimal
 	}
 	want := map[[2]string]*sums{}
+	var newest int64
 	for _, rec := range recs {
 		k := [2]string{rec.Token, rec.Type}
 		if want[k] == nil {
@@ -383,35 +439,48 @@ func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) i
 		} else {
 			s.out = s.out.Sub(a)
 		}
+		newest = max(newest, rec.Timestamp)
 	}
+	account := exporterconfig.DefaultAccountName
+	counters := []string{"woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total"}
 	got := map[string]map[[2]string]float64{}
+	var bad []string
 	for _, mf := range mfs {
+		if !slices.Contains(counters, mf.GetName()) {
+			continue
+		}
+		got[mf.GetName()] = map[[2]string]float64{}
 		for _, m := range mf.GetMetric() {
 			l := map[string]string{}
 			for _, p := range m.GetLabel() {
 				l[p.GetName()] = p.GetValue()
 			}
-			if got[mf.GetName()] == nil {
-				got[mf.GetName()] = map[[2]string]float64{}
+			k := [2]string{l["token"], l["transaction_type"]}
+			if l["account"] != account || want[k] == nil {
+				bad = append(bad, fmt.Sprintf("%s%v: no such records at the exchange", mf.GetName(), l))
+				continue
 			}
-			got[mf.GetName()][[2]string{l["token"], l["transaction_type"]}] = m.GetCounter().GetValue()
+			got[mf.GetName()][k] = m.GetCounter().GetValue()
 		}
 	}
-	bad := 0
 	for k, s := range want {
 		for name, v := range map[string]float64{
-			"woox_token_history_records_total": float64(s.n),
-			"woox_token_history_inflow_total":  s.in.InexactFloat64(),
-			"woox_token_history_outflow_total": s.out.InexactFloat64(),
+			counters[0]: float64(s.n),
+			counters[1]: s.in.InexactFloat64(),
+			counters[2]: s.out.InexactFloat64(),
 		} {
-			if g, ok := got[name][k]; !ok || g != v {
-				bad++
+			if g, ok := got[name][k]; !ok {
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} missing, want %v", name, k[0], k[1], v))
+			} else if g != v {
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} = %v, want %v", name, k[0], k[1], g, v))
 			}
 		}
 	}
-	if n := len(got["woox_token_history_records_total"]); n != len(want) {
-		bad += int(math.Abs(float64(n - len(want))))
+	const lastName = "woox_token_history_last_record_timestamp_seconds"
+	if g, ok := valueOf(mfs, lastName, "account", account); !ok || g != float64(newest)/1000 {
+		bad = append(bad, fmt.Sprintf("%s{account=%q} = %v (present %t), want %v", lastName, account, g, ok, float64(newest)/1000))
 	}
+	slices.Sort(bad)
 	return bad
 }
 
