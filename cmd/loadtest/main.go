@@ -306,9 +306,10 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 
 	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
 	// Each of the 3 pollers may land one poll more or fewer in a window.
-	r.add("exchange requests/s, idle vs under scrape load", perSec(loaded.total), perSec(idle.total), "req/s",
+	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
 		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
-		fmt.Sprintf("%d vs %d requests in %s; target: equal within one poll per poller", loaded.total, idle.total, c.loadDur))
+		fmt.Sprintf("ratio %.2f; %d vs %d requests in %s; target: equal within one poll per poller",
+			float64(loaded.total)/float64(idle.total), loaded.total, idle.total, c.loadDur))
 	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
 		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
