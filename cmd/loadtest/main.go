@@ -2,8 +2,9 @@
 // performance targets in the README (Performance), and prints each figure beside
 // its floor or budget with PASS or FAIL.
 //
-// It hosts the fake exchange and a floor server in process and runs the
-// exporter binary as a subprocess, three times: on the large account with
+// It hosts the fake exchange in process, serves the floor from a second
+// process of its own (--serve-floor), and runs the exporter binary as a
+// subprocess, three times: on the large account with
 // hourly polls (start-up: every request is then part of a first poll), on
 // the large account with polls every 2 s (scrape cost, memory, exchange
 // requests with and without scrapers), and on a 50,000-record history
@@ -30,6 +31,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,6 +85,9 @@ type config struct {
 	budget      float64
 	catchUpWait time.Duration
 	strict      bool
+	// floorFile and floorAddress make this process the floor server.
+	floorFile    string
+	floorAddress string
 }
 
 func main() {
@@ -100,7 +105,16 @@ func main() {
 	app.Flag("budget", "The exporter's --api.budget.").Default("0.5").Float64Var(&c.budget)
 	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
 	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
+	app.Flag("serve-floor", "Internal: serve the metric families in this file (delimited protobuf) as the floor, until interrupted.").Hidden().StringVar(&c.floorFile)
+	app.Flag("floor-address", "Internal: where --serve-floor listens.").Hidden().StringVar(&c.floorAddress)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
+	if c.floorFile != "" {
+		if err := serveFloor(c.floorFile, c.floorAddress); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest floor:", err)
+			os.Exit(2)
+		}
+		return
+	}
 
 	r := &report{}
 	if err := run(context.Background(), c, r); err != nil {
@@ -239,8 +253,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	for _, mf := range mfs {
 		series += len(mf.GetMetric())
 	}
-	floorURL, stopFloor, err := serve(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil }),
-		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}))
+	floorURL, stopFloor, err := startFloor(mfs)
 	if err != nil {
 		return err
 	}
@@ -308,8 +321,8 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	// Each of the 3 pollers may land one poll more or fewer in a window.
 	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
 		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
-		fmt.Sprintf("ratio %.2f; %d vs %d requests in %s; target: equal within one poll per poller",
-			float64(loaded.total)/float64(idle.total), loaded.total, idle.total, c.loadDur))
+		fmt.Sprintf("ratio %s; %d vs %d requests in %s; target: equal within one poll per poller",
+			ratioText(loaded.total, idle.total), loaded.total, idle.total, c.loadDur))
 	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
 		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
@@ -523,6 +536,109 @@ func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) [
 	return bad
 }
 
+// startFloor runs the floor in a process of its own, as the exporter runs:
+// served from the load test's process it would share the runtime, and the
+// garbage collector, with the scrapers, and the machine's CPUs among fewer
+// processes than the exporter.
+func startFloor(mfs []*dto.MetricFamily) (url string, stop func(), err error) {
+	f, err := os.CreateTemp("", "loadtest-floor-*.pb")
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	enc := expfmt.NewEncoder(f, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			os.Remove(f.Name())
+			return "", nil, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	addr, err := freeAddress()
+	if err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	cmd := exec.Command(self, "--serve-floor="+f.Name(), "--floor-address="+addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		os.Remove(f.Name())
+		return "", nil, fmt.Errorf("start the floor: %w", err)
+	}
+	stop = func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		os.Remove(f.Name())
+	}
+	url = "http://" + addr
+	hc := &http.Client{Timeout: 10 * time.Second}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := scrape(hc, url+"/metrics"); err == nil {
+			return url, stop, nil
+		} else if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("floor not serving within 30s: %w", err)
+		}
+	}
+}
+
+// serveFloor serves the families in file with promhttp, as the exporter's
+// /metrics is served, until interrupted.
+func serveFloor(file, addr string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	dec := expfmt.NewDecoder(f, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	var mfs []*dto.MetricFamily
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			f.Close()
+			return fmt.Errorf("read %s: %w", file, err)
+		}
+		mfs = append(mfs, mf)
+	}
+	f.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: promhttp.HandlerFor(
+		prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil }),
+		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true})}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// freeAddress returns a loopback address with a port free a moment ago.
+func freeAddress() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
 // exporterProc is a running woox_exporter subprocess.
 type exporterProc struct {
 	cmd     *exec.Cmd
@@ -534,12 +650,10 @@ type exporterProc struct {
 }
 
 func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporterProc, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeAddress()
 	if err != nil {
 		return nil, err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	args := append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + fakeURL,
 		"--api.rate-limit=" + c.rateLimit, "--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
 	cmd := exec.CommandContext(ctx, c.exporter, args...)
@@ -755,6 +869,14 @@ func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
 		}
 		mfs = append(mfs, mf)
 	}
+}
+
+// ratioText is a/b with two decimals, or n/a when b is 0.
+func ratioText(a, b int) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
 
 // mb converts bytes to megabytes (10^6 bytes).
