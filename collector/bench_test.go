@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -22,8 +23,12 @@ import (
 const (
 	benchNetworks = 1000
 	benchKeys     = 100
-	benchTokens   = 100
 )
+
+// benchTokens are the history sizes benchmarked: the issue's 100 tokens x 27
+// types x 3 counters (13,784 series in all), and 240 tokens, which brings
+// the total to the ~25,000 series the issue quotes.
+var benchTokens = []int{100, 240}
 
 // PrometheusAccept is the Accept header Prometheus 3 sends by default.
 const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.5," +
@@ -32,7 +37,7 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 
 // largeExporter polls the large account once through the real client and the
 // fake exchange, and returns what main.go serves.
-func largeExporter(b *testing.B) prometheus.Gatherer {
+func largeExporter(b *testing.B, tokens int) prometheus.Gatherer {
 	b.Helper()
 	fake, err := fakeexchange.New(fakeexchange.LargeScenario(benchNetworks, benchKeys))
 	if err != nil {
@@ -40,7 +45,7 @@ func largeExporter(b *testing.B) prometheus.Gatherer {
 	}
 	now := time.Now()
 	types := len(fakeexchange.HistoryTypes())
-	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(benchTokens, 2*benchTokens*types, 1,
+	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(tokens, 2*tokens*types, 1,
 		now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
 		b.Fatal(err)
 	}
@@ -80,7 +85,8 @@ func largeExporter(b *testing.B) prometheus.Gatherer {
 	return e.Gatherer(reg)
 }
 
-// handlerOpts are the options main.go serves /metrics with.
+// handlerOpts are the promhttp options main.go serves /metrics with (less its
+// error logger).
 var handlerOpts = promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}
 
 // benchScrape scrapes h as Prometheus does (gzip, Prometheus's Accept
@@ -116,22 +122,33 @@ func seriesOf(b *testing.B, g prometheus.Gatherer) int {
 }
 
 // BenchmarkScrapeExporter is a scrape of the large account: collect, encode,
-// gzip, as main.go serves it.
+// gzip, by promhttp with main.go's options. It leaves out main.go's
+// limitEncoding wrapper (package main, so out of reach here), which adds a
+// copy of the compressed answer from a pooled buffer; the load test
+// measures the binary with it.
 func BenchmarkScrapeExporter(b *testing.B) {
-	reg := largeExporter(b)
-	benchScrape(b, promhttp.HandlerFor(reg, handlerOpts), seriesOf(b, reg))
+	for _, tokens := range benchTokens {
+		b.Run(fmt.Sprintf("tokens=%d", tokens), func(b *testing.B) {
+			reg := largeExporter(b, tokens)
+			benchScrape(b, promhttp.HandlerFor(reg, handlerOpts), seriesOf(b, reg))
+		})
+	}
 }
 
 // BenchmarkScrapeFloor serves the same metric families, gathered once, with
 // the same handler: the cost of encoding and compressing alone.
 func BenchmarkScrapeFloor(b *testing.B) {
-	reg := largeExporter(b)
-	mfs, err := reg.Gather()
-	if err != nil {
-		b.Fatal(err)
+	for _, tokens := range benchTokens {
+		b.Run(fmt.Sprintf("tokens=%d", tokens), func(b *testing.B) {
+			reg := largeExporter(b, tokens)
+			mfs, err := reg.Gather()
+			if err != nil {
+				b.Fatal(err)
+			}
+			floor := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil })
+			benchScrape(b, promhttp.HandlerFor(floor, handlerOpts), seriesOf(b, floor))
+		})
 	}
-	floor := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil })
-	benchScrape(b, promhttp.HandlerFor(floor, handlerOpts), seriesOf(b, floor))
 }
 
 // countingWriter is an http.ResponseWriter that keeps only the byte count.

@@ -10,7 +10,7 @@
 #
 # Other arguments go to cmd/loadtest (--help lists them). Exits 1 when a
 # hard invariant fails: a 429, inexact counters, more exchange requests
-# under scrape load, RSS at or above 50 MiB.
+# under scrape load, RSS at or above 50 MB (50,000,000 bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"

@@ -2,10 +2,16 @@
 // performance targets in the README (Performance), and prints each figure beside
 // its floor or budget with PASS or FAIL.
 //
-// It hosts the fake exchange and a floor server in process and runs the
-// exporter binary as a subprocess, twice: once on a large account (scrape
-// cost, memory, exchange requests with and without scrapers, start-up), once
-// on a 50,000-record history backlog (catch-up at the rate limit).
+// It hosts the fake exchange in process, serves the floor from a second
+// process of its own (--serve-floor), and runs the exporter binary as a
+// subprocess, three times: on the large account with
+// hourly polls (start-up: every request is then part of a first poll), on
+// the large account with polls every 2 s (scrape cost, memory, exchange
+// requests with and without scrapers), and on a 50,000-record history
+// backlog (catch-up at the rate limit). The exporter and the floor are
+// measured in alternating rounds, the exporter stopped (SIGSTOP) while the
+// floor runs, so neither the exporter's polls nor drift in the machine's
+// load count against the floor.
 //
 // The exit status is 1 when a hard invariant fails: a 429 from the exchange,
 // inexact counters, more exchange requests under scrape load, RSS at or
@@ -25,11 +31,13 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -39,6 +47,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/shopspring/decimal"
 
+	"github.com/woox-exporter/woox_exporter/client"
+	exporterconfig "github.com/woox-exporter/woox_exporter/config"
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
 )
 
@@ -53,10 +63,14 @@ const protoAccept = "application/vnd.google.protobuf;proto=io.prometheus.client.
 const (
 	maxP99Ratio        = 1.25
 	minThroughputRatio = 0.8
-	maxRSSBytes        = 50 << 20
+	maxRSSBytes        = 50_000_000 // 50 MB, as the issue says
 	minCatchUpRatio    = 0.9
 	maxReadyAfterPoll  = 2 * time.Second
 )
+
+// rounds is how many turns the exporter and the floor each take when they
+// are compared.
+const rounds = 3
 
 type config struct {
 	exporter    string
@@ -71,14 +85,17 @@ type config struct {
 	budget      float64
 	catchUpWait time.Duration
 	strict      bool
+	// floorFile and floorAddress make this process the floor server.
+	floorFile    string
+	floorAddress string
 }
 
 func main() {
 	var c config
 	app := kingpin.New("loadtest", "Load test of the woox_exporter binary against the fake exchange.")
 	app.Flag("exporter", "Path of the woox_exporter binary.").Default("./woox_exporter").StringVar(&c.exporter)
-	app.Flag("latency-duration", "How long one scraper scrapes the exporter, then the floor, for p50/p99.").Default("10s").DurationVar(&c.latencyDur)
-	app.Flag("load-duration", "How long the concurrent scrapers run against each server; also the idle window for exchange requests.").Default("15s").DurationVar(&c.loadDur)
+	app.Flag("latency-duration", "How long one scraper scrapes the exporter, and then the floor, for p50/p99, in 3 alternating rounds.").Default("10s").DurationVar(&c.latencyDur)
+	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests.").Default("15s").DurationVar(&c.loadDur)
 	app.Flag("scrapers", "Concurrent scrapers for throughput.").Default("20").IntVar(&c.scrapers)
 	app.Flag("networks", "Token network rows of the large account.").Default("1000").IntVar(&c.networks)
 	app.Flag("keys", "API keys of the large account.").Default("100").IntVar(&c.keys)
@@ -88,7 +105,16 @@ func main() {
 	app.Flag("budget", "The exporter's --api.budget.").Default("0.5").Float64Var(&c.budget)
 	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
 	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
+	app.Flag("serve-floor", "Internal: serve the metric families in this file (delimited protobuf) as the floor, until interrupted.").Hidden().StringVar(&c.floorFile)
+	app.Flag("floor-address", "Internal: where --serve-floor listens.").Hidden().StringVar(&c.floorAddress)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
+	if c.floorFile != "" {
+		if err := serveFloor(c.floorFile, c.floorAddress); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest floor:", err)
+			os.Exit(2)
+		}
+		return
+	}
 
 	r := &report{}
 	if err := run(context.Background(), c, r); err != nil {
@@ -109,6 +135,9 @@ func run(ctx context.Context, c config, r *report) error {
 	}
 	fmt.Printf("loadtest: rate limit %s, budget %.2f, %d scrapers; large account %d networks, %d keys, %d tokens x %d types\n\n",
 		c.rateLimit, c.budget, c.scrapers, c.networks, c.keys, c.tokens, len(fakeexchange.HistoryTypes()))
+	if err := startUp(ctx, c, requests, window, r); err != nil {
+		return fmt.Errorf("start-up: %w", err)
+	}
 	if err := largeAccount(ctx, c, requests, window, r); err != nil {
 		return fmt.Errorf("large account: %w", err)
 	}
@@ -118,15 +147,86 @@ func run(ctx context.Context, c config, r *report) error {
 	return nil
 }
 
-// largeAccount measures scrape cost, memory, exchange requests and start-up.
-func largeAccount(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+// largeFake is the fake exchange holding the large account.
+func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exchange, error) {
 	fake, err := fakeexchange.New(fakeexchange.LargeScenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now := time.Now()
 	types := len(fakeexchange.HistoryTypes())
 	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+		return nil, err
+	}
+	return fake, nil
+}
+
+// startUp measures how long after the answers of the first polls /-/ready
+// says ready, on the large account. Its exporter polls every hour, so every
+// request it sends is part of a first poll: with short intervals a second
+// poll's request could land after a late ready and hide it.
+func startUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+	fake, err := largeFake(c, requests, window)
+	if err != nil {
+		return err
+	}
+	answers := &answerLog{h: fake}
+	fakeURL, stopFake, err := serve(answers)
+	if err != nil {
+		return err
+	}
+	defer stopFake()
+	ex, err := startExporter(ctx, c, fakeURL, "--token-network.interval=1h", "--credentials.interval=1h", "--token-history.interval=1h")
+	if err != nil {
+		return err
+	}
+	defer ex.stop()
+	readyAt, err := ex.waitReady(30 * time.Second)
+	if err != nil {
+		return err
+	}
+	n, last := answers.last()
+	if n == 0 {
+		return errors.New("ready before any request reached the exchange")
+	}
+	// The fake's handler returns a moment after the exporter may have read
+	// the answer: a ready seen before that counts as at once.
+	afterPoll := max(readyAt.Sub(last), 0)
+	r.add("start-up: /-/ready after the last first-poll answer", afterPoll, maxReadyAfterPoll, "", afterPoll <= maxReadyAfterPoll, true,
+		fmt.Sprintf("(%d first-poll requests, intervals 1h; start to ready %s)", n, readyAt.Sub(ex.started).Round(time.Millisecond)))
+	return ex.checkLog()
+}
+
+// answerLog passes requests to h and keeps when each was answered.
+type answerLog struct {
+	h          http.Handler
+	mu         sync.Mutex
+	n          int
+	lastAnswer time.Time
+}
+
+func (a *answerLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.h.ServeHTTP(w, r)
+	now := time.Now()
+	a.mu.Lock()
+	a.n++
+	if now.After(a.lastAnswer) {
+		a.lastAnswer = now
+	}
+	a.mu.Unlock()
+}
+
+// last returns how many requests were answered and when the last one was.
+func (a *answerLog) last() (int, time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.n, a.lastAnswer
+}
+
+// largeAccount measures scrape cost, memory and exchange requests.
+func largeAccount(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+	fake, err := largeFake(c, requests, window)
+	if err != nil {
 		return err
 	}
 	fakeURL, stopFake, err := serve(fake)
@@ -140,19 +240,9 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 		return err
 	}
 	defer ex.stop()
-	readyAt, err := ex.waitReady(30 * time.Second)
-	if err != nil {
+	if _, err := ex.waitReady(30 * time.Second); err != nil {
 		return err
 	}
-	lastFirstPoll := time.Time{}
-	for _, q := range fake.Requests() {
-		if q.Time.Before(readyAt) {
-			lastFirstPoll = q.Time
-		}
-	}
-	afterPoll := readyAt.Sub(lastFirstPoll)
-	r.add("start-up: /-/ready after the last first-poll request", afterPoll, maxReadyAfterPoll, "", afterPoll <= maxReadyAfterPoll, true,
-		fmt.Sprintf("(start to ready %s)", readyAt.Sub(ex.started).Round(time.Millisecond)))
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * c.scrapers, DisableCompression: true}, Timeout: 30 * time.Second}
 	mfs, err := gatherProto(client, ex.url+"/metrics")
@@ -163,26 +253,40 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	for _, mf := range mfs {
 		series += len(mf.GetMetric())
 	}
-	floorURL, stopFloor, err := serve(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil }),
-		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}))
+	floorURL, stopFloor, err := startFloor(mfs)
 	if err != nil {
 		return err
 	}
 	defer stopFloor()
 	idleRSS, _ := ex.memory()
-	fmt.Printf("exporter serves %d series in %d families; RSS %.1f MiB before any load\n\n", series, len(mfs), float64(idleRSS)/(1<<20))
+	fmt.Printf("exporter serves %d series in %d families; RSS %.1f MB before any load\n\n", series, len(mfs), mb(idleRSS))
 
-	// Exchange requests with nobody scraping.
+	// Exchange requests with nobody scraping, then under scrape load, the
+	// exporter polling throughout.
 	idleFrom := time.Now()
 	time.Sleep(c.loadDur)
 	idle := countRequests(fake, idleFrom, time.Now())
-
-	// One scraper: latency.
-	exLat, exBytes, err := sequential(client, ex.url+"/metrics", c.latencyDur)
-	if err != nil {
+	loadFrom := time.Now()
+	if _, _, err := concurrent(client, ex.url+"/metrics", c.scrapers, c.loadDur); err != nil {
 		return err
 	}
-	flLat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur)
+	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
+	rss, _ := ex.memory()
+
+	// Exporter and floor take turns, so drift in the machine's load hits
+	// both; the exporter is stopped while the floor is measured, so that
+	// its polls do not take the CPUs from the floor.
+	var exLat, flLat []time.Duration
+	var exBytes int64
+	err = ex.alternate(rounds, func() error {
+		lat, n, err := sequential(client, ex.url+"/metrics", c.latencyDur/rounds)
+		exLat, exBytes = append(exLat, lat...), n
+		return err
+	}, func() error {
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
+		flLat = append(flLat, lat...)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -190,30 +294,37 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 		e, f := quantile(exLat, q), quantile(flLat, q)
 		r.ratio(fmt.Sprintf("scrape time p%.0f, 1 scraper (exporter vs floor)", q*100), e, f, maxP99Ratio, q == 0.99, false)
 	}
-	fmt.Printf("  (%d exporter and %d floor scrapes, %d gzip bytes per scrape)\n", len(exLat), len(flLat), exBytes)
+	fmt.Printf("  (%d exporter and %d floor scrapes in %d alternating rounds each, %d gzip bytes per scrape)\n",
+		len(exLat), len(flLat), rounds, exBytes)
 
-	// Many scrapers: throughput, and exchange requests under load.
-	loadFrom := time.Now()
-	exRate, err := concurrent(client, ex.url+"/metrics", c.scrapers, c.loadDur)
+	var exScrapes, flScrapes int64
+	var exTime, flTime time.Duration
+	err = ex.alternate(rounds, func() error {
+		n, d, err := concurrent(client, ex.url+"/metrics", c.scrapers, c.loadDur/rounds)
+		exScrapes, exTime = exScrapes+n, exTime+d
+		return err
+	}, func() error {
+		n, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
+		flScrapes, flTime = flScrapes+n, flTime+d
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
-	rss, hwm := ex.memory()
-	flRate, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur)
-	if err != nil {
-		return err
-	}
+	exRate, flRate := float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
 	r.add(fmt.Sprintf("throughput, %d scrapers (exporter vs floor)", c.scrapers), exRate, flRate, "scrapes/s",
-		exRate >= minThroughputRatio*flRate, false, fmt.Sprintf("ratio %.2f, target >= %.2f", exRate/flRate, minThroughputRatio))
+		exRate >= minThroughputRatio*flRate, false, fmt.Sprintf("ratio %.2f, target >= %.2f; %d alternating rounds each", exRate/flRate, minThroughputRatio, rounds))
+	_, hwm := ex.memory()
+	hwm = max(hwm, rss)
 
 	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
 	// Each of the 3 pollers may land one poll more or fewer in a window.
-	r.add("exchange requests/s, idle vs under scrape load", perSec(loaded.total), perSec(idle.total), "req/s",
+	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
 		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
-		fmt.Sprintf("%d vs %d requests in %s; target: equal within one poll per poller", loaded.total, idle.total, c.loadDur))
-	r.add("exporter peak RSS (VmHWM)", float64(hwm)/(1<<20), maxRSSBytes/(1<<20), "MiB", hwm < maxRSSBytes, true,
-		fmt.Sprintf("(VmRSS after load %.1f MiB)", float64(rss)/(1<<20)))
+		fmt.Sprintf("ratio %s; %d vs %d requests in %s; target: equal within one poll per poller",
+			ratioText(loaded.total, idle.total), loaded.total, idle.total, c.loadDur))
+	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
+		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
 	r.add("429s from the exchange, large account", float64(tooMany), 0, "", tooMany == 0, true, "")
 	return ex.checkLog()
@@ -243,11 +354,15 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		return err
 	}
 	defer ex.stop()
-	client := &http.Client{Timeout: 30 * time.Second}
+	hc := &http.Client{Timeout: 30 * time.Second}
 	deadline := ex.started.Add(c.catchUpWait)
 	var mfs []*dto.MetricFamily
+	var catchUpRSS int64
 	for {
-		if mfs, err = gatherProto(client, ex.url+"/metrics"); err == nil && sumOf(mfs, "woox_token_history_records_total") >= float64(c.backlog) {
+		mfs, err = gatherProto(hc, ex.url+"/metrics")
+		rss, _ := ex.memory()
+		catchUpRSS = max(catchUpRSS, rss)
+		if err == nil && sumOf(mfs, "woox_token_history_records_total") >= float64(c.backlog) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -255,27 +370,114 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	took := time.Since(ex.started)
-	rate := float64(c.backlog) / took.Seconds()
-	allowed := c.budget * float64(requests) / window.Seconds() * fakeexchange.MaxPageSize
-	r.add("catch-up rows/s vs budget allowance", rate, allowed, "rows/s", rate >= minCatchUpRatio*allowed, false,
-		fmt.Sprintf("%d records in %s; ratio %.2f, target >= %.2f", c.backlog, took.Round(time.Millisecond), rate/allowed, minCatchUpRatio))
+	consumed := time.Now()
+	first, ok := firstRequest(fake, fakeexchange.EndpointTokenHistory)
+	if !ok {
+		return errors.New("no token history request reached the exchange")
+	}
+	took := consumed.Sub(first)
+	// A client that keeps to the budget sends at most perWindow requests in
+	// any window, so its last page goes out no earlier than
+	// (ceil(pages / perWindow) - 1) windows after its first.
+	perWindow := client.RateLimit{Requests: requests, Window: window}.Allowed(c.budget)
+	pages := (c.backlog + fakeexchange.MaxPageSize - 1) / fakeexchange.MaxPageSize
+	windows := (pages+perWindow-1)/perWindow - 1
+	if windows < 1 {
+		return fmt.Errorf("a backlog of %d pages fits in one window of %d requests: nothing to measure", pages, perWindow)
+	}
+	allowed := time.Duration(windows) * window
+	fmt.Printf("catch-up allowance: (ceil(%d pages / %d requests per %s) - 1) x %s = %s; the clock starts at the first history request\n",
+		pages, perWindow, window, window, allowed)
+	r.add("catch-up time vs budget allowance", took, allowed, "", allowed.Seconds() >= minCatchUpRatio*took.Seconds(), false,
+		fmt.Sprintf("ratio %.2f (allowance / time), target >= %.2f; %d records, %.0f vs %.0f rows/s; %s from process start",
+			allowed.Seconds()/took.Seconds(), minCatchUpRatio, c.backlog, float64(c.backlog)/took.Seconds(),
+			float64(c.backlog)/allowed.Seconds(), consumed.Sub(ex.started).Round(time.Millisecond)))
 
-	mismatch := compareTotals(mfs, backlog)
-	r.add("catch-up counters exact (records, inflow, outflow)", float64(mismatch), 0, "mismatches", mismatch == 0, true, "")
+	// The poll that counted the last page may have published before the
+	// next one re-read the overlap: a double count would show only then.
+	if mfs, err = waitHistoryPollAfter(hc, ex.url+"/metrics", consumed, deadline); err != nil {
+		return err
+	}
+	rss, hwm := ex.memory()
+	// VmHWM is updated lazily and may trail a VmRSS sampled earlier.
+	hwm = max(hwm, catchUpRSS, rss)
+	r.add("exporter peak RSS (VmHWM), catch-up", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
+		fmt.Sprintf("(VmRSS at most %.1f MB while catching up, %.1f MB after)", mb(catchUpRSS), mb(rss)))
+	mismatches := compareTotals(mfs, fake.ServedHistory("main"))
+	r.add("catch-up counters exact after one more poll", len(mismatches), 0, "mismatches", len(mismatches) == 0, true,
+		"(records, inflow, outflow per token and type, no extra series, last record time)")
+	for i, m := range mismatches {
+		if i == 10 {
+			fmt.Printf("  ... and %d more\n", len(mismatches)-i)
+			break
+		}
+		fmt.Println("  " + m)
+	}
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
 	r.add("429s from the exchange, catch-up", float64(tooMany), 0, "", tooMany == 0, true, "")
 	return ex.checkLog()
 }
 
-// compareTotals counts the (token, type) series whose exported totals differ
-// from exact sums over the records, or are missing.
-func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) int {
+// firstRequest returns when the first request for endpoint reached the fake.
+func firstRequest(fake *fakeexchange.Exchange, endpoint string) (time.Time, bool) {
+	for _, q := range fake.Requests() {
+		if q.Endpoint == endpoint {
+			return q.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// waitHistoryPollAfter scrapes url until a token history poll that started
+// after t has succeeded (its last success minus its duration is after t),
+// and returns that scrape.
+func waitHistoryPollAfter(hc *http.Client, url string, t, deadline time.Time) ([]*dto.MetricFamily, error) {
+	for {
+		mfs, err := gatherProto(hc, url)
+		if err == nil {
+			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			if ok1 && ok2 && last-took > float64(t.UnixNano())/1e9 {
+				return mfs, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no token history poll succeeded after the backlog was consumed (last error: %v)", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// valueOf returns the value of the first series of family name whose label
+// has the given value.
+func valueOf(mfs []*dto.MetricFamily, name, label, value string) (float64, bool) {
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == label && lp.GetValue() == value {
+					return m.GetGauge().GetValue() + m.GetCounter().GetValue() + m.GetUntyped().GetValue(), true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// compareTotals compares the exported token history with exact sums over
+// the records the fake holds: records, inflow and outflow per (token, type),
+// no series beyond those, and the newest record's time. The exporter reads
+// the account from WOOX_API_KEY, so its account label is the default name.
+// It returns one line per mismatch.
+func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) []string {
 	type sums struct {
 		n       int
 		in, out decimal.Decimal
 	}
 	want := map[[2]string]*sums{}
+	var newest int64
 	for _, rec := range recs {
 		k := [2]string{rec.Token, rec.Type}
 		if want[k] == nil {
@@ -289,36 +491,152 @@ func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) i
 		} else {
 			s.out = s.out.Sub(a)
 		}
+		newest = max(newest, rec.Timestamp)
 	}
+	account := exporterconfig.DefaultAccountName
+	counters := []string{"woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total"}
 	got := map[string]map[[2]string]float64{}
+	var bad []string
 	for _, mf := range mfs {
+		if !slices.Contains(counters, mf.GetName()) {
+			continue
+		}
+		got[mf.GetName()] = map[[2]string]float64{}
 		for _, m := range mf.GetMetric() {
 			l := map[string]string{}
 			for _, p := range m.GetLabel() {
 				l[p.GetName()] = p.GetValue()
 			}
-			if got[mf.GetName()] == nil {
-				got[mf.GetName()] = map[[2]string]float64{}
+			k := [2]string{l["token"], l["transaction_type"]}
+			if l["account"] != account || want[k] == nil {
+				bad = append(bad, fmt.Sprintf("%s%v: no such records at the exchange", mf.GetName(), l))
+				continue
 			}
-			got[mf.GetName()][[2]string{l["token"], l["transaction_type"]}] = m.GetCounter().GetValue()
+			got[mf.GetName()][k] = m.GetCounter().GetValue()
 		}
 	}
-	bad := 0
 	for k, s := range want {
 		for name, v := range map[string]float64{
-			"woox_token_history_records_total": float64(s.n),
-			"woox_token_history_inflow_total":  s.in.InexactFloat64(),
-			"woox_token_history_outflow_total": s.out.InexactFloat64(),
+			counters[0]: float64(s.n),
+			counters[1]: s.in.InexactFloat64(),
+			counters[2]: s.out.InexactFloat64(),
 		} {
-			if g, ok := got[name][k]; !ok || g != v {
-				bad++
+			if g, ok := got[name][k]; !ok {
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} missing, want %v", name, k[0], k[1], v))
+			} else if g != v {
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} = %v, want %v", name, k[0], k[1], g, v))
 			}
 		}
 	}
-	if n := len(got["woox_token_history_records_total"]); n != len(want) {
-		bad += int(math.Abs(float64(n - len(want))))
+	const lastName = "woox_token_history_last_record_timestamp_seconds"
+	if g, ok := valueOf(mfs, lastName, "account", account); !ok || g != float64(newest)/1000 {
+		bad = append(bad, fmt.Sprintf("%s{account=%q} = %v (present %t), want %v", lastName, account, g, ok, float64(newest)/1000))
 	}
+	slices.Sort(bad)
 	return bad
+}
+
+// startFloor runs the floor in a process of its own, as the exporter runs:
+// served from the load test's process it would share the runtime, and the
+// garbage collector, with the scrapers, and the machine's CPUs among fewer
+// processes than the exporter.
+func startFloor(mfs []*dto.MetricFamily) (url string, stop func(), err error) {
+	f, err := os.CreateTemp("", "loadtest-floor-*.pb")
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	enc := expfmt.NewEncoder(f, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			os.Remove(f.Name())
+			return "", nil, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	addr, err := freeAddress()
+	if err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	cmd := exec.Command(self, "--serve-floor="+f.Name(), "--floor-address="+addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		os.Remove(f.Name())
+		return "", nil, fmt.Errorf("start the floor: %w", err)
+	}
+	stop = func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		os.Remove(f.Name())
+	}
+	url = "http://" + addr
+	hc := &http.Client{Timeout: 10 * time.Second}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := scrape(hc, url+"/metrics"); err == nil {
+			return url, stop, nil
+		} else if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("floor not serving within 30s: %w", err)
+		}
+	}
+}
+
+// serveFloor serves the families in file with promhttp, as the exporter's
+// /metrics is served, until interrupted.
+func serveFloor(file, addr string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	dec := expfmt.NewDecoder(f, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	var mfs []*dto.MetricFamily
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			f.Close()
+			return fmt.Errorf("read %s: %w", file, err)
+		}
+		mfs = append(mfs, mf)
+	}
+	f.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: promhttp.HandlerFor(
+		prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil }),
+		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true})}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// freeAddress returns a loopback address with a port free a moment ago.
+func freeAddress() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }
 
 // exporterProc is a running woox_exporter subprocess.
@@ -332,12 +650,10 @@ type exporterProc struct {
 }
 
 func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporterProc, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeAddress()
 	if err != nil {
 		return nil, err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	args := append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + fakeURL,
 		"--api.rate-limit=" + c.rateLimit, "--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
 	cmd := exec.CommandContext(ctx, c.exporter, args...)
@@ -420,7 +736,29 @@ func (p *exporterProc) memory() (rss, hwm int64) {
 	return rss, hwm
 }
 
+// alternate runs exRound and floorRound in turn, n times each, with the
+// exporter stopped (SIGSTOP) while floorRound runs.
+func (p *exporterProc) alternate(n int, exRound, floorRound func() error) error {
+	for range n {
+		if err := exRound(); err != nil {
+			return err
+		}
+		if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			return fmt.Errorf("stop the exporter: %w", err)
+		}
+		err := floorRound()
+		if cerr := p.cmd.Process.Signal(syscall.SIGCONT); cerr != nil && err == nil {
+			err = fmt.Errorf("continue the exporter: %w", cerr)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (p *exporterProc) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGCONT)
 	_ = p.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-p.done:
@@ -480,8 +818,9 @@ func sequential(client *http.Client, url string, d time.Duration) ([]time.Durati
 	return lat, size, nil
 }
 
-// concurrent runs n scrapers against url for d and returns scrapes per second.
-func concurrent(client *http.Client, url string, n int, d time.Duration) (float64, error) {
+// concurrent runs n scrapers against url for d and returns how many scrapes
+// they completed and how long they took.
+func concurrent(client *http.Client, url string, n int, d time.Duration) (int64, time.Duration, error) {
 	var count atomic.Int64
 	var firstErr atomic.Pointer[error]
 	var wg sync.WaitGroup
@@ -500,9 +839,9 @@ func concurrent(client *http.Client, url string, n int, d time.Duration) (float6
 	}
 	wg.Wait()
 	if e := firstErr.Load(); e != nil {
-		return 0, *e
+		return 0, 0, *e
 	}
-	return float64(count.Load()) / time.Since(start).Seconds(), nil
+	return count.Load(), time.Since(start), nil
 }
 
 func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
@@ -531,6 +870,17 @@ func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
 		mfs = append(mfs, mf)
 	}
 }
+
+// ratioText is a/b with two decimals, or n/a when b is 0.
+func ratioText(a, b int) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+// mb converts bytes to megabytes (10^6 bytes).
+func mb(bytes int64) float64 { return float64(bytes) / 1e6 }
 
 func sumOf(mfs []*dto.MetricFamily, name string) float64 {
 	var s float64

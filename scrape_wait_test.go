@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+)
+
+// smallBuffers shrinks the send buffer of every accepted connection, so that
+// a client that stops reading blocks the server's write within a few KB
+// instead of after megabytes of kernel buffering.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse serves
+// /metrics through the handler chain main.go serves (newMux: limitEncoding
+// around promhttp over the exporter's gatherer), stalls a real HTTP client
+// in the middle of its response, and checks that meanwhile a token history
+// poll against the fake exchange completes and a second scrape shows it. It
+// fails if a poll waits on a scrape that is still being sent.
+func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T) {
+	// The large account makes the text answer about a megabyte, far more
+	// than the shrunken socket buffers hold.
+	fake, err := fakeexchange.New(fakeexchange.LargeScenario(1000, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))...); err != nil {
+		t.Fatal(err)
+	}
+	fakeURL := serveFake(t, fake)
+
+	reg := prometheus.NewRegistry()
+	metrics := client.NewMetrics(reg)
+	limit := client.RateLimit{Requests: 1000, Window: time.Second}
+	public, err := client.New(client.Config{BaseURL: fakeURL, RateLimit: limit, Budget: 1, Metrics: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	account, err := client.New(client.Config{BaseURL: fakeURL, Account: "main", RateLimit: limit, Budget: 1, Metrics: metrics,
+		APIKey: fakeexchange.LargeMainKey, APISecret: fakeexchange.LargeMainSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exporter, err := collector.New(collector.Config{
+		Public:               public,
+		Accounts:             []collector.Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
+		TokenNetworkInterval: time.Hour,
+		CredentialsInterval:  time.Hour,
+		TokenHistoryInterval: 50 * time.Millisecond,
+		StallTimeout:         time.Minute,
+		Logger:               log.NewNopLogger(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.MustRegister(
+		versioncollector.NewCollector("woox_exporter"),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	logger, slogger := newLogger(io.Discard, "logfmt", "info")
+	mux, err := newMux(serverConfig{metricsPath: "/metrics", gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
+		logger: logger, slogger: slogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The slow scrape is told apart by a header, to see whether its handler
+	// is still sending.
+	slowDone := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Slow") != "" {
+			defer close(slowDone)
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	srv.Listener = smallBuffers{srv.Listener}
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	runDone := make(chan struct{})
+	go func() {
+		defer close(runDone)
+		exporter.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-runDone
+	})
+	waitFor(t, "the first poll of every endpoint", func() bool { return exporter.Ready() })
+
+	// A scrape that reads the start of its answer, then stops reading.
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	if _, err := fmt.Fprintf(conn, "GET /metrics HTTP/1.1\r\nHost: exporter\r\nX-Slow: 1\r\nAccept: text/plain;version=0.0.4\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(bufio.NewReader(conn), make([]byte, 1024)); err != nil {
+		t.Fatal(err)
+	}
+	stalledAt := time.Now()
+
+	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: fake.NextHistoryID("main"), Type: "DEPOSIT",
+		Token: "STALLED", Amount: "1.5", Timestamp: time.Now().Add(-time.Minute).UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+	fast := &http.Client{Timeout: 5 * time.Second}
+	var lastErr error
+	waitFor(t, "a token history poll that started after the stall to complete and show the new record", func() bool {
+		samples, err := scrapeSamples(fast, srv.URL+"/metrics")
+		if lastErr = err; err != nil {
+			return false
+		}
+		records := samples[`woox_token_history_records_total{account="main", token="STALLED", transaction_type="DEPOSIT"}`]
+		success := samples[`woox_poll_last_success_timestamp_seconds{account="main", endpoint="token_history"}`]
+		return records != nil && records.Value == 1 && success != nil && float64(success.Value) > float64(stalledAt.UnixNano())/1e9
+	})
+	if lastErr != nil {
+		t.Fatalf("second scrape: %v", lastErr)
+	}
+	select {
+	case <-slowDone:
+		t.Fatal("the stalled scrape finished sending: its answer fit in the socket buffers, so nothing was stalled")
+	default:
+	}
+}
+
+// waitFor checks cond until it holds, failing the test after 30 s: a
+// generous limit, as this waits for something that either happens in
+// milliseconds or never.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// scrapeSamples fetches url in the text format and returns its samples by
+// series.
+func scrapeSamples(hc *http.Client, url string) (map[string]*model.Sample, error) {
+	resp, err := hc.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	dec := expfmt.NewDecoder(strings.NewReader(string(body)), expfmt.NewFormat(expfmt.TypeTextPlain))
+	var samples model.Vector
+	for {
+		mf := &dto.MetricFamily{}
+		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		v, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, mf)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, v...)
+	}
+	out := map[string]*model.Sample{}
+	for _, s := range samples {
+		out[s.Metric.String()] = s
+	}
+	return out, nil
+}
