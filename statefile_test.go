@@ -106,9 +106,13 @@ func scrapedMatches(fake *fakeexchange.Exchange, samples map[string]*model.Sampl
 	want := fakeSums(fake, account)
 	var diffs []string
 	series := 0
-	for name, s := range samples {
-		if strings.HasPrefix(name, "woox_token_history_") && strings.HasSuffix(string(s.Metric[model.MetricNameLabel]), "_total") &&
-			string(s.Metric["account"]) == account {
+	for _, s := range samples {
+		switch string(s.Metric[model.MetricNameLabel]) {
+		case "woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total":
+		default:
+			continue
+		}
+		if string(s.Metric["account"]) == account {
 			series++
 		}
 	}
