@@ -95,7 +95,7 @@ func main() {
 	app := kingpin.New("loadtest", "Load test of the woox_exporter binary against the fake exchange.")
 	app.Flag("exporter", "Path of the woox_exporter binary.").Default("./woox_exporter").StringVar(&c.exporter)
 	app.Flag("latency-duration", "How long one scraper scrapes the exporter, and then the floor, for p50/p99, in 3 alternating rounds.").Default("10s").DurationVar(&c.latencyDur)
-	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests.").Default("15s").DurationVar(&c.loadDur)
+	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests; keep it a multiple of the 2s poll interval so both windows hold as many polls.").Default("16s").DurationVar(&c.loadDur)
 	app.Flag("scrapers", "Concurrent scrapers for throughput.").Default("20").IntVar(&c.scrapers)
 	app.Flag("networks", "Token network rows of the large account.").Default("1000").IntVar(&c.networks)
 	app.Flag("keys", "API keys of the large account.").Default("100").IntVar(&c.keys)
