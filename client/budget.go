@@ -28,8 +28,10 @@ func ParseRateLimit(s string) (RateLimit, error) {
 	return RateLimit{Requests: n, Window: w}, nil
 }
 
+// String writes the window in seconds, as --api.rate-limit takes it (10/60s,
+// not 10/1m0s), so that a message can be pasted back into the flag.
 func (l RateLimit) String() string {
-	return fmt.Sprintf("%d/%s", l.Requests, l.Window)
+	return fmt.Sprintf("%d/%ss", l.Requests, strconv.FormatFloat(l.Window.Seconds(), 'f', -1, 64))
 }
 
 // Allowed is how many requests the client may send within one window when it

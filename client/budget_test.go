@@ -164,3 +164,16 @@ func TestLongestRequestCoversEveryRetryWait(t *testing.T) {
 		}
 	}
 }
+
+// A rate limit prints as the flag takes it, so the text parses back.
+func TestRateLimitStringParsesBack(t *testing.T) {
+	for _, text := range []string{"10/60s", "10/2s", "3/0.5s", "100/3600s"} {
+		l, err := ParseRateLimit(text)
+		if err != nil {
+			t.Fatalf("ParseRateLimit(%q): %v", text, err)
+		}
+		if l.String() != text {
+			t.Errorf("ParseRateLimit(%q).String() = %q", text, l.String())
+		}
+	}
+}
