@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -75,5 +77,62 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	p.pollOnce(context.Background())
 	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 2 || !got[0].Inflow.Equal(dec("3")) {
 		t.Errorf("after the retry totals = %+v, want both records once", got)
+	}
+}
+
+// Totals far beyond float64's exact range stay exact in the ledger and are
+// exported as the nearest float, with a scrape that still lints clean.
+func TestTokenHistoryHugeTotalsStayExactAndExportAsFloats(t *testing.T) {
+	huge := "9999999999999999999999999999999999999999.000000000000000000000000000001" // 40 digits . 30 decimals
+	api := &fakeAccount{now: historyNow, pageSize: 2, history: []client.HistoryRecord{
+		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", huge),
+		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", huge),
+		hrec(3, 10*time.Minute, "USDT", "DEPOSIT", "0.000000000000000000000000000001"),
+		hrec(4, 5*time.Minute, "USDT", "WITHDRAW", "-"+huge),
+	}}
+	a := newTestHistory(api)
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	wantIn := dec(huge).Add(dec(huge)).Add(dec("0.000000000000000000000000000001"))
+	byType := map[string]ledger.Total{}
+	for _, tot := range a.snap.Load().Totals {
+		byType[tot.Type] = tot
+	}
+	if got := byType["DEPOSIT"].Inflow; !got.Equal(wantIn) {
+		t.Errorf("DEPOSIT inflow %s, want exactly %s", got, wantIn)
+	}
+	if got := byType["WITHDRAW"].Outflow; !got.Equal(dec(huge)) {
+		t.Errorf("WITHDRAW outflow %s, want exactly %s", got, huge)
+	}
+
+	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, mf := range mfs {
+		if mf.GetName() != "woox_token_history_inflow_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == "transaction_type" && lp.GetValue() == "DEPOSIT" {
+					found = true
+					if got, want := m.GetCounter().GetValue(), wantIn.InexactFloat64(); got != want {
+						t.Errorf("exported DEPOSIT inflow %g, want %g", got, want)
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no DEPOSIT inflow series exported")
+	}
+	if problems, err := testutil.CollectAndLint(c); err != nil || len(problems) > 0 {
+		t.Errorf("lint: %v %v", problems, err)
 	}
 }
