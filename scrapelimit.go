@@ -9,9 +9,10 @@ import (
 // limitEncoding lets at most n requests run h at once and makes the rest wait
 // their turn (or until their client gives up). Each scrape holds a gzip
 // compressor and encoding buffers, about 1 MiB; with 20 concurrent scrapers
-// that alone pushed the exporter past 50 MB of RSS, while more encodings at
-// once than about twice the CPUs do not raise throughput. h writes into a buffer and the
-// slot is released before the buffered (compressed) answer is sent, so a
+// that alone pushed the exporter past 50 MB of RSS, while encoding is CPU
+// bound: more encodings at once than CPUs do not raise throughput, only
+// memory (main.go passes GOMAXPROCS). h writes into a buffer and the slot is
+// released before the buffered (compressed) answer is sent, so a
 // slow or stalled client never holds a slot. Only scrapes wait here: polls
 // are never involved.
 func limitEncoding(h http.Handler, n int) http.Handler {

@@ -57,7 +57,7 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 		ErrorLog:          promhttpLogger{c.logger},
 		ErrorHandling:     promhttp.ContinueOnError,
 		EnableOpenMetrics: true,
-	}), 2*runtime.GOMAXPROCS(0)))
+	}), runtime.GOMAXPROCS(0)))
 	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})

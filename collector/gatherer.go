@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/proto"
 )
 
 // pregathered holds what one collector exported after its latest poll,
@@ -37,6 +38,8 @@ type versioned interface {
 type gatherResult struct {
 	mfs []*dto.MetricFamily
 	err error
+	// compact is set when mfs were laid out for encoding (compacted).
+	compact bool
 }
 
 func newPregathered(c prometheus.Collector) *pregathered {
@@ -49,43 +52,58 @@ func newPregathered(c prometheus.Collector) *pregathered {
 	return p
 }
 
-// refresh gathers the collector from its current snapshots. It must run
-// once before the first scrape.
-func (p *pregathered) refresh() {
+// refresh gathers the collector from its current snapshots, laid out for
+// fast encoding (see compacted). It must run once before the first scrape,
+// and runs at the end of every poll.
+func (p *pregathered) refresh() { p.gather(true) }
+
+// refreshProgress shows a poll's progress (a page of token history) at once,
+// without the layout work that the next page would throw away.
+func (p *pregathered) refreshProgress() { p.gather(false) }
+
+func (p *pregathered) gather(compact bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var gen uint64
 	if p.gen != nil {
 		// Read before gathering: a change during the gather shows next time.
 		gen = p.gen()
-		if p.last.Load() != nil && gen == p.lastGen {
+		if last := p.last.Load(); last != nil && gen == p.lastGen {
+			if compact && !last.compact {
+				p.last.Store(&gatherResult{mfs: compacted(last.mfs), err: last.err, compact: true})
+			}
 			return
 		}
 	}
 	mfs, err := p.reg.Gather()
-	internLabels(mfs)
-	p.last.Store(&gatherResult{mfs: mfs, err: err})
+	if compact {
+		mfs = compacted(mfs)
+	}
+	p.last.Store(&gatherResult{mfs: mfs, err: err, compact: compact})
 	p.lastGen = gen
 }
 
-// internLabels makes metrics share equal label pairs: every const metric
-// brings its own, and most are repeated (the account, a token's labels on
-// each of its series). It shrinks the families that stay in memory by a
-// third.
-func internLabels(mfs []*dto.MetricFamily) {
-	seen := map[[2]string]*dto.LabelPair{}
-	for _, mf := range mfs {
-		for _, m := range mf.GetMetric() {
-			for i, lp := range m.GetLabel() {
-				k := [2]string{lp.GetName(), lp.GetValue()}
-				if shared, ok := seen[k]; ok {
-					m.Label[i] = shared
-				} else {
-					seen[k] = lp
-				}
-			}
+// compacted returns copies of mfs laid out in the order the encoder reads
+// them (a protobuf round trip, as families read off the wire). Gathered
+// const metrics sit scattered among the garbage of building them: scrapes
+// of the copies run 15-20 % faster on the large account (README,
+// Performance). Label pairs shared between families, tried before, saved a
+// few MB but cost as much again in scrape time.
+func compacted(mfs []*dto.MetricFamily) []*dto.MetricFamily {
+	out := make([]*dto.MetricFamily, len(mfs))
+	var buf []byte
+	for i, mf := range mfs {
+		out[i] = mf // kept if the copy fails: it encodes the same, only slower
+		var err error
+		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf[:0], mf); err != nil {
+			continue
+		}
+		c := &dto.MetricFamily{}
+		if proto.Unmarshal(buf, c) == nil {
+			out[i] = c
 		}
 	}
+	return out
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
@@ -93,7 +111,7 @@ func (p *pregathered) wrap(poll pollFunc) pollFunc {
 	return func(ctx context.Context, progress func()) error {
 		defer p.refresh()
 		return poll(ctx, func() {
-			p.refresh()
+			p.refreshProgress()
 			progress()
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -175,4 +176,39 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	if pg.last.Load() == first {
 		t.Fatal("a changed withdrawal flag was not regathered")
 	}
+}
+
+// A page of a poll in progress is shown as gathered; the end of the poll
+// lays the same families out for encoding without gathering again, and what
+// is served does not change in content.
+func TestEndOfPollCompactsWhatAPageShowed(t *testing.T) {
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
+	a := newHistoryAccount("main", nil, l, log.NewNopLogger())
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg.refresh()
+	if l.ObservePage([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}, historyNow.UnixMilli()) != 1 {
+		t.Fatal("record not counted")
+	}
+	a.publish()
+	pg.refreshProgress()
+	page := pg.last.Load()
+	if page.compact {
+		t.Fatal("a page of a poll in progress was compacted")
+	}
+	pg.refresh()
+	end := pg.last.Load()
+	if !end.compact {
+		t.Fatal("the end of the poll did not compact the families")
+	}
+	if got, want := exposition(t, static(end.mfs)), exposition(t, static(page.mfs)); got != want {
+		t.Errorf("compacting changed the families:\n%s\nwant\n%s", got, want)
+	}
+	if len(end.mfs) > 0 && end.mfs[0] == page.mfs[0] {
+		t.Error("compacted families are the gathered ones, not copies")
+	}
+}
+
+// static gathers mfs as they are.
+func static(mfs []*dto.MetricFamily) prometheus.Gatherer {
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return mfs, nil })
 }
