@@ -114,14 +114,15 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	})
 }
 
-// paginate fetches pages 1, 2, ... until a page comes back empty or short:
-// fewer rows than the page size, which is the size asked for or, when
-// meta.recordsPerPage says the exchange serves smaller pages, that. A full
-// page always leads to the next one, whatever meta.total says: an exchange
-// that understates the total would otherwise lose the records beyond it for
-// good. A total that is an exact multiple of the page size costs one empty
-// page more.
+// paginate fetches pages 1, 2, ... until a page comes back empty, or short
+// (fewer rows than the page size, which is the size asked for or, when
+// meta.recordsPerPage says the exchange serves smaller pages, that) with
+// meta.total reached. A full page always leads to the next one, whatever
+// meta.total says: an exchange that understates the total would otherwise
+// lose the records beyond it for good. A total that is an exact multiple of
+// the page size, or one that overstates the rows, costs one empty page more.
 func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size int) (rows int, meta *PageMeta, err error)) error {
+	seen := 0
 	for page := 1; page <= maxPages; page++ {
 		n, meta, err := fetch(page, size)
 		if err != nil {
@@ -131,7 +132,15 @@ func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size i
 		if meta != nil && meta.RecordsPerPage > 0 && meta.RecordsPerPage < size {
 			served = meta.RecordsPerPage
 		}
-		if n == 0 || n < served {
+		if n == 0 {
+			return nil
+		}
+		// A short page ends the list unless meta.total says rows remain: an
+		// exchange may cap pages below the size asked for without saying
+		// so in recordsPerPage. If the total merely overstates, the next
+		// page comes back empty.
+		seen += n
+		if n < served && (meta == nil || seen >= meta.Total) {
 			return nil
 		}
 	}
