@@ -76,6 +76,7 @@ type config struct {
 	exporter    string
 	latencyDur  time.Duration
 	loadDur     time.Duration
+	pollEvery   time.Duration
 	scrapers    int
 	networks    int
 	keys        int
@@ -95,7 +96,8 @@ func main() {
 	app := kingpin.New("loadtest", "Load test of the woox_exporter binary against the fake exchange.")
 	app.Flag("exporter", "Path of the woox_exporter binary.").Default("./woox_exporter").StringVar(&c.exporter)
 	app.Flag("latency-duration", "How long one scraper scrapes the exporter, and then the floor, for p50/p99, in 3 alternating rounds.").Default("10s").DurationVar(&c.latencyDur)
-	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests; keep it a multiple of the 2s poll interval so both windows hold as many polls.").Default("16s").DurationVar(&c.loadDur)
+	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests; keep it a multiple of --poll-interval so both windows hold as many polls.").Default("16s").DurationVar(&c.loadDur)
+	app.Flag("poll-interval", "Interval of every poller of the exporter on the large account (scrape cost, exchange cost); 1h leaves the pollers idle after their first polls.").Default("2s").DurationVar(&c.pollEvery)
 	app.Flag("scrapers", "Concurrent scrapers for throughput.").Default("20").IntVar(&c.scrapers)
 	app.Flag("networks", "Token network rows of the large account.").Default("1000").IntVar(&c.networks)
 	app.Flag("keys", "API keys of the large account.").Default("100").IntVar(&c.keys)
@@ -235,7 +237,8 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	}
 	defer stopFake()
 
-	ex, err := startExporter(ctx, c, fakeURL, "--token-network.interval=2s", "--credentials.interval=2s", "--token-history.interval=2s")
+	every := c.pollEvery.String()
+	ex, err := startExporter(ctx, c, fakeURL, "--token-network.interval="+every, "--credentials.interval="+every, "--token-history.interval="+every)
 	if err != nil {
 		return err
 	}
