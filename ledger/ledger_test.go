@@ -10,12 +10,10 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/woox-exporter/woox_exporter/client"
 )
 
-func rec(id int64, ts int64, token, typ, amount string) client.HistoryRecord {
-	return client.HistoryRecord{ID: id, Timestamp: ts, Token: token, Type: typ, Amount: decimal.RequireFromString(amount)}
+func rec(id int64, ts int64, token, typ, amount string) Record {
+	return Record{ID: id, TimestampMs: ts, Token: token, Type: typ, Amount: decimal.RequireFromString(amount)}
 }
 
 // total is a Total with decimal text, for readable expectations.
@@ -36,12 +34,12 @@ func totalsText(ts []Total) []total {
 func TestObserveSumsExactlyBySign(t *testing.T) {
 	tests := []struct {
 		name string
-		recs []client.HistoryRecord
+		recs []Record
 		want []total
 	}{
 		{
 			name: "positive is inflow, negative is outflow magnitude, zero counts only as a record",
-			recs: []client.HistoryRecord{
+			recs: []Record{
 				rec(1, 100, "USDT", "DEPOSIT", "10.5"),
 				rec(2, 100, "USDT", "DEPOSIT", "-0.5"),
 				rec(3, 100, "USDT", "DEPOSIT", "0"),
@@ -54,7 +52,7 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 		},
 		{
 			name: "unknown transaction types are counted under their own name",
-			recs: []client.HistoryRecord{
+			recs: []Record{
 				rec(1, 100, "BTC", "SOMETHING_NEW", "1"),
 				rec(2, 100, "BTC", "SOMETHING_NEW", "2"),
 			},
@@ -62,7 +60,7 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 		},
 		{
 			name: "30 decimal places are kept exactly",
-			recs: []client.HistoryRecord{
+			recs: []Record{
 				rec(1, 100, "ETH", "INTEREST", "0.000000000000000000000000000001"),
 				rec(2, 100, "ETH", "INTEREST", "0.100000000000000000000000000002"),
 				rec(3, 100, "ETH", "INTEREST", "-0.000000000000000000000000000003"),
@@ -71,7 +69,7 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 		},
 		{
 			name: "huge totals stay exact beyond float64 precision",
-			recs: []client.HistoryRecord{
+			recs: []Record{
 				rec(1, 100, "SHIB", "DEPOSIT", "99999999999999999999999999.000000000000000001"),
 				rec(2, 100, "SHIB", "DEPOSIT", "99999999999999999999999999.000000000000000001"),
 				rec(3, 100, "SHIB", "DEPOSIT", "1"),
@@ -80,7 +78,7 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 		},
 		{
 			name: "totals are sorted by token then type",
-			recs: []client.HistoryRecord{
+			recs: []Record{
 				rec(1, 100, "USDT", "WITHDRAW", "-1"),
 				rec(2, 100, "BTC", "WITHDRAW", "-1"),
 				rec(3, 100, "USDT", "DEPOSIT", "1"),
@@ -94,9 +92,9 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := New(0, time.Minute)
+			l := New(0, Config{Overlap: time.Minute})
 			for _, r := range tt.recs {
-				if !l.Observe(r, 1000) {
+				if !observe(l, r, 1000) {
 					t.Fatalf("record %d not counted", r.ID)
 				}
 			}
@@ -108,32 +106,33 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 }
 
 func TestObserveIgnoresSeenIDsAndRecordsOutsideWindow(t *testing.T) {
-	l := New(1000, time.Second)
+	l := New(1000, Config{Overlap: time.Second})
 	for _, tc := range []struct {
-		r    client.HistoryRecord
+		r    Record
 		want bool
 	}{
 		{rec(1, 1000, "USDT", "DEPOSIT", "1"), true},  // at the start: inside
 		{rec(1, 1000, "USDT", "DEPOSIT", "1"), false}, // same id again
 		{rec(1, 1500, "USDT", "DEPOSIT", "1"), false}, // same id, other fields: still the same record
-		{rec(2, 999, "USDT", "DEPOSIT", "1"), false},  // before the cursor
+		{rec(2, 999, "USDT", "DEPOSIT", "1"), true},   // before the cursor, within the truncation slack: new, counted
+		{rec(5, -1, "USDT", "DEPOSIT", "1"), false},   // before the horizon less the slack: unplaceable
 		{rec(3, 2000, "USDT", "DEPOSIT", "1"), true},  // at the end: inside
 		{rec(4, 2001, "USDT", "DEPOSIT", "1"), false}, // after the end: next poll's
 		{rec(4, 2001, "USDT", "DEPOSIT", "1"), false}, // ...and still not remembered
 	} {
-		if got := l.Observe(tc.r, 2000); got != tc.want {
-			t.Errorf("Observe(id %d, ts %d) = %v, want %v", tc.r.ID, tc.r.Timestamp, got, tc.want)
+		if got := observe(l, tc.r, 2000); got != tc.want {
+			t.Errorf("Observe(id %d, ts %d) = %v, want %v", tc.r.ID, tc.r.TimestampMs, got, tc.want)
 		}
 	}
-	if got := l.ObservePage([]client.HistoryRecord{rec(4, 2001, "USDT", "DEPOSIT", "1")}, 3000); got != 1 {
-		t.Errorf("record after the previous end not counted by the next poll: counted %d", got)
+	if got := l.ObservePage([]Record{rec(4, 2001, "USDT", "DEPOSIT", "1")}, 3000); got.Counted != 1 {
+		t.Errorf("record after the previous end not counted by the next poll: counted %d", got.Counted)
 	}
-	want := []total{{"USDT", "DEPOSIT", 3, "3", "0"}}
+	want := []total{{"USDT", "DEPOSIT", 4, "4", "0"}}
 	if got := totalsText(l.Totals()); !reflect.DeepEqual(got, want) {
 		t.Errorf("totals = %+v, want %+v", got, want)
 	}
-	if ms, ok := l.LastRecordTimestamp(); !ok || ms != 2001 {
-		t.Errorf("LastRecordTimestamp = %d, %v; want 2001, true", ms, ok)
+	if s := l.Snapshot(); !s.HasRecord || s.LastRecordMs != 2001 {
+		t.Errorf("LastRecordMs = %d, %v; want 2001, true", s.LastRecordMs, s.HasRecord)
 	}
 }
 
@@ -143,19 +142,19 @@ func TestCompleteMovesCursor(t *testing.T) {
 	tests := []struct {
 		name      string
 		start     int64
-		recs      []client.HistoryRecord
+		recs      []Record
 		end       int64
 		wantStart int64
 		wantSeen  int
 	}{
 		{
 			name: "to the newest record minus the overlap", start: 0,
-			recs: []client.HistoryRecord{rec(1, 5_000, "A", "T", "1"), rec(2, 30_000, "A", "T", "1"), rec(3, 25_000, "A", "T", "1")},
+			recs: []Record{rec(1, 5_000, "A", "T", "1"), rec(2, 30_000, "A", "T", "1"), rec(3, 25_000, "A", "T", "1")},
 			end:  40_000, wantStart: 20_000, wantSeen: 2, // id 1 is pruned
 		},
 		{
 			name: "never backwards when the newest record is older than the cursor plus overlap", start: 28_000,
-			recs: []client.HistoryRecord{rec(1, 30_000, "A", "T", "1")},
+			recs: []Record{rec(1, 30_000, "A", "T", "1")},
 			end:  40_000, wantStart: 28_000, wantSeen: 1,
 		},
 		{
@@ -168,13 +167,13 @@ func TestCompleteMovesCursor(t *testing.T) {
 		},
 		{
 			name: "the idle bound never cuts into the overlap of the newest record", start: 0,
-			recs: []client.HistoryRecord{rec(1, 3*day-1000, "A", "T", "1")},
+			recs: []Record{rec(1, 3*day-1000, "A", "T", "1")},
 			end:  3 * day, wantStart: 3*day - 1000 - overlap.Milliseconds(), wantSeen: 1,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := New(tt.start, overlap)
+			l := New(tt.start, Config{Overlap: overlap})
 			l.ObservePage(tt.recs, tt.end)
 			l.Complete(tt.end)
 			if got := l.Start(); got != tt.wantStart {
@@ -191,28 +190,28 @@ func TestCompleteMovesCursor(t *testing.T) {
 }
 
 func TestWindowNeverEndsBeforeItStarts(t *testing.T) {
-	l := New(5000, time.Second)
+	l := New(5000, Config{Overlap: time.Second})
 	if s, e := l.Window(4000); s != 5000 || e != 5000 {
 		t.Errorf("Window(4000) = [%d, %d], want [5000, 5000]", s, e)
 	}
 }
 
 func TestPruneKeepsIDsAtTheCursorAndOnlyWhenAdvancing(t *testing.T) {
-	l := New(0, 10*time.Millisecond)
-	l.ObservePage([]client.HistoryRecord{rec(1, 90, "A", "T", "1"), rec(2, 100, "A", "T", "1"), rec(3, 89, "A", "T", "1")}, 100)
-	l.Complete(100) // cursor 90: ids 1 (ts 90) and 2 stay, id 3 goes
-	if l.Start() != 90 || l.Seen() != 2 {
-		t.Fatalf("cursor %d, seen %d; want 90, 2", l.Start(), l.Seen())
+	l := New(0, Config{Overlap: 10 * time.Second})
+	l.ObservePage([]Record{rec(1, 90_000, "A", "T", "1"), rec(2, 100_000, "A", "T", "1"), rec(3, 88_999, "A", "T", "1")}, 100_000)
+	l.Complete(100_000) // cursor 90_000: ids 1 and 2 stay, id 3 (before the cursor less the truncation slack) goes
+	if l.Start() != 90_000 || l.Seen() != 2 {
+		t.Fatalf("cursor %d, seen %d; want 90000, 2", l.Start(), l.Seen())
 	}
 	// A record exactly at the cursor that the exchange returns again is
 	// still recognised.
-	if l.Observe(rec(1, 90, "A", "T", "1"), 200) {
+	if observe(l, rec(1, 90_000, "A", "T", "1"), 200_000) {
 		t.Error("record at the cursor counted twice")
 	}
 	// Completing again without newer records neither moves nor prunes.
-	l.Complete(200)
-	if l.Start() != 90 || l.Seen() != 2 {
-		t.Errorf("after idle complete: cursor %d, seen %d; want 90, 2", l.Start(), l.Seen())
+	l.Complete(200_000)
+	if l.Start() != 90_000 || l.Seen() != 2 {
+		t.Errorf("after idle complete: cursor %d, seen %d; want 90000, 2", l.Start(), l.Seen())
 	}
 }
 
@@ -220,7 +219,7 @@ func TestPruneKeepsIDsAtTheCursorAndOnlyWhenAdvancing(t *testing.T) {
 // [start, end], newest first (ties by id, descending), paged, with a hook
 // before each page that may change the records, as the real one may.
 type exchange struct {
-	recs       []client.HistoryRecord
+	recs       []Record
 	size       int
 	beforePage func(page int)
 	// skew is added to meta.total: positive overstates the rows, negative
@@ -231,25 +230,25 @@ type exchange struct {
 	untilShort bool
 }
 
-func (x *exchange) add(rs ...client.HistoryRecord) { x.recs = append(x.recs, rs...) }
+func (x *exchange) add(rs ...Record) { x.recs = append(x.recs, rs...) }
 
-func (x *exchange) page(start, end int64, page, size int) client.HistoryPage {
+func (x *exchange) page(start, end int64, page, size int) Page {
 	if x.beforePage != nil {
 		x.beforePage(page)
 	}
-	var match []client.HistoryRecord
+	var match []Record
 	for _, r := range x.recs {
-		if r.Timestamp >= start && r.Timestamp <= end {
+		if r.TimestampMs >= start && r.TimestampMs <= end {
 			match = append(match, r)
 		}
 	}
-	slices.SortFunc(match, func(a, b client.HistoryRecord) int {
-		return cmp.Or(cmp.Compare(b.Timestamp, a.Timestamp), cmp.Compare(b.ID, a.ID))
+	slices.SortFunc(match, func(a, b Record) int {
+		return cmp.Or(cmp.Compare(b.TimestampMs, a.TimestampMs), cmp.Compare(b.ID, a.ID))
 	})
 	lo := min((page-1)*size, len(match))
 	hi := min(page*size, len(match))
 	total := max(len(match)+x.skew, 0)
-	return client.HistoryPage{Records: match[lo:hi], Meta: client.PageMeta{Total: total, RecordsPerPage: size, CurrentPage: page}}
+	return Page{Records: match[lo:hi], Total: total}
 }
 
 // poll does what the token history poller does: one window, every page
@@ -262,7 +261,7 @@ func poll(l *Ledger, x *exchange, now int64) PollResult {
 		p := x.page(start, end, page, size)
 		check.Page(p)
 		l.ObservePage(p.Records, end)
-		if len(p.Records) < size || (!x.untilShort && page*size >= p.Meta.Total) {
+		if len(p.Records) < size || (!x.untilShort && page*size >= p.Total) {
 			break
 		}
 	}
@@ -271,14 +270,14 @@ func poll(l *Ledger, x *exchange, now int64) PollResult {
 
 // want sums every record of x with a timestamp in [from, to] once.
 func want(x *exchange, from, to int64) []total {
-	l := New(from, 0)
+	l := New(from, Config{})
 	byID := map[int64]bool{}
 	for _, r := range x.recs {
 		if byID[r.ID] {
 			panic(fmt.Sprintf("test exchange holds id %d twice", r.ID))
 		}
 		byID[r.ID] = true
-		l.Observe(r, to)
+		observe(l, r, to)
 	}
 	return totalsText(l.Totals())
 }
@@ -486,7 +485,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 				x.add(rec(1, 40_000, "USDT", "DEPOSIT", "1"), rec(2, 50_000, "USDT", "DEPOSIT", "1"))
 				poll(l, x, 55_000) // cursor 45_000, id 1 pruned
 				// The exchange ignores the start filter once.
-				if l.Observe(rec(1, 40_000, "USDT", "DEPOSIT", "1"), 56_000) {
+				if observe(l, rec(1, 40_000, "USDT", "DEPOSIT", "1"), 56_000) {
 					t.Error("pruned record counted again")
 				}
 				return 56_000
@@ -496,7 +495,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := &exchange{size: tt.size}
-			l := New(30_000, overlap)
+			l := New(30_000, Config{Overlap: overlap})
 			last := tt.run(t, l, x)
 			w := want(x, 30_000, last)
 			if got := totalsText(l.Totals()); !reflect.DeepEqual(got, w) {
@@ -513,7 +512,7 @@ func TestStateRoundTripsExactlyAndResumes(t *testing.T) {
 		x.add(rec(i, 30_000+i*500, "USDT", "DEPOSIT", "1.000000000000000000000000000001"))
 	}
 	x.add(rec(99, 31_000, "BTC", "WITHDRAW", "-123456789012345678901234567890.5"))
-	l := New(30_000, overlap)
+	l := New(30_000, Config{Overlap: overlap})
 	poll(l, x, 45_000)
 	// Stop in the middle of the next poll: one page counted, no Complete.
 	for i := int64(21); i <= 25; i++ {
@@ -530,7 +529,7 @@ func TestStateRoundTripsExactlyAndResumes(t *testing.T) {
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
-	r, err := FromState(st, overlap)
+	r, err := FromState(st, Config{Overlap: overlap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,44 +549,44 @@ func TestFromStateRejectsBadState(t *testing.T) {
 		"bad inflow":       func(s *State) { s.Totals[0].Inflow = "x" },
 		"negative outflow": func(s *State) { s.Totals[0].Outflow = "-1" },
 		"duplicate total":  func(s *State) { s.Totals = append(s.Totals, s.Totals[0]) },
-		"duplicate id":     func(s *State) { s.Seen = []SeenRecord{{1, 1}, {1, 2}} },
+		"duplicate id":     func(s *State) { s.Seen = []SeenRecord{{ID: 1, TimestampMs: 1}, {ID: 1, TimestampMs: 2}} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			st := ok
 			st.Totals = slices.Clone(ok.Totals)
 			mutate(&st)
-			if _, err := FromState(st, 0); err == nil {
+			if _, err := FromState(st, Config{}); err == nil {
 				t.Error("no error")
 			}
 		})
 	}
-	if _, err := FromState(ok, 0); err != nil {
+	if _, err := FromState(ok, Config{}); err != nil {
 		t.Errorf("valid state rejected: %v", err)
 	}
 }
 
 func TestPollCheck(t *testing.T) {
-	page := func(total int, ids ...int64) client.HistoryPage {
-		p := client.HistoryPage{Meta: client.PageMeta{Total: total}}
+	page := func(total int, ids ...int64) Page {
+		p := Page{Total: total}
 		for _, id := range ids {
-			p.Records = append(p.Records, client.HistoryRecord{ID: id})
+			p.Records = append(p.Records, Record{ID: id})
 		}
 		return p
 	}
 	tests := []struct {
 		name  string
-		pages []client.HistoryPage
+		pages []Page
 		want  bool
 	}{
 		{"no page", nil, false},
-		{"empty result", []client.HistoryPage{page(0)}, true},
-		{"all rows", []client.HistoryPage{page(3, 1, 2), page(3, 3)}, true},
-		{"total changed between pages", []client.HistoryPage{page(3, 1, 2), page(4, 2, 3), page(4, 4)}, false},
-		{"a row skipped", []client.HistoryPage{page(3, 1, 2), page(3, 2)}, false},
-		{"a short page before the total", []client.HistoryPage{page(5, 1, 2, 3)}, false},
-		{"no meta total: trust the short page", []client.HistoryPage{page(0, 1, 2)}, true},
-		{"more distinct ids than a steady total: paged past an understated total", []client.HistoryPage{page(2, 1, 2), page(2, 3)}, true},
-		{"more distinct ids than a total that changed", []client.HistoryPage{page(2, 1, 2), page(1, 3)}, false},
+		{"empty result", []Page{page(0)}, true},
+		{"all rows", []Page{page(3, 1, 2), page(3, 3)}, true},
+		{"total changed between pages", []Page{page(3, 1, 2), page(4, 2, 3), page(4, 4)}, false},
+		{"a row skipped", []Page{page(3, 1, 2), page(3, 2)}, false},
+		{"a short page before the total", []Page{page(5, 1, 2, 3)}, false},
+		{"no meta total: trust the short page", []Page{page(0, 1, 2)}, true},
+		{"more distinct ids than a steady total: paged past an understated total", []Page{page(2, 1, 2), page(2, 3)}, true},
+		{"more distinct ids than a total that changed", []Page{page(2, 1, 2), page(1, 3)}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -603,22 +602,22 @@ func TestPollCheck(t *testing.T) {
 }
 
 func TestSnapshotIsACopy(t *testing.T) {
-	l := New(0, 0)
-	l.Observe(rec(1, 1, "A", "T", "1"), 10)
+	l := New(0, Config{})
+	observe(l, rec(1, 1, "A", "T", "1"), 10)
 	s := l.Snapshot()
-	l.Observe(rec(2, 2, "A", "T", "1"), 10)
+	observe(l, rec(2, 2, "A", "T", "1"), 10)
 	if s.Totals[0].Records != 1 || s.LastRecordMs != 1 {
 		t.Errorf("snapshot changed after it was taken: %+v", s)
 	}
 }
 
 func TestConcurrentReadersAndOneWriter(t *testing.T) {
-	l := New(0, time.Millisecond)
+	l := New(0, Config{Overlap: time.Millisecond})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for i := int64(1); i <= 2000; i++ {
-			l.Observe(rec(i, i, "A", "T", "1"), i)
+			observe(l, rec(i, i, "A", "T", "1"), i)
 			if i%100 == 0 {
 				l.Complete(i)
 			}
@@ -636,4 +635,10 @@ func TestConcurrentReadersAndOneWriter(t *testing.T) {
 			_ = l.Export()
 		}
 	}
+}
+
+// observe counts one record as a poll of the window ending at end would,
+// and reports whether it was counted.
+func observe(l *Ledger, r Record, end int64) bool {
+	return l.ObservePage([]Record{r}, end).Counted == 1
 }
