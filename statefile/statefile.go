@@ -41,8 +41,9 @@ type Document struct {
 }
 
 // Decode parses and checks a state document: the version, and that every
-// account's state rebuilds a ledger. It never returns a partial result.
-func Decode(b []byte) (map[string]ledger.State, error) {
+// account's state rebuilds a ledger and is plausible at the local time now
+// (ledger.State.Check). It never returns a partial result.
+func Decode(b []byte, now time.Time) (map[string]ledger.State, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var doc Document
@@ -59,7 +60,10 @@ func Decode(b []byte) (map[string]ledger.State, error) {
 		return nil, errors.New("no accounts object")
 	}
 	for name, st := range doc.Accounts {
-		if _, err := ledger.FromState(st, 0); err != nil {
+		if _, err := ledger.FromState(st, ledger.Config{}); err != nil {
+			return nil, fmt.Errorf("account %q: %w", name, err)
+		}
+		if err := st.Check(now.UnixMilli()); err != nil {
 			return nil, fmt.Errorf("account %q: %w", name, err)
 		}
 	}
@@ -117,7 +121,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
-	accounts, err := Decode(b)
+	accounts, err := Decode(b, now)
 	if err == nil {
 		s.accounts = accounts
 		return s, nil

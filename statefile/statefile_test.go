@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/shopspring/decimal"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -22,9 +21,11 @@ var openTime = time.Date(2026, 11, 22, 7, 45, 0, 0, time.UTC)
 // sampleState is a ledger state with exact decimals no float can hold.
 func sampleState(t *testing.T, id int64) ledger.State {
 	t.Helper()
-	l := ledger.New(1_700_000_000_000, 5*time.Minute)
-	l.Observe(client.HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: decimal.RequireFromString("0.123456789012345678901234567890"), Timestamp: 1_700_000_100_000}, 1_700_000_200_000)
-	l.Observe(client.HistoryRecord{ID: id + 1, Type: "WITHDRAW", Token: "USDT", Amount: decimal.RequireFromString("-99999999999999999999.5"), Timestamp: 1_700_000_150_000}, 1_700_000_200_000)
+	l := ledger.New(1_700_000_000_000, ledger.Config{Overlap: 5 * time.Minute})
+	l.ObservePage([]ledger.Record{
+		{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: decimal.RequireFromString("0.123456789012345678901234567890"), TimestampMs: 1_700_000_100_000},
+		{ID: id + 1, Type: "WITHDRAW", Token: "USDT", Amount: decimal.RequireFromString("-99999999999999999999.5"), TimestampMs: 1_700_000_150_000},
+	}, 1_700_000_200_000)
 	return l.Export()
 }
 
@@ -50,7 +51,7 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	if got := s2.States(); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
-	l, err := ledger.FromState(s2.States()["main"], 5*time.Minute)
+	l, err := ledger.FromState(s2.States()["main"], ledger.Config{Overlap: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +92,9 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 		{"unknown field", `{"version":1,"accounts":{},"cursor":5}`, "unknown field"},
 		{"bad decimal", `{"version":1,"accounts":{"main":{"version":1,"start_ms":1,"seen":[],"totals":[{"token":"USDT","type":"DEPOSIT","records":1,"inflow":"1.2.3","outflow":"0"}]}}}`, "inflow"},
 		{"ledger version", `{"version":1,"accounts":{"main":{"version":9,"start_ms":1}}}`, "ledger state version 9"},
+		// openTime is 2026-11-22T07:45Z; a cursor 48 h later is a corrupt state.
+		{"cursor in the future", `{"version":1,"accounts":{"main":{"version":2,"start_ms":1795592700000,"seen":[],"totals":[]}}}`, "in the future"},
+		{"cursor in microseconds", `{"version":1,"accounts":{"main":{"version":2,"start_ms":1795333500000000,"seen":[],"totals":[]}}}`, "in the future"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")
