@@ -75,6 +75,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		historyInterval     = app.Flag("token-history.interval", "How often to poll each account's token history.").Default("1m").Duration()
 		historyOverlap      = app.Flag("token-history.overlap", "How far before the newest record already seen each token history poll starts, to catch late records.").Default("5m").Duration()
 		historyLookback     = app.Flag("token-history.lookback", "How far in the past token history counting starts on a fresh start.").Default("1h").Duration()
+		historyLateInterval = app.Flag("token-history.late-interval", "How often a slow sweep re-reads --token-history.late-window behind the cursor for records the exchange listed after the overlap passed them.").Default("1h").Duration()
+		historyLateWindow   = app.Flag("token-history.late-window", "How far back the late sweep reads, and how long record ids are remembered.").Default("24h").Duration()
+		skipMalformedAfter  = app.Flag("token-history.skip-malformed-after", "Skip a malformed token history row (counted in woox_token_history_malformed_rows_total) after it failed this many polls; 0 never skips.").Default("10").Int()
 		historyStateFile    = app.Flag("token-history.state-file", "File that keeps every account's token history counters and cursor across restarts, rewritten after each poll. Empty keeps them in memory only.").Default("").String()
 		showFullKey         = app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").Bool()
 		rateLimit           = app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").String()
@@ -104,6 +107,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	if *historyOverlap < 0 || *historyLookback < 0 {
 		return fail(stderr, fmt.Errorf("--token-history.overlap and --token-history.lookback must not be negative"))
+	}
+	if *historyLateInterval <= 0 || *historyLateWindow <= 0 {
+		return fail(stderr, fmt.Errorf("--token-history.late-interval and --token-history.late-window must be positive"))
+	}
+	if *skipMalformedAfter < 0 {
+		return fail(stderr, fmt.Errorf("--token-history.skip-malformed-after %d: must not be negative", *skipMalformedAfter))
 	}
 	accounts, err := config.Load(*configFile, getenv)
 	if err != nil {
@@ -150,11 +159,14 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		CredentialsInterval:  *credentialsInterval,
 		TokenHistoryInterval: *historyInterval,
 		// A poll waiting out the budget, 429s or back-offs is not stuck.
-		StallTimeout:    client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
-		HistoryOverlap:  *historyOverlap,
-		HistoryLookback: *historyLookback,
-		ShowFullKey:     *showFullKey,
-		Logger:          logger,
+		StallTimeout:              client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
+		HistoryOverlap:            *historyOverlap,
+		HistoryLookback:           *historyLookback,
+		HistoryLateInterval:       *historyLateInterval,
+		HistoryLateWindow:         *historyLateWindow,
+		HistorySkipMalformedAfter: *skipMalformedAfter,
+		ShowFullKey:               *showFullKey,
+		Logger:                    logger,
 	}
 	if store != nil {
 		cfg.HistoryState = store.States()

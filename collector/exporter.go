@@ -22,6 +22,8 @@ const (
 	DefaultTokenHistoryInterval = time.Minute
 	DefaultHistoryOverlap       = 5 * time.Minute
 	DefaultHistoryLookback      = time.Hour
+	DefaultHistoryLateInterval  = time.Hour
+	DefaultHistoryLateWindow    = 24 * time.Hour
 )
 
 // Account is one exchange account the exporter reads.
@@ -56,6 +58,14 @@ type Config struct {
 	// window reaches on a fresh start.
 	HistoryOverlap  time.Duration
 	HistoryLookback time.Duration
+	// HistoryLateInterval is how often the late sweep re-reads the last
+	// HistoryLateWindow behind the cursor for records listed after the
+	// overlap passed them (see package ledger).
+	HistoryLateInterval time.Duration
+	HistoryLateWindow   time.Duration
+	// HistorySkipMalformedAfter is how many failed polls a malformed
+	// history row causes before it is skipped; zero never skips.
+	HistorySkipMalformedAfter int
 
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
@@ -106,6 +116,8 @@ func New(cfg Config) (*Exporter, error) {
 		{"token history interval", &cfg.TokenHistoryInterval, DefaultTokenHistoryInterval},
 		{"token history overlap", &cfg.HistoryOverlap, DefaultHistoryOverlap},
 		{"token history lookback", &cfg.HistoryLookback, DefaultHistoryLookback},
+		{"token history late interval", &cfg.HistoryLateInterval, DefaultHistoryLateInterval},
+		{"token history late window", &cfg.HistoryLateWindow, DefaultHistoryLateWindow},
 	} {
 		if *d.v < 0 {
 			return nil, fmt.Errorf("%s %s: must not be negative", d.name, *d.v)
@@ -113,6 +125,9 @@ func New(cfg Config) (*Exporter, error) {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	if cfg.HistorySkipMalformedAfter < 0 {
+		return nil, fmt.Errorf("skip malformed rows after %d polls: must not be negative", cfg.HistorySkipMalformedAfter)
 	}
 	names := map[string]bool{}
 	for i, a := range cfg.Accounts {
@@ -155,15 +170,17 @@ func New(cfg Config) (*Exporter, error) {
 		creds.accounts = append(creds.accounts, ca)
 		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, credsPG.wrap(ca.poll))
 
-		l := ledger.New(start, cfg.HistoryOverlap)
+		lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow}
+		l := ledger.New(start, lcfg)
 		if st, ok := cfg.HistoryState[a.Name]; ok {
 			var err error
-			if l, err = ledger.FromState(st, cfg.HistoryOverlap); err != nil {
+			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
 		}
 		e.ledgers[a.Name] = l
-		ha := newHistoryAccount(a.Name, a.API, l, cfg.Logger)
+		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
+			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
 		ha.onPoll = cfg.OnHistoryPoll
 		hist.accounts = append(hist.accounts, ha)
 		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, histPG.wrap(ha.poll))

@@ -129,8 +129,8 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 }
 
 func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
-	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
-	a := newHistoryAccount("main", nil, l, log.NewNopLogger())
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
+	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	first := pg.last.Load()
@@ -182,8 +182,8 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 // lays the same families out for encoding without gathering again, and what
 // is served does not change in content.
 func TestEndOfPollCompactsWhatAPageShowed(t *testing.T) {
-	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
-	a := newHistoryAccount("main", nil, l, log.NewNopLogger())
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
+	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	if l.ObservePage([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}, historyNow.UnixMilli()) != 1 {

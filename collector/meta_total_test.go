@@ -82,8 +82,8 @@ func newSkewRig(t *testing.T, skew int) *skewRig {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	l := ledger.New(time.Now().Add(-time.Hour).UnixMilli(), time.Minute)
-	a := newHistoryAccount("main", c, l, log.NewLogfmtLogger(logs))
+	l := ledger.New(time.Now().Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: time.Minute, LateWindow: DefaultHistoryLateWindow})
+	a := newHistoryAccount("main", c, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewLogfmtLogger(logs))
 	a.pageSize = 2
 	return &skewRig{fake: fake, hist: a, logs: logs, nextID: 1}
 }

@@ -21,8 +21,8 @@ func hrec(id int64, ago time.Duration, token, typ, amount string) client.History
 }
 
 func newTestHistory(api TokenHistoryAPI) *historyAccount {
-	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), 5*time.Minute)
-	return newHistoryAccount("main", api, l, log.NewNopLogger())
+	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
+	return newHistoryAccount("main", api, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 }
 
 func TestTokenHistoryMetrics(t *testing.T) {
