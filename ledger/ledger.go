@@ -106,6 +106,9 @@ type Record struct {
 // Page is one page of a poll, as PollCheck needs it.
 type Page struct {
 	Records []Record
+	// Others identify rows of the page that are not records (malformed rows
+	// the collector skipped): they count toward meta.total all the same.
+	Others []string
 	// Total is meta.total as the exchange sent it.
 	Total int
 }
@@ -676,6 +679,7 @@ type PollCheck struct {
 	total   int
 	changed bool
 	ids     map[recordID]struct{}
+	others  map[string]struct{}
 }
 
 // Page records one page as the exchange sent it.
@@ -692,18 +696,24 @@ func (c *PollCheck) Page(p Page) {
 	for _, r := range p.Records {
 		c.ids[recordID{r.ID, key{r.Token, r.Type}}] = struct{}{}
 	}
+	for _, o := range p.Others {
+		if c.others == nil {
+			c.others = map[string]struct{}{}
+		}
+		c.others[o] = struct{}{}
+	}
 }
 
 // Consistent reports whether the pages seen so far can be trusted to hold
 // every record of the window. More distinct records than meta.total is
 // fine: paging on finds the rows an understated total leaves out.
 func (c *PollCheck) Consistent() bool {
-	return c.steady() && len(c.ids) >= c.total
+	return c.steady() && c.Distinct() >= c.total
 }
 
 // Short reports whether meta.total held steady but fewer distinct records
 // arrived: a read the collector may complete in smaller slices.
-func (c *PollCheck) Short() bool { return c.steady() && len(c.ids) < c.total }
+func (c *PollCheck) Short() bool { return c.steady() && c.Distinct() < c.total }
 
 // steady reports whether pages arrived and meta.total was the same on each.
 func (c *PollCheck) steady() bool { return c.pages > 0 && !c.changed }
@@ -711,8 +721,8 @@ func (c *PollCheck) steady() bool { return c.pages > 0 && !c.changed }
 // Changed reports whether meta.total changed between pages.
 func (c *PollCheck) Changed() bool { return c.changed }
 
-// Distinct is the number of distinct records seen.
-func (c *PollCheck) Distinct() int { return len(c.ids) }
+// Distinct is the number of distinct records (and other rows) seen.
+func (c *PollCheck) Distinct() int { return len(c.ids) + len(c.others) }
 
 // Total is meta.total of the first page.
 func (c *PollCheck) Total() int { return c.total }
