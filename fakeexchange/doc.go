@@ -30,8 +30,10 @@
 //     exchange accepted and then failed would.
 //   - Unknown query parameters are rejected with -1004, malformed ones
 //     (non-integer, empty, repeated, unknown type, page or size below 1,
-//     startTime after endTime) with -1005. A size above 1000 is capped at
-//     1000, and meta.recordsPerPage says so.
+//     size above 1000, startTime or endTime not 13 digits of Unix
+//     milliseconds, startTime after endTime) with -1005.
+//   - Public endpoints admit 10 requests per second per client IP, shared
+//     by all of them; private ones 10 per 60 s per account and endpoint.
 //   - Errors carry no top-level timestamp; successful answers do.
 //   - Every request, including rejected and faulted ones, is kept in the
 //     request log returned by Requests, before the first byte of its answer

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 )
 
-// MaxPageSize is the largest page the list endpoints serve; larger sizes are
-// capped to it.
+// MaxPageSize is the largest page the list endpoints serve; a larger size is
+// rejected with -1005 rather than capped, so a client that asks for more
+// than the documented maximum learns so instead of silently paging short.
 const MaxPageSize = 1000
 
 // DefaultPageSize is the page size when the request gives none.
@@ -220,17 +222,28 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 		}
 		*p = n
 	}
-	return page, min(size, MaxPageSize), nil
+	if size > MaxPageSize {
+		return 0, 0, errInvalidParam("size %d is above the maximum %d", size, MaxPageSize)
+	}
+	return page, size, nil
 }
 
+// timeParam reads a startTime or endTime, which must be 13 digits of Unix
+// milliseconds: a time in seconds (10 digits) or microseconds (16) is a
+// unit mistake the client must hear about, not a filter that matches nothing.
 func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
 	v, ok := q[name]
 	if !ok {
 		return 0, false, nil
 	}
+	if !millisText.MatchString(v) {
+		return 0, false, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
+	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
+	if err != nil {
 		return 0, false, errInvalidParam("invalid %s: %q", name, v)
 	}
 	return n, true, nil
 }
+
+var millisText = regexp.MustCompile(`^[0-9]{13}$`)

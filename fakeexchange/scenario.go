@@ -24,8 +24,8 @@ type Scenario struct {
 	// RateLimit is the per-account limit of each private endpoint, as
 	// "N/window" (e.g. "10/60s"); empty means 10/60s, "0/0s" none.
 	RateLimit string `yaml:"rate_limit"`
-	// PublicRateLimit is the per-IP limit of the public endpoint; empty
-	// means 600/60s.
+	// PublicRateLimit is the per-IP limit of the public endpoints; empty
+	// means 10/1s.
 	PublicRateLimit string `yaml:"public_rate_limit"`
 	// NumbersAsJSONNumbers sends decimal and flag fields (token network
 	// numbers and history amounts) as JSON numbers instead of strings.
