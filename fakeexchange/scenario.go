@@ -37,10 +37,17 @@ type Scenario struct {
 	// captured live answers do: ids, timestamps (rows and envelope),
 	// userId, meta values, error codes, amounts and flags; meta is
 	// snake_case. It excludes NumbersAsJSONNumbers.
-	NumbersAsStrings bool              `yaml:"numbers_as_strings"`
-	Accounts         []Account         `yaml:"accounts"`
-	TokenNetworks    []TokenNetworkRow `yaml:"token_networks"`
-	Events           []Event           `yaml:"events"`
+	NumbersAsStrings bool `yaml:"numbers_as_strings"`
+	// SignatureQuery is the query the signature must cover: "" or "exact"
+	// (SignatureQueryExact) the query bytes exactly as sent; "sorted"
+	// (SignatureQuerySorted) the query with its parameters sorted by name,
+	// as the legacy API required, so a client signing the unsorted bytes it
+	// sends fails with -1001. Sending sorted parameters passes both.
+	SignatureQuery string `yaml:"signature_query"`
+
+	Accounts      []Account         `yaml:"accounts"`
+	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
+	Events        []Event           `yaml:"events"`
 }
 
 // Account is one exchange account (main or sub-account). All its keys share
@@ -171,6 +178,11 @@ func ParseScenario(b []byte) (*Scenario, error) {
 func (s *Scenario) Validate() error {
 	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
 		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
+	}
+	switch s.SignatureQuery {
+	case "", SignatureQueryExact, SignatureQuerySorted:
+	default:
+		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
 	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)

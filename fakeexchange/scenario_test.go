@@ -166,3 +166,21 @@ func TestNumbersAsStringsExcludesNumbersAsJSONNumbers(t *testing.T) {
 		t.Errorf("both number modes: err = %v", err)
 	}
 }
+
+func TestScenarioModeFieldsAreValidated(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"signature_query: alphabetical\n", `signature_query: must be "exact" or "sorted"`},
+	} {
+		if _, err := ParseScenario([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+	for _, y := range []string{
+		"signature_query: exact\n",
+		"signature_query: sorted\n",
+	} {
+		if _, err := ParseScenario([]byte(y)); err != nil {
+			t.Errorf("%q: %v", y, err)
+		}
+	}
+}

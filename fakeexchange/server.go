@@ -33,6 +33,7 @@ type Exchange struct {
 	numbersAsJSON bool
 	snakeMeta     bool
 	allStrings    bool
+	sortedQuery   bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -161,6 +162,7 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		numbersAsJSON: s.NumbersAsJSONNumbers,
 		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
 		allStrings:    s.NumbersAsStrings,
+		sortedQuery:   s.SignatureQuery == SignatureQuerySorted,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
