@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -16,6 +17,16 @@ const MaxPageSize = 1000
 
 // DefaultPageSize is the page size when the request gives none.
 const DefaultPageSize = 25
+
+// Values of Scenario.RowTimeUnit.
+const (
+	RowTimeMillis          = "ms"
+	RowTimeSeconds         = "s"
+	RowTimeSecondsFraction = "s_fraction"
+)
+
+// malformedAmount is what a row named in Scenario.MalformedIDs carries.
+const malformedAmount = "1.2.3"
 
 type tokenNetworkJSON struct {
 	Protocol          string `json:"protocol"`
@@ -149,9 +160,28 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
 			continue
 		}
-		all = append(all, historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: e.number(r.Amount), Timestamp: e.integer(r.Timestamp)})
+		all = append(all, e.historyRow(r))
 	}
 	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+}
+
+// historyRow renders one record in the scenario's time unit, with the
+// amount spoiled when the scenario names its id.
+func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
+	var amount any = e.number(r.Amount)
+	if e.malformedIDs[r.ID] {
+		amount = malformedAmount
+	}
+	var ts any
+	switch e.rowTimeUnit {
+	case RowTimeSeconds:
+		ts = e.integer(r.Timestamp / 1000)
+	case RowTimeSecondsFraction:
+		ts = fmt.Sprintf("%d.%03d", r.Timestamp/1000, r.Timestamp%1000)
+	default:
+		ts = e.integer(r.Timestamp)
+	}
+	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: ts}
 }
 
 // number renders decimal text as a JSON string, or as a JSON number when the

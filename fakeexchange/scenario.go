@@ -44,6 +44,17 @@ type Scenario struct {
 	// as the legacy API required, so a client signing the unsorted bytes it
 	// sends fails with -1001. Sending sorted parameters passes both.
 	SignatureQuery string `yaml:"signature_query"`
+	// RowTimeUnit is how token history rows carry their timestamp: "" or
+	// "ms" (RowTimeMillis) integer milliseconds; "s" (RowTimeSeconds)
+	// integer seconds, truncated; "s_fraction" (RowTimeSecondsFraction) a
+	// JSON string of seconds with three decimals, e.g. "1579399877.041", as
+	// sibling v3 endpoints send times. startTime and endTime still filter
+	// on the records' milliseconds.
+	RowTimeUnit string `yaml:"row_time_unit"`
+	// MalformedIDs are history ids whose rows are served with the amount
+	// "1.2.3" (a JSON string in every number mode, so the rest of the
+	// answer stays valid JSON and only that row cannot be read).
+	MalformedIDs []int64 `yaml:"malformed_ids"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
@@ -183,6 +194,18 @@ func (s *Scenario) Validate() error {
 	case "", SignatureQueryExact, SignatureQuerySorted:
 	default:
 		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
+	}
+	switch s.RowTimeUnit {
+	case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
+	default:
+		return fieldErr("row_time_unit", "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, s.RowTimeUnit)
+	}
+	malformed := map[int64]bool{}
+	for i, id := range s.MalformedIDs {
+		if malformed[id] {
+			return fieldErr(fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id)
+		}
+		malformed[id] = true
 	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)

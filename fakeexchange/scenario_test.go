@@ -170,6 +170,8 @@ func TestNumbersAsStringsExcludesNumbersAsJSONNumbers(t *testing.T) {
 func TestScenarioModeFieldsAreValidated(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"signature_query: alphabetical\n", `signature_query: must be "exact" or "sorted"`},
+		{"row_time_unit: us\n", `row_time_unit: must be "ms", "s" or "s_fraction"`},
+		{"malformed_ids: [3, 4, 3]\n", "malformed_ids[2]: duplicate id 3"},
 	} {
 		if _, err := ParseScenario([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
@@ -178,6 +180,9 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 	for _, y := range []string{
 		"signature_query: exact\n",
 		"signature_query: sorted\n",
+		"row_time_unit: ms\nmalformed_ids: [1, 2]\n",
+		"row_time_unit: s\n",
+		"row_time_unit: s_fraction\n",
 	} {
 		if _, err := ParseScenario([]byte(y)); err != nil {
 			t.Errorf("%q: %v", y, err)

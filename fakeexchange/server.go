@@ -34,6 +34,8 @@ type Exchange struct {
 	snakeMeta     bool
 	allStrings    bool
 	sortedQuery   bool
+	rowTimeUnit   string
+	malformedIDs  map[int64]bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -163,6 +165,8 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
 		allStrings:    s.NumbersAsStrings,
 		sortedQuery:   s.SignatureQuery == SignatureQuerySorted,
+		rowTimeUnit:   s.RowTimeUnit,
+		malformedIDs:  map[int64]bool{},
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -170,6 +174,9 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		accounts:      map[string]*accountState{},
 		keys:          map[string]keyRef{},
 		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+	}
+	for _, id := range s.MalformedIDs {
+		e.malformedIDs[id] = true
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
