@@ -116,7 +116,8 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 			AllowedIPs:  slices.Clone(key.AllowedIPs),
 		})
 	}
-	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+	from, to, served := e.pageRange(len(all), page, size)
+	return pageData{Rows: all[from:to], Meta: e.meta(len(all), served, size)}, nil
 }
 
 func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
@@ -151,18 +152,50 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		hook(account, page)
 	}
 
+	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.historyServes++
 	hist := e.accounts[account].history
-	var all []historyJSON
+	var all []HistoryRecord
 	for i := len(hist) - 1; i >= 0; i-- {
 		r := hist[i]
 		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
 			continue
 		}
-		all = append(all, e.historyRow(r))
+		if e.lateListing != nil && !e.lateListing.listed(r, now) {
+			continue
+		}
+		all = append(all, r)
 	}
-	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+	if e.unstableTies {
+		rotateTies(all, e.historyServes)
+	}
+	from, to, served := e.pageRange(len(all), page, size)
+	rows := make([]historyJSON, 0, to-from)
+	for _, r := range all[from:to] {
+		rows = append(rows, e.historyRow(r))
+	}
+	return pageData{Rows: rows, Meta: e.meta(len(all), served, size)}, nil
+}
+
+// rotateTies turns each run of records sharing a timestamp by n places, so
+// consecutive requests see each tie group in a different order.
+func rotateTies(recs []HistoryRecord, n int) {
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && recs[j].Timestamp == recs[i].Timestamp {
+			j++
+		}
+		if k := j - i; k > 1 {
+			g := recs[i:j]
+			s := n % k
+			head := slices.Clone(g[:s])
+			copy(g, g[s:])
+			copy(g[k-s:], head)
+		}
+		i = j
+	}
 }
 
 // historyRow renders one record in the scenario's time unit, with the
@@ -202,7 +235,10 @@ func (e *Exchange) integer(n int64) any {
 	return n
 }
 
+// meta is the pagination meta of a list answer; the scenario may
+// understate the total.
 func (e *Exchange) meta(total, page, size int) any {
+	total = max(0, total-e.understate)
 	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
 	if e.snakeMeta {
 		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
@@ -210,13 +246,23 @@ func (e *Exchange) meta(total, page, size int) any {
 	return camelMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
 }
 
-// pageOf returns the 1-based page of rows, never nil so it encodes as [].
-func pageOf[T any](rows []T, page, size int) []T {
-	from := (page - 1) * size
-	if from >= len(rows) || from < 0 {
-		return []T{}
+// pageRange is the range of n rows that page serves and the page number
+// meta reports. The scenario's cap shrinks every page without saying so;
+// clamping serves the last page for any page beyond it.
+func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
+	per := size
+	if e.pageCap > 0 {
+		per = min(per, e.pageCap)
 	}
-	return rows[from:min(from+size, len(rows))]
+	served = page
+	if e.clampPages {
+		served = min(page, max(1, (n+per-1)/per))
+	}
+	if served-1 > n/per { // also keeps (served-1)*per from overflowing
+		return n, n, served
+	}
+	from = min((served-1)*per, n)
+	return from, min(from+per, n), served
 }
 
 // parseQuery decodes the raw query strictly: unknown names are -1004,

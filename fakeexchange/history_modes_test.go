@@ -2,9 +2,17 @@ package fakeexchange
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
+
+// latePinned are the ids among 1..12 that a 0.5 late listing selects: a
+// change here changes which records every scenario lists late.
+const latePinned = "[1 3 7 10 11 12]"
 
 // Row timestamps follow row_time_unit, while startTime/endTime keep
 // filtering on the records' true milliseconds.
@@ -79,6 +87,221 @@ func TestMalformedIDsSpoilOnlyTheAmountOfThoseRows(t *testing.T) {
 		}
 		if rows[0]["amount"] == "1.2.3" || rows[2]["amount"] == "1.2.3" {
 			t.Errorf("other rows spoiled: %v", rows)
+		}
+	}
+}
+
+// sequentialHistory returns n records, ids 1..n, timestamp histBase+id, so
+// newest first is id n down to 1.
+func sequentialHistory(n int) []HistoryRecord {
+	recs := make([]HistoryRecord, n)
+	for i := range recs {
+		id := int64(i + 1)
+		recs[i] = HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: histBase + id}
+	}
+	return recs
+}
+
+// With page_cap 500 and understate_total 1200, 2,500 rows asked for 1,000 a
+// page come 500 a page over five pages, each saying recordsPerPage 1000 and
+// total 1300: a client that trusts either stops early.
+func TestPageCapAndUnderstateTotal(t *testing.T) {
+	s := testScenario()
+	s.PageCap, s.UnderstateTotal = 500, 1200
+	h := newHarness(t, s, WithRateLimit(0, 0))
+	if err := h.ex.AppendHistory("a", sequentialHistory(2500)...); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for page := 1; page <= 6; page++ {
+		m := wantOK(t, h.get(PathTokenHistory, fmt.Sprintf("page=%d&size=1000", page), "a1"))
+		got := ids(t, rowsOf(t, m))
+		want := 500
+		if page == 6 {
+			want = 0
+		}
+		if len(got) != want {
+			t.Fatalf("page %d: %d rows, want %d", page, len(got), want)
+		}
+		if want > 0 && got[0] != strconv.Itoa(2500-(page-1)*500) {
+			t.Errorf("page %d starts at id %s, want %d", page, got[0], 2500-(page-1)*500)
+		}
+		for _, id := range got {
+			seen[id] = true
+		}
+		if meta := fmt.Sprint(metaOf(t, m)); meta != fmt.Sprintf("map[currentPage:%d recordsPerPage:1000 total:1300]", page) {
+			t.Errorf("page %d: meta %s", page, meta)
+		}
+	}
+	if len(seen) != 2500 {
+		t.Errorf("pages 1-5 hold %d distinct rows, want 2500", len(seen))
+	}
+	// A size below the cap pages normally.
+	if got := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "page=2&size=100", "a1")))); len(got) != 100 || got[0] != "2400" {
+		t.Errorf("page 2 of size 100: %d rows from %v", len(got), got[:1])
+	}
+	// The total never goes below zero, and the cap holds on credentials too.
+	s = testScenario()
+	s.PageCap, s.UnderstateTotal = 3, 1200
+	h = newHarness(t, s)
+	m := wantOK(t, h.get(PathCredentials, "size=25", "a1"))
+	if n := len(rowsOf(t, m)); n != 3 || fmt.Sprint(metaOf(t, m)) != "map[currentPage:1 recordsPerPage:25 total:0]" {
+		t.Errorf("credentials: %d rows, meta %v", n, metaOf(t, m))
+	}
+	if rows := rowsOf(t, wantOK(t, h.get(PathCredentials, "page=2&size=25", "a1"))); len(rows) != 1 || rows[0]["apiKey"] != "a-ip" {
+		t.Errorf("credentials page 2 = %v, want the fourth key", rows)
+	}
+}
+
+// With clamp_pages a page beyond the last answers the last page again, and
+// says so in currentPage; without it, an empty page.
+func TestClampPagesRepeatsTheLastPage(t *testing.T) {
+	for _, clamp := range []bool{false, true} {
+		s := testScenario()
+		s.ClampPages = clamp
+		h := newHarness(t, s, WithRateLimit(0, 0))
+		if err := h.ex.AppendHistory("a", sequentialHistory(5)...); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			query                string
+			rows, page           string // without clamping
+			clampRows, clampPage string
+		}{
+			{"page=3&size=2", "[1]", "3", "[1]", "3"},
+			{"page=4&size=2", "[]", "4", "[1]", "3"},
+			{"page=9223372036854775807&size=2", "[]", "9223372036854775807", "[1]", "3"},
+			{"page=1&size=5", "[5 4 3 2 1]", "1", "[5 4 3 2 1]", "1"},
+			{"page=2&size=5", "[]", "2", "[5 4 3 2 1]", "1"},
+		} {
+			rows, page := tc.rows, tc.page
+			if clamp {
+				rows, page = tc.clampRows, tc.clampPage
+			}
+			m := wantOK(t, h.get(PathTokenHistory, tc.query, "a1"))
+			if got := fmt.Sprint(ids(t, rowsOf(t, m))); got != rows {
+				t.Errorf("clamp %v %s: rows %s, want %s", clamp, tc.query, got, rows)
+			}
+			if p := metaOf(t, m)["currentPage"].(json.Number).String(); p != page {
+				t.Errorf("clamp %v %s: currentPage %s, want %s", clamp, tc.query, p, page)
+			}
+		}
+		// An empty result has one, empty, last page.
+		m := wantOK(t, h.get(PathTokenHistory, "page=2&type=REBATE", "a1"))
+		if n, p := len(rowsOf(t, m)), metaOf(t, m)["currentPage"].(json.Number).String(); n != 0 || p != map[bool]string{false: "2", true: "1"}[clamp] {
+			t.Errorf("clamp %v: empty result served %d rows as page %s", clamp, n, p)
+		}
+	}
+}
+
+// Records sharing a timestamp come back in another order on each request;
+// paging 1,001 rows by 1,000 with a tie group of three across the page
+// boundary then misses one record (and serves another twice).
+func TestUnstableTieOrderLosesARecordAtThePageBoundary(t *testing.T) {
+	recs := sequentialHistory(1001)
+	for i := range 3 { // ids 1, 2, 3: the oldest, served at rows 999-1001
+		recs[i].Timestamp = histBase
+	}
+	for _, unstable := range []bool{false, true} {
+		s := testScenario()
+		s.UnstableTieOrder = unstable
+		h := newHarness(t, s, WithRateLimit(0, 0))
+		if err := h.ex.AppendHistory("a", recs...); err != nil {
+			t.Fatal(err)
+		}
+		p1 := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "page=1&size=1000", "a1"))))
+		p2 := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "page=2&size=1000", "a1"))))
+		seen := map[string]bool{}
+		for _, id := range append(p1, p2...) {
+			seen[id] = true
+		}
+		if want := map[bool]int{false: 1001, true: 1000}[unstable]; len(seen) != want {
+			t.Errorf("unstable %v: two pages hold %d distinct ids, want %d", unstable, len(seen), want)
+		}
+		// Only the tie group moves.
+		if p1[0] != "1001" || p1[997] != "4" {
+			t.Errorf("unstable %v: untied rows moved: %s ... %s", unstable, p1[0], p1[997])
+		}
+		a := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "type=DEPOSIT&startTime="+strconv.FormatInt(histBase, 10)+"&endTime="+strconv.FormatInt(histBase, 10), "a1"))))
+		b := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "type=DEPOSIT&startTime="+strconv.FormatInt(histBase, 10)+"&endTime="+strconv.FormatInt(histBase, 10), "a1"))))
+		if same := slices.Equal(a, b); same == unstable {
+			t.Errorf("unstable %v: two requests gave %v and %v", unstable, a, b)
+		}
+	}
+}
+
+// A late record stays out of the list (and the total) until server time
+// reaches its timestamp plus the delay; the same ids are late every run.
+func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
+	l := &LateListing{Share: 0.5, Delay: 10 * time.Minute}
+	now := testStart.UnixMilli()
+	var recs []HistoryRecord
+	var late []int64
+	for id := int64(1); id <= 200; id++ {
+		ts := now - 5*60_000 // 5 minutes old
+		if id > 100 {
+			ts = now - 20*60_000 // older than the delay: listed whatever the share
+		}
+		recs = append(recs, HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: ts})
+		if id <= 100 && l.Selects(id) {
+			late = append(late, id)
+		}
+	}
+	if len(late) < 35 || len(late) > 65 {
+		t.Fatalf("share 0.5 selects %d of 100 ids", len(late))
+	}
+	var pinned []int64
+	for id := int64(1); id <= 12; id++ {
+		if l.Selects(id) {
+			pinned = append(pinned, id)
+		}
+	}
+	if fmt.Sprint(pinned) != latePinned {
+		t.Errorf("late ids among 1..12 = %v, want %s every run", pinned, latePinned)
+	}
+
+	s := testScenario()
+	s.LateListing = l
+	h := newHarness(t, s, WithRateLimit(0, 0))
+	if err := h.ex.AppendHistory("a", recs...); err != nil {
+		t.Fatal(err)
+	}
+	listed := func() (map[int64]bool, string) {
+		m := wantOK(t, h.get(PathTokenHistory, "size=1000", "a1"))
+		out := map[int64]bool{}
+		for _, id := range ids(t, rowsOf(t, m)) {
+			n, _ := strconv.ParseInt(id, 10, 64)
+			out[n] = true
+		}
+		return out, metaOf(t, m)["total"].(json.Number).String()
+	}
+	got, total := listed()
+	if len(got) != 200-len(late) || total != strconv.Itoa(200-len(late)) {
+		t.Errorf("%d listed, total %s, want %d", len(got), total, 200-len(late))
+	}
+	for _, id := range late {
+		if got[id] {
+			t.Errorf("late id %d listed 5 minutes after its timestamp", id)
+		}
+	}
+	h.clock.advance(5*time.Minute - time.Millisecond)
+	if got, _ := listed(); len(got) != 200-len(late) {
+		t.Errorf("1 ms before the delay: %d listed", len(got))
+	}
+	h.clock.advance(time.Millisecond)
+	if got, _ := listed(); len(got) != 200 {
+		t.Errorf("at timestamp + delay: %d listed, want 200", len(got))
+	}
+
+	for share, want := range map[float64]int{0: 0, 1: 100} {
+		n := 0
+		for id := int64(1); id <= 100; id++ {
+			if (&LateListing{Share: share}).Selects(id) {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("share %v selects %d of 100", share, n)
 		}
 	}
 }

@@ -55,10 +55,68 @@ type Scenario struct {
 	// "1.2.3" (a JSON string in every number mode, so the rest of the
 	// answer stays valid JSON and only that row cannot be read).
 	MalformedIDs []int64 `yaml:"malformed_ids"`
+	// LateListing keeps a share of history records out of the history
+	// endpoint until a while after their own timestamp, as a deposit
+	// stamped when first seen on chain is listed only after
+	// confirmations. nil lists every record at once.
+	LateListing *LateListing `yaml:"late_listing"`
+	// UnstableTieOrder serves history records that share a timestamp in a
+	// different order on each history request, as offset paging over ORDER
+	// BY timestamp without a tiebreaker does in SQL databases: a client
+	// paging through a tie group at a page boundary can miss a record and
+	// see another twice.
+	UnstableTieOrder bool `yaml:"unstable_tie_order"`
+	// PageCap, when positive, serves at most this many rows per page of
+	// both list endpoints without saying so: meta.recordsPerPage still
+	// echoes the size asked, and page p holds rows [(p-1)*c, p*c) where c
+	// is the smaller of the size and the cap.
+	PageCap int `yaml:"page_cap"`
+	// UnderstateTotal reports meta.total of both list endpoints this much
+	// below the true count (never below 0).
+	UnderstateTotal int `yaml:"understate_total"`
+	// ClampPages answers a page beyond the last with the last page again,
+	// and its number in meta.currentPage, instead of an empty page (as
+	// "reasonable" paging helpers of Java backends do).
+	ClampPages bool `yaml:"clamp_pages"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
 	Events        []Event           `yaml:"events"`
+}
+
+// LateListing delays the listing of a share of history records.
+type LateListing struct {
+	// Share is the fraction of records listed late, 0 to 1. Which ones is
+	// decided by a hash of the id, so the same records every run.
+	Share float64 `yaml:"share"`
+	// Delay is how long after its own timestamp, by server time, a late
+	// record is first listed.
+	Delay time.Duration `yaml:"delay"`
+}
+
+// Selects reports whether the records with this id are among the share
+// listed late.
+func (l *LateListing) Selects(id int64) bool {
+	if l == nil {
+		return false
+	}
+	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
+}
+
+// listed reports whether a record is listed at server time now.
+func (l *LateListing) listed(r HistoryRecord, now time.Time) bool {
+	return !l.Selects(r.ID) || !now.Before(time.UnixMilli(r.Timestamp).Add(l.Delay))
+}
+
+// mix64 is the SplitMix64 finalizer: a cheap hash whose low bits depend on
+// every bit of x, so consecutive ids are selected independently.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
 }
 
 // Account is one exchange account (main or sub-account). All its keys share
@@ -206,6 +264,20 @@ func (s *Scenario) Validate() error {
 			return fieldErr(fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id)
 		}
 		malformed[id] = true
+	}
+	if l := s.LateListing; l != nil {
+		if !(l.Share >= 0 && l.Share <= 1) {
+			return fieldErr("late_listing.share", "must be between 0 and 1, got %v", l.Share)
+		}
+		if l.Delay < 0 {
+			return fieldErr("late_listing.delay", "must not be negative")
+		}
+	}
+	if s.PageCap < 0 {
+		return fieldErr("page_cap", "must not be negative")
+	}
+	if s.UnderstateTotal < 0 {
+		return fieldErr("understate_total", "must not be negative")
 	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)

@@ -172,6 +172,12 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"signature_query: alphabetical\n", `signature_query: must be "exact" or "sorted"`},
 		{"row_time_unit: us\n", `row_time_unit: must be "ms", "s" or "s_fraction"`},
 		{"malformed_ids: [3, 4, 3]\n", "malformed_ids[2]: duplicate id 3"},
+		{"late_listing: {share: 1.5, delay: 1m}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: -0.1}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: .nan}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: 0.5, delay: -1m}\n", "late_listing.delay: must not be negative"},
+		{"page_cap: -1\n", "page_cap: must not be negative"},
+		{"understate_total: -5\n", "understate_total: must not be negative"},
 	} {
 		if _, err := ParseScenario([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
@@ -183,6 +189,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		"row_time_unit: ms\nmalformed_ids: [1, 2]\n",
 		"row_time_unit: s\n",
 		"row_time_unit: s_fraction\n",
+		"late_listing: {share: 0.25, delay: 30m}\nunstable_tie_order: true\npage_cap: 500\nunderstate_total: 1200\nclamp_pages: true\n",
 	} {
 		if _, err := ParseScenario([]byte(y)); err != nil {
 			t.Errorf("%q: %v", y, err)

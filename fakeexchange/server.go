@@ -36,6 +36,11 @@ type Exchange struct {
 	sortedQuery   bool
 	rowTimeUnit   string
 	malformedIDs  map[int64]bool
+	lateListing   *LateListing
+	unstableTies  bool
+	pageCap       int
+	understate    int
+	clampPages    bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -49,6 +54,8 @@ type Exchange struct {
 	faults            []*Fault
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
+	// historyServes counts history answers, to turn tie groups.
+	historyServes int
 }
 
 // accountState is one account's keys and history.
@@ -167,6 +174,10 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		sortedQuery:   s.SignatureQuery == SignatureQuerySorted,
 		rowTimeUnit:   s.RowTimeUnit,
 		malformedIDs:  map[int64]bool{},
+		unstableTies:  s.UnstableTieOrder,
+		pageCap:       s.PageCap,
+		understate:    s.UnderstateTotal,
+		clampPages:    s.ClampPages,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -174,6 +185,10 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		accounts:      map[string]*accountState{},
 		keys:          map[string]keyRef{},
 		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+	}
+	if s.LateListing != nil {
+		l := *s.LateListing
+		e.lateListing = &l
 	}
 	for _, id := range s.MalformedIDs {
 		e.malformedIDs[id] = true
