@@ -305,3 +305,77 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 		}
 	}
 }
+
+// MoveRecord restamps a record: it leaves the time window it was in, enters
+// the one of its new time, and is served in its new place.
+func TestMoveRecordRestampsAndKeepsHistorySorted(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
+	if err := h.ex.AppendHistory("a", historyRecords(5)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ex.MoveRecord("a", 2, histBase+1000*7); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "", "a1"))))); got != "[2 5 4 3 1]" {
+		t.Errorf("after the move: %s, want [2 5 4 3 1]", got)
+	}
+	if got := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "startTime="+histMs(2)+"&endTime="+histMs(2), "a1")))); len(got) != 0 {
+		t.Errorf("old time still lists %v", got)
+	}
+	if got := fmt.Sprint(ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "startTime="+histMs(6), "a1"))))); got != "[2]" {
+		t.Errorf("new time lists %s, want [2]", got)
+	}
+	hist := h.ex.ServedHistory("a")
+	if !slices.IsSortedFunc(hist, compareRecords) || hist[4].ID != 2 || hist[4].Timestamp != histBase+7000 {
+		t.Errorf("history after move = %+v", hist)
+	}
+	for _, err := range []error{
+		h.ex.MoveRecord("a", 99, histBase),
+		h.ex.MoveRecord("nobody", 1, histBase),
+		h.ex.MoveRecord("a", 1, -1),
+	} {
+		if err == nil {
+			t.Error("bad move accepted")
+		}
+	}
+}
+
+// With shared_ids the legs of one trade may share an id (token or type
+// differ) and are served as separate rows with that id; MoveRecord moves
+// them together. Without it a repeated id stays an error.
+func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
+	legs := []HistoryRecord{
+		{ID: 7, Type: "SPOT_TRANSACTION", Token: "BTC", Amount: "0.1", Timestamp: histBase},
+		{ID: 7, Type: "SPOT_TRANSACTION", Token: "USDT", Amount: "-6000", Timestamp: histBase},
+		{ID: 7, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-6", Timestamp: histBase},
+	}
+	h := newHarness(t, testScenario())
+	if err := h.ex.AppendHistory("a", legs...); err == nil || !strings.Contains(err.Error(), "duplicate id 7") {
+		t.Errorf("without shared_ids: err = %v", err)
+	}
+
+	s := testScenario()
+	s.SharedIDs = true
+	h = newHarness(t, s, WithRateLimit(0, 0))
+	if err := h.ex.AppendHistory("a", legs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 7, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-1", Timestamp: histBase + 1}); err == nil ||
+		!strings.Contains(err.Error(), "duplicate id 7 with token USDT and type TRANSACTION_FEE") {
+		t.Errorf("same id, token and type: err = %v", err)
+	}
+	rows := rowsOf(t, wantOK(t, h.get(PathTokenHistory, "", "a1")))
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%v/%v/%v", r["id"], r["type"], r["token"]))
+	}
+	if fmt.Sprint(got) != "[7/TRANSACTION_FEE/USDT 7/SPOT_TRANSACTION/USDT 7/SPOT_TRANSACTION/BTC]" {
+		t.Errorf("rows = %v", got)
+	}
+	if err := h.ex.MoveRecord("a", 7, histBase+5000); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rowsOf(t, wantOK(t, h.get(PathTokenHistory, "startTime="+histMs(5), "a1")))); n != 3 {
+		t.Errorf("after moving id 7: %d legs at the new time, want 3", n)
+	}
+}

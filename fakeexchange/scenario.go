@@ -78,6 +78,11 @@ type Scenario struct {
 	// and its number in meta.currentPage, instead of an empty page (as
 	// "reasonable" paging helpers of Java backends do).
 	ClampPages bool `yaml:"clamp_pages"`
+	// SharedIDs lets history records of one account share an id when their
+	// token or type differ, as the exchange may give the legs of one trade
+	// one id; records then count as the same only when id, token and type
+	// all match. Without it every id of an account is unique.
+	SharedIDs bool `yaml:"shared_ids"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
@@ -301,7 +306,7 @@ func (s *Scenario) Validate() error {
 				return fmt.Errorf("%s.keys[%d].%w", p, j, err)
 			}
 		}
-		ids := map[int64]bool{}
+		ids := map[legKey]bool{}
 		for j, h := range a.History {
 			hp := fmt.Sprintf("%s.history[%d]", p, j)
 			if h.Timestamp != 0 && h.TimestampAgo != 0 {
@@ -313,10 +318,11 @@ func (s *Scenario) Validate() error {
 			if err := validateRecord(h.HistoryRecord); err != nil {
 				return fmt.Errorf("%s.%w", hp, err)
 			}
-			if ids[h.ID] {
-				return fieldErr(hp+".id", "duplicate id %d", h.ID)
+			k := recordKey(h.HistoryRecord, s.SharedIDs)
+			if ids[k] {
+				return fieldErr(hp+".id", "duplicate %s", k)
 			}
-			ids[h.ID] = true
+			ids[k] = true
 		}
 		if g := a.HistoryGenerator; g != nil {
 			gp := p + ".history_generator"

@@ -41,6 +41,7 @@ type Exchange struct {
 	pageCap       int
 	understate    int
 	clampPages    bool
+	sharedIDs     bool
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -64,8 +65,8 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	history     []HistoryRecord // ascending by (timestamp, id)
-	ids         map[int64]bool
+	history     []HistoryRecord // ascending by compareRecords
+	keys        map[legKey]bool
 	maxID       int64
 	generator   *HistoryGenerator
 }
@@ -178,6 +179,7 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		pageCap:       s.PageCap,
 		understate:    s.UnderstateTotal,
 		clampPages:    s.ClampPages,
+		sharedIDs:     s.SharedIDs,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -195,7 +197,7 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
-		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, ids: map[int64]bool{}}
+		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}}
 		if a.HistoryGenerator != nil {
 			g := *a.HistoryGenerator
 			st.generator = &g
