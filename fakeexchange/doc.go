@@ -34,7 +34,8 @@
 //     milliseconds, startTime after endTime) with -1005.
 //   - Public endpoints admit 10 requests per second per client IP, shared
 //     by all of them; private ones 10 per 60 s per account and endpoint.
-//   - Errors carry no top-level timestamp; successful answers do.
+//   - Errors carry no top-level timestamp (unless the scenario's
+//     error_timestamp gives them a bogus one); successful answers do.
 //   - Every request, including rejected and faulted ones, is kept in the
 //     request log returned by Requests, before the first byte of its answer
 //     is sent.

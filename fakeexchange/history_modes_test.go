@@ -3,6 +3,7 @@ package fakeexchange
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -377,5 +378,80 @@ func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
 	}
 	if n := len(rowsOf(t, wantOK(t, h.get(PathTokenHistory, "startTime="+histMs(5), "a1")))); n != 3 {
 		t.Errorf("after moving id 7: %d legs at the new time, want 3", n)
+	}
+}
+
+// errorAnswers gets one answer of every error envelope the fake builds.
+func errorAnswers(h *harness) map[string]reply {
+	bad := h.signedRequest(PathCredentials, "", "a1")
+	bad.Header.Set("x-api-signature", strings.Repeat("0", 64))
+	notFound, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/v3/public/instruments", nil)
+	out := map[string]reply{
+		"404":           h.do(notFound),
+		"unknown key":   h.get(PathCredentials, "", "nope"),
+		"bad signature": h.do(bad),
+		"no READ":       h.get(PathCredentials, "", "a-trade"),
+		"-1004":         h.get(PathTokenHistory, "token=BTC", "a1"),
+		"-1005":         h.get(PathTokenHistory, "size=1001", "a1"),
+	}
+	for _, f := range []Fault{
+		{Kind: FaultSuccessFalse}, {Kind: FaultMaintenance}, {Kind: FaultRateLimitStorm},
+		{Kind: FaultHTTPError, Status: 500},
+	} {
+		f.Count = 1
+		h.ex.InjectFault(f)
+		out[string(f.Kind)] = h.get(PathCredentials, "", "a1")
+	}
+	for range 10 {
+		h.get(PathCredentials, "", "b1")
+	}
+	out["429"] = h.get(PathCredentials, "", "b1")
+	return out
+}
+
+// With error_timestamp every error envelope carries server time plus the
+// offset in the unit asked; success answers keep the true time in ms.
+func TestErrorTimestampOnEveryErrorAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		et         *ErrorTimestamp
+		allStrings bool
+		want       string
+	}{
+		{&ErrorTimestamp{Offset: -time.Hour}, false, strconv.FormatInt(testStart.Add(-time.Hour).UnixMilli(), 10)},
+		{&ErrorTimestamp{Offset: 90 * time.Second, Unit: "ms"}, false, strconv.FormatInt(testStart.Add(90*time.Second).UnixMilli(), 10)},
+		{&ErrorTimestamp{Offset: 24 * time.Hour, Unit: "us"}, false, strconv.FormatInt(testStart.Add(24*time.Hour).UnixMicro(), 10)},
+		{&ErrorTimestamp{Unit: "us"}, true, strconv.FormatInt(testStart.UnixMicro(), 10)},
+	} {
+		s := testScenario()
+		s.ErrorTimestamp, s.NumbersAsStrings = tc.et, tc.allStrings
+		h := newHarness(t, s)
+		answers := errorAnswers(h)
+		if len(answers) != 11 {
+			t.Fatalf("%d error answers", len(answers))
+		}
+		for name, r := range answers {
+			m := r.json(t)
+			if m["success"] != false {
+				t.Errorf("%+v %s: not an error: %s", tc.et, name, r.body)
+				continue
+			}
+			got, ok := m["timestamp"]
+			if _, isString := got.(string); !ok || fmt.Sprint(got) != tc.want || isString != tc.allStrings {
+				t.Errorf("%+v %s: timestamp %#v, want %s: %s", tc.et, name, got, tc.want, r.body)
+			}
+		}
+		if ts := fmt.Sprint(wantOK(t, h.get(PathCredentials, "", "a2"))["timestamp"]); ts != strconv.FormatInt(testStart.UnixMilli(), 10) {
+			t.Errorf("%+v: success timestamp %s, want the true server time", tc.et, ts)
+		}
+	}
+}
+
+// Without error_timestamp no error envelope carries a timestamp.
+func TestErrorAnswersCarryNoTimestampByDefault(t *testing.T) {
+	h := newHarness(t, testScenario())
+	for name, r := range errorAnswers(h) {
+		if m := r.json(t); m["success"] != false || m["timestamp"] != nil {
+			t.Errorf("%s: %s", name, r.body)
+		}
 	}
 }

@@ -83,10 +83,39 @@ type Scenario struct {
 	// one id; records then count as the same only when id, token and type
 	// all match. Without it every id of an account is unique.
 	SharedIDs bool `yaml:"shared_ids"`
+	// ErrorTimestamp makes every error answer the fake builds (4xx, 5xx and
+	// success:false envelopes, 429s and authentication failures included)
+	// carry a top-level timestamp that is wrong: a client must not take it
+	// as server time. nil sends error answers without a timestamp.
+	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
 	Events        []Event           `yaml:"events"`
+}
+
+// ErrorTimestamp is the bogus timestamp of error answers: server time plus
+// Offset, in Unit.
+type ErrorTimestamp struct {
+	Offset time.Duration `yaml:"offset"`
+	// Unit is "ms" (ErrorTimestampMillis, the default when empty) or "us"
+	// (ErrorTimestampMicros).
+	Unit string `yaml:"unit"`
+}
+
+// Values of ErrorTimestamp.Unit.
+const (
+	ErrorTimestampMillis = "ms"
+	ErrorTimestampMicros = "us"
+)
+
+// at is the timestamp an error answer carries at server time now.
+func (t *ErrorTimestamp) at(now time.Time) int64 {
+	now = now.Add(t.Offset)
+	if t.Unit == ErrorTimestampMicros {
+		return now.UnixMicro()
+	}
+	return now.UnixMilli()
 }
 
 // LateListing delays the listing of a share of history records.
@@ -276,6 +305,13 @@ func (s *Scenario) Validate() error {
 		}
 		if l.Delay < 0 {
 			return fieldErr("late_listing.delay", "must not be negative")
+		}
+	}
+	if et := s.ErrorTimestamp; et != nil {
+		switch et.Unit {
+		case "", ErrorTimestampMillis, ErrorTimestampMicros:
+		default:
+			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
 		}
 	}
 	if s.PageCap < 0 {

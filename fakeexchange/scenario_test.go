@@ -177,6 +177,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"late_listing: {share: .nan}\n", "late_listing.share: must be between 0 and 1"},
 		{"late_listing: {share: 0.5, delay: -1m}\n", "late_listing.delay: must not be negative"},
 		{"page_cap: -1\n", "page_cap: must not be negative"},
+		{"error_timestamp: {offset: 1h, unit: s}\n", `error_timestamp.unit: must be "ms" or "us"`},
 		{"understate_total: -5\n", "understate_total: must not be negative"},
 		{"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: U, amount: '2'}]}]\n",
 			"accounts[0].history[1].id: duplicate id 1 with token U and type DEPOSIT"},
@@ -192,6 +193,8 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		"row_time_unit: s\n",
 		"row_time_unit: s_fraction\n",
 		"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: V, amount: '2'}]}]\n",
+		"error_timestamp: {offset: -2h}\n",
+		"error_timestamp: {offset: 1h, unit: us}\n",
 		"late_listing: {share: 0.25, delay: 30m}\nunstable_tie_order: true\npage_cap: 500\nunderstate_total: 1200\nclamp_pages: true\n",
 	} {
 		if _, err := ParseScenario([]byte(y)); err != nil {

@@ -42,6 +42,7 @@ type Exchange struct {
 	understate    int
 	clampPages    bool
 	sharedIDs     bool
+	errorTime     *ErrorTimestamp
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -187,6 +188,10 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		accounts:      map[string]*accountState{},
 		keys:          map[string]keyRef{},
 		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+	}
+	if s.ErrorTimestamp != nil {
+		et := *s.ErrorTimestamp
+		e.errorTime = &et
 	}
 	if s.LateListing != nil {
 		l := *s.LateListing
@@ -356,16 +361,18 @@ type apiError struct {
 	codeAsString bool
 }
 
-func (a *apiError) body() []byte {
+// body is the error envelope; timestamp is left out when nil.
+func (a *apiError) body(timestamp any) []byte {
 	var code any = a.code
 	if a.codeAsString {
 		code = strconv.Itoa(a.code)
 	}
 	return mustJSON(struct {
-		Success bool   `json:"success"`
-		Code    any    `json:"code"`
-		Message string `json:"message"`
-	}{false, code, a.message})
+		Success   bool   `json:"success"`
+		Code      any    `json:"code"`
+		Message   string `json:"message"`
+		Timestamp any    `json:"timestamp,omitempty"`
+	}{false, code, a.message, timestamp})
 }
 
 func errUnauthorized(msg string) *apiError {
@@ -390,14 +397,19 @@ func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiE
 }
 
 // errorBody is the answer of a, with the code as a string when the
-// scenario sends every number as one.
+// scenario sends every number as one, and the scenario's bogus timestamp
+// if it has one.
 func (e *Exchange) errorBody(a *apiError) []byte {
+	var ts any
+	if e.errorTime != nil {
+		ts = e.integer(e.errorTime.at(e.now()))
+	}
 	if e.allStrings {
 		c := *a
 		c.codeAsString = true
-		return c.body()
+		return c.body(ts)
 	}
-	return a.body()
+	return a.body(ts)
 }
 
 func writeRaw(w http.ResponseWriter, status int, contentType string, body []byte) {
