@@ -73,7 +73,7 @@ type Fault struct {
 
 func (f Fault) validate() error {
 	switch f.Endpoint {
-	case "", EndpointTokenNetwork, EndpointCredentials, EndpointTokenHistory:
+	case "", EndpointTokenNetwork, EndpointCredentials, EndpointTokenHistory, EndpointSystemInfo:
 	default:
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}

@@ -88,6 +88,9 @@ type Scenario struct {
 	// carry a top-level timestamp that is wrong: a client must not take it
 	// as server time. nil sends error answers without a timestamp.
 	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
+	// SystemStatus is what GET /v3/public/systemInfo reports at first; nil
+	// means status 0, "System is functioning properly.".
+	SystemStatus *SystemStatus `yaml:"system_status"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
@@ -247,6 +250,8 @@ type Event struct {
 	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
 	ClearFaults        bool               `yaml:"clear_faults"`
 	Fault              *Fault             `yaml:"fault"`
+	// SystemStatus replaces what the system info endpoint reports.
+	SystemStatus *SystemStatus `yaml:"system_status"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are
@@ -312,6 +317,11 @@ func (s *Scenario) Validate() error {
 		case "", ErrorTimestampMillis, ErrorTimestampMicros:
 		default:
 			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
+		}
+	}
+	if st := s.SystemStatus; st != nil {
+		if err := st.validate(); err != nil {
+			return fmt.Errorf("system_status.%w", err)
 		}
 	}
 	if s.PageCap < 0 {
@@ -394,7 +404,7 @@ func (s *Scenario) Validate() error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
-		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil {
+		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil {
 			return fieldErr(p, "no action")
 		}
 		if tn := ev.TokenNetwork; tn != nil {
@@ -413,6 +423,11 @@ func (s *Scenario) Validate() error {
 		if f := ev.Fault; f != nil {
 			if err := f.validate(); err != nil {
 				return fmt.Errorf("%s.fault.%w", p, err)
+			}
+		}
+		if st := ev.SystemStatus; st != nil {
+			if err := st.validate(); err != nil {
+				return fmt.Errorf("%s.system_status.%w", p, err)
 			}
 		}
 	}

@@ -177,6 +177,9 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"late_listing: {share: .nan}\n", "late_listing.share: must be between 0 and 1"},
 		{"late_listing: {share: 0.5, delay: -1m}\n", "late_listing.delay: must not be negative"},
 		{"page_cap: -1\n", "page_cap: must not be negative"},
+		{"system_status: {status: -1}\n", "system_status.status: must not be negative"},
+		{"system_status: {status: 2, estimated_end_time: -5}\n", "system_status.estimated_end_time: must not be negative"},
+		{"events: [{after: 1s, system_status: {status: -2}}]\n", "events[0].system_status.status: must not be negative"},
 		{"error_timestamp: {offset: 1h, unit: s}\n", `error_timestamp.unit: must be "ms" or "us"`},
 		{"understate_total: -5\n", "understate_total: must not be negative"},
 		{"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: U, amount: '2'}]}]\n",
@@ -194,6 +197,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		"row_time_unit: s_fraction\n",
 		"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: V, amount: '2'}]}]\n",
 		"error_timestamp: {offset: -2h}\n",
+		"system_status: {status: 7, msg: new, estimated_end_time: 1749963600362}\n",
 		"error_timestamp: {offset: 1h, unit: us}\n",
 		"late_listing: {share: 0.25, delay: 30m}\nunstable_tie_order: true\npage_cap: 500\nunderstate_total: 1200\nclamp_pages: true\n",
 	} {

@@ -56,6 +56,7 @@ type Exchange struct {
 	faults            []*Fault
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
+	systemStatus      SystemStatus
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
 }
@@ -81,7 +82,8 @@ type RequestRecord struct {
 	Path     string
 	RawQuery string
 	// Endpoint is EndpointTokenNetwork, EndpointCredentials,
-	// EndpointTokenHistory, or "" for an unknown path or method.
+	// EndpointTokenHistory, EndpointSystemInfo, or "" for an unknown path
+	// or method.
 	Endpoint string
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
@@ -188,6 +190,10 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		accounts:      map[string]*accountState{},
 		keys:          map[string]keyRef{},
 		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+		systemStatus:  normalSystemStatus,
+	}
+	if s.SystemStatus != nil {
+		e.systemStatus = *s.SystemStatus
 	}
 	if s.ErrorTimestamp != nil {
 		et := *s.ErrorTimestamp
@@ -251,7 +257,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if endpoint != EndpointTokenNetwork {
+	if !publicEndpoints[endpoint] {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
@@ -286,6 +292,8 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		data, aerr = e.serveCredentials(rec.Account, r.URL.RawQuery)
 	case EndpointTokenHistory:
 		data, aerr = e.serveTokenHistory(rec.Account, r.URL.RawQuery)
+	case EndpointSystemInfo:
+		data, aerr = e.serveSystemInfo(r.URL.RawQuery)
 	}
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
@@ -325,7 +333,11 @@ var routes = map[string]string{
 	PathTokenNetwork: EndpointTokenNetwork,
 	PathCredentials:  EndpointCredentials,
 	PathTokenHistory: EndpointTokenHistory,
+	PathSystemInfo:   EndpointSystemInfo,
 }
+
+// publicEndpoints need no key and share one per-IP budget.
+var publicEndpoints = map[string]bool{EndpointTokenNetwork: true, EndpointSystemInfo: true}
 
 func (e *Exchange) record(rec RequestRecord) {
 	e.mu.Lock()
