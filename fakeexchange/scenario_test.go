@@ -14,8 +14,11 @@ func TestLoadScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 5 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
+	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 6 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
+	}
+	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
+		t.Errorf("new fields not loaded: %+v", s)
 	}
 	h := newHarness(t, s)
 	hist := h.ex.ServedHistory("main")
