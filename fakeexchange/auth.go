@@ -13,6 +13,12 @@ import (
 	"time"
 )
 
+// Values of Scenario.SignatureQuery.
+const (
+	SignatureQueryExact  = "exact"
+	SignatureQuerySorted = "sorted"
+)
+
 // TimestampWindow is how far x-api-timestamp may be from server time: a
 // difference of this much or more is rejected.
 const TimestampWindow = 300 * time.Second
@@ -72,8 +78,12 @@ func (e *Exchange) authenticate(r *http.Request, now time.Time) (keyRef, *apiErr
 	if path == "" || !strings.HasPrefix(path, "/") {
 		path = r.URL.EscapedPath()
 	}
+	query := r.URL.RawQuery
+	if e.sortedQuery {
+		query = sortQuery(query)
+	}
 	sig := r.Header.Get("x-api-signature")
-	if sig == "" || !VerifySignature(ref.key.APISecret, ts, r.Method, path, r.URL.RawQuery, sig) {
+	if sig == "" || !VerifySignature(ref.key.APISecret, ts, r.Method, path, query, sig) {
 		return ref, errInvalidSignature("signature does not match")
 	}
 	if len(ref.key.AllowedIPs) > 0 && !ipAllowed(remoteIP(r), ref.key.AllowedIPs) {
@@ -105,4 +115,16 @@ func ipAllowed(ip netip.Addr, allowed []string) bool {
 		}
 	}
 	return false
+}
+
+// sortQuery orders the parameters of a raw query by name, keeping each
+// name=value as sent (no re-escaping) and repeated names in their order.
+func sortQuery(rawQuery string) string {
+	params := strings.Split(rawQuery, "&")
+	slices.SortStableFunc(params, func(a, b string) int {
+		an, _, _ := strings.Cut(a, "=")
+		bn, _, _ := strings.Cut(b, "=")
+		return strings.Compare(an, bn)
+	})
+	return strings.Join(params, "&")
 }

@@ -140,3 +140,52 @@ func TestRemovedAndUpdatedKeys(t *testing.T) {
 		t.Error("AddKey with another account's key: no error")
 	}
 }
+
+// Under signature_query "sorted" only a signature over the parameters sorted
+// by name passes: a client that signs the unsorted bytes it sends fails,
+// one that sends sorted parameters passes in both modes.
+func TestSignatureQuerySortedRequiresSortedParameters(t *testing.T) {
+	const unsorted, sorted = "size=25&page=1&endTime=1721295317627", "endTime=1721295317627&page=1&size=25"
+	for _, tc := range []struct {
+		mode         string
+		sent, signed string
+		ok           bool
+	}{
+		{"", unsorted, unsorted, true},
+		{"exact", unsorted, unsorted, true},
+		{"exact", sorted, sorted, true},
+		{"exact", unsorted, sorted, false},
+		{"sorted", unsorted, unsorted, false},
+		{"sorted", sorted, sorted, true},
+		// The server sorts what it received before checking.
+		{"sorted", unsorted, sorted, true},
+		{"sorted", "", "", true},
+	} {
+		s := testScenario()
+		s.SignatureQuery = tc.mode
+		h := newHarness(t, s)
+		req := h.signedRequest(PathTokenHistory, tc.sent, "a1")
+		ts := req.Header.Get("x-api-timestamp")
+		req.Header.Set("x-api-signature", Sign("s-a1", ts, http.MethodGet, PathTokenHistory, tc.signed))
+		r := h.do(req)
+		if tc.ok {
+			wantOK(t, r)
+		} else {
+			wantError(t, r, 401, "-1001")
+		}
+	}
+}
+
+func TestSortQueryKeepsValuesAndRepeatedNamesAsSent(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                      "",
+		"b=2&a=1":               "a=1&b=2",
+		"type=DEPOSIT&size=%32": "size=%32&type=DEPOSIT",
+		"b=2&a=x&a=y&a=":        "a=x&a=y&a=&b=2",
+		"page=1&pageSize=2":     "page=1&pageSize=2",
+	} {
+		if got := sortQuery(in); got != want {
+			t.Errorf("sortQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,14 +1,27 @@
 // Package fakeexchange is an in-process fake of the WOO X v3 REST API, faithful
-// enough on the three endpoints the exporter uses that a client bug it lets
+// enough on the endpoints the exporter uses that a client bug it lets
 // through would most likely also pass against the real exchange.
 //
-// It serves GET /v3/public/tokenNetwork, GET /v3/account/credentials and
-// GET /v3/asset/token/history with the real envelope, field names and types,
-// authentication (HMAC-SHA256 signature over the raw query as received, a
-// ±300 s timestamp window, key permissions and IP allow-lists), per-account
-// sliding-window rate limits, strict query validation, newest-first
-// pagination, and injectable faults (latency, 5xx, malformed or truncated
-// JSON, maintenance, 429 storms, connection resets, oversized and HTML bodies).
+// It serves GET /v3/public/tokenNetwork, GET /v3/public/systemInfo,
+// GET /v3/account/credentials and GET /v3/asset/token/history with the real
+// envelope, field names and types, authentication (HMAC-SHA256 signature
+// over the raw query as received, a ±300 s timestamp window, key
+// permissions and IP allow-lists), per-account sliding-window rate limits,
+// strict query validation, newest-first pagination, and injectable faults
+// (latency, 5xx, malformed or truncated JSON, maintenance, 429 storms,
+// connection resets, oversized and HTML bodies).
+//
+// Where public sources leave behaviour open, a scenario field picks each
+// reading, so tests can show the exporter copes with all of them: number
+// spellings (numbers_as_json_numbers, numbers_as_strings, snake_case_meta),
+// the signed query (signature_query), row time units (row_time_unit),
+// records listed after their own time (late_listing) or restamped
+// (MoveRecord), unstable order of records sharing a timestamp
+// (unstable_tie_order), ids shared by the legs of a trade (shared_ids),
+// silent page caps, understated totals and clamped pages (page_cap,
+// understate_total, clamp_pages), unreadable amounts (malformed_ids) and
+// bogus timestamps on errors (error_timestamp). The defaults are the
+// documented or most likely reading.
 //
 // Choices where the public documentation is silent, documented so tests can
 // rely on them:
@@ -30,9 +43,12 @@
 //     exchange accepted and then failed would.
 //   - Unknown query parameters are rejected with -1004, malformed ones
 //     (non-integer, empty, repeated, unknown type, page or size below 1,
-//     startTime after endTime) with -1005. A size above 1000 is capped at
-//     1000, and meta.recordsPerPage says so.
-//   - Errors carry no top-level timestamp; successful answers do.
+//     size above 1000, startTime or endTime not 13 digits of Unix
+//     milliseconds, startTime after endTime) with -1005.
+//   - Public endpoints admit 10 requests per second per client IP, shared
+//     by all of them; private ones 10 per 60 s per account and endpoint.
+//   - Errors carry no top-level timestamp (unless the scenario's
+//     error_timestamp gives them a bogus one); successful answers do.
 //   - Every request, including rejected and faulted ones, is kept in the
 //     request log returned by Requests, before the first byte of its answer
 //     is sent.

@@ -2,18 +2,31 @@ package fakeexchange
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 )
 
-// MaxPageSize is the largest page the list endpoints serve; larger sizes are
-// capped to it.
+// MaxPageSize is the largest page the list endpoints serve; a larger size is
+// rejected with -1005 rather than capped, so a client that asks for more
+// than the documented maximum learns so instead of silently paging short.
 const MaxPageSize = 1000
 
 // DefaultPageSize is the page size when the request gives none.
 const DefaultPageSize = 25
+
+// Values of Scenario.RowTimeUnit.
+const (
+	RowTimeMillis          = "ms"
+	RowTimeSeconds         = "s"
+	RowTimeSecondsFraction = "s_fraction"
+)
+
+// malformedAmount is what a row named in Scenario.MalformedIDs carries.
+const malformedAmount = "1.2.3"
 
 type tokenNetworkJSON struct {
 	Protocol          string `json:"protocol"`
@@ -103,7 +116,8 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 			AllowedIPs:  slices.Clone(key.AllowedIPs),
 		})
 	}
-	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+	from, to, served := e.pageRange(len(all), page, size)
+	return pageData{Rows: all[from:to], Meta: e.meta(len(all), served, size)}, nil
 }
 
 func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
@@ -138,18 +152,69 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		hook(account, page)
 	}
 
+	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.historyServes++
 	hist := e.accounts[account].history
-	var all []historyJSON
+	var all []HistoryRecord
 	for i := len(hist) - 1; i >= 0; i-- {
 		r := hist[i]
 		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
 			continue
 		}
-		all = append(all, historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: e.number(r.Amount), Timestamp: e.integer(r.Timestamp)})
+		if e.lateListing != nil && !e.lateListing.listed(r, now) {
+			continue
+		}
+		all = append(all, r)
 	}
-	return pageData{Rows: pageOf(all, page, size), Meta: e.meta(len(all), page, size)}, nil
+	if e.unstableTies {
+		rotateTies(all, e.historyServes)
+	}
+	from, to, served := e.pageRange(len(all), page, size)
+	rows := make([]historyJSON, 0, to-from)
+	for _, r := range all[from:to] {
+		rows = append(rows, e.historyRow(r))
+	}
+	return pageData{Rows: rows, Meta: e.meta(len(all), served, size)}, nil
+}
+
+// rotateTies turns each run of records sharing a timestamp by n places, so
+// consecutive requests see each tie group in a different order.
+func rotateTies(recs []HistoryRecord, n int) {
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && recs[j].Timestamp == recs[i].Timestamp {
+			j++
+		}
+		if k := j - i; k > 1 {
+			g := recs[i:j]
+			s := n % k
+			head := slices.Clone(g[:s])
+			copy(g, g[s:])
+			copy(g[k-s:], head)
+		}
+		i = j
+	}
+}
+
+// historyRow renders one record in the scenario's time unit, with the
+// amount spoiled when the scenario names its id.
+func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
+	var amount any = e.number(r.Amount)
+	if e.malformedIDs[r.ID] {
+		amount = malformedAmount
+	}
+	var ts any
+	switch e.rowTimeUnit {
+	case RowTimeSeconds:
+		ts = e.integer(r.Timestamp / 1000)
+	case RowTimeSecondsFraction:
+		ts = fmt.Sprintf("%d.%03d", r.Timestamp/1000, r.Timestamp%1000)
+	default:
+		ts = e.integer(r.Timestamp)
+	}
+	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: ts}
 }
 
 // number renders decimal text as a JSON string, or as a JSON number when the
@@ -170,7 +235,10 @@ func (e *Exchange) integer(n int64) any {
 	return n
 }
 
+// meta is the pagination meta of a list answer; the scenario may
+// understate the total.
 func (e *Exchange) meta(total, page, size int) any {
+	total = max(0, total-e.understate)
 	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
 	if e.snakeMeta {
 		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
@@ -178,13 +246,23 @@ func (e *Exchange) meta(total, page, size int) any {
 	return camelMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
 }
 
-// pageOf returns the 1-based page of rows, never nil so it encodes as [].
-func pageOf[T any](rows []T, page, size int) []T {
-	from := (page - 1) * size
-	if from >= len(rows) || from < 0 {
-		return []T{}
+// pageRange is the range of n rows that page serves and the page number
+// meta reports. The scenario's cap shrinks every page without saying so;
+// clamping serves the last page for any page beyond it.
+func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
+	per := size
+	if e.pageCap > 0 {
+		per = min(per, e.pageCap)
 	}
-	return rows[from:min(from+size, len(rows))]
+	served = page
+	if e.clampPages {
+		served = min(page, max(1, (n+per-1)/per))
+	}
+	if served-1 > n/per { // also keeps (served-1)*per from overflowing
+		return n, n, served
+	}
+	from = min((served-1)*per, n)
+	return from, min(from+per, n), served
 }
 
 // parseQuery decodes the raw query strictly: unknown names are -1004,
@@ -220,17 +298,28 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 		}
 		*p = n
 	}
-	return page, min(size, MaxPageSize), nil
+	if size > MaxPageSize {
+		return 0, 0, errInvalidParam("size %d is above the maximum %d", size, MaxPageSize)
+	}
+	return page, size, nil
 }
 
+// timeParam reads a startTime or endTime, which must be 13 digits of Unix
+// milliseconds: a time in seconds (10 digits) or microseconds (16) is a
+// unit mistake the client must hear about, not a filter that matches nothing.
 func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
 	v, ok := q[name]
 	if !ok {
 		return 0, false, nil
 	}
+	if !millisText.MatchString(v) {
+		return 0, false, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
+	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
+	if err != nil {
 		return 0, false, errInvalidParam("invalid %s: %q", name, v)
 	}
 	return n, true, nil
 }
+
+var millisText = regexp.MustCompile(`^[0-9]{13}$`)

@@ -93,7 +93,14 @@ func TestCredentialsPagingAndSnakeCaseMeta(t *testing.T) {
 	}
 }
 
-// history returns n records for account "a", ids 1..n, timestamps 1000*id,
+// histBase is the time of historyRecords, in Unix milliseconds: the
+// endpoint accepts only 13-digit times.
+const histBase = 1_700_000_000_000
+
+// histMs is the timestamp historyRecords gives id i, as query text.
+func histMs(i int) string { return strconv.FormatInt(histBase+int64(1000*i), 10) }
+
+// historyRecords returns n records, ids 1..n, timestamps histBase+1000*id,
 // alternating DEPOSIT and WITHDRAW.
 func historyRecords(n int) []HistoryRecord {
 	var recs []HistoryRecord
@@ -102,7 +109,7 @@ func historyRecords(n int) []HistoryRecord {
 		if i%2 == 0 {
 			typ, amt = "WITHDRAW", fmt.Sprintf("-%d.000", i)
 		}
-		recs = append(recs, HistoryRecord{ID: int64(i), Type: typ, Token: "USDT", Amount: amt, Timestamp: int64(1000 * i)})
+		recs = append(recs, HistoryRecord{ID: int64(i), Type: typ, Token: "USDT", Amount: amt, Timestamp: histBase + int64(1000*i)})
 	}
 	return recs
 }
@@ -122,7 +129,7 @@ func TestTokenHistoryNewestFirstWithFiltersAndPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Same timestamp as id 10: ties are broken by id, descending.
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 11, Type: "DEPOSIT", Token: "BTC", Amount: "0.00000001", Timestamp: 10000}); err != nil {
+	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 11, Type: "DEPOSIT", Token: "BTC", Amount: "0.00000001", Timestamp: histBase + 10000}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -135,10 +142,10 @@ func TestTokenHistoryNewestFirstWithFiltersAndPages(t *testing.T) {
 		{"page=3&size=4", "[3 2 1]", "11"},
 		{"page=4&size=4", "[]", "11"},
 		{"type=WITHDRAW", "[10 8 6 4 2]", "5"},
-		{"startTime=3000&endTime=5000", "[5 4 3]", "3"},
-		{"startTime=9000", "[11 10 9]", "3"},
-		{"endTime=2000", "[2 1]", "2"},
-		{"type=DEPOSIT&startTime=2000&endTime=9000&page=2&size=2", "[5 3]", "4"},
+		{"startTime=" + histMs(3) + "&endTime=" + histMs(5), "[5 4 3]", "3"},
+		{"startTime=" + histMs(9), "[11 10 9]", "3"},
+		{"endTime=" + histMs(2), "[2 1]", "2"},
+		{"type=DEPOSIT&startTime=" + histMs(2) + "&endTime=" + histMs(9) + "&page=2&size=2", "[5 3]", "4"},
 		{"type=REBATE", "[]", "0"},
 	} {
 		r := h.get(PathTokenHistory, tc.query, "a1")
@@ -152,7 +159,7 @@ func TestTokenHistoryNewestFirstWithFiltersAndPages(t *testing.T) {
 	}
 	// Amounts are sent as the exact text given, as strings.
 	r := h.get(PathTokenHistory, "type=WITHDRAW&size=1", "a1")
-	if !strings.Contains(string(r.body), `{"id":10,"type":"WITHDRAW","token":"USDT","amount":"-10.000","timestamp":10000}`) {
+	if !strings.Contains(string(r.body), `{"id":10,"type":"WITHDRAW","token":"USDT","amount":"-10.000","timestamp":`+histMs(10)+`}`) {
 		t.Errorf("row not as expected: %s", r.body)
 	}
 	// Another account sees only its own history.
@@ -161,16 +168,21 @@ func TestTokenHistoryNewestFirstWithFiltersAndPages(t *testing.T) {
 	}
 }
 
-func TestTokenHistorySizeIsCappedAt1000(t *testing.T) {
-	h := newHarness(t, testScenario())
+// A size above the documented maximum is an error, not a silent cap: a
+// client that asks for more must learn it, not page short.
+func TestPageSizeAbove1000IsRejected(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
 	var recs []HistoryRecord
 	for i := 1; i <= 1500; i++ {
-		recs = append(recs, HistoryRecord{ID: int64(i), Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: int64(i)})
+		recs = append(recs, HistoryRecord{ID: int64(i), Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: histBase + int64(i)})
 	}
 	if err := h.ex.AppendHistory("a", recs...); err != nil {
 		t.Fatal(err)
 	}
-	m := wantOK(t, h.get(PathTokenHistory, "size=5000", "a1"))
+	wantError(t, h.get(PathTokenHistory, "size=1001", "a1"), 400, "-1005")
+	wantError(t, h.get(PathTokenHistory, "size=5000", "a1"), 400, "-1005")
+	wantError(t, h.get(PathCredentials, "size=1001", "a1"), 400, "-1005")
+	m := wantOK(t, h.get(PathTokenHistory, "size=1000", "a1"))
 	if n := len(rowsOf(t, m)); n != 1000 {
 		t.Errorf("got %d rows, want 1000", n)
 	}
@@ -180,6 +192,24 @@ func TestTokenHistorySizeIsCappedAt1000(t *testing.T) {
 	if n := len(rowsOf(t, wantOK(t, h.get(PathTokenHistory, "page=2&size=1000", "a1")))); n != 500 {
 		t.Errorf("page 2: %d rows, want 500", n)
 	}
+}
+
+// startTime and endTime are Unix milliseconds, 13 digits: seconds,
+// microseconds and padded values are rejected, not matched against ms.
+func TestTimeFiltersMustBe13DigitMilliseconds(t *testing.T) {
+	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
+	for _, q := range []string{
+		"startTime=1721295317",      // seconds
+		"endTime=1721295317627000",  // microseconds
+		"startTime=01721295317627",  // 14 digits
+		"endTime=172129531762",      // 12 digits
+		"startTime=1721295317627.5", // fraction
+		"startTime=+721295317627",   // sign
+		"endTime=1721295317627&startTime=1",
+	} {
+		wantError(t, h.get(PathTokenHistory, q, "a1"), 400, "-1005")
+	}
+	wantOK(t, h.get(PathTokenHistory, "startTime=1721295317000&endTime=1721295317627", "a1"))
 }
 
 func TestInvalidQueryParameters(t *testing.T) {
@@ -194,7 +224,7 @@ func TestInvalidQueryParameters(t *testing.T) {
 		{PathTokenHistory, "startTime=", "-1005"},
 		{PathTokenHistory, "startTime=1.5", "-1005"},
 		{PathTokenHistory, "endTime=-1", "-1005"},
-		{PathTokenHistory, "startTime=5&endTime=4", "-1005"},
+		{PathTokenHistory, "startTime=" + histMs(5) + "&endTime=" + histMs(4), "-1005"},
 		{PathTokenHistory, "page=0", "-1005"},
 		{PathTokenHistory, "size=0", "-1005"},
 		{PathTokenHistory, "size=x", "-1005"},
@@ -213,7 +243,8 @@ func TestInvalidQueryParameters(t *testing.T) {
 func TestUnknownPathsAndMethodsAre404(t *testing.T) {
 	h := newHarness(t, testScenario())
 	for _, tc := range []struct{ method, path string }{
-		{http.MethodGet, "/v3/public/systemInfo"},
+		{http.MethodGet, "/v3/public/instruments"},
+		{http.MethodPost, PathSystemInfo},
 		{http.MethodGet, "/v3/asset/token/history/"},
 		{http.MethodPost, PathTokenNetwork},
 		{http.MethodDelete, PathCredentials},
@@ -234,7 +265,7 @@ func TestBeforeHistoryPageHookSeesEachPageAndCanAppend(t *testing.T) {
 		if page == 2 {
 			// A new record arrives between the two page requests of one poll.
 			id := h.ex.NextHistoryID(account)
-			if err := h.ex.AppendHistory(account, HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "7", Timestamp: 99000}); err != nil {
+			if err := h.ex.AppendHistory(account, HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "7", Timestamp: histBase + 99000}); err != nil {
 				t.Error(err)
 			}
 		}
@@ -292,7 +323,7 @@ func TestRequestsRecordsEveryRequest(t *testing.T) {
 }
 
 func TestConcurrentRequestsAndMutations(t *testing.T) {
-	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
+	h := newHarness(t, testScenario(), WithRateLimit(0, 0), WithPublicRateLimit(0, 0))
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(2)

@@ -73,7 +73,7 @@ type Fault struct {
 
 func (f Fault) validate() error {
 	switch f.Endpoint {
-	case "", EndpointTokenNetwork, EndpointCredentials, EndpointTokenHistory:
+	case "", EndpointTokenNetwork, EndpointCredentials, EndpointTokenHistory, EndpointSystemInfo:
 	default:
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
@@ -186,6 +186,10 @@ func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *Requ
 		e.writeError(w, rec, errTooManyRequests())
 	case FaultConnectionReset:
 		rec.Status = 0
+		// Recorded before the client can see the reset and send again.
+		if rw, ok := w.(*recordingWriter); ok {
+			rw.before()
+		}
 		resetConnection(w)
 	case FaultOversizedBody:
 		rec.Status = http.StatusOK

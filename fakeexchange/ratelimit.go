@@ -5,12 +5,13 @@ import (
 	"time"
 )
 
-// Default limits: the published private limit, and a generous public one.
+// Default limits: the published private limit, and the public limit public
+// clients assume (10 per second per client IP).
 const (
 	DefaultRateLimitRequests       = 10
 	DefaultRateLimitWindow         = 60 * time.Second
-	DefaultPublicRateLimitRequests = 600
-	DefaultPublicRateLimitWindow   = 60 * time.Second
+	DefaultPublicRateLimitRequests = 10
+	DefaultPublicRateLimitWindow   = time.Second
 )
 
 // slidingWindow admits at most limit events per window for each key, looking

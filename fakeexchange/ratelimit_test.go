@@ -66,3 +66,15 @@ func TestAuthFailuresUseNoBudget(t *testing.T) {
 	}
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 }
+
+// Without a scenario or option, the public endpoints admit 10 requests per
+// second per IP, the limit public clients assume.
+func TestPublicRateLimitDefaultsTo10PerSecond(t *testing.T) {
+	h := newHarness(t, testScenario())
+	for range DefaultPublicRateLimitRequests {
+		wantOK(t, h.public())
+	}
+	wantError(t, h.public(), 429, "-1003")
+	h.clock.advance(time.Second)
+	wantOK(t, h.public())
+}

@@ -47,6 +47,9 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.Fault != nil {
 		e.InjectFault(*ev.Fault)
 	}
+	if ev.SystemStatus != nil {
+		e.SetSystemStatus(*ev.SystemStatus)
+	}
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
 }
 

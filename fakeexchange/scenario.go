@@ -24,8 +24,8 @@ type Scenario struct {
 	// RateLimit is the per-account limit of each private endpoint, as
 	// "N/window" (e.g. "10/60s"); empty means 10/60s, "0/0s" none.
 	RateLimit string `yaml:"rate_limit"`
-	// PublicRateLimit is the per-IP limit of the public endpoint; empty
-	// means 600/60s.
+	// PublicRateLimit is the per-IP limit of the public endpoints; empty
+	// means 10/1s.
 	PublicRateLimit string `yaml:"public_rate_limit"`
 	// NumbersAsJSONNumbers sends decimal and flag fields (token network
 	// numbers and history amounts) as JSON numbers instead of strings.
@@ -37,10 +37,123 @@ type Scenario struct {
 	// captured live answers do: ids, timestamps (rows and envelope),
 	// userId, meta values, error codes, amounts and flags; meta is
 	// snake_case. It excludes NumbersAsJSONNumbers.
-	NumbersAsStrings bool              `yaml:"numbers_as_strings"`
-	Accounts         []Account         `yaml:"accounts"`
-	TokenNetworks    []TokenNetworkRow `yaml:"token_networks"`
-	Events           []Event           `yaml:"events"`
+	NumbersAsStrings bool `yaml:"numbers_as_strings"`
+	// SignatureQuery is the query the signature must cover: "" or "exact"
+	// (SignatureQueryExact) the query bytes exactly as sent; "sorted"
+	// (SignatureQuerySorted) the query with its parameters sorted by name,
+	// as the legacy API required, so a client signing the unsorted bytes it
+	// sends fails with -1001. Sending sorted parameters passes both.
+	SignatureQuery string `yaml:"signature_query"`
+	// RowTimeUnit is how token history rows carry their timestamp: "" or
+	// "ms" (RowTimeMillis) integer milliseconds; "s" (RowTimeSeconds)
+	// integer seconds, truncated; "s_fraction" (RowTimeSecondsFraction) a
+	// JSON string of seconds with three decimals, e.g. "1579399877.041", as
+	// sibling v3 endpoints send times. startTime and endTime still filter
+	// on the records' milliseconds.
+	RowTimeUnit string `yaml:"row_time_unit"`
+	// MalformedIDs are history ids whose rows are served with the amount
+	// "1.2.3" (a JSON string in every number mode, so the rest of the
+	// answer stays valid JSON and only that row cannot be read).
+	MalformedIDs []int64 `yaml:"malformed_ids"`
+	// LateListing keeps a share of history records out of the history
+	// endpoint until a while after their own timestamp, as a deposit
+	// stamped when first seen on chain is listed only after
+	// confirmations. nil lists every record at once.
+	LateListing *LateListing `yaml:"late_listing"`
+	// UnstableTieOrder serves history records that share a timestamp in a
+	// different order on each history request, as offset paging over ORDER
+	// BY timestamp without a tiebreaker does in SQL databases: a client
+	// paging through a tie group at a page boundary can miss a record and
+	// see another twice.
+	UnstableTieOrder bool `yaml:"unstable_tie_order"`
+	// PageCap, when positive, serves at most this many rows per page of
+	// both list endpoints without saying so: meta.recordsPerPage still
+	// echoes the size asked, and page p holds rows [(p-1)*c, p*c) where c
+	// is the smaller of the size and the cap.
+	PageCap int `yaml:"page_cap"`
+	// UnderstateTotal reports meta.total of both list endpoints this much
+	// below the true count (never below 0).
+	UnderstateTotal int `yaml:"understate_total"`
+	// ClampPages answers a page beyond the last with the last page again,
+	// and its number in meta.currentPage, instead of an empty page (as
+	// "reasonable" paging helpers of Java backends do).
+	ClampPages bool `yaml:"clamp_pages"`
+	// SharedIDs lets history records of one account share an id when their
+	// token or type differ, as the exchange may give the legs of one trade
+	// one id; records then count as the same only when id, token and type
+	// all match. Without it every id of an account is unique.
+	SharedIDs bool `yaml:"shared_ids"`
+	// ErrorTimestamp makes every error answer the fake builds (4xx, 5xx and
+	// success:false envelopes, 429s and authentication failures included)
+	// carry a top-level timestamp that is wrong: a client must not take it
+	// as server time. nil sends error answers without a timestamp.
+	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
+	// SystemStatus is what GET /v3/public/systemInfo reports at first; nil
+	// means status 0, "System is functioning properly.".
+	SystemStatus *SystemStatus `yaml:"system_status"`
+
+	Accounts      []Account         `yaml:"accounts"`
+	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
+	Events        []Event           `yaml:"events"`
+}
+
+// ErrorTimestamp is the bogus timestamp of error answers: server time plus
+// Offset, in Unit.
+type ErrorTimestamp struct {
+	Offset time.Duration `yaml:"offset"`
+	// Unit is "ms" (ErrorTimestampMillis, the default when empty) or "us"
+	// (ErrorTimestampMicros).
+	Unit string `yaml:"unit"`
+}
+
+// Values of ErrorTimestamp.Unit.
+const (
+	ErrorTimestampMillis = "ms"
+	ErrorTimestampMicros = "us"
+)
+
+// at is the timestamp an error answer carries at server time now.
+func (t *ErrorTimestamp) at(now time.Time) int64 {
+	now = now.Add(t.Offset)
+	if t.Unit == ErrorTimestampMicros {
+		return now.UnixMicro()
+	}
+	return now.UnixMilli()
+}
+
+// LateListing delays the listing of a share of history records.
+type LateListing struct {
+	// Share is the fraction of records listed late, 0 to 1. Which ones is
+	// decided by a hash of the id, so the same records every run.
+	Share float64 `yaml:"share"`
+	// Delay is how long after its own timestamp, by server time, a late
+	// record is first listed.
+	Delay time.Duration `yaml:"delay"`
+}
+
+// Selects reports whether the records with this id are among the share
+// listed late.
+func (l *LateListing) Selects(id int64) bool {
+	if l == nil {
+		return false
+	}
+	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
+}
+
+// listed reports whether a record is listed at server time now.
+func (l *LateListing) listed(r HistoryRecord, now time.Time) bool {
+	return !l.Selects(r.ID) || !now.Before(time.UnixMilli(r.Timestamp).Add(l.Delay))
+}
+
+// mix64 is the SplitMix64 finalizer: a cheap hash whose low bits depend on
+// every bit of x, so consecutive ids are selected independently.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
 }
 
 // Account is one exchange account (main or sub-account). All its keys share
@@ -137,6 +250,8 @@ type Event struct {
 	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
 	ClearFaults        bool               `yaml:"clear_faults"`
 	Fault              *Fault             `yaml:"fault"`
+	// SystemStatus replaces what the system info endpoint reports.
+	SystemStatus *SystemStatus `yaml:"system_status"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are
@@ -172,6 +287,49 @@ func (s *Scenario) Validate() error {
 	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
 		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
 	}
+	switch s.SignatureQuery {
+	case "", SignatureQueryExact, SignatureQuerySorted:
+	default:
+		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
+	}
+	switch s.RowTimeUnit {
+	case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
+	default:
+		return fieldErr("row_time_unit", "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, s.RowTimeUnit)
+	}
+	malformed := map[int64]bool{}
+	for i, id := range s.MalformedIDs {
+		if malformed[id] {
+			return fieldErr(fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id)
+		}
+		malformed[id] = true
+	}
+	if l := s.LateListing; l != nil {
+		if !(l.Share >= 0 && l.Share <= 1) {
+			return fieldErr("late_listing.share", "must be between 0 and 1, got %v", l.Share)
+		}
+		if l.Delay < 0 {
+			return fieldErr("late_listing.delay", "must not be negative")
+		}
+	}
+	if et := s.ErrorTimestamp; et != nil {
+		switch et.Unit {
+		case "", ErrorTimestampMillis, ErrorTimestampMicros:
+		default:
+			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
+		}
+	}
+	if st := s.SystemStatus; st != nil {
+		if err := st.validate(); err != nil {
+			return fmt.Errorf("system_status.%w", err)
+		}
+	}
+	if s.PageCap < 0 {
+		return fieldErr("page_cap", "must not be negative")
+	}
+	if s.UnderstateTotal < 0 {
+		return fieldErr("understate_total", "must not be negative")
+	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)
 	}
@@ -194,7 +352,7 @@ func (s *Scenario) Validate() error {
 				return fmt.Errorf("%s.keys[%d].%w", p, j, err)
 			}
 		}
-		ids := map[int64]bool{}
+		ids := map[legKey]bool{}
 		for j, h := range a.History {
 			hp := fmt.Sprintf("%s.history[%d]", p, j)
 			if h.Timestamp != 0 && h.TimestampAgo != 0 {
@@ -206,10 +364,11 @@ func (s *Scenario) Validate() error {
 			if err := validateRecord(h.HistoryRecord); err != nil {
 				return fmt.Errorf("%s.%w", hp, err)
 			}
-			if ids[h.ID] {
-				return fieldErr(hp+".id", "duplicate id %d", h.ID)
+			k := recordKey(h.HistoryRecord, s.SharedIDs)
+			if ids[k] {
+				return fieldErr(hp+".id", "duplicate %s", k)
 			}
-			ids[h.ID] = true
+			ids[k] = true
 		}
 		if g := a.HistoryGenerator; g != nil {
 			gp := p + ".history_generator"
@@ -245,7 +404,7 @@ func (s *Scenario) Validate() error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
-		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil {
+		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil {
 			return fieldErr(p, "no action")
 		}
 		if tn := ev.TokenNetwork; tn != nil {
@@ -264,6 +423,11 @@ func (s *Scenario) Validate() error {
 		if f := ev.Fault; f != nil {
 			if err := f.validate(); err != nil {
 				return fmt.Errorf("%s.fault.%w", p, err)
+			}
+		}
+		if st := ev.SystemStatus; st != nil {
+			if err := st.validate(); err != nil {
+				return fmt.Errorf("%s.system_status.%w", p, err)
 			}
 		}
 	}

@@ -14,8 +14,11 @@ func TestLoadScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 5 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
+	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 6 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
+	}
+	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
+		t.Errorf("new fields not loaded: %+v", s)
 	}
 	h := newHarness(t, s)
 	hist := h.ex.ServedHistory("main")
@@ -164,5 +167,45 @@ func TestNumbersAsStringsExcludesNumbersAsJSONNumbers(t *testing.T) {
 	_, err = ParseScenario([]byte("numbers_as_strings: true\nnumbers_as_json_numbers: true\n"))
 	if err == nil || !strings.Contains(err.Error(), "numbers_as_strings") {
 		t.Errorf("both number modes: err = %v", err)
+	}
+}
+
+func TestScenarioModeFieldsAreValidated(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"signature_query: alphabetical\n", `signature_query: must be "exact" or "sorted"`},
+		{"row_time_unit: us\n", `row_time_unit: must be "ms", "s" or "s_fraction"`},
+		{"malformed_ids: [3, 4, 3]\n", "malformed_ids[2]: duplicate id 3"},
+		{"late_listing: {share: 1.5, delay: 1m}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: -0.1}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: .nan}\n", "late_listing.share: must be between 0 and 1"},
+		{"late_listing: {share: 0.5, delay: -1m}\n", "late_listing.delay: must not be negative"},
+		{"page_cap: -1\n", "page_cap: must not be negative"},
+		{"system_status: {status: -1}\n", "system_status.status: must not be negative"},
+		{"system_status: {status: 2, estimated_end_time: -5}\n", "system_status.estimated_end_time: must not be negative"},
+		{"events: [{after: 1s, system_status: {status: -2}}]\n", "events[0].system_status.status: must not be negative"},
+		{"error_timestamp: {offset: 1h, unit: s}\n", `error_timestamp.unit: must be "ms" or "us"`},
+		{"understate_total: -5\n", "understate_total: must not be negative"},
+		{"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: U, amount: '2'}]}]\n",
+			"accounts[0].history[1].id: duplicate id 1 with token U and type DEPOSIT"},
+	} {
+		if _, err := ParseScenario([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+	for _, y := range []string{
+		"signature_query: exact\n",
+		"signature_query: sorted\n",
+		"row_time_unit: ms\nmalformed_ids: [1, 2]\n",
+		"row_time_unit: s\n",
+		"row_time_unit: s_fraction\n",
+		"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: V, amount: '2'}]}]\n",
+		"error_timestamp: {offset: -2h}\n",
+		"system_status: {status: 7, msg: new, estimated_end_time: 1749963600362}\n",
+		"error_timestamp: {offset: 1h, unit: us}\n",
+		"late_listing: {share: 0.25, delay: 30m}\nunstable_tie_order: true\npage_cap: 500\nunderstate_total: 1200\nclamp_pages: true\n",
+	} {
+		if _, err := ParseScenario([]byte(y)); err != nil {
+			t.Errorf("%q: %v", y, err)
+		}
 	}
 }

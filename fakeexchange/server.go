@@ -33,6 +33,16 @@ type Exchange struct {
 	numbersAsJSON bool
 	snakeMeta     bool
 	allStrings    bool
+	sortedQuery   bool
+	rowTimeUnit   string
+	malformedIDs  map[int64]bool
+	lateListing   *LateListing
+	unstableTies  bool
+	pageCap       int
+	understate    int
+	clampPages    bool
+	sharedIDs     bool
+	errorTime     *ErrorTimestamp
 	private       *slidingWindow
 	public        *slidingWindow
 	maxRequests   int
@@ -46,6 +56,9 @@ type Exchange struct {
 	faults            []*Fault
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
+	systemStatus      SystemStatus
+	// historyServes counts history answers, to turn tie groups.
+	historyServes int
 }
 
 // accountState is one account's keys and history.
@@ -54,8 +67,8 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	history     []HistoryRecord // ascending by (timestamp, id)
-	ids         map[int64]bool
+	history     []HistoryRecord // ascending by compareRecords
+	keys        map[legKey]bool
 	maxID       int64
 	generator   *HistoryGenerator
 }
@@ -69,7 +82,8 @@ type RequestRecord struct {
 	Path     string
 	RawQuery string
 	// Endpoint is EndpointTokenNetwork, EndpointCredentials,
-	// EndpointTokenHistory, or "" for an unknown path or method.
+	// EndpointTokenHistory, EndpointSystemInfo, or "" for an unknown path
+	// or method.
 	Endpoint string
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
@@ -161,6 +175,14 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		numbersAsJSON: s.NumbersAsJSONNumbers,
 		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
 		allStrings:    s.NumbersAsStrings,
+		sortedQuery:   s.SignatureQuery == SignatureQuerySorted,
+		rowTimeUnit:   s.RowTimeUnit,
+		malformedIDs:  map[int64]bool{},
+		unstableTies:  s.UnstableTieOrder,
+		pageCap:       s.PageCap,
+		understate:    s.UnderstateTotal,
+		clampPages:    s.ClampPages,
+		sharedIDs:     s.SharedIDs,
 		private:       newSlidingWindow(rn, rw),
 		public:        newSlidingWindow(pn, pw),
 		maxRequests:   o.maxRequests,
@@ -168,10 +190,25 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		accounts:      map[string]*accountState{},
 		keys:          map[string]keyRef{},
 		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
+		systemStatus:  normalSystemStatus,
+	}
+	if s.SystemStatus != nil {
+		e.systemStatus = *s.SystemStatus
+	}
+	if s.ErrorTimestamp != nil {
+		et := *s.ErrorTimestamp
+		e.errorTime = &et
+	}
+	if s.LateListing != nil {
+		l := *s.LateListing
+		e.lateListing = &l
+	}
+	for _, id := range s.MalformedIDs {
+		e.malformedIDs[id] = true
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
-		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, ids: map[int64]bool{}}
+		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}}
 		if a.HistoryGenerator != nil {
 			g := *a.HistoryGenerator
 			st.generator = &g
@@ -220,7 +257,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if endpoint != EndpointTokenNetwork {
+	if !publicEndpoints[endpoint] {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
@@ -255,6 +292,8 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		data, aerr = e.serveCredentials(rec.Account, r.URL.RawQuery)
 	case EndpointTokenHistory:
 		data, aerr = e.serveTokenHistory(rec.Account, r.URL.RawQuery)
+	case EndpointSystemInfo:
+		data, aerr = e.serveSystemInfo(r.URL.RawQuery)
 	}
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
@@ -294,7 +333,11 @@ var routes = map[string]string{
 	PathTokenNetwork: EndpointTokenNetwork,
 	PathCredentials:  EndpointCredentials,
 	PathTokenHistory: EndpointTokenHistory,
+	PathSystemInfo:   EndpointSystemInfo,
 }
+
+// publicEndpoints need no key and share one per-IP budget.
+var publicEndpoints = map[string]bool{EndpointTokenNetwork: true, EndpointSystemInfo: true}
 
 func (e *Exchange) record(rec RequestRecord) {
 	e.mu.Lock()
@@ -330,16 +373,18 @@ type apiError struct {
 	codeAsString bool
 }
 
-func (a *apiError) body() []byte {
+// body is the error envelope; timestamp is left out when nil.
+func (a *apiError) body(timestamp any) []byte {
 	var code any = a.code
 	if a.codeAsString {
 		code = strconv.Itoa(a.code)
 	}
 	return mustJSON(struct {
-		Success bool   `json:"success"`
-		Code    any    `json:"code"`
-		Message string `json:"message"`
-	}{false, code, a.message})
+		Success   bool   `json:"success"`
+		Code      any    `json:"code"`
+		Message   string `json:"message"`
+		Timestamp any    `json:"timestamp,omitempty"`
+	}{false, code, a.message, timestamp})
 }
 
 func errUnauthorized(msg string) *apiError {
@@ -364,14 +409,19 @@ func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiE
 }
 
 // errorBody is the answer of a, with the code as a string when the
-// scenario sends every number as one.
+// scenario sends every number as one, and the scenario's bogus timestamp
+// if it has one.
 func (e *Exchange) errorBody(a *apiError) []byte {
+	var ts any
+	if e.errorTime != nil {
+		ts = e.integer(e.errorTime.at(e.now()))
+	}
 	if e.allStrings {
 		c := *a
 		c.codeAsString = true
-		return c.body()
+		return c.body(ts)
 	}
-	return a.body()
+	return a.body(ts)
 }
 
 func writeRaw(w http.ResponseWriter, status int, contentType string, body []byte) {

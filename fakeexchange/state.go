@@ -3,10 +3,12 @@ package fakeexchange
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // AppendHistory adds records to an account's history. IDs must be new for
-// the account; on any invalid record nothing is added.
+// the account (with Scenario.SharedIDs, the id, token and type together);
+// on any invalid record nothing is added.
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -14,18 +16,19 @@ func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	if !ok {
 		return fmt.Errorf("append history: unknown account %q", account)
 	}
-	batch := map[int64]bool{}
+	batch := map[legKey]bool{}
 	for i, r := range recs {
 		if err := validateRecord(r); err != nil {
 			return fmt.Errorf("append history record %d: %w", i, err)
 		}
-		if a.ids[r.ID] || batch[r.ID] {
-			return fmt.Errorf("append history record %d: duplicate id %d", i, r.ID)
+		k := recordKey(r, e.sharedIDs)
+		if a.keys[k] || batch[k] {
+			return fmt.Errorf("append history record %d: duplicate %s", i, k)
 		}
-		batch[r.ID] = true
+		batch[k] = true
 	}
 	for _, r := range recs {
-		a.ids[r.ID] = true
+		a.keys[recordKey(r, e.sharedIDs)] = true
 		a.maxID = max(a.maxID, r.ID)
 		a.history = append(a.history, r)
 	}
@@ -33,12 +36,68 @@ func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	return nil
 }
 
-// compareRecords orders by timestamp, then id: the reverse of the order served.
+// MoveRecord changes the timestamp of the account's record with id (of
+// every record with that id, under Scenario.SharedIDs), as a status update
+// that restamps a record would, keeping the history sorted.
+func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) error {
+	if newTimestampMs < 0 {
+		return fmt.Errorf("move record %d: timestamp must not be negative", id)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("move record: unknown account %q", account)
+	}
+	found := false
+	for i := range a.history {
+		if a.history[i].ID == id {
+			a.history[i].Timestamp = newTimestampMs
+			found = true
+		}
+	}
+	if !found {
+		return fmt.Errorf("move record: account %q has no id %d", account, id)
+	}
+	slices.SortStableFunc(a.history, compareRecords)
+	return nil
+}
+
+// legKey is what makes a history record distinct: its id, and with shared
+// ids also its token and type.
+type legKey struct {
+	id         int64
+	token, typ string
+	sharedIDs  bool
+}
+
+func recordKey(r HistoryRecord, sharedIDs bool) legKey {
+	if !sharedIDs {
+		return legKey{id: r.ID}
+	}
+	return legKey{id: r.ID, token: r.Token, typ: r.Type, sharedIDs: true}
+}
+
+func (k legKey) String() string {
+	if !k.sharedIDs {
+		return fmt.Sprintf("id %d", k.id)
+	}
+	return fmt.Sprintf("id %d with token %s and type %s", k.id, k.token, k.typ)
+}
+
+// compareRecords orders by timestamp, then id, type and token: the reverse
+// of the order served.
 func compareRecords(x, y HistoryRecord) int {
 	if x.Timestamp != y.Timestamp {
 		return cmpInt(x.Timestamp, y.Timestamp)
 	}
-	return cmpInt(x.ID, y.ID)
+	if x.ID != y.ID {
+		return cmpInt(x.ID, y.ID)
+	}
+	if c := strings.Compare(x.Type, y.Type); c != 0 {
+		return c
+	}
+	return strings.Compare(x.Token, y.Token)
 }
 
 func cmpInt(a, b int64) int {

@@ -9,10 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
 )
 
 var listenLine = regexp.MustCompile(`msg=listening address=(\S+)`)
@@ -100,6 +103,111 @@ func TestRunStopsWhenContextIsDone(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"--listen", "127.0.0.1:0"}, io.Discard) }()
 	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return")
+	}
+}
+
+// The command serves the scenario modes its YAML file sets.
+func TestRunServesScenarioModesFromYAML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "modes.yaml")
+	const scenario = `
+signature_query: sorted
+row_time_unit: s_fraction
+malformed_ids: [2]
+late_listing: {share: 1, delay: 1m}
+unstable_tie_order: true
+page_cap: 1
+understate_total: 1
+clamp_pages: true
+shared_ids: true
+error_timestamp: {offset: -1h, unit: us}
+system_status: {status: 2, msg: down, estimated_end_time: 1749963600362}
+accounts:
+  - name: main
+    keys: [{api_key: k, api_secret: s, permissions: [READ]}]
+    history:
+      - {id: 1, type: DEPOSIT, token: USDT, amount: "1", timestamp: 1579399877041}
+      - {id: 2, type: DEPOSIT, token: USDT, amount: "2", timestamp: 1579399877042}
+      - {id: 2, type: DEPOSIT, token: BTC, amount: "3", timestamp: 1579399877042}
+`
+	if err := os.WriteFile(path, []byte(scenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logR, logW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--scenario", path}, logW)
+		logW.Close()
+	}()
+	addrc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(logR)
+		for sc.Scan() {
+			if m := listenLine.FindStringSubmatch(sc.Text()); m != nil {
+				addrc <- m[1]
+			}
+		}
+	}()
+	var base string
+	select {
+	case addr := <-addrc:
+		base = "http://" + addr
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no listening log line")
+	}
+
+	get := func(path, query string, signedQuery string) string {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, base+path+"?"+query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
+		req.Header.Set("x-api-key", "k")
+		req.Header.Set("x-api-timestamp", ts)
+		req.Header.Set("x-api-signature", fakeexchange.Sign("s", ts, http.MethodGet, path, signedQuery))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if body := get(fakeexchange.PathSystemInfo, "", ""); !strings.Contains(body, `"data":{"status":2,"msg":"down","estimatedEndTime":1749963600362}`) {
+		t.Errorf("system info: %s", body)
+	}
+	// Sorted signing: the unsorted bytes as sent are refused, with a bogus
+	// error timestamp; the sorted ones pass.
+	if body := get(fakeexchange.PathTokenHistory, "size=5&page=9", "size=5&page=9"); !strings.Contains(body, `"code":-1001`) || !strings.Contains(body, `"timestamp":`) {
+		t.Errorf("unsorted signature: %s", body)
+	}
+	// One row a page (cap), page 9 clamped to the last, total understated,
+	// row times in seconds with a fraction; id 2's legs spoiled on page 1.
+	body := get(fakeexchange.PathTokenHistory, "page=9&size=5", "page=9&size=5")
+	for _, want := range []string{
+		`"rows":[{"id":1,"type":"DEPOSIT","token":"USDT","amount":"1","timestamp":"1579399877.041"}]`,
+		`"meta":{"total":2,"recordsPerPage":5,"currentPage":3}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("history page: %s, want %s", body, want)
+		}
+	}
+	if body := get(fakeexchange.PathTokenHistory, "page=1&size=5", "page=1&size=5"); !strings.Contains(body, `"amount":"1.2.3"`) {
+		t.Errorf("malformed id 2 not served: %s", body)
+	}
+
 	cancel()
 	select {
 	case err := <-done:
