@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Endpoint names, used as the `endpoint` label and as budget keys.
@@ -25,15 +27,15 @@ const (
 // MaxPageSize is the largest page the exchange serves on list endpoints.
 const MaxPageSize = 1000
 
-// maxPages stops paging through an answer whose meta never says "done", so a
-// misbehaving exchange cannot keep a poll spending the budget forever.
+// maxPages stops paging through an answer that never ends, so a misbehaving
+// exchange cannot keep a poll spending the budget forever.
 const maxPages = 10000
 
 // TokenNetworks returns every token network. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
 	var rows []TokenNetwork
 	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
-		decode: func(data json.RawMessage) (err error) {
+		decode: func(data json.RawMessage, _ int64) (err error) {
 			rows, err = decodeTokenNetworks(data)
 			return err
 		}})
@@ -43,104 +45,135 @@ func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
 // Credentials returns every API key of the account, all pages.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
 	var all []Credential
-	err := c.paginate(ctx, MaxPageSize, func(page, size int) (int, *PageMeta, error) {
+	err := c.paginate(MaxPageSize, func(page, size int) ([]string, error) {
 		var rows []Credential
-		var meta *PageMeta
 		err := c.get(ctx, request{op: fmt.Sprintf("get credentials page %d", page), endpoint: EndpointCredentials,
-			path: PathCredentials, query: pageQuery(nil, page, size), signed: true,
-			decode: func(data json.RawMessage) (err error) {
-				rows, meta, err = decodeCredentials(data)
+			path: PathCredentials, query: encodeQuery(pageParams(nil, page, size)), signed: true,
+			decode: func(data json.RawMessage, _ int64) (err error) {
+				rows, _, err = decodeCredentials(data)
 				return err
 			}})
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 		all = append(all, rows...)
-		return len(rows), meta, nil
+		keys := make([]string, len(rows))
+		for i, r := range rows {
+			keys[i] = r.APIKey
+		}
+		return keys, nil
 	})
 	return all, err
 }
 
 // TokenHistory returns every record matching q, all pages, in the order the
-// exchange sent them. Records may repeat across pages if the exchange's
-// result set shifts while paging; callers deduplicate by ID.
-func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, error) {
+// exchange sent them, and the rows that could not be read. Records may
+// repeat across pages if the exchange's result set shifts while paging;
+// callers deduplicate by ID.
+func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, []MalformedRow, error) {
 	var all []HistoryRecord
+	var malformed []MalformedRow
 	err := c.TokenHistoryPages(ctx, q, func(p HistoryPage) error {
 		all = append(all, p.Records...)
+		malformed = append(malformed, p.Malformed...)
 		return nil
 	})
-	return all, err
+	return all, malformed, err
 }
 
 // TokenHistoryPages calls fn for each page of records matching q, in order,
-// so a caller can process a large backlog page by page. It stops at the
-// first error, from the exchange or from fn.
+// the last (empty) page included, so a caller can process a large backlog
+// page by page. It stops at the first error, from the exchange or from fn.
 func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
+	params, err := q.params()
+	if err != nil {
+		return &Error{Op: "get token history", Kind: KindOther, Err: err}
+	}
 	size := q.PageSize
 	if size <= 0 || size > MaxPageSize {
 		size = MaxPageSize
 	}
+	return c.paginate(size, func(page, size int) ([]string, error) {
+		var p HistoryPage
+		err := c.get(ctx, request{op: fmt.Sprintf("get token history page %d", page), endpoint: EndpointTokenHistory,
+			path: PathTokenHistory, query: encodeQuery(pageParams(params, page, size)), signed: true,
+			decode: func(data json.RawMessage, serverTimeMs int64) (err error) {
+				p, err = decodeHistory(data)
+				p.ServerTimeMs = serverTimeMs
+				return err
+			}})
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(p); err != nil {
+			return nil, err
+		}
+		return historyIdentities(p), nil
+	})
+}
+
+// params checks q and returns its filters as query parameters.
+func (q HistoryQuery) params() ([]param, error) {
 	var params []param
 	if q.Type != "" {
 		params = append(params, param{"type", q.Type})
 	}
-	if q.StartTime != 0 {
-		params = append(params, param{"startTime", strconv.FormatInt(q.StartTime, 10)})
+	for _, t := range []struct {
+		name string
+		ms   int64
+	}{{"startTime", q.StartTime}, {"endTime", q.EndTime}} {
+		if t.ms == 0 {
+			continue
+		}
+		if t.ms < 1e12 || t.ms >= 1e13 {
+			return nil, fmt.Errorf("%s %d: want 13 digits of Unix milliseconds", t.name, t.ms)
+		}
+		params = append(params, param{t.name, strconv.FormatInt(t.ms, 10)})
 	}
-	if q.EndTime != 0 {
-		params = append(params, param{"endTime", strconv.FormatInt(q.EndTime, 10)})
+	if q.StartTime != 0 && q.EndTime != 0 && q.StartTime > q.EndTime {
+		return nil, fmt.Errorf("startTime %d is after endTime %d", q.StartTime, q.EndTime)
 	}
-	return c.paginate(ctx, size, func(page, size int) (int, *PageMeta, error) {
-		var rows []HistoryRecord
-		var meta *PageMeta
-		err := c.get(ctx, request{op: fmt.Sprintf("get token history page %d", page), endpoint: EndpointTokenHistory,
-			path: PathTokenHistory, query: pageQuery(params, page, size), signed: true,
-			decode: func(data json.RawMessage) (err error) {
-				rows, meta, err = decodeHistory(data)
-				return err
-			}})
-		if err != nil {
-			return 0, nil, err
-		}
-		p := HistoryPage{Records: rows}
-		if meta != nil {
-			p.Meta = *meta
-		}
-		if err := fn(p); err != nil {
-			return 0, nil, err
-		}
-		return len(rows), meta, nil
-	})
+	return params, nil
 }
 
-// paginate fetches pages 1, 2, ... until a page comes back empty, or short
-// (fewer rows than the page size, which is the size asked for or, when
-// meta.recordsPerPage says the exchange serves smaller pages, that) with
-// meta.total reached. A full page always leads to the next one, whatever
-// meta.total says: an exchange that understates the total would otherwise
-// lose the records beyond it for good. A total that is an exact multiple of
-// the page size, or one that overstates the rows, costs one empty page more.
-func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size int) (rows int, meta *PageMeta, err error)) error {
-	seen := 0
+// historyIdentities are the identities of a page's rows: id, token and
+// type for a record, since the legs of one trade may share an id, and the
+// row's key for a malformed row.
+func historyIdentities(p HistoryPage) []string {
+	ids := make([]string, 0, len(p.Records)+len(p.Malformed))
+	for _, r := range p.Records {
+		ids = append(ids, strconv.FormatInt(r.ID, 10)+"\x00"+r.Token+"\x00"+r.Type)
+	}
+	for _, m := range p.Malformed {
+		ids = append(ids, "\x00"+m.Key)
+	}
+	return ids
+}
+
+// paginate fetches pages 1, 2, ... of size rows until a page comes back
+// empty or brings no row it has not seen (an exchange may answer a page
+// beyond the last with the last again), or maxPages were fetched. fetch
+// returns the identity of each row of its page.
+//
+// Neither a short page nor meta ends the list: an exchange may cap pages
+// below the size asked without saying so in meta.recordsPerPage, and
+// understate meta.total, and stopping early would lose the records beyond
+// for good. The cost is one empty page per poll.
+func (c *Client) paginate(size int, fetch func(page, size int) (identities []string, err error)) error {
+	seen := map[string]struct{}{}
 	for page := 1; page <= maxPages; page++ {
-		n, meta, err := fetch(page, size)
+		ids, err := fetch(page, size)
 		if err != nil {
 			return err
 		}
-		served := size
-		if meta != nil && meta.RecordsPerPage > 0 && meta.RecordsPerPage < size {
-			served = meta.RecordsPerPage
+		fresh := false
+		for _, id := range ids {
+			if _, ok := seen[id]; !ok {
+				seen[id] = struct{}{}
+				fresh = true
+			}
 		}
-		if n == 0 {
-			return nil
-		}
-		// A short page ends the list unless meta.total says rows remain: an
-		// exchange may cap pages below the size asked for without saying
-		// so in recordsPerPage. If the total merely overstates, the next
-		// page comes back empty.
-		seen += n
-		if n < served && (meta == nil || seen >= meta.Total) {
+		if !fresh {
 			return nil
 		}
 	}
@@ -149,22 +182,27 @@ func (c *Client) paginate(ctx context.Context, size int, fetch func(page, size i
 
 type param struct{ key, value string }
 
-// pageQuery builds the raw query string in a fixed order; it is sent and
-// signed byte for byte as returned.
-func pageQuery(params []param, page, size int) string {
+// pageParams adds the paging parameters to params.
+func pageParams(params []param, page, size int) []param {
+	return append(slices.Clip(params), param{"page", strconv.Itoa(page)}, param{"size", strconv.Itoa(size)})
+}
+
+// encodeQuery builds the raw query string with the parameters sorted by
+// name, as the legacy API required for signing: sorted parameters are
+// accepted whether the exchange verifies the signature over the query as
+// sent or over the query sorted. The result is sent and signed byte for
+// byte as returned.
+func encodeQuery(params []param) string {
+	sorted := slices.Clone(params)
+	slices.SortStableFunc(sorted, func(a, b param) int { return strings.Compare(a.key, b.key) })
 	var q []byte
-	add := func(k, v string) {
+	for _, p := range sorted {
 		if len(q) > 0 {
 			q = append(q, '&')
 		}
-		q = append(q, url.QueryEscape(k)...)
+		q = append(q, url.QueryEscape(p.key)...)
 		q = append(q, '=')
-		q = append(q, url.QueryEscape(v)...)
+		q = append(q, url.QueryEscape(p.value)...)
 	}
-	for _, p := range params {
-		add(p.key, p.value)
-	}
-	add("page", strconv.Itoa(page))
-	add("size", strconv.Itoa(size))
 	return string(q)
 }

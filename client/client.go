@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -31,12 +30,6 @@ const (
 	// SigningWindow is how far x-api-timestamp may be from the exchange's
 	// clock before the exchange rejects the signature.
 	SigningWindow = 300 * time.Second
-	// skewWarning is the clock offset at which the client starts warning,
-	// well before SigningWindow is reached.
-	skewWarning = 60 * time.Second
-	// skewWarnEvery spaces the warnings while the offset stays beyond
-	// skewWarning: once on crossing, then at most this often.
-	skewWarnEvery = time.Minute
 	// maxBackoff bounds the wait between retries of transient failures.
 	maxBackoff = 30 * time.Second
 )
@@ -79,7 +72,12 @@ type Config struct {
 	// Metrics, when set, instruments every request.
 	Metrics *Metrics
 	Logger  log.Logger
-	// Now and Sleep replace the clock in tests.
+	// Clock, when set, is shared with the other clients of the exchange, so
+	// that an offset any of them learned signs the requests of all. New
+	// makes one over Now when it is nil.
+	Clock *Clock
+	// Now and Sleep replace the clock in tests. Now times budgets and
+	// requests; the offset is measured with Clock's own local clock.
 	Now   func() time.Time
 	Sleep func(context.Context, time.Duration) error
 }
@@ -110,18 +108,10 @@ type Client struct {
 	// that no formatting or reflection of the Client can reach the secret.
 	sign func(timestampMs, method, pathAndQuery, body string) string
 
+	clock *Clock
+
 	mu      sync.Mutex
 	budgets map[string]*budget
-
-	// offsetNanos is the exchange clock minus the local clock.
-	offsetNanos atomic.Int64
-	offsetKnown atomic.Bool
-
-	skewMu sync.Mutex
-	// skewed is set while the offset is beyond skewWarning; skewWarned is
-	// when the latest warning was logged.
-	skewed     bool
-	skewWarned time.Time
 }
 
 // New checks cfg and returns a client.
@@ -175,9 +165,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = NewClock(cfg.Now)
+	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, budgets: map[string]*budget{},
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{},
 		sign: func(ts, method, pathAndQuery, body string) string {
 			return Sign(secret, ts, method, pathAndQuery, body)
 		}}
@@ -193,28 +186,28 @@ func New(cfg Config) (*Client, error) {
 }
 
 // endpoints are the endpoints the client is meant to call: the public one
-// without an API key, the private ones with.
+// without an API key, the private ones with, and system info, which any
+// client asks after a -1011 and a signed one to learn the exchange's time.
 func (c *Client) endpoints() []string {
 	if c.cfg.APIKey == "" {
-		return []string{EndpointTokenNetwork}
+		return []string{EndpointTokenNetwork, EndpointSystemInfo}
 	}
-	return []string{EndpointCredentials, EndpointTokenHistory}
+	return []string{EndpointCredentials, EndpointTokenHistory, EndpointSystemInfo}
 }
 
 // Account is the account label the client was configured with.
 func (c *Client) Account() string { return c.cfg.Account }
 
-// ServerNow is the local clock corrected by the latest observed offset to
-// the exchange's clock.
-func (c *Client) ServerNow() time.Time {
-	return c.cfg.Now().Add(time.Duration(c.offsetNanos.Load()))
-}
+// ServerNow is the local clock corrected by the latest trusted offset to
+// the exchange's clock (see Clock.ServerNow).
+func (c *Client) ServerNow() time.Time { return c.clock.ServerNow() }
 
 // ClockOffset is the exchange clock minus the local clock from the latest
-// answer; ok is false before the first answer.
-func (c *Client) ClockOffset() (offset time.Duration, ok bool) {
-	return time.Duration(c.offsetNanos.Load()), c.offsetKnown.Load()
-}
+// trusted answer; ok is false before the first one (see Clock.Offset).
+func (c *Client) ClockOffset() (offset time.Duration, ok bool) { return c.clock.Offset() }
+
+// Clock is the clock the client signs with, shared or its own.
+func (c *Client) Clock() *Clock { return c.clock }
 
 func (c *Client) budgetFor(endpoint string) *budget {
 	c.mu.Lock()
@@ -235,27 +228,63 @@ type request struct {
 	path     string
 	query    string // raw query, sent and signed as is
 	signed   bool
-	// decode reads the envelope's data; its error makes a bad response.
-	decode func(json.RawMessage) error
+	// probe marks a system info request the client makes on its own
+	// behalf: one attempt, and no system info request of its own.
+	probe bool
+	// decode reads the envelope's data, given the answer's server time in
+	// Unix milliseconds (0 when none); its error makes a bad response.
+	decode func(data json.RawMessage, serverTimeMs int64) error
 }
 
+// systemState is what the system status said during one -1011 episode.
+type systemState int
+
+const (
+	systemUnasked systemState = iota
+	systemNormal              // or unreadable: -1011 is then transient
+	systemMaintenance
+)
+
 // get sends r, retrying transient failures and 429s within the budget, and
-// decodes the envelope's data with r.decode.
+// decodes the envelope's data with r.decode. Two things it learns on the
+// way: a signed request rejected before any offset to the exchange's clock
+// was known is tried once more after learning it; a -1011 answer is
+// maintenance only if the system status says so, asked once per call.
 func (c *Client) get(ctx context.Context, r request) error {
 	if r.signed && c.cfg.APIKey == "" {
 		return &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
 	}
 	b := c.budgetFor(r.endpoint)
 	backoff := time.Second
-	for attempt := 0; ; attempt++ {
+	calibrated := false
+	system := systemUnasked
+	for retries := 0; ; {
 		release, err := b.acquire(ctx)
 		if err != nil {
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
+		_, offsetKnown := c.clock.Offset()
 		err = c.send(ctx, r)
 		release()
 		if err == nil {
 			return nil
+		}
+		if r.signed && !offsetKnown && !calibrated && rejectedSignature(err) && ctx.Err() == nil {
+			// The local clock may be beyond the signing window: learn the
+			// exchange's time and sign once more with it.
+			calibrated = true
+			if c.calibrate(ctx, r.op) {
+				continue
+			}
+		}
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeMaintenance && !r.probe && r.endpoint != EndpointSystemInfo {
+			if system == systemUnasked {
+				system = c.systemState(ctx, r.op)
+			}
+			if system == systemMaintenance {
+				e.Kind = KindMaintenance
+			}
 		}
 		kind, _ := kindOf(err)
 		if kind == KindRateLimited {
@@ -263,9 +292,10 @@ func (c *Client) get(ctx context.Context, r request) error {
 			// budget: stay away for a whole window.
 			b.block(jitter(c.cfg.RateLimit.Window))
 		}
-		if attempt >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
+		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
 			return err
 		}
+		retries++
 		level.Debug(c.cfg.Logger).Log("msg", "retrying exchange request", "op", r.op, "account", c.cfg.Account, "err", err)
 		if kind == KindTransient {
 			if err := c.cfg.Sleep(ctx, jitter(backoff)); err != nil {
@@ -274,6 +304,41 @@ func (c *Client) get(ctx context.Context, r request) error {
 			backoff = min(2*backoff, maxBackoff)
 		}
 	}
+}
+
+// rejectedSignature reports whether err is the exchange refusing a signed
+// request's signature or timestamp.
+func rejectedSignature(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindAuth && (e.Code == CodeInvalidSignature || e.StatusCode == http.StatusUnauthorized)
+}
+
+// calibrate learns the offset to the exchange's clock from the public system
+// info endpoint, unless another client sharing the clock learned it
+// meanwhile, and reports whether an offset is now known.
+func (c *Client) calibrate(ctx context.Context, op string) bool {
+	if _, ok := c.clock.Offset(); ok {
+		return true
+	}
+	level.Debug(c.cfg.Logger).Log("msg", "signed request rejected before the exchange's time was known; asking it", "op", op, "account", c.cfg.Account)
+	if _, err := c.systemInfo(ctx, true); err != nil {
+		level.Debug(c.cfg.Logger).Log("msg", "could not learn the exchange's time", "op", op, "account", c.cfg.Account, "err", err)
+	}
+	_, ok := c.clock.Offset()
+	return ok
+}
+
+// systemState asks the system status after a -1011 answer to op.
+func (c *Client) systemState(ctx context.Context, op string) systemState {
+	info, err := c.systemInfo(ctx, true)
+	if err != nil {
+		level.Debug(c.cfg.Logger).Log("msg", "could not read the system status after -1011; treating it as transient", "op", op, "account", c.cfg.Account, "err", err)
+		return systemNormal
+	}
+	if info.Maintenance() {
+		return systemMaintenance
+	}
+	return systemNormal
 }
 
 // send makes one HTTP request and decodes the answer.
@@ -291,13 +356,14 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	req.Header.Set("Accept", "application/json")
 	if r.signed {
-		ts := strconv.FormatInt(c.cfg.Now().UnixMilli(), 10)
+		// The exchange checks the timestamp against its own clock.
+		ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
 		req.Header.Set("x-api-key", c.cfg.APIKey)
 		req.Header.Set("x-api-timestamp", ts)
 		req.Header.Set("x-api-signature", c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
 	}
 
-	start := c.cfg.Now()
+	start, sent := c.cfg.Now(), c.clock.now()
 	resp, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
 		c.observe(r.endpoint, "error", start)
@@ -305,7 +371,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	defer resp.Body.Close()
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBodyBytes+1))
-	end := c.cfg.Now()
+	received := c.clock.now()
 	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
 	if readErr != nil {
 		return &Error{Op: r.op, Kind: KindTransient, StatusCode: resp.StatusCode, Err: fmt.Errorf("read answer: %w", redactURLError(readErr))}
@@ -322,9 +388,6 @@ func (c *Client) send(ctx context.Context, r request) error {
 
 	var env envelope
 	decodeErr := json.Unmarshal(body, &env)
-	if decodeErr == nil && env.Timestamp.set {
-		c.recordClock(time.UnixMilli(env.Timestamp.Value), start, end)
-	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
 		if decodeErr == nil {
@@ -347,7 +410,13 @@ func (c *Client) send(ctx context.Context, r request) error {
 		}
 		return e
 	}
-	if err := r.decode(env.Data); err != nil {
+	// Only a successful answer sets the clock: error answers may come from
+	// a proxy or carry a time that is not the server's.
+	serverMs := env.serverTimeMs()
+	if serverMs != 0 {
+		c.recordClock(time.UnixMilli(serverMs), sent, received)
+	}
+	if err := r.decode(env.Data, serverMs); err != nil {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
 	}
 	return nil
@@ -360,49 +429,29 @@ func (c *Client) observe(endpoint, code string, start time.Time) {
 	}
 }
 
-// recordClock keeps the offset of the exchange clock, taking the answer's
-// server time as the midpoint of the round trip.
+// recordClock hands the server time of a successful answer to the clock and
+// reports what it made of it.
 func (c *Client) recordClock(server, sent, received time.Time) {
-	local := sent.Add(received.Sub(sent) / 2)
-	offset := server.Sub(local)
-	c.offsetNanos.Store(int64(offset))
-	c.offsetKnown.Store(true)
-	if m := c.cfg.Metrics; m != nil {
-		m.clockSkew.Set(offset.Seconds())
-	}
-	switch c.skewNews(offset.Abs() > skewWarning, received) {
-	case skewWarn:
-		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; signed requests fail at 300s", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
-	case skewRecovered:
-		level.Info(c.cfg.Logger).Log("msg", "local clock is back within 60s of the exchange's", "account", c.cfg.Account, "offset", offset.Round(time.Millisecond))
-	}
-}
-
-type skewEvent int
-
-const (
-	skewQuiet skewEvent = iota
-	skewWarn
-	skewRecovered
-)
-
-// skewNews says what to log about an answer's offset: a warning when it
-// crosses skewWarning and then at most every skewWarnEvery, so a skewed
-// clock does not log on every answer, and a note when it comes back.
-func (c *Client) skewNews(beyond bool, now time.Time) skewEvent {
-	c.skewMu.Lock()
-	defer c.skewMu.Unlock()
+	news := c.clock.observe(server, sent, received)
 	switch {
-	case !beyond && !c.skewed:
-		return skewQuiet
-	case !beyond:
-		c.skewed = false
-		return skewRecovered
-	case c.skewed && now.Sub(c.skewWarned) < skewWarnEvery:
-		return skewQuiet
+	case news.slow:
+		level.Debug(c.cfg.Logger).Log("msg", "answer too slow to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
+		return
+	case news.implausible:
+		level.Warn(c.cfg.Logger).Log("msg", "exchange time is implausibly far from the local clock; ignored", "account", c.cfg.Account, "offset", news.offset.Round(time.Second), "bound", maxClockOffset)
+		return
+	case !news.trusted:
+		return
 	}
-	c.skewed, c.skewWarned = true, now
-	return skewWarn
+	if m := c.cfg.Metrics; m != nil {
+		m.clockSkew.Set(news.offset.Seconds())
+	}
+	switch news.skew {
+	case skewWarn:
+		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; requests are signed with the exchange's time, but the host's time sync needs fixing", "account", c.cfg.Account, "offset", news.offset.Round(time.Millisecond))
+	case skewRecovered:
+		level.Info(c.cfg.Logger).Log("msg", "local clock is back within 60s of the exchange's", "account", c.cfg.Account, "offset", news.offset.Round(time.Millisecond))
+	}
 }
 
 // redactURLError drops the request URL from net/http errors: it holds no

@@ -2,6 +2,8 @@ package client
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,11 +163,27 @@ func truncateForError(s string) string {
 
 // envelope is the wrapper of every answer.
 type envelope struct {
-	Success   *bool           `json:"success"`
-	Code      flexInt         `json:"code"`
-	Message   string          `json:"message"`
-	Timestamp flexInt         `json:"timestamp"`
+	Success *bool   `json:"success"`
+	Code    flexInt `json:"code"`
+	Message string  `json:"message"`
+	// Timestamp is read apart (serverTimeMs): an unreadable server time
+	// must not cost the answer it came with.
+	Timestamp json.RawMessage `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
+}
+
+// serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
+// absent or unreadable.
+func (e *envelope) serverTimeMs() int64 {
+	s, present, err := fieldText(e.Timestamp)
+	if err != nil || !present {
+		return 0
+	}
+	ms, err := ParseTime(s)
+	if err != nil {
+		return 0
+	}
+	return ms
 }
 
 // pageMeta accepts both spellings seen in the wild.
@@ -217,17 +235,25 @@ type credentialRow struct {
 }
 
 type historyData struct {
-	Rows []historyRow `json:"rows"`
-	Meta *pageMeta    `json:"meta"`
+	// Rows are decoded one by one, so that one bad row does not cost the
+	// page.
+	Rows []json.RawMessage `json:"rows"`
+	Meta *pageMeta         `json:"meta"`
 }
 
-type historyRow struct {
-	ID        flexInt     `json:"id"`
-	Type      string      `json:"type"`
-	Token     string      `json:"token"`
-	Amount    flexDecimal `json:"amount"`
-	Timestamp flexInt     `json:"timestamp"`
+// historyFields are the fields of a history row, each read apart so that
+// every bad one is named.
+type historyFields struct {
+	ID        json.RawMessage `json:"id"`
+	Type      json.RawMessage `json:"type"`
+	Token     json.RawMessage `json:"token"`
+	Amount    json.RawMessage `json:"amount"`
+	Timestamp json.RawMessage `json:"timestamp"`
 }
+
+// maxIDText is the longest id text a MalformedRow keeps: an id is at most 20
+// characters when valid, and a longer one must not make the key unbounded.
+const maxIDText = 100
 
 // decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork.
 func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
@@ -268,23 +294,120 @@ func decodeCredentials(data json.RawMessage) ([]Credential, *PageMeta, error) {
 	return out, metaOf(d.Meta), nil
 }
 
-// decodeHistory decodes one page of GET /v3/asset/token/history.
-func decodeHistory(data json.RawMessage) ([]HistoryRecord, *PageMeta, error) {
+// decodeHistory decodes one page of GET /v3/asset/token/history. Rows that
+// cannot be read become MalformedRows; only data that is not an object with
+// a rows array fails the page.
+func decodeHistory(data json.RawMessage) (HistoryPage, error) {
 	var d historyData
 	if err := decodeData(data, &d); err != nil {
-		return nil, nil, err
+		return HistoryPage{}, err
 	}
-	out := make([]HistoryRecord, 0, len(d.Rows))
-	for i, r := range d.Rows {
-		// A record without id or timestamp cannot be counted exactly once.
-		if !r.ID.set || !r.Timestamp.set || !r.Amount.set {
-			return nil, nil, fmt.Errorf("row %d: missing id, timestamp or amount", i)
+	p := HistoryPage{Records: make([]HistoryRecord, 0, len(d.Rows))}
+	if m := metaOf(d.Meta); m != nil {
+		p.Meta = *m
+	}
+	for _, raw := range d.Rows {
+		rec, bad := decodeHistoryRow(raw)
+		if bad != nil {
+			p.Malformed = append(p.Malformed, *bad)
+			continue
 		}
-		out = append(out, HistoryRecord{
-			ID: r.ID.Value, Type: r.Type, Token: r.Token, Amount: r.Amount.Decimal, Timestamp: r.Timestamp.Value,
-		})
+		p.Records = append(p.Records, rec)
 	}
-	return out, metaOf(d.Meta), nil
+	return p, nil
+}
+
+// decodeHistoryRow reads one row. A record without id, timestamp or amount
+// cannot be counted exactly once, so each is required; type and token are
+// not, as before.
+func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
+	var f historyFields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+	}
+	var rec HistoryRecord
+	var problems []string
+	idText := ""
+	if s, err := requiredText(f.ID); err != nil {
+		problems = append(problems, "id: "+err.Error())
+	} else {
+		if len(s) <= maxIDText {
+			idText = s
+		}
+		if v, ok := parseInt64(s); ok {
+			rec.ID = v
+		} else {
+			problems = append(problems, fmt.Sprintf("id: invalid integer %q (not an integer within int64)", truncateForError(s)))
+		}
+	}
+	if s, err := requiredText(f.Timestamp); err != nil {
+		problems = append(problems, "timestamp: "+err.Error())
+	} else if ms, err := ParseTime(s); err != nil {
+		problems = append(problems, "timestamp: "+err.Error())
+	} else {
+		rec.Timestamp = ms
+	}
+	if s, err := requiredText(f.Amount); err != nil {
+		problems = append(problems, "amount: "+err.Error())
+	} else if v, err := decimal.NewFromString(s); err != nil {
+		problems = append(problems, fmt.Sprintf("amount: invalid decimal %q", truncateForError(s)))
+	} else {
+		rec.Amount = v
+	}
+	var err error
+	if rec.Type, err = optionalString(f.Type); err != nil {
+		problems = append(problems, "type: "+err.Error())
+	}
+	if rec.Token, err = optionalString(f.Token); err != nil {
+		problems = append(problems, "token: "+err.Error())
+	}
+	if len(problems) > 0 {
+		return HistoryRecord{}, malformedRow(raw, idText, rec.Timestamp, problems)
+	}
+	return rec, nil
+}
+
+func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []string) *MalformedRow {
+	key := "id:" + id
+	if id == "" {
+		sum := sha256.Sum256(raw)
+		key = "sha256:" + hex.EncodeToString(sum[:8])
+	}
+	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
+}
+
+// fieldText is the text of a field that holds a JSON number or string;
+// present is false when the field is absent, null or "".
+func fieldText(raw json.RawMessage) (s string, present bool, err error) {
+	if len(raw) == 0 {
+		return "", false, nil
+	}
+	s, isNull, err := scalarText(raw)
+	if err != nil || isNull || s == "" {
+		return "", false, err
+	}
+	return s, true, nil
+}
+
+// requiredText is fieldText for a field the row cannot do without.
+func requiredText(raw json.RawMessage) (string, error) {
+	s, present, err := fieldText(raw)
+	if err == nil && !present {
+		err = errors.New("missing")
+	}
+	return s, err
+}
+
+// optionalString reads a JSON string field; absent and null are "".
+func optionalString(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("expected a string, got %s", truncateForError(string(raw)))
+	}
+	return s, nil
 }
 
 func decodeData(data json.RawMessage, v any) error {

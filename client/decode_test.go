@@ -96,9 +96,13 @@ func TestDecodeHistoryAmountsExactly(t *testing.T) {
 		{"id":"2","type":"REALIZED_PNL","token":"USDT","amount":-12.5,"timestamp":"1721295317628","symbol":"PERP_BTC_USDT"},
 		{"id":3,"type":"NEW_TYPE","token":"ETH","amount":"0","timestamp":1721295317629}
 	],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1}`
-	rows, _, err := decodeHistory(mustData(t, body))
+	p, err := decodeHistory(mustData(t, body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	rows := p.Records
+	if len(rows) != 3 || len(p.Malformed) != 0 {
+		t.Fatalf("%d records and malformed rows %+v, want 3 and none", len(rows), p.Malformed)
 	}
 	if got := rows[0].Amount.String(); got != "0.12345678901234567890123456789" {
 		t.Errorf("30-place amount = %s", got)
@@ -111,24 +115,116 @@ func TestDecodeHistoryAmountsExactly(t *testing.T) {
 	}
 }
 
-func TestDecodeRejectsUnusableRows(t *testing.T) {
-	for name, body := range map[string]string{
-		"history without id":         `{"success":true,"data":{"rows":[{"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1}]}}`,
-		"history without amount":     `{"success":true,"data":{"rows":[{"id":1,"type":"DEPOSIT","token":"BTC","timestamp":1}]}}`,
-		"history with bad amount":    `{"success":true,"data":{"rows":[{"id":1,"type":"DEPOSIT","token":"BTC","amount":"1e","timestamp":1}]}}`,
-		"history with object amount": `{"success":true,"data":{"rows":[{"id":1,"type":"DEPOSIT","token":"BTC","amount":{},"timestamp":1}]}}`,
-		"history with no data":       `{"success":true}`,
-		"history with fractional id": `{"success":true,"data":{"rows":[{"id":1.5,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1}]}}`,
+// A row that cannot be counted exactly once is reported, naming the field,
+// and does not cost the page.
+func TestDecodeReportsUnusableHistoryRows(t *testing.T) {
+	good := `{"id":99,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317627}`
+	for _, tc := range []struct {
+		name, row, id, err string
+		ts                 int64
+	}{
+		{"no id", `{"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317627}`, "", "id: missing", 1721295317627},
+		{"null id", `{"id":null,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317627}`, "", "id: missing", 1721295317627},
+		{"no amount", `{"id":1,"type":"DEPOSIT","token":"BTC","timestamp":1721295317627}`, "1", "amount: missing", 1721295317627},
+		{"bad amount", `{"id":1,"type":"DEPOSIT","token":"BTC","amount":"1e","timestamp":1721295317627}`, "1", `amount: invalid decimal "1e"`, 1721295317627},
+		{"object amount", `{"id":1,"type":"DEPOSIT","token":"BTC","amount":{},"timestamp":1721295317627}`, "1", "amount: expected a number or string", 1721295317627},
+		{"fractional id", `{"id":1.5,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317627}`, "1.5", `id: invalid integer "1.5"`, 1721295317627},
+		{"no timestamp", `{"id":"7","type":"DEPOSIT","token":"BTC","amount":"1"}`, "7", "timestamp: missing", 0},
+		{"garbage timestamp", `{"id":7,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":"yesterday"}`, "7", `timestamp: invalid time "yesterday": not a decimal number`, 0},
+		{"numeric type", `{"id":7,"type":5,"token":"BTC","amount":"1","timestamp":1721295317627}`, "7", "type: expected a string, got 5", 1721295317627},
+		{"two bad fields", `{"id":7,"type":"DEPOSIT","token":"BTC","amount":"x","timestamp":-1}`, "7", `timestamp: invalid time "-1": negative; amount: invalid decimal "x"`, 0},
 	} {
-		if _, _, err := decodeHistory(mustData(t, body)); err == nil {
-			t.Errorf("%s: decoded without error", name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := decodeHistory(mustData(t, `{"success":true,"data":{"rows":[`+good+`,`+tc.row+`,`+good+`]}}`))
+			if err != nil {
+				t.Fatalf("one bad row failed the page: %v", err)
+			}
+			if len(p.Records) != 2 || p.Records[0].ID != 99 || p.Records[1].ID != 99 {
+				t.Errorf("records = %+v, want the two good rows", p.Records)
+			}
+			if len(p.Malformed) != 1 {
+				t.Fatalf("malformed = %+v, want one row", p.Malformed)
+			}
+			m := p.Malformed[0]
+			if m.ID != tc.id || m.Timestamp != tc.ts || !strings.HasPrefix(m.Err, tc.err) {
+				t.Errorf("malformed row = %+v, want id %q, timestamp %d, error starting %q", m, tc.id, tc.ts, tc.err)
+			}
+			if tc.id != "" && m.Key != "id:"+tc.id {
+				t.Errorf("key = %q, want id:%s", m.Key, tc.id)
+			}
+			if tc.id == "" && (!strings.HasPrefix(m.Key, "sha256:") || len(m.Key) != len("sha256:")+16) {
+				t.Errorf("key = %q, want sha256: and 16 hex digits", m.Key)
+			}
+		})
+	}
+	if _, err := decodeHistory(mustData(t, `{"success":true}`)); err == nil {
+		t.Error("history with no data decoded without error")
 	}
 	if _, _, err := decodeCredentials(mustData(t, `{"success":true,"data":{"rows":[{"permissions":["READ"]}]}}`)); err == nil {
 		t.Error("credential without apiKey decoded without error")
 	}
 	if _, err := decodeTokenNetworks(mustData(t, `{"success":true,"data":{"rows":[{"token":"","network":"ETH"}]}}`)); err == nil {
 		t.Error("network without token decoded without error")
+	}
+}
+
+// A row that is not an object has no id: its key is the hash of its bytes,
+// the same on every poll and different for different rows.
+func TestMalformedRowWithoutIDIsKeyedByItsBytes(t *testing.T) {
+	p, err := decodeHistory(mustData(t, `{"success":true,"data":{"rows":[5,"x",null,[1],{"amount":"1","timestamp":1721295317627}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Records) != 0 || len(p.Malformed) != 5 {
+		t.Fatalf("records %+v, malformed %+v; want 0 and 5", p.Records, p.Malformed)
+	}
+	keys := map[string]bool{}
+	for _, m := range p.Malformed {
+		keys[m.Key] = true
+		if m.ID != "" {
+			t.Errorf("row %+v has an id", m)
+		}
+	}
+	if len(keys) != 5 {
+		t.Errorf("keys %v are not distinct", keys)
+	}
+	if p.Malformed[0].Err != "row is not a JSON object" {
+		t.Errorf("err = %q", p.Malformed[0].Err)
+	}
+	// sha256("5") begins ef2d127de37b942b.
+	if p.Malformed[0].Key != "sha256:ef2d127de37b942b" {
+		t.Errorf("key of row 5 = %q", p.Malformed[0].Key)
+	}
+	if p.Malformed[4].Timestamp != 1721295317627 {
+		t.Errorf("readable timestamp of an id-less row lost: %+v", p.Malformed[4])
+	}
+}
+
+// Only data that is not an object with a rows array fails the page.
+func TestHistoryDataThatIsNotARowsArrayIsAnError(t *testing.T) {
+	for _, data := range []string{`{"rows":{}}`, `{"rows":"x"}`, `[]`, `5`} {
+		if p, err := decodeHistory(json.RawMessage(data)); err == nil {
+			t.Errorf("%s decoded as %+v", data, p)
+		}
+	}
+}
+
+// A value of a few megabytes in a bad row shows in the error only in part,
+// and an overlong id is not kept.
+func TestMalformedRowErrorQuotesLittleOfTheValue(t *testing.T) {
+	long := strings.Repeat("9", 5000)
+	p, err := decodeHistory(mustData(t, `{"success":true,"data":{"rows":[{"id":`+long+`,"amount":"`+long+`x","timestamp":"`+long+`"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Malformed[0]
+	if len(m.Err) > 400 || m.ID != "" || !strings.HasPrefix(m.Key, "sha256:") {
+		t.Errorf("malformed row of %d-character values: id %q, key %q, error of %d characters: %s", len(long), m.ID, m.Key, len(m.Err), m.Err)
+	}
+	for _, field := range []string{"id: ", "timestamp: ", "amount: "} {
+		if !strings.Contains(m.Err, field) {
+			t.Errorf("error %q does not name %s", m.Err, field)
+		}
 	}
 }
 
@@ -166,32 +262,34 @@ func TestFlexIntKeepsEveryInt64Exactly(t *testing.T) {
 // 1), which would turn one history id into another.
 func TestDecodeRejectsIntegersBeyondInt64NamingTheField(t *testing.T) {
 	for _, tc := range []struct {
-		field, value string
+		field, value, reason string
 	}{
-		{"id", `18446744073709551617`},
-		{"id", `"18446744073709551617"`},
-		{"id", `9223372036854775808`},
-		{"id", `-9223372036854775809`},
-		{"id", `1e19`},
-		{"id", `"1e19"`},
-		{"id", `1e400`},
-		{"id", `-1e400`},
-		{"id", `1e1000000000`},
-		{"id", `"1e5000"`},
-		{"timestamp", `18446744073709551617`},
-		{"timestamp", `"1e19"`},
-		{"timestamp", `1e400`},
+		{"id", `18446744073709551617`, "not an integer within int64"},
+		{"id", `"18446744073709551617"`, "not an integer within int64"},
+		{"id", `9223372036854775808`, "not an integer within int64"},
+		{"id", `-9223372036854775809`, "not an integer within int64"},
+		{"id", `1e19`, "not an integer within int64"},
+		{"id", `"1e19"`, "not an integer within int64"},
+		{"id", `1e400`, "not an integer within int64"},
+		{"id", `-1e400`, "not an integer within int64"},
+		{"id", `1e1000000000`, "not an integer within int64"},
+		{"id", `"1e5000"`, "not an integer within int64"},
+		{"timestamp", `18446744073709551617`, "beyond nanoseconds"},
+		{"timestamp", `9223372036854775808`, "beyond nanoseconds"},
+		{"timestamp", `"1e19"`, "beyond nanoseconds"},
+		{"timestamp", `1e400`, "beyond nanoseconds"},
+		{"timestamp", `1e1000000000`, "beyond nanoseconds"},
 	} {
 		row := map[string]string{"id": `1`, "timestamp": `1721295317627`}
 		row[tc.field] = tc.value
 		body := `{"success":true,"data":{"rows":[{"id":` + row["id"] + `,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":` + row["timestamp"] + `}]}}`
-		rows, _, err := decodeHistory(mustData(t, body))
-		if err == nil {
-			t.Errorf("%s %s: decoded as %+v", tc.field, tc.value, rows)
+		p, err := decodeHistory(mustData(t, body))
+		if err != nil || len(p.Records) != 0 || len(p.Malformed) != 1 {
+			t.Errorf("%s %s: decoded as %+v, %v; want one malformed row", tc.field, tc.value, p, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "."+tc.field+" ") || !strings.Contains(err.Error(), "not an integer within int64") {
-			t.Errorf("%s %s: error %q does not name the field and the reason", tc.field, tc.value, err)
+		if e := p.Malformed[0].Err; !strings.HasPrefix(e, tc.field+": ") || !strings.Contains(e, tc.reason) {
+			t.Errorf("%s %s: error %q does not name the field and the reason", tc.field, tc.value, e)
 		}
 	}
 	for _, meta := range []string{`{"total":1e19}`, `{"total":18446744073709551617}`, `{"records_per_page":"1e400"}`} {
@@ -202,11 +300,19 @@ func TestDecodeRejectsIntegersBeyondInt64NamingTheField(t *testing.T) {
 	}
 }
 
-// Through the client, an overflowing id is a bad response.
-func TestOverflowingIDIsABadResponse(t *testing.T) {
-	srv, _ := cannedServer(t, 200, `{"success":true,"data":{"rows":[{"id":18446744073709551617,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1}],"meta":{"total":1}},"timestamp":1}`)
-	_, err := newTestClient(t, srv.URL, nil).TokenHistory(context.Background(), HistoryQuery{})
-	if !IsBadResponse(err) || !strings.Contains(err.Error(), "id") {
-		t.Fatalf("err = %v, want a bad response naming id", err)
+// Through the client, a row with an overflowing id is reported with its id
+// as sent, and the rest of the page arrives.
+func TestOverflowingIDIsAMalformedRowOfThePage(t *testing.T) {
+	srv := pagesServer(t, `[{"id":18446744073709551617,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317627},{"id":2,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317628}]`)
+	recs, bad, err := newTestClient(t, srv.URL, nil).TokenHistory(context.Background(), HistoryQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].ID != 2 {
+		t.Errorf("records = %+v, want the row with id 2", recs)
+	}
+	if len(bad) != 1 || bad[0].ID != "18446744073709551617" || bad[0].Key != "id:18446744073709551617" ||
+		bad[0].Timestamp != 1721295317627 || !strings.HasPrefix(bad[0].Err, "id: ") {
+		t.Errorf("malformed = %+v", bad)
 	}
 }

@@ -16,9 +16,12 @@ const (
 	KindRateLimited
 	// KindAuth is a rejected key, signature, timestamp or IP (HTTP 401, codes -1001, -1002).
 	KindAuth
-	// KindMaintenance is exchange code -1011: the system is under maintenance.
+	// KindMaintenance is exchange code -1011 while the public system status
+	// says maintenance (status 1 or 2).
 	KindMaintenance
-	// KindTransient is a 5xx answer, a timeout or a connection error.
+	// KindTransient is a 5xx answer, a timeout, a connection error, or code
+	// -1011 while the system status does not say maintenance: the exchange
+	// uses -1011 for passing internal errors too.
 	KindTransient
 	// KindBadResponse is an answer that is not the documented JSON envelope:
 	// not JSON, truncated, success:false, missing data, over the size cap, or
@@ -114,7 +117,7 @@ func IsAuth(err error) bool { return isKind(err, KindAuth) }
 func IsMaintenance(err error) bool { return isKind(err, KindMaintenance) }
 
 // IsTransient reports whether the call failed in a way a later retry may fix:
-// a 5xx answer, a timeout or a connection error.
+// a 5xx answer, a timeout, a connection error or a -1011 outside maintenance.
 func IsTransient(err error) bool { return isKind(err, KindTransient) }
 
 // IsBadResponse reports whether the exchange answered with something that is
@@ -127,7 +130,8 @@ func classify(status, code int) Kind {
 	case status == 429 || code == CodeTooManyRequests:
 		return KindRateLimited
 	case code == CodeMaintenance:
-		return KindMaintenance
+		// Until the system status says maintenance (see Client.get).
+		return KindTransient
 	case status == 401 || code == CodeInvalidSignature || code == CodeUnauthorized:
 		return KindAuth
 	case status >= 500:

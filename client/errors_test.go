@@ -6,7 +6,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,8 +59,9 @@ func TestErrorClasses(t *testing.T) {
 		{"bad signature", 401, `{"success":false,"code":-1001,"message":"invalid signature"}`, IsAuth, -1001},
 		{"unauthorized", 401, `{"success":false,"code":-1002,"message":"ip not allowed"}`, IsAuth, -1002},
 		{"401 without body", 401, ``, IsAuth, 0},
-		{"maintenance", 400, `{"success":false,"code":"-1011","message":"system under maintenance"}`, IsMaintenance, -1011},
-		{"maintenance with 200", 200, `{"success":false,"code":-1011,"message":"system under maintenance"}`, IsMaintenance, -1011},
+		// The system status answers -1011 too here: -1011 is then transient.
+		{"-1011 without system status", 400, `{"success":false,"code":"-1011","message":"system under maintenance"}`, IsTransient, -1011},
+		{"-1011 with 200 without system status", 200, `{"success":false,"code":-1011,"message":"system under maintenance"}`, IsTransient, -1011},
 		{"502 html", 502, `<html>bad gateway</html>`, IsTransient, 0},
 		{"500 envelope", 500, `{"success":false,"code":-1000,"message":"unknown"}`, IsTransient, -1000},
 		{"not json", 200, `<html>hello</html>`, IsBadResponse, 0},
@@ -127,14 +130,117 @@ func TestTimeoutIsTransient(t *testing.T) {
 	}
 }
 
+// pathServer answers each path with its own status and body and counts the
+// requests per path.
+func pathServer(t *testing.T, answers map[string]func() (int, string)) (*httptest.Server, func(path string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls[r.URL.Path]++
+		mu.Unlock()
+		status, body := 404, `{"success":false,"code":-1006,"message":"not found"}`
+		if a, ok := answers[r.URL.Path]; ok {
+			status, body = a()
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func(path string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return calls[path]
+	}
+}
+
+func fixed(status int, body string) func() (int, string) {
+	return func() (int, string) { return status, body }
+}
+
+// A rejected signature is not retried as such: the only extra request is
+// the one system info request that tries to learn the exchange's time,
+// and with that unreadable nothing is sent again.
 func TestAuthErrorsAreNotRetried(t *testing.T) {
-	srv, calls := cannedServer(t, 401, `{"success":false,"code":-1001,"message":"invalid signature"}`)
+	srv, calls := pathServer(t, map[string]func() (int, string){
+		PathCredentials: fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
+		PathSystemInfo:  fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
+	})
 	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3 })
 	if _, err := c.Credentials(context.Background()); !IsAuth(err) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := calls.Load(); n != 1 {
-		t.Errorf("auth error sent %d requests, want 1", n)
+	if n, m := calls(PathCredentials), calls(PathSystemInfo); n != 1 || m != 1 {
+		t.Errorf("auth error sent %d credentials and %d system info requests, want 1 and 1", n, m)
+	}
+	// The time is known once the system info answers: a wrong key then
+	// fails after one more try, and later calls do not ask again.
+	srv2, calls2 := pathServer(t, map[string]func() (int, string){
+		PathCredentials: fixed(401, `{"success":false,"code":-1002,"message":"unknown key"}`),
+		PathSystemInfo:  fixed(200, `{"success":true,"data":{"status":0,"msg":"ok"},"timestamp":`+strconv.FormatInt(time.Now().UnixMilli(), 10)+`}`),
+	})
+	c = newTestClient(t, srv2.URL, func(c *Config) { c.MaxRetries = 3 })
+	for range 2 {
+		if _, err := c.Credentials(context.Background()); !IsAuth(err) {
+			t.Fatalf("err = %v", err)
+		}
+	}
+	if n, m := calls2(PathCredentials), calls2(PathSystemInfo); n != 3 || m != 1 {
+		t.Errorf("two calls with a wrong key sent %d credentials and %d system info requests, want 3 and 1", n, m)
+	}
+}
+
+// -1011 means maintenance only when the system status says so; otherwise
+// it is one of the exchange's passing internal errors and is retried.
+func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
+	const maint = `{"success":false,"code":"-1011","message":"system under maintenance"}`
+	for _, tc := range []struct {
+		name       string
+		systemInfo func() (int, string)
+		maint      bool
+		attempts   int
+	}{
+		{"status normal", fixed(200, `{"success":true,"data":{"status":0,"msg":"System is functioning properly."},"timestamp":1}`), false, 4},
+		{"trading maintenance", fixed(200, `{"success":true,"data":{"status":1,"msg":"trading maintenance"},"timestamp":1}`), true, 1},
+		{"system maintenance as a string", fixed(200, `{"success":true,"data":{"status":"2","msg":"upgrade","estimated_end_time":"1749963600362"},"timestamp":1}`), true, 1},
+		{"unknown status", fixed(200, `{"success":true,"data":{"status":3},"timestamp":1}`), false, 4},
+		{"status unreadable", fixed(200, `<html>`), false, 4},
+		{"status endpoint under -1011 too", fixed(400, maint), false, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, calls := pathServer(t, map[string]func() (int, string){
+				PathTokenNetwork: fixed(400, maint),
+				PathSystemInfo:   tc.systemInfo,
+			})
+			c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3; c.Sleep = func(context.Context, time.Duration) error { return nil } })
+			_, err := c.TokenNetworks(context.Background())
+			if IsMaintenance(err) != tc.maint || (!tc.maint && !IsTransient(err)) {
+				t.Errorf("err = %v, want maintenance %v", err, tc.maint)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeMaintenance {
+				t.Errorf("err = %v, want code -1011 kept", err)
+			}
+			// One system info request per call, however many -1011s.
+			if n, m := calls(PathTokenNetwork), calls(PathSystemInfo); n != tc.attempts || m != 1 {
+				t.Errorf("%d requests and %d system info requests, want %d and 1", n, m, tc.attempts)
+			}
+		})
+	}
+}
+
+// The system status endpoint's own -1011 does not ask the system status.
+func TestSystemInfoDoesNotAskItselfAboutMinus1011(t *testing.T) {
+	srv, calls := pathServer(t, map[string]func() (int, string){
+		PathSystemInfo: fixed(400, `{"success":false,"code":-1011,"message":"internal error"}`),
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 2; c.Sleep = func(context.Context, time.Duration) error { return nil } })
+	if _, err := c.SystemInfo(context.Background()); !IsTransient(err) {
+		t.Errorf("err = %v, want transient", err)
+	}
+	if n := calls(PathSystemInfo); n != 3 {
+		t.Errorf("%d system info requests, want 1 + 2 retries", n)
 	}
 }
 

@@ -41,10 +41,13 @@ func testScenario() *fakeexchange.Scenario {
 	}
 }
 
-// fakeModes are the ways the fake spells numbers: as the documentation shows
-// (ids, timestamps and meta as JSON numbers, decimals as strings), every
-// number a JSON number, and every number a JSON string with snake_case
-// meta, as captured live answers do.
+// fakeModes are the readings of the API that public sources leave open:
+// numbers as the documentation shows them (ids, timestamps and meta as JSON
+// numbers, decimals as strings), every number a JSON number, every number a
+// JSON string with snake_case meta as captured live answers do, snake_case
+// meta alone, a signature verified over the query sorted by name as the
+// legacy API did, and row times in seconds, whole or with a fraction, as
+// sibling endpoints send them.
 var fakeModes = []struct {
 	name  string
 	apply func(*fakeexchange.Scenario)
@@ -52,6 +55,19 @@ var fakeModes = []struct {
 	{"documented", func(*fakeexchange.Scenario) {}},
 	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
 	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
+	{"snake case meta", func(s *fakeexchange.Scenario) { s.SnakeCaseMeta = true }},
+	{"signature over sorted query", func(s *fakeexchange.Scenario) { s.SignatureQuery = fakeexchange.SignatureQuerySorted }},
+	{"row times in seconds", func(s *fakeexchange.Scenario) { s.RowTimeUnit = fakeexchange.RowTimeSeconds }},
+	{"row times in seconds with a fraction", func(s *fakeexchange.Scenario) { s.RowTimeUnit = fakeexchange.RowTimeSecondsFraction }},
+}
+
+// rowTime is the time the client reads for a record stamped ms: whole
+// seconds lose the milliseconds.
+func rowTime(s *fakeexchange.Scenario, ms int64) int64 {
+	if s.RowTimeUnit == fakeexchange.RowTimeSeconds {
+		return ms / 1000 * 1000
+	}
+	return ms
 }
 
 // eachFakeMode runs test against a fresh testScenario in every fake mode.
@@ -135,10 +151,17 @@ func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		// An id above 2^53 comes through exactly, whatever its spelling.
-		if len(pages) != 2 || pages[0].Meta != (client.PageMeta{Total: 3, RecordsPerPage: 2, CurrentPage: 1}) ||
-			pages[1].Meta.CurrentPage != 2 || pages[0].Records[0].ID != 9007199254740995 || pages[0].Records[0].Timestamp != base+2 {
+		// An id above 2^53 comes through exactly, whatever its spelling;
+		// the list ends with an empty page.
+		if len(pages) != 3 || pages[0].Meta != (client.PageMeta{Total: 3, RecordsPerPage: 2, CurrentPage: 1}) ||
+			pages[1].Meta.CurrentPage != 2 || pages[0].Records[0].ID != 9007199254740995 || pages[0].Records[0].Timestamp != rowTime(s, base+2) ||
+			len(pages[2].Records) != 0 {
 			t.Errorf("history pages = %+v", pages)
+		}
+		for _, p := range pages {
+			if d := time.Since(time.UnixMilli(p.ServerTimeMs)).Abs(); d > 5*time.Second || len(p.Malformed) != 0 {
+				t.Errorf("page %+v: server time %v from now, or malformed rows", p, d)
+			}
 		}
 		nets, err := c.TokenNetworks(context.Background())
 		if err != nil {
@@ -163,24 +186,25 @@ func TestWrongSecretIsAnAuthError(t *testing.T) {
 	})
 }
 
-// A local clock 6 minutes behind makes signed requests fail; the client
-// learns the offset from the next answer that carries the server time.
-func TestTimestampOutsideSigningWindowIsRejected(t *testing.T) {
+// A local clock 6 minutes behind has its first signed request rejected;
+// the client learns the exchange's time from the public system info and
+// signs once more with it.
+func TestLocalClockBeyondTheSigningWindowCalibratesThroughSystemInfo(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s)
 		c := h.client(t, func(c *client.Config) {
 			c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
 		})
-		_, err := c.Credentials(context.Background())
-		if !client.IsAuth(err) {
-			t.Fatalf("err = %v", err)
+		if _, err := c.Credentials(context.Background()); err != nil {
+			t.Fatalf("first signed call after calibration: %v", err)
 		}
-		// Error answers carry no server time: nothing is known yet.
-		if off, ok := c.ClockOffset(); ok || off != 0 {
-			t.Errorf("offset %v (known %v) before any answer with a timestamp", off, ok)
+		var got []string
+		for _, r := range h.fake.Requests() {
+			got = append(got, fmt.Sprintf("%s %d", r.Endpoint, r.Status))
 		}
-		if _, err := c.TokenNetworks(context.Background()); err != nil {
-			t.Fatal(err)
+		want := []string{"credentials 401", "system_info 200", "credentials 200", "credentials 200"}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("requests %v, want %v", got, want)
 		}
 		off, ok := c.ClockOffset()
 		if d := off - 6*time.Minute; !ok || d < -time.Second || d > time.Second {
@@ -203,16 +227,16 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
+		got, bad, err := c.TokenHistory(context.Background(), client.HistoryQuery{Type: "DEPOSIT", StartTime: base + 100, EndTime: base + 2299, PageSize: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2200 {
-			t.Fatalf("got %d records, want 2200", len(got))
+		if len(got) != 2200 || len(bad) != 0 {
+			t.Fatalf("got %d records and %d malformed rows, want 2200 and none", len(got), len(bad))
 		}
 		seen := map[int64]bool{}
 		for _, r := range got {
-			if seen[r.ID] || r.Timestamp < base+100 || r.Timestamp > base+2299 {
+			if seen[r.ID] || r.Timestamp < rowTime(s, base+100) || r.Timestamp > base+2299 {
 				t.Fatalf("record %+v repeated or outside the window", r)
 			}
 			seen[r.ID] = true
@@ -226,6 +250,9 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 				pages++
 				if r.Status != 200 {
 					t.Errorf("request %s answered %d", r.RawQuery, r.Status)
+				}
+				if want := fmt.Sprintf("endTime=%d&page=%d&size=100&startTime=%d&type=DEPOSIT", base+2299, pages, base+100); r.RawQuery != want {
+					t.Errorf("query %q, want %q: sorted by name", r.RawQuery, want)
 				}
 			}
 		}
@@ -258,7 +285,7 @@ func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 			}
 		})
 		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
-		got, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
+		got, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: base + 1000, PageSize: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +308,7 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 	const window = 400 * time.Millisecond
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
 	base := time.Now().Add(-time.Hour).UnixMilli()
-	// 250 records: two full pages and a short one, so no empty fourth.
+	// 250 records: two full pages, a short one and the empty fourth.
 	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +318,8 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// 3 pages each: history and credentials share nothing but the account.
-			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
+			// 4 pages each: history and credentials share nothing but the account.
+			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
 				t.Error(err)
 			}
 			if _, err := c.Credentials(context.Background()); err != nil {
@@ -310,8 +337,8 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 			perEndpoint[r.Endpoint] = append(perEndpoint[r.Endpoint], r.Time)
 		}
 	}
-	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 18 {
-		t.Errorf("%d history requests, want 18", n)
+	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 24 {
+		t.Errorf("%d history requests, want 24", n)
 	}
 	for ep, times := range perEndpoint {
 		if worst := busiestWindow(times, window); worst > 5 {
@@ -359,7 +386,7 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
+			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
 				failed.Add(1)
 			}
 			if _, err := c.Credentials(context.Background()); err != nil {
@@ -387,9 +414,9 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 	if n := failed.Load(); n != 0 {
 		t.Errorf("%d calls failed; 5 retries should outlast the faults", n)
 	}
-	// 5 callers × 3 pages, plus a retry for each of the 6 faulted attempts.
-	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 21 {
-		t.Errorf("%d history requests, want 21", n)
+	// 5 callers × 4 pages, plus a retry for each of the 6 faulted attempts.
+	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 26 {
+		t.Errorf("%d history requests, want 26", n)
 	}
 	for ep, times := range perEndpoint {
 		if worst := busiestWindow(times, window); worst > 5 {
@@ -551,7 +578,7 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		if tc.fault.Kind != "" {
 			h.fake.InjectFault(tc.fault)
 		}
-		_, err := tc.c.TokenHistory(context.Background(), client.HistoryQuery{})
+		_, _, err := tc.c.TokenHistory(context.Background(), client.HistoryQuery{})
 		if (err != nil) != tc.wantErr {
 			t.Errorf("%s: err = %v, want error %v", tc.name, err, tc.wantErr)
 		}

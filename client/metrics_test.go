@@ -36,10 +36,13 @@ func TestRateLimitSeriesExistAtZeroBeforeAny429(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := requestsHelp + `woox_api_requests_total{account="",code="429",endpoint="token_network"} 0
+	want := requestsHelp + `woox_api_requests_total{account="",code="429",endpoint="system_info"} 0
+woox_api_requests_total{account="",code="429",endpoint="token_network"} 0
 woox_api_requests_total{account="hedging",code="429",endpoint="credentials"} 0
+woox_api_requests_total{account="hedging",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="hedging",code="429",endpoint="token_history"} 0
 woox_api_requests_total{account="main",code="429",endpoint="credentials"} 0
+woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 `
 	if err := testutil.CollectAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
@@ -56,8 +59,9 @@ func TestFirst429CountsOnThePrecreatedSeries(t *testing.T) {
 	if _, err := c.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want := requestsHelp + `woox_api_requests_total{account="main",code="200",endpoint="credentials"} 1
+	want := requestsHelp + `woox_api_requests_total{account="main",code="200",endpoint="credentials"} 2
 woox_api_requests_total{account="main",code="429",endpoint="credentials"} 1
+woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 `
 	if err := testutil.CollectAndCompare(h.reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
@@ -102,11 +106,12 @@ func TestLatencyHistogramObservesEveryRequestByEndpoint(t *testing.T) {
 	if _, err := public.TokenNetworks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// Each call is a page of keys and the empty page that ends the list.
 	creds := gatherHistogram(t, h.reg, client.EndpointCredentials)
-	if creds == nil || creds.GetSampleCount() != 3 {
-		t.Fatalf("credentials histogram = %v, want 3 observations", creds)
+	if creds == nil || creds.GetSampleCount() != 6 {
+		t.Fatalf("credentials histogram = %v, want 6 observations", creds)
 	}
-	if b := creds.GetBucket()[0]; b.GetUpperBound() != 0.05 || b.GetCumulativeCount() > 2 {
+	if b := creds.GetBucket()[0]; b.GetUpperBound() != 0.05 || b.GetCumulativeCount() > 5 {
 		t.Errorf("bucket %v holds every observation; the 80 ms answer should be above it", b)
 	}
 	if creds.GetSampleSum() < 0.08 {
@@ -131,7 +136,7 @@ func TestRequestsTotalByEndpointAccountAndCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 1})
-	if _, err := account.TokenHistory(context.Background(), client.HistoryQuery{}); !client.IsTransient(err) {
+	if _, _, err := account.TokenHistory(context.Background(), client.HistoryQuery{}); !client.IsTransient(err) {
 		t.Fatalf("err = %v, want the 503", err)
 	}
 	if _, err := public.TokenNetworks(context.Background()); err != nil {
@@ -145,12 +150,15 @@ func TestRequestsTotalByEndpointAccountAndCode(t *testing.T) {
 		t.Fatalf("err = %v, want a connection error", err)
 	}
 	want := requestsHelp + `woox_api_requests_total{account="",code="200",endpoint="token_network"} 1
+woox_api_requests_total{account="",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="",code="429",endpoint="token_network"} 0
 woox_api_requests_total{account="down",code="429",endpoint="credentials"} 0
+woox_api_requests_total{account="down",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="down",code="429",endpoint="token_history"} 0
 woox_api_requests_total{account="down",code="error",endpoint="credentials"} 1
-woox_api_requests_total{account="main",code="200",endpoint="credentials"} 1
+woox_api_requests_total{account="main",code="200",endpoint="credentials"} 2
 woox_api_requests_total{account="main",code="429",endpoint="credentials"} 0
+woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 woox_api_requests_total{account="main",code="503",endpoint="token_history"} 1
 `
@@ -158,8 +166,8 @@ woox_api_requests_total{account="main",code="503",endpoint="token_history"} 1
 		t.Error(err)
 	}
 	// The failed connection is timed too.
-	if creds := gatherHistogram(t, h.reg, client.EndpointCredentials); creds.GetSampleCount() != 2 {
-		t.Errorf("credentials histogram has %d observations, want 2", creds.GetSampleCount())
+	if creds := gatherHistogram(t, h.reg, client.EndpointCredentials); creds.GetSampleCount() != 3 {
+		t.Errorf("credentials histogram has %d observations, want 3", creds.GetSampleCount())
 	}
 }
 
@@ -204,7 +212,7 @@ func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
 			if _, err := c.Credentials(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := c.TokenHistory(context.Background(), client.HistoryQuery{}); err != nil {
+			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{}); err != nil {
 				t.Fatal(err)
 			}
 			if off, ok := c.ClockOffset(); !ok || off != tc.ahead {

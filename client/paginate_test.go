@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,8 +15,9 @@ import (
 
 // pagingServer serves n history records (ids 1..n) page by page. capAt,
 // when set, is the most rows it serves per page whatever the size asked;
-// meta renders the page's meta object from the size it served.
-func pagingServer(t *testing.T, n, capAt int, meta func(served, page int) string) (*httptest.Server, *atomic.Int32) {
+// meta renders the page's meta object from the size it served; clamp
+// answers a page beyond the last with the last page again.
+func pagingServer(t *testing.T, n, capAt int, clamp bool, meta func(served, page int) string) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -25,56 +27,93 @@ func pagingServer(t *testing.T, n, capAt int, meta func(served, page int) string
 		if capAt > 0 {
 			size = min(size, capAt)
 		}
+		if last := max(1, (n+size-1)/size); clamp && page > last {
+			page = last
+		}
 		var rows []string
 		for id := (page-1)*size + 1; id <= min(page*size, n); id++ {
-			rows = append(rows, fmt.Sprintf(`{"id":%d,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":%d}`, id, 1000+id))
+			rows = append(rows, fmt.Sprintf(`{"id":%d,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":%d}`, id, 1721295317000+id))
 		}
 		m := ""
 		if meta != nil {
 			m = `,"meta":` + meta(size, page)
 		}
-		fmt.Fprintf(w, `{"success":true,"data":{"rows":[%s]%s},"timestamp":1}`, strings.Join(rows, ","), m)
+		fmt.Fprintf(w, `{"success":true,"data":{"rows":[%s]%s},"timestamp":1721295318000}`, strings.Join(rows, ","), m)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, &calls
 }
 
-func TestPagingStopsOnlyOnAShortOrEmptyPage(t *testing.T) {
+// pagesServer answers history page n with the rows array pages[n-1], and
+// every later page with no rows.
+func pagesServer(t *testing.T, pages ...string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rows := "[]"
+		if page, _ := strconv.Atoi(r.URL.Query().Get("page")); page >= 1 && page <= len(pages) {
+			rows = pages[page-1]
+		}
+		fmt.Fprintf(w, `{"success":true,"data":{"rows":%s},"timestamp":1721295318000}`, rows)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestPagingEndsOnlyOnAnEmptyOrRepeatedPage(t *testing.T) {
 	camel := func(total int) func(int, int) string {
 		return func(served, page int) string {
 			return fmt.Sprintf(`{"total":%d,"recordsPerPage":%d,"currentPage":%d}`, total, served, page)
 		}
 	}
+	asked := func(total int) func(int, int) string {
+		return func(_, page int) string {
+			return fmt.Sprintf(`{"total":%d,"recordsPerPage":1000,"currentPage":%d}`, total, page)
+		}
+	}
 	for _, tc := range []struct {
 		name     string
 		records  int
+		size     int
 		capAt    int
+		clamp    bool
 		meta     func(served, page int) string
 		requests int32
 	}{
-		{"total matches", 250, 0, camel(250), 3},
+		// Every list ends with an empty page: a short page may be one the
+		// exchange capped without saying so.
+		{"total matches", 250, 100, 0, false, camel(250), 4},
 		// Stopping at page*size >= total lost records 101..250 for good.
-		{"total understated", 250, 0, camel(100), 3},
-		{"total zero with full pages", 250, 0, camel(0), 3},
-		// A short page below the total may be a page the exchange capped
-		// without saying so: one more page, which comes back empty.
-		{"total overstated", 150, 0, camel(1000), 3},
-		{"server caps page size silently", 250, 40, func(_, page int) string {
+		{"total understated", 250, 100, 0, false, camel(100), 4},
+		{"total zero with full pages", 250, 100, 0, false, camel(0), 4},
+		{"total overstated", 150, 100, 0, false, camel(1000), 3},
+		{"server caps page size silently", 250, 100, 40, false, func(_, page int) string {
 			return fmt.Sprintf(`{"total":250,"currentPage":%d}`, page)
-		}, 7},
-		{"no meta", 250, 0, nil, 3},
-		// A page of 40 rows is full when the exchange serves 40 per page.
-		{"server caps page size", 250, 40, camel(250), 7},
-		{"server caps page size, snake case meta", 250, 40, func(served, page int) string {
+		}, 8},
+		{"no meta", 250, 100, 0, false, nil, 4},
+		{"server caps page size", 250, 100, 40, false, camel(250), 8},
+		{"server caps page size, snake case meta", 250, 100, 40, false, func(served, page int) string {
 			return fmt.Sprintf(`{"total":"250","records_per_page":"%d","current_page":"%d"}`, served, page)
-		}, 7},
-		{"exact multiple costs one empty page", 200, 0, camel(200), 3},
-		{"empty", 0, 0, camel(0), 1},
+		}, 8},
+		// 500 rows a page when 1000 were asked, and meta claiming 1000 a
+		// page and 1,200 rows fewer than there are.
+		{"capped pages and understated total", 2500, 1000, 500, false, asked(1300), 6},
+		{"exact multiple", 200, 100, 0, false, camel(200), 3},
+		{"empty", 0, 100, 0, false, camel(0), 1},
+		// The page after the last answers the last again: nothing new.
+		{"clamped pages", 250, 100, 0, true, camel(250), 4},
+		{"clamped and capped pages", 250, 100, 40, true, camel(250), 8},
+		{"clamped empty list", 0, 100, 0, true, camel(0), 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, calls := pagingServer(t, tc.records, tc.capAt, tc.meta)
+			srv, calls := pagingServer(t, tc.records, tc.capAt, tc.clamp, tc.meta)
 			c := newTestClient(t, srv.URL, func(c *Config) { c.RateLimit = RateLimit{Requests: 1000, Window: time.Minute}; c.Budget = 1 })
-			got, err := c.TokenHistory(context.Background(), HistoryQuery{PageSize: 100})
+			var got []HistoryRecord
+			err := c.TokenHistoryPages(context.Background(), HistoryQuery{PageSize: tc.size}, func(p HistoryPage) error {
+				if len(got) < tc.records {
+					got = append(got, p.Records...)
+				}
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,20 +150,121 @@ func TestCredentialsPageOnPastAnUnderstatedTotal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1003 || calls.Load() != 2 {
-		t.Errorf("got %d keys in %d requests, want 1003 in 2", len(got), calls.Load())
+	if len(got) != 1003 || calls.Load() != 3 {
+		t.Errorf("got %d keys in %d requests, want 1003 in 3 (the last empty)", len(got), calls.Load())
 	}
 }
 
-// An exchange that serves full pages forever is cut off, not followed.
+// Credentials answered with the last page again for every page beyond it
+// end after one repeated page.
+func TestCredentialsStopOnARepeatedPage(t *testing.T) {
+	srv, calls := cannedServer(t, 200, `{"success":true,"data":{"rows":[{"apiKey":"k1","permissions":["READ"]},{"apiKey":"k2","permissions":["READ"]}],"meta":{"total":2,"recordsPerPage":1000,"currentPage":1}},"timestamp":1721295318000}`)
+	got, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 2 || len(got) != 4 {
+		t.Errorf("%d requests and %d keys, want 2 requests: the second page brought no new key", n, len(got))
+	}
+}
+
+// Malformed rows are rows: a page of them leads to the next, and a repeat
+// of them is recognised by their keys.
+func TestMalformedRowsCountTowardPaging(t *testing.T) {
+	bad := `[{"id":1,"amount":"x","timestamp":1721295317001},{"amount":"1","timestamp":1721295317002}]`
+	srv := pagesServer(t, bad, `[{"id":3,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317003}]`)
+	recs, malformed, err := newTestClient(t, srv.URL, nil).TokenHistory(context.Background(), HistoryQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].ID != 3 || len(malformed) != 2 || malformed[0].Key != "id:1" {
+		t.Errorf("records %+v, malformed %+v", recs, malformed)
+	}
+	repeat := pagesServer(t, bad, bad, bad)
+	var pages int
+	err = newTestClient(t, repeat.URL, nil).TokenHistoryPages(context.Background(), HistoryQuery{}, func(HistoryPage) error { pages++; return nil })
+	if err != nil || pages != 2 {
+		t.Errorf("%d pages, %v; want 2: the second repeats the first", pages, err)
+	}
+}
+
+// An exchange that serves new rows forever is cut off, not followed.
 func TestPagingGivesUpAfterMaxPages(t *testing.T) {
 	var c Client
 	fetched := 0
-	err := c.paginate(context.Background(), 10, func(page, size int) (int, *PageMeta, error) {
+	err := c.paginate(10, func(page, size int) ([]string, error) {
 		fetched++
-		return size, &PageMeta{Total: 1}, nil
+		return []string{strconv.Itoa(page)}, nil
 	})
 	if !IsBadResponse(err) || fetched != maxPages {
 		t.Fatalf("err = %v after %d pages, want a bad response after %d", err, fetched, maxPages)
+	}
+}
+
+// queryServer records the raw query and signed headers of each request and
+// answers an empty page.
+func queryServer(t *testing.T) (*httptest.Server, func() []*http.Request) {
+	t.Helper()
+	var mu sync.Mutex
+	var reqs []*http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reqs = append(reqs, r.Clone(context.Background()))
+		mu.Unlock()
+		fmt.Fprint(w, `{"success":true,"data":{"rows":[]},"timestamp":1721295318000}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []*http.Request {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]*http.Request(nil), reqs...)
+	}
+}
+
+// The legacy API verified the signature over the query sorted by name; the
+// v3 one may verify it over the bytes sent. Sorted bytes satisfy both.
+func TestHistoryQueryIsSentAndSignedSortedByName(t *testing.T) {
+	srv, requests := queryServer(t)
+	c := newTestClient(t, srv.URL, nil)
+	q := HistoryQuery{Type: "DEPOSIT", StartTime: 1721295317000, EndTime: 1721295318999, PageSize: 5000}
+	if err := c.TokenHistoryPages(context.Background(), q, func(HistoryPage) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	reqs := requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	r := reqs[0]
+	const want = "endTime=1721295318999&page=1&size=1000&startTime=1721295317000&type=DEPOSIT"
+	if r.URL.RawQuery != want {
+		t.Errorf("query sent %q, want %q", r.URL.RawQuery, want)
+	}
+	sig := Sign(testSecret, r.Header.Get("x-api-timestamp"), "GET", PathTokenHistory+"?"+want, "")
+	if r.Header.Get("x-api-signature") != sig {
+		t.Error("the signature does not cover the query as sent")
+	}
+}
+
+// startTime and endTime are 13-digit milliseconds; a time in seconds or
+// microseconds is refused before a request is spent on it.
+func TestHistoryQueryRefusesTimesThatAreNotMilliseconds(t *testing.T) {
+	srv, requests := queryServer(t)
+	c := newTestClient(t, srv.URL, nil)
+	for _, tc := range []struct {
+		q    HistoryQuery
+		want string
+	}{
+		{HistoryQuery{StartTime: 1721295317}, "startTime 1721295317: want 13 digits of Unix milliseconds"},
+		{HistoryQuery{EndTime: 1721295317000000}, "endTime 1721295317000000: want 13 digits of Unix milliseconds"},
+		{HistoryQuery{StartTime: -1721295317000}, "startTime -1721295317000: want 13 digits"},
+		{HistoryQuery{StartTime: 1721295318000, EndTime: 1721295317000}, "startTime 1721295318000 is after endTime 1721295317000"},
+	} {
+		err := c.TokenHistoryPages(context.Background(), tc.q, func(HistoryPage) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want %q", tc.q, err, tc.want)
+		}
+	}
+	if n := len(requests()); n != 0 {
+		t.Errorf("%d requests sent for invalid queries", n)
 	}
 }

@@ -1,0 +1,92 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// EndpointSystemInfo names the system info endpoint as a budget key and in
+// the endpoint label.
+const EndpointSystemInfo = "system_info"
+
+// PathSystemInfo is the public endpoint that says whether the exchange is
+// under maintenance.
+const PathSystemInfo = "/v3/public/systemInfo"
+
+// Values of SystemInfo.Status the exchange documents.
+const (
+	SystemNormal             = 0
+	SystemTradingMaintenance = 1
+	SystemMaintenance        = 2
+)
+
+// SystemInfo is the answer of GET /v3/public/systemInfo.
+type SystemInfo struct {
+	// Status is SystemNormal, SystemTradingMaintenance or
+	// SystemMaintenance; other values are kept as sent.
+	Status int
+	// Message is the exchange's text, e.g. "System is functioning
+	// properly.".
+	Message string
+	// EstimatedEndTime is when maintenance should end, in Unix
+	// milliseconds; 0 when absent or unreadable, since the status matters
+	// and the estimate does not.
+	EstimatedEndTime int64
+}
+
+// Maintenance reports whether the status is one of the two maintenance
+// states.
+func (s SystemInfo) Maintenance() bool {
+	return s.Status == SystemTradingMaintenance || s.Status == SystemMaintenance
+}
+
+// SystemInfo returns the exchange's system status. The endpoint is public.
+func (c *Client) SystemInfo(ctx context.Context) (SystemInfo, error) {
+	return c.systemInfo(ctx, false)
+}
+
+// systemInfo asks the system status; as a probe, once and without asking
+// the status again about its own -1011.
+func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error) {
+	var info SystemInfo
+	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			info, err = decodeSystemInfo(data)
+			return err
+		}})
+	return info, err
+}
+
+// systemInfoData accepts the documented camelCase and the snake_case of the
+// legacy endpoint, numbers as numbers or strings.
+type systemInfoData struct {
+	Status                flexInt         `json:"status"`
+	Msg                   string          `json:"msg"`
+	Message               string          `json:"message"`
+	EstimatedEndTime      json.RawMessage `json:"estimatedEndTime"`
+	EstimatedEndTimeSnake json.RawMessage `json:"estimated_end_time"`
+}
+
+func decodeSystemInfo(data json.RawMessage) (SystemInfo, error) {
+	var d systemInfoData
+	if err := decodeData(data, &d); err != nil {
+		return SystemInfo{}, err
+	}
+	if !d.Status.set {
+		return SystemInfo{}, errors.New("system info has no status")
+	}
+	out := SystemInfo{Status: int(d.Status.Value), Message: d.Msg}
+	if out.Message == "" {
+		out.Message = d.Message
+	}
+	for _, raw := range []json.RawMessage{d.EstimatedEndTime, d.EstimatedEndTimeSnake} {
+		if s, present, err := fieldText(raw); err == nil && present {
+			if ms, err := ParseTime(s); err == nil {
+				out.EstimatedEndTime = ms
+				break
+			}
+		}
+	}
+	return out, nil
+}

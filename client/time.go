@@ -1,0 +1,118 @@
+package client
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// ParseTime reads a time the exchange sent, as the text of a JSON number or
+// string, and returns it in Unix milliseconds. Every time field of every
+// answer goes through it, because the exchange's endpoints disagree on the
+// unit: token history rows and the envelope carry milliseconds, sibling
+// endpoints strings of seconds with a fraction ("1579399877.041"), and
+// nothing documents which one a field uses. The magnitude of the value
+// tells the unit, since any time between 1973 and 5138 falls in exactly one
+// band:
+//
+//	0     < v < 1e11  seconds, with or without a fraction
+//	1e11 <= v < 1e14  milliseconds
+//	1e14 <= v < 1e17  microseconds
+//	1e17 <= v < 2^63  nanoseconds (as int64 holds them, to 2262)
+//
+// A larger value, zero, a negative value, or one less than a millisecond
+// after 1970 is an error, as is anything that is not a decimal number. Digits
+// finer than a millisecond are cut off, not rounded, so a time never moves
+// into the next millisecond. The arithmetic is on the decimal digits, so
+// no value is rounded through a float.
+func ParseTime(text string) (int64, error) {
+	s := strings.TrimSpace(text)
+	m := timeText.FindStringSubmatch(s)
+	if m == nil || m[2]+m[3] == "" {
+		return 0, fmt.Errorf("invalid time %q: not a decimal number", truncateForError(s))
+	}
+	sign, intPart, frac, expText := m[1], m[2], m[3], m[4]
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return 0, fmt.Errorf("invalid time %q: zero is no time", truncateForError(s))
+	}
+	if sign == "-" {
+		return 0, fmt.Errorf("invalid time %q: negative", truncateForError(s))
+	}
+	exp := 0
+	if expText != "" {
+		// An exponent of more than 9 digits is beyond any band either way.
+		e, err := strconv.ParseInt(expText, 10, 32)
+		switch {
+		case err != nil && strings.HasPrefix(expText, "-"):
+			return 0, fmt.Errorf("invalid time %q: less than a millisecond after 1970", truncateForError(s))
+		case err != nil:
+			return 0, fmt.Errorf("invalid time %q: beyond nanoseconds", truncateForError(s))
+		}
+		exp = int(e)
+	}
+	// The value is digits × 10^exp; intDigits is how many digits its
+	// integer part has, which picks the band.
+	exp -= len(frac)
+	intDigits := len(digits) + exp
+	var shift int // power of ten that turns the unit into milliseconds
+	switch {
+	case intDigits <= 11:
+		shift = 3
+	case intDigits <= 14:
+		shift = 0
+	case intDigits <= 17:
+		shift = -3
+	case intDigits < 19 || (intDigits == 19 && padDigits(digits, 19) <= maxInt64Text):
+		shift = -6
+	default:
+		return 0, fmt.Errorf("invalid time %q: beyond nanoseconds", truncateForError(s))
+	}
+	keep := intDigits + shift // digits of the whole milliseconds
+	if keep <= 0 {
+		return 0, fmt.Errorf("invalid time %q: less than a millisecond after 1970", truncateForError(s))
+	}
+	// At most 14 digits (2^63 ns is below 1e13 ms): always within int64.
+	v, err := strconv.ParseInt(padDigits(digits, keep), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("invalid time %q: %w", truncateForError(s), err)
+	}
+	return v, nil
+}
+
+// maxInt64Text is math.MaxInt64 in decimal: 19 digits.
+const maxInt64Text = "9223372036854775807"
+
+// padDigits is the first n digits of digits, padded with zeros to n: the
+// integer part of a value whose integer part has n digits.
+func padDigits(digits string, n int) string {
+	if n <= len(digits) {
+		return digits[:n]
+	}
+	return digits + strings.Repeat("0", n-len(digits))
+}
+
+// timeText is a decimal number as JSON writes it, leniently: leading zeros,
+// a leading "+" and a bare "." are accepted, since strings may hold them.
+var timeText = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$`)
+
+// flexTime is a time field of an answer, in Unix milliseconds; see
+// ParseTime for what it accepts.
+type flexTime struct {
+	Ms  int64
+	set bool
+}
+
+func (t *flexTime) UnmarshalJSON(b []byte) error {
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull || s == "" {
+		return err
+	}
+	ms, err := ParseTime(s)
+	if err != nil {
+		return err
+	}
+	t.Ms, t.set = ms, true
+	return nil
+}
