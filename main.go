@@ -142,14 +142,18 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		reg.MustRegister(store)
 	}
 	clientMetrics := client.NewMetrics(reg)
+	// Every client signs with one clock and asks the public endpoints
+	// through one client: they measure the same exchange from one host.
+	var public *client.Client
+	clock := client.NewClock(nil)
 	newClient := func(name, key, secret string) (*client.Client, error) {
 		return client.New(client.Config{
 			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret,
 			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
-			HTTPClient: client.NewHTTPClient(*requestTimeout),
+			HTTPClient: client.NewHTTPClient(*requestTimeout), Clock: clock, Public: public,
 		})
 	}
-	public, err := newClient("", "", "")
+	public, err = newClient("", "", "")
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -241,7 +241,7 @@ func readStateQuiet(path string) (map[string]ledger.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefile.Decode(b)
+	return statefile.Decode(b, time.Now())
 }
 
 func tail(s string, lines int) string {

@@ -57,7 +57,7 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := statefile.Decode(b)
+	st, err := statefile.Decode(b, time.Now())
 	if err != nil {
 		t.Fatalf("state file: %v\n%s", err, b)
 	}

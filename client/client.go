@@ -76,6 +76,11 @@ type Config struct {
 	// that an offset any of them learned signs the requests of all. New
 	// makes one over Now when it is nil.
 	Clock *Clock
+	// Public, when set, is the client of the public endpoints: this
+	// client asks the system status (after a -1011, or to learn the
+	// exchange's time) through it, so that every account shares one
+	// budget of the per-IP public limit. Its Clock should be this one's.
+	Public *Client
 	// Now and Sleep replace the clock in tests. Now times budgets and
 	// requests; the offset is measured with Clock's own local clock.
 	Now   func() time.Time

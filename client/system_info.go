@@ -49,6 +49,9 @@ func (c *Client) SystemInfo(ctx context.Context) (SystemInfo, error) {
 // systemInfo asks the system status; as a probe, once and without asking
 // the status again about its own -1011.
 func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error) {
+	if probe && c.cfg.Public != nil && c.cfg.Public != c {
+		return c.cfg.Public.systemInfo(ctx, probe)
+	}
 	var info SystemInfo
 	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
 		decode: func(data json.RawMessage, _ int64) (err error) {

@@ -59,11 +59,14 @@ func newFaultRig(t *testing.T) *faultRig {
 	}
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
+	clock := client.NewClock(nil)
+	var public *client.Client
 	newClient := func(account, key, secret string) *client.Client {
 		c, err := client.New(client.Config{
 			BaseURL: srv.URL, Account: account, APIKey: key, APISecret: secret,
 			RateLimit: client.RateLimit{Requests: faultLimit, Window: faultWindow}, Budget: faultBudget,
 			HTTPClient: client.NewHTTPClient(150 * time.Millisecond), MaxBodyBytes: 64 << 10,
+			Clock: clock, Public: public,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -71,8 +74,9 @@ func newFaultRig(t *testing.T) *faultRig {
 		return c
 	}
 	now := time.Now()
+	public = newClient("", "", "")
 	e, err := New(Config{
-		Public:               newClient("", "", ""),
+		Public:               public,
 		Accounts:             []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
 		TokenNetworkInterval: 250 * time.Millisecond, CredentialsInterval: 250 * time.Millisecond, TokenHistoryInterval: 250 * time.Millisecond,
 		HistoryOverlap: time.Minute, HistoryLookback: time.Hour,

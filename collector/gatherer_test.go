@@ -139,7 +139,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 		t.Fatal("regathered although nothing was counted")
 	}
 	end := historyNow.UnixMilli()
-	if l.ObservePage([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}, end) != 1 {
+	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), end).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()
@@ -186,7 +186,7 @@ func TestEndOfPollCompactsWhatAPageShowed(t *testing.T) {
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
-	if l.ObservePage([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}, historyNow.UnixMilli()) != 1 {
+	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()

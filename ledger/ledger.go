@@ -395,7 +395,8 @@ func (l *Ledger) forget(h int64) {
 
 // NextSweep returns the next slice [from, to] of the late sweep to read, in
 // Unix ms, starting a sweep when none is under way and the last one started
-// at least every ago (by nowMs). ok is false when there is nothing to read.
+// at least every ago (by nowMs); the first call only starts the clock. ok is
+// false when there is nothing to read.
 func (l *Ledger) NextSweep(nowMs int64, every time.Duration) (from, to int64, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -404,7 +405,13 @@ func (l *Ledger) NextSweep(nowMs int64, every time.Duration) (from, to int64, ok
 	}
 	s := &l.sweep
 	if !s.active {
-		if s.lastStart != 0 && nowMs-s.lastStart < every.Milliseconds() {
+		if s.lastStart == 0 {
+			// The first sweep comes one interval after the first poll,
+			// which has just read the whole window.
+			s.lastStart = nowMs
+			return 0, 0, false
+		}
+		if nowMs-s.lastStart < every.Milliseconds() {
 			return 0, 0, false
 		}
 		// Up to just before the cursor: the regular polls read the rest.

@@ -31,6 +31,7 @@ func TestLateSweepCountsRecordsListedAfterTheOverlapOnce(t *testing.T) {
 	const overlap = 5 * time.Second
 	x := &exchange{size: 3}
 	l := New(0, Config{Overlap: overlap, LateWindow: time.Hour})
+	l.NextSweep(1, time.Minute) // the first poll starts the sweep's clock
 	for i := int64(1); i <= 10; i++ {
 		x.add(rec(i, i*10_000, "USDT", "DEPOSIT", "1"))
 	}
@@ -66,6 +67,7 @@ func TestLateSweepCountsRecordsListedAfterTheOverlapOnce(t *testing.T) {
 func TestLateSweepNarrowsSlicesThatDoNotFitAPage(t *testing.T) {
 	x := &exchange{size: 10}
 	l := New(0, Config{Overlap: time.Second, LateWindow: time.Hour})
+	l.NextSweep(1, time.Minute)
 	x.add(rec(1, 500_000, "A", "T", "1"))
 	poll(l, x, 500_000) // cursor 499_000
 	for i := int64(100); i < 135; i++ {
@@ -83,6 +85,7 @@ func TestLateSweepNarrowsSlicesThatDoNotFitAPage(t *testing.T) {
 func TestLateSweepProgressSurvivesARestart(t *testing.T) {
 	x := &exchange{size: 2}
 	l := New(0, Config{Overlap: time.Second, LateWindow: time.Hour})
+	l.NextSweep(1, time.Minute)
 	x.add(rec(1, 900_000, "A", "T", "1"))
 	poll(l, x, 900_000)
 	for i := int64(10); i < 20; i++ {
