@@ -403,3 +403,37 @@ func TestABogusServerTimeOnErrorAnswersNeverMovesTheCursorAhead(t *testing.T) {
 		})
 	}
 }
+
+func TestAHostClockTenMinutesOffStillCountsExactly(t *testing.T) {
+	for _, offset := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
+		t.Run(offset.String(), func(t *testing.T) {
+			// The fake's clock is the exchange's: offset from the host's.
+			x := newReadingsRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset}, nil)
+			server := func() time.Time { return x.clock.Now().Add(offset) }
+			x.add(t, hist(1, server().Add(-30*time.Minute), "DEPOSIT", "USDT", "1"))
+			// The first signed request is rejected (its timestamp is 10
+			// minutes off); the client learns the exchange's time from
+			// the public system info and signs again.
+			x.mustPoll(t)
+			for i := int64(2); i <= 5; i++ {
+				x.clock.Add(time.Minute)
+				x.add(t, hist(i, server().Add(-time.Second), "WITHDRAW", "USDT", "-0.5"))
+				x.mustPoll(t)
+			}
+			x.clock.Add(time.Minute)
+			x.mustPoll(t)
+			// Sums over the exchange's time: the first window started an
+			// hour before the exchange's time at the first poll.
+			x.checkExact(t, server())
+			rejected := 0
+			for _, r := range x.fake.Requests() {
+				if r.Code == -1001 {
+					rejected++
+				}
+			}
+			if rejected > 1 {
+				t.Errorf("%d signed requests rejected; want at most the first", rejected)
+			}
+		})
+	}
+}
