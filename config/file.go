@@ -303,12 +303,13 @@ func (l *fileLoader) secretFromEnv(path string, f field) Secret {
 	}
 	raw := l.getenv(f.value)
 	if raw == "" {
-		l.errorf(f.line, path, "environment variable %s is not set", f.value)
+		// Not echoed: the name may be the secret pasted in the wrong field.
+		l.errorf(f.line, path, "the environment variable it names is not set")
 		return Secret{}
 	}
 	s, err := cleanSecret(raw)
 	if err != nil {
-		l.errorf(f.line, path, "environment variable %s: %v", f.value, err)
+		l.errorf(f.line, path, "the environment variable it names: %v", err)
 	}
 	return s
 }

@@ -158,17 +158,30 @@ type sums struct {
 	inflow, outflow decimal.Decimal
 }
 
-// seenID is what the ledger remembers of one id.
+// seenID is what the ledger remembers of one id: a value in the seen map,
+// with the (token, type) pairs interned, so that the ids of a day of
+// records cost no allocation each.
 type seenID struct {
 	// latestMs is the latest timestamp the id came with.
 	latestMs int64
-	// kinds are the (token, type) pairs counted under this id; anyKind is
-	// set for ids loaded from a version 1 state, which did not keep them.
-	kinds   []key
+	// kind is the first (token, type) pair counted under this id, more the
+	// others; anyKind is set for ids loaded from a version 1 state, which
+	// did not keep them.
+	kind    *key
+	more    []*key
 	anyKind bool
 }
 
-func (s *seenID) has(k key) bool { return s.anyKind || slices.Contains(s.kinds, k) }
+func (s *seenID) has(k *key) bool {
+	return s.anyKind || (k != nil && (s.kind == k || slices.Contains(s.more, k)))
+}
+
+func (s *seenID) kinds() []*key {
+	if s.kind == nil {
+		return nil
+	}
+	return append([]*key{s.kind}, s.more...)
+}
 
 // sweep is the progress of the late sweep: the slice [next, next+step) of
 // [from, to] is read next.
@@ -187,7 +200,8 @@ type Ledger struct {
 	mu      sync.RWMutex
 	start   int64 // cursor, Unix ms
 	horizon int64 // ids with a latest timestamp at or after this are remembered
-	seen    map[int64]*seenID
+	seen    map[int64]seenID
+	kinds   map[key]*key // interned (token, type) pairs
 	newest  int64
 	hasNew  bool
 	totals  map[key]*sums
@@ -212,7 +226,8 @@ func New(startMs int64, cfg Config) *Ledger {
 		cfg:     cfg,
 		start:   startMs,
 		horizon: startMs,
-		seen:    map[int64]*seenID{},
+		seen:    map[int64]seenID{},
+		kinds:   map[key]*key{},
 		totals:  map[key]*sums{},
 	}
 }
@@ -274,17 +289,26 @@ func (l *Ledger) placeable(r Record) bool {
 // observe counts r unless the same record was counted before.
 func (l *Ledger) observe(r Record) bool {
 	k := key{r.Token, r.Type}
-	s := l.seen[r.ID]
-	if s != nil {
+	kind := l.kinds[k]
+	s, ok := l.seen[r.ID]
+	if ok {
 		s.latestMs = max(s.latestMs, r.TimestampMs)
-		if s.has(k) {
+		if s.has(kind) {
+			l.seen[r.ID] = s
 			return false
 		}
-		s.kinds = append(s.kinds, k)
+	}
+	if kind == nil {
+		kind = &k
+		l.kinds[k] = kind
+	}
+	if ok {
+		s.more = append(s.more, kind)
 		l.shared++
 	} else {
-		l.seen[r.ID] = &seenID{latestMs: r.TimestampMs, kinds: []key{k}}
+		s = seenID{latestMs: r.TimestampMs, kind: kind}
 	}
+	l.seen[r.ID] = s
 	t := l.totals[k]
 	if t == nil {
 		t = &sums{}
@@ -571,7 +595,7 @@ func (l *Ledger) Export() State {
 		st.LastRecordMs = &n
 	}
 	for id, s := range l.seen {
-		for _, k := range s.kinds {
+		for _, k := range s.kinds() {
 			st.Seen = append(st.Seen, SeenRecord{ID: id, TimestampMs: s.latestMs, Token: k.token, Type: k.typ})
 		}
 	}
@@ -620,21 +644,31 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 	}
 	l.late, l.shared = st.LateRecords, st.SharedIDRecords
 	for _, s := range st.Seen {
-		e := l.seen[s.ID]
-		if e == nil {
-			e = &seenID{latestMs: s.TimestampMs, anyKind: st.Version == 1}
-			l.seen[s.ID] = e
-		} else if st.Version == 1 {
+		e, ok := l.seen[s.ID]
+		switch {
+		case ok && st.Version == 1:
 			return nil, fmt.Errorf("ledger state: record id %d listed twice", s.ID)
+		case !ok:
+			e = seenID{latestMs: s.TimestampMs, anyKind: st.Version == 1}
 		}
-		k := key{s.Token, s.Type}
 		if st.Version != 1 {
-			if slices.Contains(e.kinds, k) {
+			k := key{s.Token, s.Type}
+			kind := l.kinds[k]
+			if kind == nil {
+				kind = &k
+				l.kinds[k] = kind
+			}
+			if e.has(kind) {
 				return nil, fmt.Errorf("ledger state: record %d %s %s listed twice", s.ID, s.Token, s.Type)
 			}
-			e.kinds = append(e.kinds, k)
+			if e.kind == nil {
+				e.kind = kind
+			} else {
+				e.more = append(e.more, kind)
+			}
 		}
 		e.latestMs = max(e.latestMs, s.TimestampMs)
+		l.seen[s.ID] = e
 	}
 	for _, t := range st.Totals {
 		in, err := parseAmount(t.Inflow)
@@ -671,10 +705,24 @@ func parseAmount(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// recordID is what identifies a record within one poll.
+// recordID is what identifies a record within one poll: its id and a hash
+// of its token and type (a collision only makes a poll look short).
 type recordID struct {
-	id int64
-	key
+	id, kind uint64
+}
+
+func recordIDOf(r Record) recordID {
+	// FNV-1a, inline: no allocation per row.
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < len(r.Token); i++ {
+		h = (h ^ uint64(r.Token[i])) * prime
+	}
+	h *= prime // a zero byte between the two
+	for i := 0; i < len(r.Type); i++ {
+		h = (h ^ uint64(r.Type[i])) * prime
+	}
+	return recordID{uint64(r.ID), h}
 }
 
 // PollCheck tells whether the pages of one poll formed a consistent result:
@@ -701,7 +749,7 @@ func (c *PollCheck) Page(p Page) {
 	}
 	c.pages++
 	for _, r := range p.Records {
-		c.ids[recordID{r.ID, key{r.Token, r.Type}}] = struct{}{}
+		c.ids[recordIDOf(r)] = struct{}{}
 	}
 	for _, o := range p.Others {
 		if c.others == nil {
