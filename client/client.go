@@ -37,11 +37,14 @@ const (
 // LongestRequest is the longest one call of a method may spend on one page
 // with DefaultMaxRetries while doing nothing wrong: a window waiting for a
 // full budget, then per retry a window plus jitter after a 429 (or a shorter
-// back-off), and the request timeout per attempt. Callers that cancel stalled
-// work must wait longer than this.
+// back-off), and the request timeout per attempt; and three requests more,
+// each of which may wait a window for its budget: the system info request
+// that learns the exchange's time and the signed attempt after it, and the
+// system info request after a -1011. Callers that cancel stalled work must
+// wait longer than this.
 func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
-	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout
+	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
 // DefaultRateLimit is the exchange's published limit for the private
@@ -435,7 +438,7 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	news := c.clock.observe(server, sent, received)
 	switch {
 	case news.slow:
-		level.Debug(c.cfg.Logger).Log("msg", "answer too slow to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
+		level.Debug(c.cfg.Logger).Log("msg", "answer's round trip unfit to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
 		return
 	case news.implausible:
 		level.Warn(c.cfg.Logger).Log("msg", "exchange time is implausibly far from the local clock; ignored", "account", c.cfg.Account, "offset", news.offset.Round(time.Second), "bound", maxClockOffset)
