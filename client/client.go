@@ -281,7 +281,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 			}
 		}
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeMaintenance && !r.probe && r.endpoint != EndpointSystemInfo {
+		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != EndpointSystemInfo {
 			if system == systemUnasked {
 				system = c.systemState(ctx, r.op)
 			}
