@@ -42,9 +42,11 @@ func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
 	return rows, err
 }
 
-// Credentials returns every API key of the account, all pages.
+// Credentials returns every API key of the account, all pages, each key
+// once even if pages repeat it.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
 	var all []Credential
+	seen := map[string]bool{}
 	err := c.paginate(MaxPageSize, func(page, size int) ([]string, error) {
 		var rows []Credential
 		err := c.get(ctx, request{op: fmt.Sprintf("get credentials page %d", page), endpoint: EndpointCredentials,
@@ -56,10 +58,13 @@ func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, rows...)
 		keys := make([]string, len(rows))
 		for i, r := range rows {
 			keys[i] = r.APIKey
+			if !seen[r.APIKey] {
+				seen[r.APIKey] = true
+				all = append(all, r)
+			}
 		}
 		return keys, nil
 	})
@@ -82,8 +87,8 @@ func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRec
 }
 
 // TokenHistoryPages calls fn for each page of records matching q, in order,
-// the last (empty) page included, so a caller can process a large backlog
-// page by page. It stops at the first error, from the exchange or from fn.
+// so a caller can process a large backlog page by page. The last page is
+// empty or brings only rows already seen (see paginate). It stops at the first error, from the exchange or from fn.
 func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
 	params, err := q.params()
 	if err != nil {

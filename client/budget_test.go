@@ -146,7 +146,9 @@ func TestRateLimitedAnswerWaitsOutTheWindow(t *testing.T) {
 
 // A caller that waits LongestRequest outlasts the worst legitimate wait of
 // one page: a full budget, then three 429s each blocking a jittered window,
-// with every attempt running into the timeout.
+// with every attempt running into the timeout; and a system info request to
+// learn the exchange's time, the signed attempt after it and a system info
+// request after a -1011, each waiting a full budget and the timeout.
 func TestLongestRequestCoversEveryRetryWait(t *testing.T) {
 	limit := RateLimit{Requests: 10, Window: time.Minute}
 	timeout := 30 * time.Second
@@ -155,6 +157,9 @@ func TestLongestRequestCoversEveryRetryWait(t *testing.T) {
 		worst += jitterMax(limit.Window)
 	}
 	worst += (DefaultMaxRetries + 1) * timeout
+	for range 3 {
+		worst += limit.Window + timeout
+	}
 	if got := LongestRequest(limit, timeout); got < worst {
 		t.Errorf("LongestRequest = %s, want at least %s", got, worst)
 	}

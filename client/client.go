@@ -37,11 +37,14 @@ const (
 // LongestRequest is the longest one call of a method may spend on one page
 // with DefaultMaxRetries while doing nothing wrong: a window waiting for a
 // full budget, then per retry a window plus jitter after a 429 (or a shorter
-// back-off), and the request timeout per attempt. Callers that cancel stalled
-// work must wait longer than this.
+// back-off), and the request timeout per attempt; and three requests more,
+// each of which may wait a window for its budget: the system info request
+// that learns the exchange's time and the signed attempt after it, and the
+// system info request after a -1011. Callers that cancel stalled work must
+// wait longer than this.
 func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
-	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout
+	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
 // DefaultRateLimit is the exchange's published limit for the private
@@ -117,6 +120,20 @@ type Client struct {
 
 	mu      sync.Mutex
 	budgets map[string]*budget
+
+	// episode is what the system status said in the current -1011 episode:
+	// from the first -1011 until an answer succeeds.
+	episode episode
+}
+
+// episode remembers the system status of one -1011 episode, so that a run of
+// -1011 answers asks it once and not once per request. ask is a one-slot
+// lock held while asking, so concurrent requests wait for one answer.
+type episode struct {
+	ask   chan struct{}
+	mu    sync.Mutex
+	state systemState
+	asked time.Time
 }
 
 // New checks cfg and returns a client.
@@ -175,7 +192,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{},
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, episode: episode{ask: make(chan struct{}, 1)},
 		sign: func(ts, method, pathAndQuery, body string) string {
 			return Sign(secret, ts, method, pathAndQuery, body)
 		}}
@@ -241,7 +258,7 @@ type request struct {
 	decode func(data json.RawMessage, serverTimeMs int64) error
 }
 
-// systemState is what the system status said during one -1011 episode.
+// systemState is what the system status said in a -1011 episode.
 type systemState int
 
 const (
@@ -254,7 +271,7 @@ const (
 // decodes the envelope's data with r.decode. Two things it learns on the
 // way: a signed request rejected before any offset to the exchange's clock
 // was known is tried once more after learning it; a -1011 answer is
-// maintenance only if the system status says so, asked once per call.
+// maintenance only if the system status says so (see systemState).
 func (c *Client) get(ctx context.Context, r request) error {
 	if r.signed && c.cfg.APIKey == "" {
 		return &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
@@ -262,7 +279,6 @@ func (c *Client) get(ctx context.Context, r request) error {
 	b := c.budgetFor(r.endpoint)
 	backoff := time.Second
 	calibrated := false
-	system := systemUnasked
 	for retries := 0; ; {
 		release, err := b.acquire(ctx)
 		if err != nil {
@@ -272,6 +288,9 @@ func (c *Client) get(ctx context.Context, r request) error {
 		err = c.send(ctx, r)
 		release()
 		if err == nil {
+			if !r.probe {
+				c.endEpisode()
+			}
 			return nil
 		}
 		if r.signed && !offsetKnown && !calibrated && rejectedSignature(err) && ctx.Err() == nil {
@@ -283,13 +302,8 @@ func (c *Client) get(ctx context.Context, r request) error {
 			}
 		}
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeMaintenance && !r.probe && r.endpoint != EndpointSystemInfo {
-			if system == systemUnasked {
-				system = c.systemState(ctx, r.op)
-			}
-			if system == systemMaintenance {
-				e.Kind = KindMaintenance
-			}
+		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != EndpointSystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
+			e.Kind = KindMaintenance
 		}
 		kind, _ := kindOf(err)
 		if kind == KindRateLimited {
@@ -333,17 +347,47 @@ func (c *Client) calibrate(ctx context.Context, op string) bool {
 	return ok
 }
 
-// systemState asks the system status after a -1011 answer to op.
+// systemStatusFresh is how long the system status asked in a -1011 episode
+// holds: a long episode asks again, so maintenance that begins or ends
+// within it is noticed.
+const systemStatusFresh = time.Minute
+
+// systemState is what the system status says after a -1011 answer to op:
+// asked once per episode, and again once the answer is systemStatusFresh
+// old.
 func (c *Client) systemState(ctx context.Context, op string) systemState {
-	info, err := c.systemInfo(ctx, true)
-	if err != nil {
-		level.Debug(c.cfg.Logger).Log("msg", "could not read the system status after -1011; treating it as transient", "op", op, "account", c.cfg.Account, "err", err)
+	select {
+	case c.episode.ask <- struct{}{}:
+		defer func() { <-c.episode.ask }()
+	case <-ctx.Done():
 		return systemNormal
 	}
-	if info.Maintenance() {
-		return systemMaintenance
+	ep := &c.episode
+	ep.mu.Lock()
+	state, asked := ep.state, ep.asked
+	ep.mu.Unlock()
+	if state != systemUnasked && c.cfg.Now().Sub(asked) < systemStatusFresh {
+		return state
 	}
-	return systemNormal
+	state = systemNormal
+	info, err := c.systemInfo(ctx, true)
+	switch {
+	case err != nil:
+		level.Debug(c.cfg.Logger).Log("msg", "could not read the system status after -1011; treating it as transient", "op", op, "account", c.cfg.Account, "err", err)
+	case info.Maintenance():
+		state = systemMaintenance
+	}
+	ep.mu.Lock()
+	ep.state, ep.asked = state, c.cfg.Now()
+	ep.mu.Unlock()
+	return state
+}
+
+// endEpisode ends the -1011 episode: an answer succeeded.
+func (c *Client) endEpisode() {
+	c.episode.mu.Lock()
+	c.episode.state = systemUnasked
+	c.episode.mu.Unlock()
 }
 
 // send makes one HTTP request and decodes the answer.
@@ -440,7 +484,7 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	news := c.clock.observe(server, sent, received)
 	switch {
 	case news.slow:
-		level.Debug(c.cfg.Logger).Log("msg", "answer too slow to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
+		level.Debug(c.cfg.Logger).Log("msg", "answer's round trip unfit to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
 		return
 	case news.implausible:
 		level.Warn(c.cfg.Logger).Log("msg", "exchange time is implausibly far from the local clock; ignored", "account", c.cfg.Account, "offset", news.offset.Round(time.Second), "bound", maxClockOffset)

@@ -99,6 +99,10 @@ func FuzzDecodeHistory(f *testing.F) {
 	})
 }
 
+// maxQuotedError bounds an error that quotes a value: 64 bytes of it, each
+// escaped in at most 4 characters, and the words around.
+const maxQuotedError = 64*4 + 64
+
 func sameRecord(a, b HistoryRecord) bool {
 	return a.ID == b.ID && a.Type == b.Type && a.Token == b.Token && a.Timestamp == b.Timestamp && a.Amount.Equal(b.Amount)
 }
@@ -106,7 +110,7 @@ func sameRecord(a, b HistoryRecord) bool {
 // checkMalformed holds a malformed row to its documented form.
 func checkMalformed(t *testing.T, row json.RawMessage, m MalformedRow) {
 	t.Helper()
-	if m.Err == "" || len(m.Err) > 600 {
+	if m.Err == "" || len(m.Err) > 5*maxQuotedError {
 		t.Fatalf("malformed row %s: error of %d bytes: %q", row, len(m.Err), m.Err)
 	}
 	if len(m.ID) > maxIDText {
@@ -216,7 +220,8 @@ func FuzzParseTime(f *testing.F) {
 		if (err == nil) != ok || (ok && got != want) {
 			t.Fatalf("ParseTime(%q) = %d, %v; the magnitude rule gives %d (valid %v)", text, got, err, want, ok)
 		}
-		if err != nil && len(err.Error()) > 200 {
+		// 64 bytes of the value at most, each escaped in at most 4.
+		if err != nil && len(err.Error()) > maxQuotedError {
 			t.Fatalf("error of %d bytes quotes too much of the value", len(err.Error()))
 		}
 		// Milliseconds, and the same time as seconds with a fraction, read

@@ -230,6 +230,47 @@ func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
 	}
 }
 
+// A run of -1011 answers asks the system status once, until an answer
+// succeeds or the status is a minute old.
+func TestMinus1011EpisodeAsksTheSystemStatusOnce(t *testing.T) {
+	var failing atomic.Bool
+	srv, calls := pathServer(t, map[string]func() (int, string){
+		PathTokenNetwork: func() (int, string) {
+			if failing.Load() {
+				return 400, `{"success":false,"code":-1011,"message":"system under maintenance"}`
+			}
+			return 200, `{"success":true,"data":{"rows":[]},"timestamp":1}`
+		},
+		PathSystemInfo: fixed(200, `{"success":true,"data":{"status":2,"msg":"upgrade"},"timestamp":1}`),
+	})
+	clk := newStepClock()
+	c := newTestClient(t, srv.URL, func(c *Config) {
+		c.Now = clk.Now
+		c.RateLimit = RateLimit{Requests: 1000, Window: time.Minute}
+	})
+	call := func(wantMaintenance bool, wantAsked int) {
+		t.Helper()
+		_, err := c.TokenNetworks(context.Background())
+		if IsMaintenance(err) != wantMaintenance || (!wantMaintenance && err != nil) {
+			t.Fatalf("err = %v, want maintenance %v", err, wantMaintenance)
+		}
+		if n := calls(PathSystemInfo); n != wantAsked {
+			t.Fatalf("system status asked %d times, want %d", n, wantAsked)
+		}
+	}
+	failing.Store(true)
+	call(true, 1)
+	call(true, 1) // the same episode
+	clk.Add(systemStatusFresh - time.Second)
+	call(true, 1)
+	clk.Add(time.Second)
+	call(true, 2) // a minute old: asked again
+	failing.Store(false)
+	call(false, 2) // ends the episode
+	failing.Store(true)
+	call(true, 3) // a new episode
+}
+
 // The system status endpoint's own -1011 does not ask the system status.
 func TestSystemInfoDoesNotAskItselfAboutMinus1011(t *testing.T) {
 	srv, calls := pathServer(t, map[string]func() (int, string){

@@ -25,7 +25,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"endpoint"}),
 		clockSkew: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "woox_api_clock_skew_seconds",
-			Help: "Exchange server clock minus local clock, from the latest response.",
+			Help: "Exchange server clock minus local clock, from the latest trusted answer (successful, quick, within a day).",
 		}),
 	}
 	if reg != nil {

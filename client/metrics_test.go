@@ -221,7 +221,7 @@ func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
 			if got := c.ServerNow(); !got.Equal(clk.Now().Add(tc.ahead)) {
 				t.Errorf("ServerNow = %v, want the fake's clock %v", got, clk.Now().Add(tc.ahead))
 			}
-			want := `# HELP woox_api_clock_skew_seconds Exchange server clock minus local clock, from the latest response.
+			want := `# HELP woox_api_clock_skew_seconds Exchange server clock minus local clock, from the latest trusted answer (successful, quick, within a day).
 # TYPE woox_api_clock_skew_seconds gauge
 woox_api_clock_skew_seconds ` + strconv.FormatFloat(tc.ahead.Seconds(), 'g', -1, 64) + "\n"
 			if err := testutil.CollectAndCompare(h.reg, strings.NewReader(want), "woox_api_clock_skew_seconds"); err != nil {
