@@ -158,29 +158,30 @@ type sums struct {
 	inflow, outflow decimal.Decimal
 }
 
-// seenID is what the ledger remembers of one id: a value in the seen map,
-// with the (token, type) pairs interned, so that the ids of a day of
-// records cost no allocation each.
+// seenID is what the ledger remembers of one id: a 16-byte value in the
+// seen map, with the (token, type) pair interned, so that the ids of a day
+// of records cost no allocation each.
 type seenID struct {
 	// latestMs is the latest timestamp the id came with.
 	latestMs int64
-	// kind is the first (token, type) pair counted under this id, more the
-	// others; anyKind is set for ids loaded from a version 1 state, which
-	// did not keep them.
-	kind    *key
-	more    []*key
-	anyKind bool
+	// kind is the first (token, type) pair counted under this id (the
+	// others are in Ledger.moreKinds), or anyKind for an id loaded from a
+	// version 1 state, which did not keep them.
+	kind *key
 }
 
-func (s *seenID) has(k *key) bool {
-	return s.anyKind || (k != nil && (s.kind == k || slices.Contains(s.more, k)))
+// anyKind marks an id that matches every (token, type) pair.
+var anyKind = &key{}
+
+func (l *Ledger) has(id int64, s seenID, k *key) bool {
+	return s.kind == anyKind || (k != nil && (s.kind == k || slices.Contains(l.moreKinds[id], k)))
 }
 
-func (s *seenID) kinds() []*key {
-	if s.kind == nil {
+func (l *Ledger) kindsOf(id int64, s seenID) []*key {
+	if s.kind == anyKind {
 		return nil
 	}
-	return append([]*key{s.kind}, s.more...)
+	return append([]*key{s.kind}, l.moreKinds[id]...)
 }
 
 // sweep is the progress of the late sweep: the slice [next, next+step) of
@@ -202,12 +203,15 @@ type Ledger struct {
 	horizon int64 // ids with a latest timestamp at or after this are remembered
 	seen    map[int64]seenID
 	kinds   map[key]*key // interned (token, type) pairs
-	newest  int64
-	hasNew  bool
-	totals  map[key]*sums
-	late    uint64
-	shared  uint64
-	sweep   sweep
+	// moreKinds are the pairs after the first of ids shared across tokens
+	// or types.
+	moreKinds map[int64][]*key
+	newest    int64
+	hasNew    bool
+	totals    map[key]*sums
+	late      uint64
+	shared    uint64
+	sweep     sweep
 
 	// pendingEnd is the end of the last steady poll that came up short of
 	// meta.total (see Finish); pendingStale is set when a record at or
@@ -223,12 +227,13 @@ type Ledger struct {
 func New(startMs int64, cfg Config) *Ledger {
 	cfg.Overlap, cfg.LateWindow = max(cfg.Overlap, 0), max(cfg.LateWindow, 0)
 	return &Ledger{
-		cfg:     cfg,
-		start:   startMs,
-		horizon: startMs,
-		seen:    map[int64]seenID{},
-		kinds:   map[key]*key{},
-		totals:  map[key]*sums{},
+		cfg:       cfg,
+		start:     startMs,
+		horizon:   startMs,
+		seen:      map[int64]seenID{},
+		kinds:     map[key]*key{},
+		moreKinds: map[int64][]*key{},
+		totals:    map[key]*sums{},
 	}
 }
 
@@ -293,7 +298,7 @@ func (l *Ledger) observe(r Record) bool {
 	s, ok := l.seen[r.ID]
 	if ok {
 		s.latestMs = max(s.latestMs, r.TimestampMs)
-		if s.has(kind) {
+		if l.has(r.ID, s, kind) {
 			l.seen[r.ID] = s
 			return false
 		}
@@ -303,7 +308,7 @@ func (l *Ledger) observe(r Record) bool {
 		l.kinds[k] = kind
 	}
 	if ok {
-		s.more = append(s.more, kind)
+		l.moreKinds[r.ID] = append(l.moreKinds[r.ID], kind)
 		l.shared++
 	} else {
 		s = seenID{latestMs: r.TimestampMs, kind: kind}
@@ -413,6 +418,7 @@ func (l *Ledger) forget(h int64) {
 	for id, s := range l.seen {
 		if s.latestMs < cut {
 			delete(l.seen, id)
+			delete(l.moreKinds, id)
 		}
 	}
 }
@@ -595,7 +601,7 @@ func (l *Ledger) Export() State {
 		st.LastRecordMs = &n
 	}
 	for id, s := range l.seen {
-		for _, k := range s.kinds() {
+		for _, k := range l.kindsOf(id, s) {
 			st.Seen = append(st.Seen, SeenRecord{ID: id, TimestampMs: s.latestMs, Token: k.token, Type: k.typ})
 		}
 	}
@@ -649,7 +655,10 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 		case ok && st.Version == 1:
 			return nil, fmt.Errorf("ledger state: record id %d listed twice", s.ID)
 		case !ok:
-			e = seenID{latestMs: s.TimestampMs, anyKind: st.Version == 1}
+			e = seenID{latestMs: s.TimestampMs}
+			if st.Version == 1 {
+				e.kind = anyKind
+			}
 		}
 		if st.Version != 1 {
 			k := key{s.Token, s.Type}
@@ -658,13 +667,13 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 				kind = &k
 				l.kinds[k] = kind
 			}
-			if e.has(kind) {
+			if l.has(s.ID, e, kind) {
 				return nil, fmt.Errorf("ledger state: record %d %s %s listed twice", s.ID, s.Token, s.Type)
 			}
 			if e.kind == nil {
 				e.kind = kind
 			} else {
-				e.more = append(e.more, kind)
+				l.moreKinds[s.ID] = append(l.moreKinds[s.ID], kind)
 			}
 		}
 		e.latestMs = max(e.latestMs, s.TimestampMs)
