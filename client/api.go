@@ -47,7 +47,7 @@ func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
 func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
 	var all []Credential
 	seen := map[string]bool{}
-	err := c.paginate(MaxPageSize, func(page, size int) ([]string, error) {
+	err := paginate(MaxPageSize, func(page, size int) ([]string, error) {
 		var rows []Credential
 		err := c.get(ctx, request{op: fmt.Sprintf("get credentials page %d", page), endpoint: EndpointCredentials,
 			path: PathCredentials, query: encodeQuery(pageParams(nil, page, size)), signed: true,
@@ -98,7 +98,7 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	if size <= 0 || size > MaxPageSize {
 		size = MaxPageSize
 	}
-	return c.paginate(size, func(page, size int) ([]string, error) {
+	return paginate(size, func(page, size int) ([]rowIdentity, error) {
 		var p HistoryPage
 		err := c.get(ctx, request{op: fmt.Sprintf("get token history page %d", page), endpoint: EndpointTokenHistory,
 			path: PathTokenHistory, query: encodeQuery(pageParams(params, page, size)), signed: true,
@@ -141,18 +141,39 @@ func (q HistoryQuery) params() ([]param, error) {
 	return params, nil
 }
 
-// historyIdentities are the identities of a page's rows: id, token and
-// type for a record, since the legs of one trade may share an id, and the
-// row's key for a malformed row.
-func historyIdentities(p HistoryPage) []string {
-	ids := make([]string, 0, len(p.Records)+len(p.Malformed))
+// rowIdentity identifies a token history row within one paging: the id with
+// a hash of token and type for a record (the legs of one trade may share an
+// id), a hash of the key for a malformed row. Small and without pointers, so
+// that a 50,000-record catch-up remembers its rows cheaply; a hash collision
+// could only end paging if every row of a page collided.
+type rowIdentity struct {
+	id     int64
+	hash   uint64
+	broken bool
+}
+
+func historyIdentities(p HistoryPage) []rowIdentity {
+	ids := make([]rowIdentity, 0, len(p.Records)+len(p.Malformed))
 	for _, r := range p.Records {
-		ids = append(ids, strconv.FormatInt(r.ID, 10)+"\x00"+r.Token+"\x00"+r.Type)
+		ids = append(ids, rowIdentity{id: r.ID, hash: fnv1a(fnv1a(fnvOffset, r.Token, true), r.Type, false)})
 	}
 	for _, m := range p.Malformed {
-		ids = append(ids, "\x00"+m.Key)
+		ids = append(ids, rowIdentity{hash: fnv1a(fnvOffset, m.Key, false), broken: true})
 	}
 	return ids
+}
+
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
+// fnv1a adds s (and a zero byte after it when sep) to the FNV-1a hash h.
+func fnv1a(h uint64, s string, sep bool) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	if sep {
+		h *= fnvPrime
+	}
+	return h
 }
 
 // paginate fetches pages 1, 2, ... of size rows until a page comes back
@@ -164,8 +185,8 @@ func historyIdentities(p HistoryPage) []string {
 // below the size asked without saying so in meta.recordsPerPage, and
 // understate meta.total, and stopping early would lose the records beyond
 // for good. The cost is one empty page per poll.
-func (c *Client) paginate(size int, fetch func(page, size int) (identities []string, err error)) error {
-	seen := map[string]struct{}{}
+func paginate[K comparable](size int, fetch func(page, size int) (identities []K, err error)) error {
+	seen := map[K]struct{}{}
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
 		if err != nil {

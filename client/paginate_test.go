@@ -190,9 +190,8 @@ func TestMalformedRowsCountTowardPaging(t *testing.T) {
 
 // An exchange that serves new rows forever is cut off, not followed.
 func TestPagingGivesUpAfterMaxPages(t *testing.T) {
-	var c Client
 	fetched := 0
-	err := c.paginate(10, func(page, size int) ([]string, error) {
+	err := paginate(10, func(page, size int) ([]string, error) {
 		fetched++
 		return []string{strconv.Itoa(page)}, nil
 	})

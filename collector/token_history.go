@@ -173,9 +173,12 @@ func toLedger(recs []client.HistoryRecord) []ledger.Record {
 type read struct {
 	check ledger.PollCheck
 	pages int
-	// times are the timestamps of the records read, for cutting the window
-	// into slices; serverMs is the latest server time of an answer.
-	times    []int64
+	// times are the timestamps of every sampleEvery-th record read, for
+	// cutting the window into slices; serverMs is the latest server time of
+	// an answer.
+	times       []int64
+	sampleEvery int
+	rows        int
 	serverMs int64
 	// unplaceable and malformed are the rows that fail the poll.
 	unplaceable []ledger.Record
@@ -185,7 +188,7 @@ type read struct {
 // readWindow reads [start, end] page by page (only the first page when
 // firstOnly), counting records as they arrive.
 func (a *historyAccount) readWindow(ctx context.Context, start, end int64, firstOnly bool, progress func()) (*read, error) {
-	r := &read{}
+	r := &read{sampleEvery: max(1, a.pageSize/64)}
 	err := a.api.TokenHistoryPages(ctx, client.HistoryQuery{StartTime: start, EndTime: end, PageSize: a.pageSize},
 		func(p client.HistoryPage) error {
 			recs := toLedger(p.Records)
@@ -210,7 +213,10 @@ func (a *historyAccount) readWindow(ctx context.Context, start, end int64, first
 			}
 			r.unplaceable = append(r.unplaceable, obs.Unplaceable...)
 			for _, rec := range recs {
-				r.times = append(r.times, rec.TimestampMs)
+				if r.rows%r.sampleEvery == 0 {
+					r.times = append(r.times, rec.TimestampMs)
+				}
+				r.rows++
 			}
 			progress()
 			if firstOnly {
@@ -332,7 +338,8 @@ func (a *historyAccount) readInSlices(ctx context.Context, start, end int64, fir
 	var todo []slice
 	slices.Sort(first.times)
 	from := start
-	for i := a.pageSize / 2; i < len(first.times); i += a.pageSize / 2 {
+	step := max(1, a.pageSize/2/first.sampleEvery)
+	for i := step; i < len(first.times); i += step {
 		if t := first.times[i]; t > from && t < end {
 			todo = append(todo, slice{from, t})
 			from = t
