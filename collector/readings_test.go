@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // The tests in this file run the token history poller with the real client
@@ -48,10 +50,11 @@ type readingsRig struct {
 	cfg     Config
 	account *historyAccount
 	poller  *poller
-	// saved is the state the poller saved last, as a state file would.
-	mu    sync.Mutex
-	saved *ledger.State
-	logs  *syncBuffer
+	// stateFile is where the poller saves its state, as with
+	// --token-history.state-file.
+	stateFile string
+	store     *statefile.Store
+	logs      *syncBuffer
 }
 
 var readingsEpoch = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -67,29 +70,35 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario, configure func(*Conf
 	}
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	x := &readingsRig{clock: clock, fake: fake, url: srv.URL, logs: &syncBuffer{}}
+	x := &readingsRig{clock: clock, fake: fake, url: srv.URL, logs: &syncBuffer{},
+		stateFile: filepath.Join(t.TempDir(), "state.json")}
 	x.cfg = Config{
 		TokenHistoryInterval: time.Minute, HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
 		HistorySkipMalformedAfter: 3,
 		Logger:                    log.NewLogfmtLogger(x.logs),
 		Now:                       clock.Now,
-		OnHistoryPoll: func(_ string, st ledger.State) {
-			x.mu.Lock()
-			defer x.mu.Unlock()
-			x.saved = &st
+		OnHistoryPoll: func(account string, st ledger.State) {
+			if err := x.store.Save(account, st); err != nil {
+				t.Error(err)
+			}
 		},
 	}
 	if configure != nil {
 		configure(&x.cfg)
 	}
-	x.start(t, nil)
+	x.start(t)
 	return x
 }
 
-// start builds the exporter, from a saved state when st is not nil, as a
-// restart with a state file does.
-func (x *readingsRig) start(t *testing.T, st *ledger.State) {
+// start builds the exporter from the state file, as a start with
+// --token-history.state-file does.
+func (x *readingsRig) start(t *testing.T) {
 	t.Helper()
+	store, err := statefile.Open(x.stateFile, x.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.store = store
 	api, err := client.New(client.Config{BaseURL: x.url, Account: "main", APIKey: e2eKey, APISecret: e2eSecret,
 		RateLimit: client.RateLimit{Requests: 1000, Window: time.Second}, Budget: 1, Now: x.clock.Now,
 		Sleep: func(context.Context, time.Duration) error { return nil }})
@@ -98,10 +107,7 @@ func (x *readingsRig) start(t *testing.T, st *ledger.State) {
 	}
 	cfg := x.cfg
 	cfg.Accounts = []Account{{Name: "main", APIKey: e2eKey, API: api}}
-	cfg.HistoryState = nil
-	if st != nil {
-		cfg.HistoryState = map[string]ledger.State{"main": *st}
-	}
+	cfg.HistoryState = store.States()
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -114,16 +120,13 @@ func (x *readingsRig) start(t *testing.T, st *ledger.State) {
 	}
 }
 
-// restart rebuilds the exporter from the state saved last.
+// restart rebuilds the exporter from the state file.
 func (x *readingsRig) restart(t *testing.T) {
 	t.Helper()
-	x.mu.Lock()
-	st := x.saved
-	x.mu.Unlock()
-	if st == nil {
+	if len(x.store.States()) == 0 {
 		t.Fatal("no state saved before the restart")
 	}
-	x.start(t, st)
+	x.start(t)
 }
 
 // poll runs one history poll and returns its error.
