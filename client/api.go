@@ -177,31 +177,34 @@ func fnv1a(h uint64, s string, sep bool) uint64 {
 }
 
 // paginate fetches pages 1, 2, ... of size rows until a page comes back
-// empty or brings no row it has not seen (an exchange may answer a page
-// beyond the last with the last again), or maxPages were fetched. fetch
-// returns the identity of each row of its page.
+// empty or brings no row the page before it did not (an exchange may answer
+// a page beyond the last with the last again), or maxPages were fetched.
+// fetch returns the identity of each row of its page. Only the previous
+// page's rows are remembered, so a long catch-up costs no memory here.
 //
 // Neither a short page nor meta ends the list: an exchange may cap pages
 // below the size asked without saying so in meta.recordsPerPage, and
 // understate meta.total, and stopping early would lose the records beyond
 // for good. The cost is one empty page per poll.
 func paginate[K comparable](size int, fetch func(page, size int) (identities []K, err error)) error {
-	seen := map[K]struct{}{}
+	previous := map[K]struct{}{}
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
 		if err != nil {
 			return err
 		}
 		fresh := false
+		current := make(map[K]struct{}, len(ids))
 		for _, id := range ids {
-			if _, ok := seen[id]; !ok {
-				seen[id] = struct{}{}
+			current[id] = struct{}{}
+			if _, ok := previous[id]; !ok {
 				fresh = true
 			}
 		}
 		if !fresh {
 			return nil
 		}
+		previous = current
 	}
 	return &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }
