@@ -87,9 +87,13 @@ func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
 
 	// Found again, then lost again: logged again.
 	api.creds = credentialRows()
-	a.poll(context.Background(), func() {})
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
 	api.creds = credentialRows()[1:2]
-	a.poll(context.Background(), func() {})
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
 	if n := strings.Count(buf.String(), "own API key is not in"); n != 2 {
 		t.Errorf("logged %d times after the key came back and went, want 2", n)
 	}

@@ -179,7 +179,7 @@ type read struct {
 	times       []int64
 	sampleEvery int
 	rows        int
-	serverMs int64
+	serverMs    int64
 	// unplaceable and malformed are the rows that fail the poll.
 	unplaceable []ledger.Record
 	malformed   []client.MalformedRow

@@ -339,13 +339,13 @@ func (l *Ledger) observe(r Record) bool {
 type PollResult int
 
 const (
-	// PollComplete: the poll was consistent and the cursor advanced.
+	// PollComplete means the poll was consistent and the cursor advanced.
 	PollComplete PollResult = iota
-	// PollShortAccepted: meta.total held steady but more rows were promised
+	// PollShortAccepted means meta.total held steady but more rows were promised
 	// than served, and this re-read found nothing new up to the end of an
 	// earlier such poll: the cursor advanced to that end.
 	PollShortAccepted
-	// PollIncomplete: the cursor stays and the next poll re-reads the
+	// PollIncomplete means the cursor stays and the next poll re-reads the
 	// window.
 	PollIncomplete
 )
