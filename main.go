@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
-	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -26,7 +25,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
-	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
@@ -173,8 +171,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		Logger:                    logger,
 	}
 	if store != nil {
-		cfg.HistoryState = store.States()
-		cfg.OnHistoryPoll = func(account string, st ledger.State) { saveState(store, account, st, logger) }
+		cfg.State = store
 	}
 	for _, a := range accounts {
 		c, err := newClient(a.Name, a.APIKey, a.Secret.Reveal())
@@ -218,13 +215,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		logger: logger, slogger: slogger,
 	})
 	stop()
-	<-pollersDone
-	if store != nil {
-		// Records counted by a poll cut short by the shutdown are kept.
-		for _, a := range accounts {
-			saveState(store, a.Name, exporter.Ledger(a.Name).Export(), logger)
-		}
-	}
+	<-pollersDone // every account's token history state is saved by now
 	if err != nil {
 		level.Error(logger).Log("msg", "HTTP server failed", "err", err)
 		return 1
@@ -256,14 +247,6 @@ func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInt
 		}
 	}
 	return nil
-}
-
-// saveState writes one account's token history state; a failure is logged
-// and counted by the store, and the next poll writes again.
-func saveState(store *statefile.Store, account string, st ledger.State, logger log.Logger) {
-	if err := store.Save(account, st); err != nil {
-		level.Error(logger).Log("msg", "cannot save token history state", "account", account, "path", store.Path(), "err", err)
-	}
 }
 
 func fail(stderr io.Writer, err error) int {

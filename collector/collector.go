@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 const namespace = "woox"
@@ -43,6 +44,15 @@ type TokenHistoryAPI interface {
 type AccountAPI interface {
 	CredentialsAPI
 	TokenHistoryAPI
+}
+
+// StateStore keeps token history ledger states across restarts (package
+// statefile implements it with a file).
+type StateStore interface {
+	// States returns the saved states by account name.
+	States() map[string]ledger.State
+	// Save replaces the saved state of one account.
+	Save(account string, st ledger.State) error
 }
 
 var (

@@ -88,7 +88,7 @@ func (x *e2e) pollHistory(t *testing.T) {
 	}
 }
 
-func (x *e2e) ledger() *ledger.Ledger { return x.exporter.Ledger("main") }
+func (x *e2e) ledger() *ledger.Ledger { return x.exporter.ledgers["main"] }
 
 // checkExact compares the exported totals with exact sums over every record
 // the fake holds from the first window's start up to until.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -70,14 +71,11 @@ type Config struct {
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
 
-	// HistoryState holds saved ledger states by account name; an account
-	// found here resumes its counters and cursor instead of starting fresh.
-	// States of accounts not configured are ignored.
-	HistoryState map[string]ledger.State
-	// OnHistoryPoll, when set, is called after every successful token
-	// history poll with the account's ledger state, to save it. It runs on
-	// the account's poller goroutine; accounts poll concurrently.
-	OnHistoryPoll func(account string, st ledger.State)
+	// State, when set, keeps every account's token history across
+	// restarts: an account found in it resumes its counters and cursor,
+	// and its state is saved after every token history poll and when Run
+	// returns. States of accounts not configured are left alone.
+	State StateStore
 
 	Logger log.Logger
 	// Now is the clock for poll timestamps and the first history window;
@@ -90,6 +88,8 @@ type Exporter struct {
 	pollers    []*poller
 	collectors []prometheus.Collector
 	ledgers    map[string]*ledger.Ledger
+	state      StateStore
+	logger     log.Logger
 	history    *TokenHistoryCollector
 	// pregathered are the big collectors as gathered after their polls,
 	// healthReg the poll health gathered at scrape time: see Gatherer.
@@ -165,6 +165,11 @@ func New(cfg Config) (*Exporter, error) {
 		e.pregathered = append(e.pregathered, credsPG, histPG)
 	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
+	var saved map[string]ledger.State
+	if cfg.State != nil {
+		saved = cfg.State.States()
+	}
+	e.state, e.logger = cfg.State, cfg.Logger
 	for _, a := range cfg.Accounts {
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: cfg.ShowFullKey, logger: cfg.Logger}
 		creds.accounts = append(creds.accounts, ca)
@@ -172,7 +177,7 @@ func New(cfg Config) (*Exporter, error) {
 
 		lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow}
 		l := ledger.New(start, lcfg)
-		if st, ok := cfg.HistoryState[a.Name]; ok {
+		if st, ok := saved[a.Name]; ok {
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
@@ -181,7 +186,9 @@ func New(cfg Config) (*Exporter, error) {
 		e.ledgers[a.Name] = l
 		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
 			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
-		ha.onPoll = cfg.OnHistoryPoll
+		if cfg.State != nil {
+			ha.onPoll = e.save
+		}
 		hist.accounts = append(hist.accounts, ha)
 		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, histPG.wrap(ha.poll))
 	}
@@ -209,20 +216,29 @@ func (e *Exporter) Collectors() []prometheus.Collector {
 	return e.collectors
 }
 
-// Ledger returns the token history ledger of the named account, for saving
-// its state; nil for an unknown account.
-func (e *Exporter) Ledger(account string) *ledger.Ledger {
-	return e.ledgers[account]
-}
-
 // Run starts every poller, each polling at once and then every interval, and
-// returns when ctx is done and every poller has stopped.
+// returns when ctx is done and every poller has stopped, after saving every
+// account's token history state (records counted by a poll cut short by the
+// shutdown are kept).
 func (e *Exporter) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, p := range e.pollers {
 		wg.Go(func() { p.run(ctx) })
 	}
 	wg.Wait()
+	if e.state != nil {
+		for _, a := range e.history.accounts {
+			e.save(a.name, a.ledger.Export())
+		}
+	}
+}
+
+// save writes one account's token history state; a failure is logged (the
+// store counts it) and the next poll writes again.
+func (e *Exporter) save(account string, st ledger.State) {
+	if err := e.state.Save(account, st); err != nil {
+		level.Error(e.logger).Log("msg", "cannot save token history state", "account", account, "err", err)
+	}
 }
 
 // Ready reports whether every poller has finished its first poll, with

@@ -318,7 +318,7 @@ func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := e.Ledger("main")
+	l := e.ledgers["main"]
 	if want := historyNow.Add(-time.Hour).UnixMilli(); l.Start() != want {
 		t.Errorf("first window starts %d, want now - 1h = %d", l.Start(), want)
 	}

@@ -165,7 +165,7 @@ func (r *faultRig) exact() (bool, string) {
 			want[k].outflow = want[k].outflow.Sub(a)
 		}
 	}
-	got := r.exporter.Ledger("main").Totals()
+	got := r.exporter.ledgers["main"].Totals()
 	if len(got) != len(want) {
 		return false, fmt.Sprintf("%d totals, want %d", len(got), len(want))
 	}
@@ -426,7 +426,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			t.Errorf("%s: nothing exported", name)
 		}
 	}
-	totals := e.Ledger("main").Totals()
+	totals := e.ledgers["main"].Totals()
 	var records uint64
 	for _, tot := range totals {
 		records += tot.Records

@@ -15,7 +15,6 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
-	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
@@ -77,11 +76,6 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario, configure func(*Conf
 		HistorySkipMalformedAfter: 3,
 		Logger:                    log.NewLogfmtLogger(x.logs),
 		Now:                       clock.Now,
-		OnHistoryPoll: func(account string, st ledger.State) {
-			if err := x.store.Save(account, st); err != nil {
-				t.Error(err)
-			}
-		},
 	}
 	if configure != nil {
 		configure(&x.cfg)
@@ -107,7 +101,7 @@ func (x *readingsRig) start(t *testing.T) {
 	}
 	cfg := x.cfg
 	cfg.Accounts = []Account{{Name: "main", APIKey: e2eKey, API: api}}
-	cfg.HistoryState = store.States()
+	cfg.State = store
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
