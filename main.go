@@ -195,7 +195,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		level.Info(logger).Log("msg", "no account configured; exporting public token networks only")
 	}
 	for _, a := range accounts {
-		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", config.MaskAPIKey(a.APIKey, false))
+		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", collector.MaskAPIKey(a.APIKey, false))
 	}
 	if c := store.Corruption(); c != nil {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",

@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/config"
 )
 
 // basePermissions are always exported, 0 when not granted, so that an alert
@@ -97,7 +96,7 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
 	switch {
 	case snap.own == nil && !a.ownMissing:
 		level.Warn(a.logger).Log("msg", "the exporter's own API key is not in the account's credentials list; its permissions are not exported",
-			"account", a.name, "api_key", config.MaskAPIKey(a.ownKey, false))
+			"account", a.name, "api_key", MaskAPIKey(a.ownKey, false))
 		a.ownMissing = true
 	case snap.own != nil:
 		a.ownMissing = false
@@ -122,14 +121,14 @@ func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
 		}
 		byKey[c.APIKey] = c
 		keys = append(keys, c.APIKey)
-		m := config.MaskAPIKey(c.APIKey, showFull)
+		m := MaskAPIKey(c.APIKey, showFull)
 		byMask[m] = append(byMask[m], c.APIKey)
 	}
 	slices.Sort(keys)
 	rows := make([]apiKeyRow, 0, len(keys))
 	for _, k := range keys {
 		c := byKey[k]
-		label := config.MaskAPIKey(k, showFull)
+		label := MaskAPIKey(k, showFull)
 		if alike := byMask[label]; len(alike) > 1 {
 			label += "~" + keySuffix(k, alike)
 		}

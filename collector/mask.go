@@ -1,4 +1,4 @@
-package config
+package collector
 
 // MaskAPIKey shortens an API key for logs and the landing page: its first and
 // last four characters joined by "...", or "****" when the key has eight

@@ -1,4 +1,4 @@
-package config
+package collector
 
 import "testing"
 
