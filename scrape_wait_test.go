@@ -73,9 +73,8 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	exporter, err := collector.New(collector.Config{
 		Public:               public,
 		Accounts:             []collector.Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
-		TokenNetworkInterval: time.Hour,
-		CredentialsInterval:  time.Hour,
-		TokenHistoryInterval: 50 * time.Millisecond,
+		Intervals: map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour,
+			client.EndpointTokenHistory: 50 * time.Millisecond},
 		StallTimeout:         time.Minute,
 		Logger:               log.NewNopLogger(),
 	})

@@ -216,3 +216,17 @@ func (c *CredentialsCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 }
+
+// buildCredentials polls each account's API keys.
+func buildCredentials(b *builder) (prometheus.Collector, error) {
+	if len(b.cfg.Accounts) == 0 {
+		return nil, nil
+	}
+	c := &CredentialsCollector{}
+	for _, a := range b.cfg.Accounts {
+		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger}
+		c.accounts = append(c.accounts, ca)
+		b.poll(c, a.Name, ca.poll)
+	}
+	return c, nil
+}

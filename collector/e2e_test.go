@@ -61,9 +61,9 @@ func newE2E(t *testing.T, history []fakeexchange.HistoryRecord, pageSize int) *e
 	}
 	start := time.Now()
 	e, err := New(Config{
-		Public:               public,
-		Accounts:             []Account{{Name: "main", APIKey: e2eKey, API: account}},
-		TokenNetworkInterval: time.Minute, CredentialsInterval: time.Minute, TokenHistoryInterval: time.Minute,
+		Public:         public,
+		Accounts:       []Account{{Name: "main", APIKey: e2eKey, API: account}},
+		Intervals:      map[string]time.Duration{client.EndpointTokenNetwork: time.Minute, client.EndpointCredentials: time.Minute, client.EndpointTokenHistory: time.Minute},
 		HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
 		Logger: log.NewNopLogger(),
 		Now:    func() time.Time { return start },
@@ -135,7 +135,7 @@ func (x *e2e) checkExact(t *testing.T, until time.Time) {
 	for _, w := range want {
 		records += float64(w.records)
 	}
-	hist := x.exporter.Collectors()[2]
+	hist := x.exporter.byName[client.EndpointTokenHistory]
 	if n := sumOf(t, hist, "woox_token_history_records_total"); n != records {
 		t.Errorf("woox_token_history_records_total sums to %v, want %v", n, records)
 	}
@@ -231,8 +231,7 @@ func TestEndToEndCollectorsAgainstFakeExchange(t *testing.T) {
 	if !x.exporter.Ready() {
 		t.Error("not ready after every first poll")
 	}
-	cs := x.exporter.Collectors()
-	expectMetrics(t, cs[0], "e2e_token_network.metrics")
-	expectMetrics(t, cs[1], "e2e_credentials.metrics")
+	expectMetrics(t, x.exporter.byName[client.EndpointTokenNetwork], "e2e_token_network.metrics")
+	expectMetrics(t, x.exporter.byName[client.EndpointCredentials], "e2e_credentials.metrics")
 	x.checkExact(t, time.Now())
 }

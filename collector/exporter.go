@@ -11,20 +11,16 @@ import (
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // Defaults for zero Config durations; they match the defaults of the
 // command-line flags (README, Flags).
 const (
-	DefaultTokenNetworkInterval = 5 * time.Minute
-	DefaultCredentialsInterval  = 5 * time.Minute
-	DefaultTokenHistoryInterval = time.Minute
-	DefaultHistoryOverlap       = 5 * time.Minute
-	DefaultHistoryLookback      = time.Hour
-	DefaultHistoryLateInterval  = time.Hour
-	DefaultHistoryLateWindow    = 24 * time.Hour
+	DefaultHistoryOverlap      = 5 * time.Minute
+	DefaultHistoryLookback     = time.Hour
+	DefaultHistoryLateInterval = time.Hour
+	DefaultHistoryLateWindow   = 24 * time.Hour
 )
 
 // Account is one exchange account the exporter reads.
@@ -44,10 +40,9 @@ type Config struct {
 	Public   TokenNetworkAPI
 	Accounts []Account
 
-	// Poll intervals; zero means the Default* value.
-	TokenNetworkInterval time.Duration
-	CredentialsInterval  time.Duration
-	TokenHistoryInterval time.Duration
+	// Intervals are the poll intervals by endpoint name; an endpoint
+	// missing or at zero polls every Endpoint.DefaultInterval.
+	Intervals map[string]time.Duration
 	// StallTimeout cancels a poll that makes no progress (no page arrives)
 	// for this long, or for its interval if that is longer. It must exceed
 	// client.LongestRequest, or a poll merely waiting its turn is cancelled.
@@ -85,8 +80,11 @@ type Config struct {
 
 // Exporter owns the pollers and the collectors that export what they read.
 type Exporter struct {
-	pollers    []*poller
+	pollers []*poller
+	// collectors are every collector in export order, byName the same by
+	// endpoint name ("health" for the poll health).
 	collectors []prometheus.Collector
+	byName     map[string]prometheus.Collector
 	ledgers    map[string]*ledger.Ledger
 	state      StateStore
 	logger     log.Logger
@@ -111,9 +109,6 @@ func New(cfg Config) (*Exporter, error) {
 		v    *time.Duration
 		def  time.Duration
 	}{
-		{"token network interval", &cfg.TokenNetworkInterval, DefaultTokenNetworkInterval},
-		{"credentials interval", &cfg.CredentialsInterval, DefaultCredentialsInterval},
-		{"token history interval", &cfg.TokenHistoryInterval, DefaultTokenHistoryInterval},
 		{"token history overlap", &cfg.HistoryOverlap, DefaultHistoryOverlap},
 		{"token history lookback", &cfg.HistoryLookback, DefaultHistoryLookback},
 		{"token history late interval", &cfg.HistoryLateInterval, DefaultHistoryLateInterval},
@@ -142,78 +137,34 @@ func New(cfg Config) (*Exporter, error) {
 		names[a.Name] = true
 	}
 
-	e := &Exporter{ledgers: map[string]*ledger.Ledger{}}
-	newPoller := func(endpoint, account string, interval time.Duration, poll pollFunc) *poller {
-		p := &poller{endpoint: endpoint, account: account, interval: interval, stallAfter: max(interval, cfg.StallTimeout),
-			poll: poll, logger: cfg.Logger, now: cfg.Now}
-		e.pollers = append(e.pollers, p)
-		return p
+	every, err := intervals(cfg)
+	if err != nil {
+		return nil, err
 	}
-
-	if cfg.Public != nil {
-		tn := newTokenNetworkCollector(cfg.Public)
-		pg := newPregathered(tn)
-		e.pregathered = append(e.pregathered, pg)
-		newPoller(client.EndpointTokenNetwork, "", cfg.TokenNetworkInterval, pg.wrap(tn.poll))
-		e.collectors = append(e.collectors, tn)
-	}
-	creds := &CredentialsCollector{}
-	hist := &TokenHistoryCollector{}
-	var credsPG, histPG *pregathered
-	if len(cfg.Accounts) > 0 {
-		credsPG, histPG = newPregathered(creds), newPregathered(hist)
-		e.pregathered = append(e.pregathered, credsPG, histPG)
-	}
-	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
-	var saved map[string]ledger.State
-	if cfg.State != nil {
-		saved = cfg.State.States()
-	}
-	e.state, e.logger = cfg.State, cfg.Logger
-	for _, a := range cfg.Accounts {
-		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: cfg.ShowFullKey, logger: cfg.Logger}
-		creds.accounts = append(creds.accounts, ca)
-		newPoller(client.EndpointCredentials, a.Name, cfg.CredentialsInterval, credsPG.wrap(ca.poll))
-
-		lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow}
-		l := ledger.New(start, lcfg)
-		if st, ok := saved[a.Name]; ok {
-			var err error
-			if l, err = ledger.FromState(st, lcfg); err != nil {
-				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
-			}
+	e := &Exporter{ledgers: map[string]*ledger.Ledger{}, byName: map[string]prometheus.Collector{},
+		state: cfg.State, logger: cfg.Logger}
+	for _, ep := range Endpoints {
+		c, err := ep.build(&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name]})
+		if err != nil {
+			return nil, err
 		}
-		e.ledgers[a.Name] = l
-		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
-			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
-		if cfg.State != nil {
-			ha.onPoll = e.save
+		if c != nil {
+			e.collectors = append(e.collectors, c)
+			e.byName[ep.Name] = c
 		}
-		hist.accounts = append(hist.accounts, ha)
-		newPoller(client.EndpointTokenHistory, a.Name, cfg.TokenHistoryInterval, histPG.wrap(ha.poll))
-	}
-	e.history = hist
-	if len(cfg.Accounts) > 0 {
-		e.collectors = append(e.collectors, creds, hist)
 	}
 	if len(e.pollers) == 0 {
 		return nil, errors.New("nothing to poll: no public API and no account")
 	}
 	health := &HealthCollector{pollers: e.pollers}
 	e.collectors = append(e.collectors, health)
+	e.byName["health"] = health
 	e.healthReg = prometheus.NewRegistry()
 	e.healthReg.MustRegister(health)
 	for _, p := range e.pregathered {
 		p.refresh()
 	}
 	return e, nil
-}
-
-// Collectors returns the exporter's collectors, which build every metric at
-// scrape time. A registry of them exports what Gatherer serves, at a higher
-// cost per scrape.
-func (e *Exporter) Collectors() []prometheus.Collector {
-	return e.collectors
 }
 
 // Run starts every poller, each polling at once and then every interval, and
@@ -226,7 +177,7 @@ func (e *Exporter) Run(ctx context.Context) {
 		wg.Go(func() { p.run(ctx) })
 	}
 	wg.Wait()
-	if e.state != nil {
+	if e.state != nil && e.history != nil {
 		for _, a := range e.history.accounts {
 			e.save(a.name, a.ledger.Export())
 		}

@@ -65,9 +65,9 @@ func waitFor(t *testing.T, cond func() bool) {
 
 func testConfig(networks TokenNetworkAPI, account AccountAPI) Config {
 	return Config{
-		Public:               networks,
-		Accounts:             []Account{{Name: "main", APIKey: ownKey, API: account}},
-		TokenNetworkInterval: time.Hour, CredentialsInterval: time.Hour, TokenHistoryInterval: time.Hour,
+		Public:         networks,
+		Accounts:       []Account{{Name: "main", APIKey: ownKey, API: account}},
+		Intervals:      map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour, client.EndpointTokenHistory: time.Hour},
 		HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
 		Now: func() time.Time { return historyNow },
 	}
@@ -105,16 +105,16 @@ func TestCollectNeverWaitsForAPollInProgress(t *testing.T) {
 	if e.Ready() {
 		t.Error("Ready while two pollers are still in their first poll")
 	}
-	for _, c := range e.Collectors() {
+	for _, c := range e.collectors {
 		collectWithin(t, c, 2*time.Second)
 	}
-	if got := sumOf(t, e.Collectors()[2], "woox_token_history_records_total"); got != 1 {
+	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 1 {
 		t.Errorf("records exported while the poll hangs after page 1 = %v, want 1", got)
 	}
 	close(release)
 	close(networks.block)
 	waitFor(t, e.Ready)
-	if got := sumOf(t, e.Collectors()[2], "woox_token_history_records_total"); got != 2 {
+	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 2 {
 		t.Errorf("records after the poll finished = %v, want 2", got)
 	}
 }
@@ -132,7 +132,7 @@ func TestPollNeverWaitsForAScrape(t *testing.T) {
 	}
 	// A scrape that stalls after its first metric, like a slow Prometheus.
 	ch := make(chan prometheus.Metric)
-	for _, c := range e.Collectors() {
+	for _, c := range e.collectors {
 		go c.Collect(ch)
 	}
 	<-ch
@@ -156,7 +156,7 @@ func TestPollNeverWaitsForAScrape(t *testing.T) {
 		for range ch {
 		}
 	}()
-	if got := sumOf(t, e.Collectors()[2], "woox_token_history_records_total"); got != 2 {
+	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 2 {
 		t.Errorf("records = %v, want 2", got)
 	}
 }
@@ -188,10 +188,11 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 		p.now = func() time.Time { return historyNow.Add(time.Hour) }
 		p.pollOnce(context.Background())
 	}
-	for i, golden := range []string{"token_network.metrics", "credentials.metrics", "token_history_one.metrics"} {
-		expectMetrics(t, e.Collectors()[i], golden)
+	for name, golden := range map[string]string{client.EndpointTokenNetwork: "token_network.metrics",
+		client.EndpointCredentials: "credentials.metrics", client.EndpointTokenHistory: "token_history_one.metrics"} {
+		expectMetrics(t, e.byName[name], golden)
 	}
-	expectMetrics(t, e.Collectors()[3], "health_all_failed.metrics",
+	expectMetrics(t, e.byName["health"], "health_all_failed.metrics",
 		"woox_poll_success", "woox_poll_last_success_timestamp_seconds")
 }
 
@@ -224,7 +225,7 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 			t.Errorf("log lacks %s:\n%s", want, logs.String())
 		}
 	}
-	if got := sumOf(t, e.Collectors()[3], "woox_poll_success"); got != 0 {
+	if got := sumOf(t, e.byName["health"], "woox_poll_success"); got != 0 {
 		t.Errorf("poll_success sum = %v, want 0", got)
 	}
 }
@@ -274,7 +275,7 @@ func TestProgressKeepsALongPollAlive(t *testing.T) {
 // interval, shorter than the stall timeout) is waiting its turn, not stuck.
 func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
-	cfg := Config{Public: api, TokenNetworkInterval: 30 * time.Millisecond, StallTimeout: time.Minute}
+	cfg := Config{Public: api, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute}
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +301,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"account without name": {Accounts: []Account{{API: api}}},
 		"account twice":        {Accounts: []Account{{Name: "a", API: api}, {Name: "a", API: api}}},
 		"account without API":  {Accounts: []Account{{Name: "a"}}},
-		"negative interval":    {Public: &fakeNetworks{}, TokenNetworkInterval: -time.Second},
+		"negative interval":    {Public: &fakeNetworks{}, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: -time.Second}},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("%s: no error", name)
@@ -345,7 +346,7 @@ func TestCollectorsDescribeWhatTheyCollect(t *testing.T) {
 	}
 	// A pedantic registry fails Gather for a metric with an undescribed Desc.
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(e.Collectors()...)
+	reg.MustRegister(e.collectors...)
 	if _, err := reg.Gather(); err != nil {
 		t.Error(err)
 	}

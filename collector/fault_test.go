@@ -76,9 +76,9 @@ func newFaultRig(t *testing.T) *faultRig {
 	now := time.Now()
 	public = newClient("", "", "")
 	e, err := New(Config{
-		Public:               public,
-		Accounts:             []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
-		TokenNetworkInterval: 250 * time.Millisecond, CredentialsInterval: 250 * time.Millisecond, TokenHistoryInterval: 250 * time.Millisecond,
+		Public:         public,
+		Accounts:       []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
+		Intervals:      map[string]time.Duration{client.EndpointTokenNetwork: 250 * time.Millisecond, client.EndpointCredentials: 250 * time.Millisecond, client.EndpointTokenHistory: 250 * time.Millisecond},
 		HistoryOverlap: time.Minute, HistoryLookback: time.Hour,
 		Logger: log.NewNopLogger(),
 		Now:    func() time.Time { return now },
@@ -405,7 +405,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 		}
 	}
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(e.Collectors()...)
+	reg.MustRegister(e.collectors...)
 	for name, g := range map[string]prometheus.Gatherer{"collectors": reg, "exporter gatherer": e.Gatherer(prometheus.NewRegistry())} {
 		mfs, err := g.Gather()
 		if err != nil {

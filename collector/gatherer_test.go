@@ -42,7 +42,7 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 		t.Fatal(err)
 	}
 	plain := prometheus.NewPedanticRegistry()
-	plain.MustRegister(e.Collectors()...)
+	plain.MustRegister(e.collectors...)
 	g := e.Gatherer(prometheus.NewRegistry())
 	if got, want := exposition(t, g), exposition(t, plain); got != want {
 		t.Fatalf("before any poll, Gatherer serves\n%s\nthe collectors export\n%s", got, want)
@@ -122,7 +122,7 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 		p.pollOnce(context.Background())
 	}
 	live := prometheus.NewRegistry()
-	live.MustRegister(e.Collectors()...)
+	live.MustRegister(e.collectors...)
 	if _, err := e.Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
 		t.Errorf("err = %v, want a family gathered twice", err)
 	}

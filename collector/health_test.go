@@ -46,7 +46,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	health, ok := e.Collectors()[len(e.Collectors())-1].(*HealthCollector)
+	health, ok := e.byName["health"].(*HealthCollector)
 	if !ok {
 		t.Fatal("the last collector is not the health collector")
 	}

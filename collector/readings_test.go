@@ -72,7 +72,7 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario, configure func(*Conf
 	x := &readingsRig{clock: clock, fake: fake, url: srv.URL, logs: &syncBuffer{},
 		stateFile: filepath.Join(t.TempDir(), "state.json")}
 	x.cfg = Config{
-		TokenHistoryInterval: time.Minute, HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
+		Intervals: map[string]time.Duration{client.EndpointTokenHistory: time.Minute}, HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
 		HistorySkipMalformedAfter: 3,
 		Logger:                    log.NewLogfmtLogger(x.logs),
 		Now:                       clock.Now,

@@ -449,3 +449,38 @@ func (c *TokenHistoryCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 }
+
+// buildTokenHistory polls each account's token history into its ledger,
+// resumed from the state store when it holds the account.
+func buildTokenHistory(b *builder) (prometheus.Collector, error) {
+	if len(b.cfg.Accounts) == 0 {
+		return nil, nil
+	}
+	cfg := b.cfg
+	c := &TokenHistoryCollector{}
+	var saved map[string]ledger.State
+	if cfg.State != nil {
+		saved = cfg.State.States()
+	}
+	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
+	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow}
+	for _, a := range cfg.Accounts {
+		l := ledger.New(start, lcfg)
+		if st, ok := saved[a.Name]; ok {
+			var err error
+			if l, err = ledger.FromState(st, lcfg); err != nil {
+				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
+			}
+		}
+		b.e.ledgers[a.Name] = l
+		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
+			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
+		if cfg.State != nil {
+			ha.onPoll = b.e.save
+		}
+		c.accounts = append(c.accounts, ha)
+		b.poll(c, a.Name, ha.poll)
+	}
+	b.e.history = c
+	return c, nil
+}

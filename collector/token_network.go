@@ -125,3 +125,13 @@ func (c *TokenNetworkCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 }
+
+// buildTokenNetwork polls the public token networks once per exporter.
+func buildTokenNetwork(b *builder) (prometheus.Collector, error) {
+	if b.cfg.Public == nil {
+		return nil, nil
+	}
+	c := newTokenNetworkCollector(b.cfg.Public)
+	b.poll(c, "", c.poll)
+	return c, nil
+}

@@ -1,0 +1,92 @@
+package collector
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// Endpoint is one exchange endpoint the exporter polls. Adding an endpoint
+// means one entry here, its collector file (with its build function), its
+// client file and its fake exchange file (README, Adding an endpoint).
+type Endpoint struct {
+	// Name is the value of the endpoint label and the budget key; its
+	// interval flag is FlagName.
+	Name string
+	// PerAccount endpoints are polled for each account with its key, the
+	// others once per exporter without one.
+	PerAccount bool
+	// DefaultInterval is the poll interval when Config.Intervals has none.
+	DefaultInterval time.Duration
+	// build makes the endpoint's collector and pollers; a nil collector
+	// means there is nothing to poll (no public API, no account).
+	build func(b *builder) (prometheus.Collector, error)
+}
+
+// Endpoints are every endpoint the exporter polls, in the order their
+// collectors export.
+var Endpoints = []Endpoint{
+	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute, build: buildTokenNetwork},
+	{Name: client.EndpointCredentials, PerAccount: true, DefaultInterval: 5 * time.Minute, build: buildCredentials},
+	{Name: client.EndpointTokenHistory, PerAccount: true, DefaultInterval: time.Minute, build: buildTokenHistory},
+}
+
+// FlagName is the command-line flag of the endpoint's poll interval:
+// token_history polls every --token-history.interval.
+func (ep Endpoint) FlagName() string { return strings.ReplaceAll(ep.Name, "_", "-") + ".interval" }
+
+// EndpointNames returns the names of the public endpoints, or of the
+// per-account ones: what a client of that kind will call.
+func EndpointNames(perAccount bool) []string {
+	var names []string
+	for _, ep := range Endpoints {
+		if ep.PerAccount == perAccount {
+			names = append(names, ep.Name)
+		}
+	}
+	return names
+}
+
+// builder is what an endpoint's build function works with.
+type builder struct {
+	cfg      *Config
+	e        *Exporter
+	endpoint string
+	interval time.Duration
+	pg       *pregathered
+}
+
+// poll adds a poller of the endpoint for account ("" for a public one)
+// that runs fn and then regathers collector c for scrapes.
+func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
+	if b.pg == nil {
+		b.pg = newPregathered(c)
+		b.e.pregathered = append(b.e.pregathered, b.pg)
+	}
+	b.e.pollers = append(b.e.pollers, &poller{endpoint: b.endpoint, account: account, interval: b.interval,
+		stallAfter: max(b.interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now})
+}
+
+// intervals resolves the poll interval of every endpoint from cfg.
+func intervals(cfg Config) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, ep := range Endpoints {
+		out[ep.Name] = ep.DefaultInterval
+	}
+	for name, d := range cfg.Intervals {
+		if _, ok := out[name]; !ok {
+			return nil, fmt.Errorf("interval of unknown endpoint %q", name)
+		}
+		if d < 0 {
+			return nil, fmt.Errorf("%s interval %s: must not be negative", name, d)
+		}
+		if d > 0 {
+			out[name] = d
+		}
+	}
+	return out, nil
+}
