@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -60,6 +61,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	app.HelpFlag.Short('h')
 
 	webFlags := kingpinflag.AddFlags(app, defaultListenAddress)
+	intervalFlags := map[string]*time.Duration{}
+	for _, ep := range collector.Endpoints {
+		intervalFlags[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
+			Default(shortDuration(ep.DefaultInterval)).Duration()
+	}
 	var (
 		metricsPath = app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").String()
 		logLevel    = app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").Enum("debug", "info", "warn", "error")
@@ -68,9 +74,6 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		configFile  = app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").String()
 		configCheck = app.Flag("config.check", "Validate the configuration and flags, then exit.").Bool()
 
-		networkInterval     = app.Flag("token-network.interval", "How often to poll the public token networks.").Default("5m").Duration()
-		credentialsInterval = app.Flag("credentials.interval", "How often to poll each account's API keys.").Default("5m").Duration()
-		historyInterval     = app.Flag("token-history.interval", "How often to poll each account's token history.").Default("1m").Duration()
 		historyOverlap      = app.Flag("token-history.overlap", "How far before the newest record already seen each token history poll starts, to catch late records.").Default("5m").Duration()
 		historyLookback     = app.Flag("token-history.lookback", "How far in the past token history counting starts on a fresh start.").Default("1h").Duration()
 		historyLateInterval = app.Flag("token-history.late-interval", "How often a slow sweep re-reads --token-history.late-window behind the cursor for records the exchange listed after the overlap passed them.").Default("1h").Duration()
@@ -96,11 +99,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))
 	}
-	if err := checkIntervals(limit, *budget, []namedInterval{
-		{"--token-network.interval", *networkInterval},
-		{"--credentials.interval", *credentialsInterval},
-		{"--token-history.interval", *historyInterval},
-	}); err != nil {
+	var named []namedInterval
+	intervals := map[string]time.Duration{}
+	for _, ep := range collector.Endpoints {
+		named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name]})
+		intervals[ep.Name] = *intervalFlags[ep.Name]
+	}
+	if err := checkIntervals(limit, *budget, named); err != nil {
 		return fail(stderr, err)
 	}
 	if *historyOverlap < 0 || *historyLookback < 0 {
@@ -156,10 +161,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return fail(stderr, err)
 	}
 	cfg := collector.Config{
-		Public:               public,
-		TokenNetworkInterval: *networkInterval,
-		CredentialsInterval:  *credentialsInterval,
-		TokenHistoryInterval: *historyInterval,
+		Public:    public,
+		Intervals: intervals,
 		// A poll waiting out the budget, 429s or back-offs is not stuck.
 		StallTimeout:              client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
 		HistoryOverlap:            *historyOverlap,
@@ -252,4 +255,15 @@ func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInt
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
 	return 1
+}
+
+// shortDuration prints d as flags take it: 5m, not 5m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	for _, zero := range []string{"0s", "0m"} {
+		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
+			s = strings.TrimSuffix(s, zero)
+		}
+	}
+	return s
 }

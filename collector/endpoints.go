@@ -22,6 +22,8 @@ type Endpoint struct {
 	PerAccount bool
 	// DefaultInterval is the poll interval when Config.Intervals has none.
 	DefaultInterval time.Duration
+	// Description says what is polled, for the interval flag's help.
+	Description string
 	// build makes the endpoint's collector and pollers; a nil collector
 	// means there is nothing to poll (no public API, no account).
 	build func(b *builder) (prometheus.Collector, error)
@@ -30,9 +32,12 @@ type Endpoint struct {
 // Endpoints are every endpoint the exporter polls, in the order their
 // collectors export.
 var Endpoints = []Endpoint{
-	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute, build: buildTokenNetwork},
-	{Name: client.EndpointCredentials, PerAccount: true, DefaultInterval: 5 * time.Minute, build: buildCredentials},
-	{Name: client.EndpointTokenHistory, PerAccount: true, DefaultInterval: time.Minute, build: buildTokenHistory},
+	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute,
+		Description: "the public token networks", build: buildTokenNetwork},
+	{Name: client.EndpointCredentials, PerAccount: true, DefaultInterval: 5 * time.Minute,
+		Description: "each account's API keys", build: buildCredentials},
+	{Name: client.EndpointTokenHistory, PerAccount: true, DefaultInterval: time.Minute,
+		Description: "each account's token history", build: buildTokenHistory},
 }
 
 // FlagName is the command-line flag of the endpoint's poll interval:
