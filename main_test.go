@@ -349,15 +349,15 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
 		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
 		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
-		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "is readable by other users; run chmod o-rwx " + badSecret},
+		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "WOOX_API_SECRET_FILE: secret file has mode 0644 and is readable by other users; run chmod o-rwx on it"},
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
 		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
-		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "missing-secret"},
-		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file " + secretDir + " is not a regular file"},
-		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: stat " + filepath.Join(notADir, "secret") + ": not a directory"},
-		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file " + secretDir + " is not a regular file"},
+		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: no such file or directory"},
+		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file is not a regular file"},
+		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: not a directory"},
+		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file is not a regular file"},
 		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
 		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
 		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},
@@ -446,7 +446,7 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 
 	cmd = exec.Command(bin, "--config.file="+cfg, "--config.check")
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {
+	if err == nil || !strings.Contains(string(out), "woox.yml:4: accounts[0].api_secret_env: the environment variable it names is not set") {
 		t.Errorf("missing env secret: %v\n%s", err, out)
 	}
 

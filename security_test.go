@@ -181,6 +181,54 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	}
 }
 
+// A WOO X secret (28 uppercase letters and digits) is also a valid variable
+// and file name, so a secret pasted where its variable or file belongs passes
+// every syntax check: the error names the field, never the value.
+func TestBinaryNeverEchoesASecretPastedAsAName(t *testing.T) {
+	const shapedSecret = "CANARYSECRET7F3A9C51NEVERPRT"
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := func(field string) string {
+		path := filepath.Join(dir, field+".yml")
+		if err := os.WriteFile(path, []byte("accounts:\n  - name: main\n    api_key: abc\n    "+field+": "+shapedSecret+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"--config.file=" + config("api_secret_env")}, "api_secret_env.yml:4: accounts[0].api_secret_env: "},
+		{nil, []string{"--config.file=" + config("api_secret_file")}, "api_secret_file.yml:4: accounts[0].api_secret_file: "},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + shapedSecret}, nil, "WOOX_API_SECRET_FILE: "},
+	} {
+		for _, check := range []bool{true, false} {
+			args := tc.args
+			if check {
+				args = append([]string{"--config.check"}, args...)
+			}
+			cmd := exec.Command(bin, append([]string{"--web.listen-address=127.0.0.1:0"}, args...)...)
+			cmd.Env = tc.env
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Errorf("%v %v: exited 0:\n%s", tc.env, args, out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Errorf("%v %v: output does not name %q:\n%s", tc.env, args, tc.want, out)
+			}
+			if strings.Contains(string(out), shapedSecret) {
+				t.Errorf("%v %v: secret in the output:\n%s", tc.env, args, out)
+			}
+		}
+	}
+}
+
 // writeTLS writes a self-signed certificate for 127.0.0.1 and its key.
 func writeTLS(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
 	t.Helper()

@@ -92,17 +92,17 @@ func TestFromEnv(t *testing.T) {
 		{
 			name:    "secret file readable by others",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: open},
-			wantErr: []string{"WOOX_API_SECRET_FILE: secret file " + open + " has mode 0644 and is readable by other users", "chmod o-rwx " + open},
+			wantErr: []string{"WOOX_API_SECRET_FILE: secret file has mode 0644 and is readable by other users; run chmod o-rwx on it"},
 		},
 		{
 			name:    "secret file missing",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: filepath.Join(dir, "missing")},
-			wantErr: []string{"WOOX_API_SECRET_FILE: read secret file: stat " + filepath.Join(dir, "missing") + ": no such file"},
+			wantErr: []string{"WOOX_API_SECRET_FILE: read secret file: no such file or directory"},
 		},
 		{
 			name:    "secret file empty",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: empty},
-			wantErr: []string{"WOOX_API_SECRET_FILE: secret file " + empty + ": secret is empty"},
+			wantErr: []string{"WOOX_API_SECRET_FILE: secret file: secret is empty"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -301,14 +301,16 @@ func (l *fileLoader) secretFromEnv(path string, f field) Secret {
 		l.errorf(f.line, path, "must be the name of an environment variable (letters, digits and _, not starting with a digit)")
 		return Secret{}
 	}
+	// The name is not echoed either: a WOO X secret (uppercase letters and
+	// digits) is a valid variable name too.
 	raw := l.getenv(f.value)
 	if raw == "" {
-		l.errorf(f.line, path, "environment variable %s is not set", f.value)
+		l.errorf(f.line, path, "the environment variable it names is not set")
 		return Secret{}
 	}
 	s, err := cleanSecret(raw)
 	if err != nil {
-		l.errorf(f.line, path, "environment variable %s: %v", f.value, err)
+		l.errorf(f.line, path, "the environment variable it names: %v", err)
 	}
 	return s
 }

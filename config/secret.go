@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime"
@@ -81,45 +82,55 @@ func cleanSecret(raw string) (Secret, error) {
 
 // readSecretFile reads a secret from path, which must be a regular file that
 // users other than its owner and group can neither read nor write.
-// Errors name the file, never its content.
+// Errors never name the path: a secret pasted where its file name belongs
+// would be echoed. Callers name the field or variable instead.
 func readSecretFile(path string) (Secret, error) {
 	// Stat before opening: opening a FIFO would block.
 	fi, err := os.Stat(path)
 	if err != nil {
-		return Secret{}, fmt.Errorf("read secret file: %w", err)
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
-	if err := checkSecretFileInfo(path, fi); err != nil {
+	if err := checkSecretFileInfo(fi); err != nil {
 		return Secret{}, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return Secret{}, fmt.Errorf("read secret file: %w", err)
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
 	defer f.Close()
 	// Check again what was opened, in case the path changed in between.
 	if fi, err = f.Stat(); err != nil {
-		return Secret{}, fmt.Errorf("read secret file: %w", err)
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
-	if err := checkSecretFileInfo(path, fi); err != nil {
+	if err := checkSecretFileInfo(fi); err != nil {
 		return Secret{}, err
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxSecretFileSize+1))
 	if err != nil {
-		return Secret{}, fmt.Errorf("read secret file %s: %w", path, err)
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
 	if len(b) > maxSecretFileSize {
-		return Secret{}, fmt.Errorf("secret file %s is larger than %d bytes", path, maxSecretFileSize)
+		return Secret{}, fmt.Errorf("secret file is larger than %d bytes", maxSecretFileSize)
 	}
 	sec, err := cleanSecret(string(b))
 	if err != nil {
-		return Secret{}, fmt.Errorf("secret file %s: %w", path, err)
+		return Secret{}, fmt.Errorf("secret file: %w", err)
 	}
 	return sec, nil
 }
 
-func checkSecretFileInfo(path string, fi os.FileInfo) error {
+// withoutPath drops the path from a file system error, keeping its cause
+// (errors.Is still sees fs.ErrNotExist and the like).
+func withoutPath(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func checkSecretFileInfo(fi os.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("secret file %s is not a regular file", path)
+		return errors.New("secret file is not a regular file")
 	}
 	// Windows reports synthetic permission bits that say nothing about who
 	// can read the file.
@@ -132,9 +143,9 @@ func checkSecretFileInfo(path string, fi os.FileInfo) error {
 	perm := fi.Mode().Perm()
 	switch {
 	case perm&0o004 != 0:
-		return fmt.Errorf("secret file %s has mode %04o and is readable by other users; run chmod o-rwx %s", path, perm, path)
+		return fmt.Errorf("secret file has mode %04o and is readable by other users; run chmod o-rwx on it", perm)
 	case perm&0o002 != 0:
-		return fmt.Errorf("secret file %s has mode %04o and is writable by other users; run chmod o-rwx %s", path, perm, path)
+		return fmt.Errorf("secret file has mode %04o and is writable by other users; run chmod o-rwx on it", perm)
 	}
 	return nil
 }
