@@ -91,6 +91,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	logger, slogger := newLogger(stderr, *logFormat, *logLevel)
 
+	if err := checkTelemetryPath(*metricsPath); err != nil {
+		return fail(stderr, err)
+	}
+
 	limit, err := client.ParseRateLimit(*rateLimit)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))

@@ -366,6 +366,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"web config unknown field", nil, []string{"--web.config.file=" + webUnknownField}, "tls_server_cfg"},
 		{"web config certificate missing", nil, []string{"--web.config.file=" + webMissingCert}, "no-cert.pem"},
 		{"web config password not hashed", nil, []string{"--web.config.file=" + webPlainPassword}, "--web.config.file " + webPlainPassword},
+		{"telemetry path empty", nil, []string{"--web.telemetry-path="}, "--web.telemetry-path"},
+		{"telemetry path relative", nil, []string{"--web.telemetry-path=metrics"}, "--web.telemetry-path"},
+		{"telemetry path is the health check", nil, []string{"--web.telemetry-path=/-/healthy"}, "--web.telemetry-path"},
+		{"telemetry path is the readiness check", nil, []string{"--web.telemetry-path=/-/ready"}, "--web.telemetry-path"},
+		{"telemetry path with a method", nil, []string{"--web.telemetry-path=GET /metrics"}, "--web.telemetry-path"},
+		{"telemetry path with a wildcard", nil, []string{"--web.telemetry-path=/metrics/{x}"}, "--web.telemetry-path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
@@ -458,6 +464,7 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 	for flag, arg := range map[string]string{
 		"--web.config.file":          webConfig,
 		"--token-history.state-file": filepath.Join(t.TempDir(), "no-such-dir", "state.json"),
+		"--web.telemetry-path":       "/-/ready",
 	} {
 		cmd = exec.Command(bin, "--config.file="+cfg, "--config.check", flag+"="+arg)
 		cmd.Env = []string{"MAIN_SECRET=xyz"}

@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
@@ -58,10 +62,10 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 		ErrorHandling:     promhttp.ContinueOnError,
 		EnableOpenMetrics: true,
 	}), runtime.GOMAXPROCS(0)))
-	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc(healthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})
-	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc(readyPath, func(w http.ResponseWriter, _ *http.Request) {
 		if !c.ready() {
 			http.Error(w, "Not ready: waiting for the first poll of every endpoint", http.StatusServiceUnavailable)
 			return
@@ -75,8 +79,8 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 			Version:     version.Info(),
 			Links: []web.LandingLinks{
 				{Address: c.metricsPath, Text: "Metrics"},
-				{Address: "/-/healthy", Text: "Health"},
-				{Address: "/-/ready", Text: "Readiness"},
+				{Address: healthyPath, Text: "Health"},
+				{Address: readyPath, Text: "Readiness"},
 			},
 		})
 		if err != nil {
@@ -92,4 +96,28 @@ type promhttpLogger struct{ logger log.Logger }
 
 func (l promhttpLogger) Println(v ...any) {
 	level.Error(l.logger).Log("msg", "metrics handler", "err", fmtArgs(v))
+}
+
+// Paths of the health checks, served beside the metrics.
+const (
+	healthyPath = "/-/healthy"
+	readyPath   = "/-/ready"
+)
+
+// checkTelemetryPath refuses a --web.telemetry-path that http.ServeMux would
+// panic on, read as a method or host pattern, or never match because it
+// redirects requests for unclean paths.
+func checkTelemetryPath(p string) error {
+	fail := func(why string) error { return fmt.Errorf("--web.telemetry-path %q: %s", p, why) }
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return fail("must be an absolute path such as /metrics")
+	case strings.ContainsFunc(p, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '{' || r == '}' }):
+		return fail("must not contain spaces, control characters or braces")
+	case p != "/" && path.Clean(p) != strings.TrimSuffix(p, "/"):
+		return fail("must be a clean path (no //, . or .. segments)")
+	case p == healthyPath || p == readyPath:
+		return fail("is taken by a health check")
+	}
+	return nil
 }
