@@ -94,6 +94,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err := checkTelemetryPath(*metricsPath); err != nil {
 		return fail(stderr, err)
 	}
+	if err := checkListenAddresses(*webFlags.WebListenAddresses); err != nil {
+		return fail(stderr, err)
+	}
+	if *requestTimeout <= 0 {
+		// Zero would turn the request timeout off.
+		return fail(stderr, fmt.Errorf("--api.timeout %s: must be greater than 0", *requestTimeout))
+	}
 
 	limit, err := client.ParseRateLimit(*rateLimit)
 	if err != nil {
@@ -108,6 +115,20 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	if *historyOverlap < 0 || *historyLookback < 0 {
 		return fail(stderr, fmt.Errorf("--token-history.overlap and --token-history.lookback must not be negative"))
+	}
+	reg := prometheus.NewRegistry()
+	clientMetrics := client.NewMetrics(reg)
+	newClient := func(name, key, secret string) (*client.Client, error) {
+		return client.New(client.Config{
+			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret,
+			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
+			HTTPClient: client.NewHTTPClient(*requestTimeout),
+		})
+	}
+	// Built before --config.check's OK: the client checks the exchange URL.
+	public, err := newClient("", "", "")
+	if err != nil {
+		return fail(stderr, fmt.Errorf("--woox.api-url: %w", err))
 	}
 	accounts, err := config.Load(*configFile, getenv)
 	if err != nil {
@@ -128,25 +149,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 0
 	}
 
-	reg := prometheus.NewRegistry()
 	var store *statefile.Store
 	if *historyStateFile != "" {
 		if store, err = statefile.Open(*historyStateFile, time.Now()); err != nil {
 			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
 		}
 		reg.MustRegister(store)
-	}
-	clientMetrics := client.NewMetrics(reg)
-	newClient := func(name, key, secret string) (*client.Client, error) {
-		return client.New(client.Config{
-			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret,
-			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
-			HTTPClient: client.NewHTTPClient(*requestTimeout),
-		})
-	}
-	public, err := newClient("", "", "")
-	if err != nil {
-		return fail(stderr, err)
 	}
 	cfg := collector.Config{
 		Public:               public,

@@ -372,12 +372,22 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"telemetry path is the readiness check", nil, []string{"--web.telemetry-path=/-/ready"}, "--web.telemetry-path"},
 		{"telemetry path with a method", nil, []string{"--web.telemetry-path=GET /metrics"}, "--web.telemetry-path"},
 		{"telemetry path with a wildcard", nil, []string{"--web.telemetry-path=/metrics/{x}"}, "--web.telemetry-path"},
+		{"exchange URL not http", nil, []string{"--woox.api-url=ftp://x"}, "--woox.api-url"},
+		{"exchange URL without host", nil, []string{"--woox.api-url=https://"}, "--woox.api-url"},
+		{"listen address without port", nil, []string{"--web.listen-address=notanaddr"}, "--web.listen-address"},
+		{"listen address with a bad port", nil, []string{"--web.listen-address=127.0.0.1:99999"}, "--web.listen-address"},
+		{"zero request timeout", nil, []string{"--api.timeout=0s"}, "--api.timeout"},
+		{"negative request timeout", nil, []string{"--api.timeout=-1s"}, "--api.timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + exchange}, tc.args...)...)
+			args := []string{"--web.listen-address=" + addr}
+			if !slices.ContainsFunc(tc.args, func(a string) bool { return strings.HasPrefix(a, "--woox.api-url=") }) {
+				args = append(args, "--woox.api-url="+exchange)
+			}
+			cmd := exec.CommandContext(ctx, bin, append(args, tc.args...)...)
 			cmd.Env = tc.env
 			var output syncBuffer
 			cmd.Stdout, cmd.Stderr = &output, &output
@@ -465,6 +475,9 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 		"--web.config.file":          webConfig,
 		"--token-history.state-file": filepath.Join(t.TempDir(), "no-such-dir", "state.json"),
 		"--web.telemetry-path":       "/-/ready",
+		"--woox.api-url":             "ftp://x",
+		"--web.listen-address":       "notanaddr",
+		"--api.timeout":              "0s",
 	} {
 		cmd = exec.Command(bin, "--config.file="+cfg, "--config.check", flag+"="+arg)
 		cmd.Env = []string{"MAIN_SECRET=xyz"}

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -120,4 +123,49 @@ func checkTelemetryPath(p string) error {
 		return fail("is taken by a health check")
 	}
 	return nil
+}
+
+// checkListenAddresses refuses a --web.listen-address that cannot be
+// listened on as written, so that it fails before anything polls.
+func checkListenAddresses(addrs []string) error {
+	for _, a := range addrs {
+		var err error
+		if strings.HasPrefix(a, "vsock://") {
+			_, err = vsockPort(a)
+		} else {
+			err = checkHostPort(a)
+		}
+		if err != nil {
+			return fmt.Errorf("--web.listen-address %q: want [host]:port such as %s, or vsock://:port: %w", a, defaultListenAddress, err)
+		}
+	}
+	return nil
+}
+
+func checkHostPort(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	// A service name (":http") is a port too.
+	_, err = net.LookupPort("tcp", port)
+	return err
+}
+
+// vsockPort is the port of a vsock://:port address, as exporter-toolkit
+// reads it.
+func vsockPort(addr string) (uint32, error) {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return 0, err
+	}
+	_, port, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		return 0, err
+	}
+	p, err := strconv.ParseUint(port, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("port %q: not a number", port)
+	}
+	return uint32(p), nil
 }
