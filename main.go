@@ -136,8 +136,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	// exporter-toolkit reads the web config only once it listens: check it,
 	// and the state file's directory, before polling or --config.check's OK.
-	if err := web.Validate(*webFlags.WebConfigFile); err != nil {
-		return fail(stderr, fmt.Errorf("--web.config.file %s: %w", *webFlags.WebConfigFile, err))
+	if f := *webFlags.WebConfigFile; f != "" {
+		if err := checkWebConfigFile(f); err != nil {
+			return fail(stderr, fmt.Errorf("--web.config.file %s: %w", f, err))
+		}
+		if err := web.Validate(f); err != nil {
+			return fail(stderr, fmt.Errorf("--web.config.file %s: %w", f, err))
+		}
 	}
 	if *historyStateFile != "" {
 		if err := statefile.Check(*historyStateFile); err != nil {

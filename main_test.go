@@ -333,6 +333,16 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(webPlainPassword, []byte("basic_auth_users:\n  prometheus: not-a-bcrypt-hash\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A FIFO blocks whoever opens it for reading; /dev/null stands for the
+	// devices (/dev/zero never ends).
+	fifo := filepath.Join(dir, "fifo.yml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bigFile := filepath.Join(dir, "big.yml")
+	if err := os.WriteFile(bigFile, bytes.Repeat([]byte("# padding\n"), 200<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	// Every case points at this exchange: none may poll it.
 	var polls atomic.Int64
 	exchange := serveFake(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -377,6 +387,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"listen address without port", nil, []string{"--web.listen-address=notanaddr"}, "--web.listen-address"},
 		{"listen address with a bad port", nil, []string{"--web.listen-address=127.0.0.1:99999"}, "--web.listen-address"},
 		{"zero request timeout", nil, []string{"--api.timeout=0s"}, "--api.timeout"},
+		{"config file is a FIFO", nil, []string{"--config.file=" + fifo}, "config file " + fifo + " is not a regular file"},
+		{"config file is a device", nil, []string{"--config.file=" + os.DevNull}, "config file " + os.DevNull + " is not a regular file"},
+		{"config file too large", nil, []string{"--config.file=" + bigFile}, "config file " + bigFile + " is larger than 1048576 bytes"},
+		{"web config is a FIFO", nil, []string{"--web.config.file=" + fifo}, "--web.config.file " + fifo + ": not a regular file"},
+		{"web config is a device", nil, []string{"--web.config.file=" + os.DevNull}, "--web.config.file " + os.DevNull + ": not a regular file"},
+		{"web config too large", nil, []string{"--web.config.file=" + bigFile}, "--web.config.file " + bigFile + ": larger than 1048576 bytes"},
 		{"negative request timeout", nil, []string{"--api.timeout=-1s"}, "--api.timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

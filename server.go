@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"runtime"
 	"strconv"
@@ -168,4 +169,24 @@ func vsockPort(addr string) (uint32, error) {
 		return 0, fmt.Errorf("port %q: not a number", port)
 	}
 	return uint32(p), nil
+}
+
+// maxWebConfigSize bounds the --web.config.file, which may hold inline
+// certificates: exporter-toolkit reads it whole, at start and again for
+// every connection and request.
+const maxWebConfigSize = 1 << 20
+
+// checkWebConfigFile refuses a web config that exporter-toolkit would block
+// on (a FIFO) or read without end (a device): it is read with os.ReadFile.
+func checkWebConfigFile(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case fi.Size() > maxWebConfigSize:
+		return fmt.Errorf("larger than %d bytes", maxWebConfigSize)
+	}
+	return nil
 }
