@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"io"
 	"math/big"
@@ -321,4 +322,46 @@ func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
 		t.Errorf("plain http answered %d with metrics", code)
 	}
 	p.stop(t)
+}
+
+// The HTTP server's own errors (here TLS handshakes that fail) are logged
+// through the exporter's logger: with --log.format=json every line of
+// output is a JSON object.
+func TestBinaryLogsTLSHandshakeErrorsAsJSON(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	certFile, keyFile, _ := writeTLS(t, dir)
+	webConfig := filepath.Join(dir, "web.yml")
+	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: "+certFile+"\n  key_file: "+keyFile+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig, "--log.format=json")
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(p.output.String(), "handshake") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no TLS handshake error logged within 20s:\n%s", p.output.String())
+		}
+		// Plain text where a TLS handshake belongs.
+		if c, err := net.DialTimeout("tcp", p.addr, time.Second); err == nil {
+			_, _ = c.Write([]byte("hello, plain text\r\n\r\n"))
+			_, _ = io.Copy(io.Discard, c)
+			c.Close()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.stop(t)
+	var handshake bool
+	for _, line := range strings.Split(strings.TrimSpace(p.output.String()), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Errorf("not a JSON line: %s", line)
+			continue
+		}
+		if err, _ := entry["err"].(string); strings.Contains(err, "TLS handshake error") && entry["level"] == "error" {
+			handshake = true
+		}
+	}
+	if !handshake {
+		t.Errorf("no JSON line with level error and the TLS handshake error under err:\n%s", p.output.String())
+	}
 }

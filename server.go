@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	stdlog "log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -40,7 +41,11 @@ func serve(ctx context.Context, c serverConfig) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          stdlog.New(serverErrorLog{c.logger}, "", 0),
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- web.ListenAndServe(srv, c.flags, c.slogger) }()
 	select {
@@ -93,6 +98,16 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 		mux.Handle("/", landing)
 	}
 	return mux, nil
+}
+
+// serverErrorLog routes the http.Server's own errors (failed TLS
+// handshakes, accept errors, handler panics) to the go-kit logger, which
+// Go would otherwise print as plain text whatever --log.format says.
+type serverErrorLog struct{ logger log.Logger }
+
+func (l serverErrorLog) Write(p []byte) (int, error) {
+	level.Error(l.logger).Log("msg", "HTTP server error", "err", strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 // promhttpLogger routes promhttp's errors to the go-kit logger.
