@@ -193,6 +193,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	// Listening before the first poll: an address in use stops the exporter
+	// before it calls the exchange.
+	listeners, err := listen(webFlags, defaultServerLimits.maxConnections)
+	if err != nil {
+		return fail(stderr, err)
+	}
 
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
 	if len(accounts) == 0 {
@@ -214,9 +220,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		exporter.Run(ctx)
 	}()
 
-	err = serve(ctx, serverConfig{
+	err = serve(ctx, listeners, serverConfig{
 		flags: webFlags, metricsPath: *metricsPath, gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
-		logger: logger, slogger: slogger,
+		limits: defaultServerLimits, logger: logger, slogger: slogger,
 	})
 	stop()
 	<-pollersDone

@@ -387,6 +387,7 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"listen address without port", nil, []string{"--web.listen-address=notanaddr"}, "--web.listen-address"},
 		{"listen address with a bad port", nil, []string{"--web.listen-address=127.0.0.1:99999"}, "--web.listen-address"},
 		{"zero request timeout", nil, []string{"--api.timeout=0s"}, "--api.timeout"},
+		{"systemd socket without a socket", nil, []string{"--web.systemd-socket"}, "--web.systemd-socket"},
 		{"config file is a FIFO", nil, []string{"--config.file=" + fifo}, "config file " + fifo + " is not a regular file"},
 		{"config file is a device", nil, []string{"--config.file=" + os.DevNull}, "config file " + os.DevNull + " is not a regular file"},
 		{"config file too large", nil, []string{"--config.file=" + bigFile}, "config file " + bigFile + " is larger than 1048576 bytes"},
@@ -582,4 +583,65 @@ func maskedAlike(keys []string) []string {
 		labels = append(labels, "fake...ey==~"+hex.EncodeToString(sum[:2]))
 	}
 	return labels
+}
+
+// With --web.systemd-socket the exporter serves on the socket systemd hands
+// it (LISTEN_FDS, LISTEN_PID) and listens on nothing else.
+func TestBinaryServesOnASystemdSocket(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, startFake(t))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, err := l.(*net.TCPListener).File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	unused := freeAddr(t)
+	// systemd sets LISTEN_PID to the exporter's own pid: exec keeps the
+	// shell's.
+	cmd := exec.Command("/bin/sh", "-c", `LISTEN_PID=$$ exec "$0" "$@"`, bin,
+		"--web.systemd-socket", "--web.listen-address="+unused, "--woox.api-url="+url)
+	cmd.Env = []string{"LISTEN_FDS=1"}
+	cmd.ExtraFiles = []*os.File{f} // fd 3, SD_LISTEN_FDS_START
+	var output syncBuffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill()
+		<-done
+	}()
+	p := &exporterProcess{cmd: cmd, addr: l.Addr().String(), output: &output, done: done}
+	// With a timeout: a socket nobody accepts on keeps connections waiting
+	// in its backlog, where a plain GET would wait for ever.
+	hc := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := hc.Get("http://" + p.addr + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready on the systemd socket within 20s (%v); output:\n%s", err, output.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if c, err := net.DialTimeout("tcp", unused, 100*time.Millisecond); err == nil {
+		c.Close()
+		t.Errorf("also listens on --web.listen-address %s", unused)
+	}
+	p.stop(t)
 }

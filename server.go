@@ -8,11 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -31,23 +29,55 @@ type serverConfig struct {
 	// gatherer serves /metrics: the exporter's metrics with the registry's.
 	gatherer prometheus.Gatherer
 	ready    func() bool
+	limits   serverLimits
 	logger   log.Logger
 	slogger  *slog.Logger
 }
 
-// serve runs the HTTP server until ctx is done, then shuts it down.
-func serve(ctx context.Context, c serverConfig) error {
+// serverLimits bound how long a client may hold a connection and how many
+// it may hold at once, so that no client can take the file descriptors the
+// polls need.
+type serverLimits struct {
+	readHeaderTimeout time.Duration
+	// readTimeout also ends a request's context, and writeTimeout its
+	// answer: both outlast the longest legitimate scrape by far.
+	readTimeout  time.Duration
+	writeTimeout time.Duration
+	// idleTimeout closes a keep-alive connection between requests; it
+	// outlasts common scrape intervals, so Prometheus keeps its connection.
+	idleTimeout time.Duration
+	// maxConnections per listener: more wait in the kernel's backlog.
+	maxConnections int
+}
+
+var defaultServerLimits = serverLimits{
+	readHeaderTimeout: 10 * time.Second,
+	readTimeout:       time.Minute,
+	writeTimeout:      time.Minute,
+	idleTimeout:       2 * time.Minute,
+	maxConnections:    512,
+}
+
+// serve runs the HTTP server on listeners until ctx is done, then shuts it
+// down. The listeners come from listen, bounded by c.limits.maxConnections.
+func serve(ctx context.Context, listeners []net.Listener, c serverConfig) error {
 	mux, err := newMux(c)
 	if err != nil {
+		for _, l := range listeners {
+			l.Close()
+		}
 		return err
 	}
 	srv := &http.Server{
 		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: c.limits.readHeaderTimeout,
+		ReadTimeout:       c.limits.readTimeout,
+		WriteTimeout:      c.limits.writeTimeout,
+		IdleTimeout:       c.limits.idleTimeout,
 		ErrorLog:          stdlog.New(serverErrorLog{c.logger}, "", 0),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- web.ListenAndServe(srv, c.flags, c.slogger) }()
+	go func() { errc <- web.ServeMultiple(listeners, srv, c.flags, c.slogger) }()
 	select {
 	case err := <-errc:
 		return err
@@ -139,51 +169,6 @@ func checkTelemetryPath(p string) error {
 		return fail("is taken by a health check")
 	}
 	return nil
-}
-
-// checkListenAddresses refuses a --web.listen-address that cannot be
-// listened on as written, so that it fails before anything polls.
-func checkListenAddresses(addrs []string) error {
-	for _, a := range addrs {
-		var err error
-		if strings.HasPrefix(a, "vsock://") {
-			_, err = vsockPort(a)
-		} else {
-			err = checkHostPort(a)
-		}
-		if err != nil {
-			return fmt.Errorf("--web.listen-address %q: want [host]:port such as %s, or vsock://:port: %w", a, defaultListenAddress, err)
-		}
-	}
-	return nil
-}
-
-func checkHostPort(addr string) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return err
-	}
-	// A service name (":http") is a port too.
-	_, err = net.LookupPort("tcp", port)
-	return err
-}
-
-// vsockPort is the port of a vsock://:port address, as exporter-toolkit
-// reads it.
-func vsockPort(addr string) (uint32, error) {
-	u, err := url.Parse(addr)
-	if err != nil {
-		return 0, err
-	}
-	_, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
-		return 0, err
-	}
-	p, err := strconv.ParseUint(port, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("port %q: not a number", port)
-	}
-	return uint32(p), nil
 }
 
 // maxWebConfigSize bounds the --web.config.file, which may hold inline

@@ -1,14 +1,21 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/exporter-toolkit/web"
 )
 
 // Every telemetry path is either refused by checkTelemetryPath, before
@@ -71,5 +78,124 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 				t.Errorf("telemetry path %q: GET %s = %d %.60q, want 200 with %s", tc.path, path, rec.Code, body, want)
 			}
 		}
+	}
+}
+
+// startServer serves newMux on 127.0.0.1 with limits, as run does, until
+// the test ends.
+func startServer(t *testing.T, limits serverLimits) string {
+	t.Helper()
+	addrs, systemd, webConfig := []string{"127.0.0.1:0"}, false, ""
+	flags := &web.FlagConfig{WebListenAddresses: &addrs, WebSystemdSocket: &systemd, WebConfigFile: &webConfig}
+	listeners, err := listen(flags, limits.maxConnections)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, listeners, serverConfig{
+			flags: flags, metricsPath: "/metrics", gatherer: prometheus.NewRegistry(), ready: func() bool { return true },
+			limits: limits, logger: log.NewNopLogger(), slogger: slog.New(slog.DiscardHandler),
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return listeners[0].Addr().String()
+}
+
+// healthCheck sends one keep-alive request on c and reads the answer,
+// within timeout.
+func healthCheck(c net.Conn, br *bufio.Reader, timeout time.Duration) error {
+	if err := c.SetDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(c, "GET /-/healthy HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// A keep-alive connection left idle is closed by the server after the idle
+// timeout, not held open for ever.
+func TestServerClosesIdleConnections(t *testing.T) {
+	limits := defaultServerLimits
+	limits.idleTimeout = 200 * time.Millisecond
+	addr := startServer(t, limits)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	if err := healthCheck(c, br, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	idleSince := time.Now()
+	if err := c.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("idle connection: read returned %v after %v, want EOF once the server closes it", err, time.Since(idleSince).Round(time.Millisecond))
+	}
+	if d := time.Since(idleSince); d < limits.idleTimeout/2 {
+		t.Errorf("closed after %v idle, before the idle timeout of %v", d, limits.idleTimeout)
+	}
+}
+
+// At most maxConnections connections are served at once: one more waits
+// (in the kernel's backlog) until a slot frees, here when an idle one is
+// closed by the idle timeout.
+func TestServerBoundsConcurrentConnections(t *testing.T) {
+	limits := defaultServerLimits
+	limits.maxConnections = 3
+	limits.idleTimeout = 2 * time.Second
+	addr := startServer(t, limits)
+	for range limits.maxConnections {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := healthCheck(c, bufio.NewReader(c), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	br := bufio.NewReader(extra)
+	start := time.Now()
+	if err := healthCheck(extra, br, 500*time.Millisecond); err == nil {
+		t.Fatalf("connection %d of %d answered at once", limits.maxConnections+1, limits.maxConnections)
+	}
+	// The request is sent: once the idle ones are closed, it is answered.
+	if err := extra.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("connection %d: no answer after the idle ones closed: %v", limits.maxConnections+1, err)
+	}
+	resp.Body.Close()
+	if d := time.Since(start); d < limits.idleTimeout/2 {
+		t.Errorf("connection %d answered after %v, before an idle one was closed", limits.maxConnections+1, d)
 	}
 }
