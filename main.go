@@ -95,6 +95,17 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	logger, slogger := newLogger(stderr, *logFormat, *logLevel)
 
+	if err := checkTelemetryPath(*metricsPath); err != nil {
+		return fail(stderr, err)
+	}
+	if err := checkListenAddresses(*webFlags.WebListenAddresses); err != nil {
+		return fail(stderr, err)
+	}
+	if *requestTimeout <= 0 {
+		// Zero would turn the request timeout off.
+		return fail(stderr, fmt.Errorf("--api.timeout %s: must be greater than 0", *requestTimeout))
+	}
+
 	limit, err := client.ParseRateLimit(*rateLimit)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))
@@ -117,33 +128,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if *skipMalformedAfter < 0 {
 		return fail(stderr, fmt.Errorf("--token-history.skip-malformed-after %d: must not be negative", *skipMalformedAfter))
 	}
-	accounts, err := config.Load(*configFile, getenv)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	// exporter-toolkit reads the web config only once it listens: check it,
-	// and the state file's directory, before polling or --config.check's OK.
-	if err := web.Validate(*webFlags.WebConfigFile); err != nil {
-		return fail(stderr, fmt.Errorf("--web.config.file %s: %w", *webFlags.WebConfigFile, err))
-	}
-	if *historyStateFile != "" {
-		if err := statefile.Check(*historyStateFile); err != nil {
-			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
-		}
-	}
-	if *configCheck {
-		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))
-		return 0
-	}
-
 	reg := prometheus.NewRegistry()
-	var store *statefile.Store
-	if *historyStateFile != "" {
-		if store, err = statefile.Open(*historyStateFile, time.Now()); err != nil {
-			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
-		}
-		reg.MustRegister(store)
-	}
 	clientMetrics := client.NewMetrics(reg)
 	// Every client signs with one clock and asks the public endpoints
 	// through one client: they measure the same exchange from one host.
@@ -156,9 +141,41 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 			HTTPClient: client.NewHTTPClient(*requestTimeout), Clock: clock, Public: public,
 		})
 	}
+	// Built before --config.check's OK: the client checks the exchange URL.
 	public, err = newClient("", "", "")
 	if err != nil {
+		return fail(stderr, fmt.Errorf("--woox.api-url: %w", err))
+	}
+	accounts, err := config.Load(*configFile, getenv)
+	if err != nil {
 		return fail(stderr, err)
+	}
+	// exporter-toolkit reads the web config only once it listens: check it,
+	// and the state file's directory, before polling or --config.check's OK.
+	if f := *webFlags.WebConfigFile; f != "" {
+		if err := checkWebConfigFile(f); err != nil {
+			return fail(stderr, fmt.Errorf("--web.config.file %s: %w", f, err))
+		}
+		if err := web.Validate(f); err != nil {
+			return fail(stderr, fmt.Errorf("--web.config.file %s: %w", f, err))
+		}
+	}
+	if *historyStateFile != "" {
+		if err := statefile.Check(*historyStateFile); err != nil {
+			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
+		}
+	}
+	if *configCheck {
+		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))
+		return 0
+	}
+
+	var store *statefile.Store
+	if *historyStateFile != "" {
+		if store, err = statefile.Open(*historyStateFile, time.Now()); err != nil {
+			return fail(stderr, fmt.Errorf("--token-history.state-file: %w", err))
+		}
+		reg.MustRegister(store)
 	}
 	cfg := collector.Config{
 		Public:    public,
@@ -192,6 +209,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	// Listening before the first poll: an address in use stops the exporter
+	// before it calls the exchange.
+	listeners, err := listen(webFlags, defaultServerLimits.maxConnections)
+	if err != nil {
+		return fail(stderr, err)
+	}
 
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
 	if len(accounts) == 0 {
@@ -213,9 +236,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		exporter.Run(ctx)
 	}()
 
-	err = serve(ctx, serverConfig{
+	err = serve(ctx, listeners, serverConfig{
 		flags: webFlags, metricsPath: *metricsPath, gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
-		logger: logger, slogger: slogger,
+		limits: defaultServerLimits, logger: logger, slogger: slogger,
 	})
 	stop()
 	<-pollersDone // every account's token history state is saved by now

@@ -333,6 +333,16 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(webPlainPassword, []byte("basic_auth_users:\n  prometheus: not-a-bcrypt-hash\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A FIFO blocks whoever opens it for reading; /dev/null stands for the
+	// devices (/dev/zero never ends).
+	fifo := filepath.Join(dir, "fifo.yml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bigFile := filepath.Join(dir, "big.yml")
+	if err := os.WriteFile(bigFile, bytes.Repeat([]byte("# padding\n"), 200<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	// Every case points at this exchange: none may poll it.
 	var polls atomic.Int64
 	exchange := serveFake(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -349,15 +359,15 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
 		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
 		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
-		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "is readable by other users; run chmod o-rwx " + badSecret},
+		{"secret file readable by others", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + badSecret}, nil, "WOOX_API_SECRET_FILE: secret file has mode 0644 and is readable by other users; run chmod o-rwx on it"},
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
 		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
-		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "missing-secret"},
-		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file " + secretDir + " is not a regular file"},
-		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: stat " + filepath.Join(notADir, "secret") + ": not a directory"},
-		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file " + secretDir + " is not a regular file"},
+		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: no such file or directory"},
+		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file is not a regular file"},
+		{"secret file below a plain file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(notADir, "secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: not a directory"},
+		{"config secret file is a directory", nil, []string{"--config.file=" + secretDirConfig}, "secret-dir.yml:4: accounts[0].api_secret_file: secret file is not a regular file"},
 		{"negative overlap", nil, []string{"--token-history.overlap=-1m"}, "--token-history.overlap"},
 		{"state file directory missing", nil, []string{"--token-history.state-file=" + filepath.Join(dir, "no-such-dir", "state.json")}, "--token-history.state-file"},
 		{"state file directory is a file", nil, []string{"--token-history.state-file=" + filepath.Join(notADir, "state.json")}, "--token-history.state-file"},
@@ -366,12 +376,35 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"web config unknown field", nil, []string{"--web.config.file=" + webUnknownField}, "tls_server_cfg"},
 		{"web config certificate missing", nil, []string{"--web.config.file=" + webMissingCert}, "no-cert.pem"},
 		{"web config password not hashed", nil, []string{"--web.config.file=" + webPlainPassword}, "--web.config.file " + webPlainPassword},
+		{"telemetry path empty", nil, []string{"--web.telemetry-path="}, "--web.telemetry-path"},
+		{"telemetry path relative", nil, []string{"--web.telemetry-path=metrics"}, "--web.telemetry-path"},
+		{"telemetry path is the health check", nil, []string{"--web.telemetry-path=/-/healthy"}, "--web.telemetry-path"},
+		{"telemetry path is the readiness check", nil, []string{"--web.telemetry-path=/-/ready"}, "--web.telemetry-path"},
+		{"telemetry path with a method", nil, []string{"--web.telemetry-path=GET /metrics"}, "--web.telemetry-path"},
+		{"telemetry path with a wildcard", nil, []string{"--web.telemetry-path=/metrics/{x}"}, "--web.telemetry-path"},
+		{"exchange URL not http", nil, []string{"--woox.api-url=ftp://x"}, "--woox.api-url"},
+		{"exchange URL without host", nil, []string{"--woox.api-url=https://"}, "--woox.api-url"},
+		{"listen address without port", nil, []string{"--web.listen-address=notanaddr"}, "--web.listen-address"},
+		{"listen address with a bad port", nil, []string{"--web.listen-address=127.0.0.1:99999"}, "--web.listen-address"},
+		{"zero request timeout", nil, []string{"--api.timeout=0s"}, "--api.timeout"},
+		{"systemd socket without a socket", nil, []string{"--web.systemd-socket"}, "--web.systemd-socket"},
+		{"config file is a FIFO", nil, []string{"--config.file=" + fifo}, "config file " + fifo + " is not a regular file"},
+		{"config file is a device", nil, []string{"--config.file=" + os.DevNull}, "config file " + os.DevNull + " is not a regular file"},
+		{"config file too large", nil, []string{"--config.file=" + bigFile}, "config file " + bigFile + " is larger than 1048576 bytes"},
+		{"web config is a FIFO", nil, []string{"--web.config.file=" + fifo}, "--web.config.file " + fifo + ": not a regular file"},
+		{"web config is a device", nil, []string{"--web.config.file=" + os.DevNull}, "--web.config.file " + os.DevNull + ": not a regular file"},
+		{"web config too large", nil, []string{"--web.config.file=" + bigFile}, "--web.config.file " + bigFile + ": larger than 1048576 bytes"},
+		{"negative request timeout", nil, []string{"--api.timeout=-1s"}, "--api.timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr, "--woox.api-url=" + exchange}, tc.args...)...)
+			args := []string{"--web.listen-address=" + addr}
+			if !slices.ContainsFunc(tc.args, func(a string) bool { return strings.HasPrefix(a, "--woox.api-url=") }) {
+				args = append(args, "--woox.api-url="+exchange)
+			}
+			cmd := exec.CommandContext(ctx, bin, append(args, tc.args...)...)
 			cmd.Env = tc.env
 			var output syncBuffer
 			cmd.Stdout, cmd.Stderr = &output, &output
@@ -446,7 +479,7 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 
 	cmd = exec.Command(bin, "--config.file="+cfg, "--config.check")
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "woox.yml:4") || !strings.Contains(string(out), "MAIN_SECRET") {
+	if err == nil || !strings.Contains(string(out), "woox.yml:4: accounts[0].api_secret_env: the environment variable it names is not set") {
 		t.Errorf("missing env secret: %v\n%s", err, out)
 	}
 
@@ -458,6 +491,10 @@ func TestConfigCheckValidatesAndExits(t *testing.T) {
 	for flag, arg := range map[string]string{
 		"--web.config.file":          webConfig,
 		"--token-history.state-file": filepath.Join(t.TempDir(), "no-such-dir", "state.json"),
+		"--web.telemetry-path":       "/-/ready",
+		"--woox.api-url":             "ftp://x",
+		"--web.listen-address":       "notanaddr",
+		"--api.timeout":              "0s",
 	} {
 		cmd = exec.Command(bin, "--config.file="+cfg, "--config.check", flag+"="+arg)
 		cmd.Env = []string{"MAIN_SECRET=xyz"}
@@ -546,4 +583,65 @@ func maskedAlike(keys []string) []string {
 		labels = append(labels, "fake...ey==~"+hex.EncodeToString(sum[:2]))
 	}
 	return labels
+}
+
+// With --web.systemd-socket the exporter serves on the socket systemd hands
+// it (LISTEN_FDS, LISTEN_PID) and listens on nothing else.
+func TestBinaryServesOnASystemdSocket(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, startFake(t))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, err := l.(*net.TCPListener).File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	unused := freeAddr(t)
+	// systemd sets LISTEN_PID to the exporter's own pid: exec keeps the
+	// shell's.
+	cmd := exec.Command("/bin/sh", "-c", `LISTEN_PID=$$ exec "$0" "$@"`, bin,
+		"--web.systemd-socket", "--web.listen-address="+unused, "--woox.api-url="+url)
+	cmd.Env = []string{"LISTEN_FDS=1"}
+	cmd.ExtraFiles = []*os.File{f} // fd 3, SD_LISTEN_FDS_START
+	var output syncBuffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill()
+		<-done
+	}()
+	p := &exporterProcess{cmd: cmd, addr: l.Addr().String(), output: &output, done: done}
+	// With a timeout: a socket nobody accepts on keeps connections waiting
+	// in its backlog, where a plain GET would wait for ever.
+	hc := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := hc.Get("http://" + p.addr + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready on the systemd socket within 20s (%v); output:\n%s", err, output.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if c, err := net.DialTimeout("tcp", unused, 100*time.Millisecond); err == nil {
+		c.Close()
+		t.Errorf("also listens on --web.listen-address %s", unused)
+	}
+	p.stop(t)
 }

@@ -71,12 +71,12 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		t.Fatal(err)
 	}
 	exporter, err := collector.New(collector.Config{
-		Public:               public,
-		Accounts:             []collector.Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
+		Public:   public,
+		Accounts: []collector.Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
 		Intervals: map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour,
 			client.EndpointTokenHistory: 50 * time.Millisecond},
-		StallTimeout:         time.Minute,
-		Logger:               log.NewNopLogger(),
+		StallTimeout: time.Minute,
+		Logger:       log.NewNopLogger(),
 	})
 	if err != nil {
 		t.Fatal(err)

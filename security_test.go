@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"io"
 	"math/big"
@@ -181,6 +182,54 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	}
 }
 
+// A WOO X secret (28 uppercase letters and digits) is also a valid variable
+// and file name, so a secret pasted where its variable or file belongs passes
+// every syntax check: the error names the field, never the value.
+func TestBinaryNeverEchoesASecretPastedAsAName(t *testing.T) {
+	const shapedSecret = "CANARYSECRET7F3A9C51NEVERPRT"
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := func(field string) string {
+		path := filepath.Join(dir, field+".yml")
+		if err := os.WriteFile(path, []byte("accounts:\n  - name: main\n    api_key: abc\n    "+field+": "+shapedSecret+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"--config.file=" + config("api_secret_env")}, "api_secret_env.yml:4: accounts[0].api_secret_env: "},
+		{nil, []string{"--config.file=" + config("api_secret_file")}, "api_secret_file.yml:4: accounts[0].api_secret_file: "},
+		{[]string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + shapedSecret}, nil, "WOOX_API_SECRET_FILE: "},
+	} {
+		for _, check := range []bool{true, false} {
+			args := tc.args
+			if check {
+				args = append([]string{"--config.check"}, args...)
+			}
+			cmd := exec.Command(bin, append([]string{"--web.listen-address=127.0.0.1:0"}, args...)...)
+			cmd.Env = tc.env
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Errorf("%v %v: exited 0:\n%s", tc.env, args, out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Errorf("%v %v: output does not name %q:\n%s", tc.env, args, tc.want, out)
+			}
+			if strings.Contains(string(out), shapedSecret) {
+				t.Errorf("%v %v: secret in the output:\n%s", tc.env, args, out)
+			}
+		}
+	}
+}
+
 // writeTLS writes a self-signed certificate for 127.0.0.1 and its key.
 func writeTLS(t *testing.T, dir string) (certFile, keyFile string, pool *x509.CertPool) {
 	t.Helper()
@@ -273,4 +322,46 @@ func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
 		t.Errorf("plain http answered %d with metrics", code)
 	}
 	p.stop(t)
+}
+
+// The HTTP server's own errors (here TLS handshakes that fail) are logged
+// through the exporter's logger: with --log.format=json every line of
+// output is a JSON object.
+func TestBinaryLogsTLSHandshakeErrorsAsJSON(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	dir := t.TempDir()
+	certFile, keyFile, _ := writeTLS(t, dir)
+	webConfig := filepath.Join(dir, "web.yml")
+	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: "+certFile+"\n  key_file: "+keyFile+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startExporter(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig, "--log.format=json")
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(p.output.String(), "handshake") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no TLS handshake error logged within 20s:\n%s", p.output.String())
+		}
+		// Plain text where a TLS handshake belongs.
+		if c, err := net.DialTimeout("tcp", p.addr, time.Second); err == nil {
+			_, _ = c.Write([]byte("hello, plain text\r\n\r\n"))
+			_, _ = io.Copy(io.Discard, c)
+			c.Close()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.stop(t)
+	var handshake bool
+	for _, line := range strings.Split(strings.TrimSpace(p.output.String()), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Errorf("not a JSON line: %s", line)
+			continue
+		}
+		if err, _ := entry["err"].(string); strings.Contains(err, "TLS handshake error") && entry["level"] == "error" {
+			handshake = true
+		}
+	}
+	if !handshake {
+		t.Errorf("no JSON line with level error and the TLS handshake error under err:\n%s", p.output.String())
+	}
 }

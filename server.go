@@ -3,10 +3,17 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	stdlog "log"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
+	"path"
 	"runtime"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
@@ -22,19 +29,55 @@ type serverConfig struct {
 	// gatherer serves /metrics: the exporter's metrics with the registry's.
 	gatherer prometheus.Gatherer
 	ready    func() bool
+	limits   serverLimits
 	logger   log.Logger
 	slogger  *slog.Logger
 }
 
-// serve runs the HTTP server until ctx is done, then shuts it down.
-func serve(ctx context.Context, c serverConfig) error {
+// serverLimits bound how long a client may hold a connection and how many
+// it may hold at once, so that no client can take the file descriptors the
+// polls need.
+type serverLimits struct {
+	readHeaderTimeout time.Duration
+	// readTimeout also ends a request's context, and writeTimeout its
+	// answer: both outlast the longest legitimate scrape by far.
+	readTimeout  time.Duration
+	writeTimeout time.Duration
+	// idleTimeout closes a keep-alive connection between requests; it
+	// outlasts common scrape intervals, so Prometheus keeps its connection.
+	idleTimeout time.Duration
+	// maxConnections per listener: more wait in the kernel's backlog.
+	maxConnections int
+}
+
+var defaultServerLimits = serverLimits{
+	readHeaderTimeout: 10 * time.Second,
+	readTimeout:       time.Minute,
+	writeTimeout:      time.Minute,
+	idleTimeout:       2 * time.Minute,
+	maxConnections:    512,
+}
+
+// serve runs the HTTP server on listeners until ctx is done, then shuts it
+// down. The listeners come from listen, bounded by c.limits.maxConnections.
+func serve(ctx context.Context, listeners []net.Listener, c serverConfig) error {
 	mux, err := newMux(c)
 	if err != nil {
+		for _, l := range listeners {
+			l.Close()
+		}
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: c.limits.readHeaderTimeout,
+		ReadTimeout:       c.limits.readTimeout,
+		WriteTimeout:      c.limits.writeTimeout,
+		IdleTimeout:       c.limits.idleTimeout,
+		ErrorLog:          stdlog.New(serverErrorLog{c.logger}, "", 0),
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- web.ListenAndServe(srv, c.flags, c.slogger) }()
+	go func() { errc <- web.ServeMultiple(listeners, srv, c.flags, c.slogger) }()
 	select {
 	case err := <-errc:
 		return err
@@ -58,10 +101,10 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 		ErrorHandling:     promhttp.ContinueOnError,
 		EnableOpenMetrics: true,
 	}), runtime.GOMAXPROCS(0)))
-	mux.HandleFunc("/-/healthy", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc(healthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})
-	mux.HandleFunc("/-/ready", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc(readyPath, func(w http.ResponseWriter, _ *http.Request) {
 		if !c.ready() {
 			http.Error(w, "Not ready: waiting for the first poll of every endpoint", http.StatusServiceUnavailable)
 			return
@@ -75,8 +118,8 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 			Version:     version.Info(),
 			Links: []web.LandingLinks{
 				{Address: c.metricsPath, Text: "Metrics"},
-				{Address: "/-/healthy", Text: "Health"},
-				{Address: "/-/ready", Text: "Readiness"},
+				{Address: healthyPath, Text: "Health"},
+				{Address: readyPath, Text: "Readiness"},
 			},
 		})
 		if err != nil {
@@ -87,9 +130,63 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 	return mux, nil
 }
 
+// serverErrorLog routes the http.Server's own errors (failed TLS
+// handshakes, accept errors, handler panics) to the go-kit logger, which
+// Go would otherwise print as plain text whatever --log.format says.
+type serverErrorLog struct{ logger log.Logger }
+
+func (l serverErrorLog) Write(p []byte) (int, error) {
+	level.Error(l.logger).Log("msg", "HTTP server error", "err", strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
 // promhttpLogger routes promhttp's errors to the go-kit logger.
 type promhttpLogger struct{ logger log.Logger }
 
 func (l promhttpLogger) Println(v ...any) {
 	level.Error(l.logger).Log("msg", "metrics handler", "err", fmtArgs(v))
+}
+
+// Paths of the health checks, served beside the metrics.
+const (
+	healthyPath = "/-/healthy"
+	readyPath   = "/-/ready"
+)
+
+// checkTelemetryPath refuses a --web.telemetry-path that http.ServeMux would
+// panic on, read as a method or host pattern, or never match because it
+// redirects requests for unclean paths.
+func checkTelemetryPath(p string) error {
+	fail := func(why string) error { return fmt.Errorf("--web.telemetry-path %q: %s", p, why) }
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return fail("must be an absolute path such as /metrics")
+	case strings.ContainsFunc(p, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '{' || r == '}' }):
+		return fail("must not contain spaces, control characters or braces")
+	case p != "/" && path.Clean(p) != strings.TrimSuffix(p, "/"):
+		return fail("must be a clean path (no //, . or .. segments)")
+	case p == healthyPath || p == readyPath:
+		return fail("is taken by a health check")
+	}
+	return nil
+}
+
+// maxWebConfigSize bounds the --web.config.file, which may hold inline
+// certificates: exporter-toolkit reads it whole, at start and again for
+// every connection and request.
+const maxWebConfigSize = 1 << 20
+
+// checkWebConfigFile refuses a web config that exporter-toolkit would block
+// on (a FIFO) or read without end (a device): it is read with os.ReadFile.
+func checkWebConfigFile(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case fi.Size() > maxWebConfigSize:
+		return fmt.Errorf("larger than %d bytes", maxWebConfigSize)
+	}
+	return nil
 }

@@ -92,17 +92,17 @@ func TestFromEnv(t *testing.T) {
 		{
 			name:    "secret file readable by others",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: open},
-			wantErr: []string{"WOOX_API_SECRET_FILE: the file it names has mode 0644 and is readable by other users", "chmod o-rwx on it"},
+			wantErr: []string{"WOOX_API_SECRET_FILE: secret file has mode 0644 and is readable by other users; run chmod o-rwx on it"},
 		},
 		{
 			name:    "secret file missing",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: filepath.Join(dir, "missing")},
-			wantErr: []string{"WOOX_API_SECRET_FILE: cannot read the file it names: no such file"},
+			wantErr: []string{"WOOX_API_SECRET_FILE: read secret file: no such file or directory"},
 		},
 		{
 			name:    "secret file empty",
 			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: empty},
-			wantErr: []string{"WOOX_API_SECRET_FILE: the file it names: secret is empty"},
+			wantErr: []string{"WOOX_API_SECRET_FILE: secret file: secret is empty"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -22,6 +21,11 @@ var accountNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
 
 // envNameRE is what api_secret_env may name.
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// maxConfigFileSize bounds how much of a config file is read: far more than
+// any list of accounts, far less than a mistaken path (a log, a device)
+// could fill memory with.
+const maxConfigFileSize = 1 << 20
 
 // Fields of one account in the config file.
 const (
@@ -49,11 +53,23 @@ const (
 // looked up with getenv). An inline
 // api_secret and unknown fields are rejected, as is a file without accounts.
 //
-// Every problem found is reported, one per line, as "file:line: field: what is
-// wrong". A nil getenv means os.Getenv.
+// The file must be a regular file of at most 1 MiB. Every problem found in
+// it is reported, one per line, as "file:line: field: what is wrong". A nil
+// getenv means os.Getenv.
 func LoadFile(path string, getenv func(string) string) ([]Account, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	f, _, err := openRegularFile(path)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, fmt.Errorf("config file %s is not a regular file", path)
+	case err != nil:
+		return nil, fmt.Errorf("read config file: %w", err)
+	}
+	defer f.Close()
+	data, err := readAtMost(f, maxConfigFileSize)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, fmt.Errorf("config file %s is larger than %d bytes", path, maxConfigFileSize)
+	case err != nil:
 		return nil, fmt.Errorf("read config file: %w", err)
 	}
 	l := &fileLoader{path: path, dir: filepath.Dir(path), getenv: orGetenv(getenv)}
@@ -301,9 +317,10 @@ func (l *fileLoader) secretFromEnv(path string, f field) Secret {
 		l.errorf(f.line, path, "must be the name of an environment variable (letters, digits and _, not starting with a digit)")
 		return Secret{}
 	}
+	// The name is not echoed either: a WOO X secret (uppercase letters and
+	// digits) is a valid variable name too.
 	raw := l.getenv(f.value)
 	if raw == "" {
-		// Not echoed: the name may be the secret pasted in the wrong field.
 		l.errorf(f.line, path, "the environment variable it names is not set")
 		return Secret{}
 	}

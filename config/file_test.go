@@ -144,12 +144,12 @@ func TestLoadFileErrors(t *testing.T) {
 		{name: "no secret", config: "accounts:\n  - name: main\n    api_key: KEY1\n", want: []string{"config.yml:2: accounts[0]: one of api_secret_file or api_secret_env is required"}},
 		{name: "both secrets", config: "accounts:\n" + account + "    api_secret_file: secret\n", want: []string{"config.yml:5: accounts[0]: api_secret_file and api_secret_env are mutually exclusive; set only one"}},
 		{name: "api_secret_file empty", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: ''\n", want: []string{"config.yml:4: accounts[0].api_secret_file: must not be empty"}},
-		{name: "api_secret_file missing", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: nope\n", want: []string{"config.yml:4: accounts[0].api_secret_file: cannot read the file it names: no such file or directory"}},
-		{name: "api_secret_file mode 0644", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0644\n", want: []string{"config.yml:4: accounts[0].api_secret_file: the file it names has mode 0644 and is readable by other users; run chmod o-rwx on it"}},
-		{name: "api_secret_file mode 0604", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0604\n", want: []string{"config.yml:4: accounts[0].api_secret_file: the file it names has mode 0604 and is readable by other users"}},
-		{name: "api_secret_file empty content", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-empty\n", want: []string{"config.yml:4: accounts[0].api_secret_file: the file it names: secret is empty"}},
-		{name: "api_secret_file two lines", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-two-lines\n", want: []string{"config.yml:4: accounts[0].api_secret_file: the file it names: secret contains whitespace or control characters"}},
-		{name: "api_secret_file a directory", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-dir\n", want: []string{"config.yml:4: accounts[0].api_secret_file: the file it names is not a regular file"}},
+		{name: "api_secret_file missing", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: nope\n", want: []string{"config.yml:4: accounts[0].api_secret_file: read secret file: no such file or directory"}},
+		{name: "api_secret_file mode 0644", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0644\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file has mode 0644 and is readable by other users; run chmod o-rwx on it"}},
+		{name: "api_secret_file mode 0604", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-0604\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file has mode 0604 and is readable by other users"}},
+		{name: "api_secret_file empty content", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-empty\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file: secret is empty"}},
+		{name: "api_secret_file two lines", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-two-lines\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file: secret contains whitespace or control characters"}},
+		{name: "api_secret_file a directory", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: secret-dir\n", want: []string{"config.yml:4: accounts[0].api_secret_file: secret file is not a regular file"}},
 		{name: "api_secret_env empty", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_env:\n", want: []string{"config.yml:4: accounts[0].api_secret_env: must not be empty"}},
 		{name: "api_secret_env not a name", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_env: " + fileSecret + "\n", want: []string{"config.yml:4: accounts[0].api_secret_env: must be the name of an environment variable"}},
 		{name: "api_secret_env whitespace only", config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_env: WOOX_BLANK_SECRET\n", want: []string{"config.yml:4: accounts[0].api_secret_env: the environment variable it names: secret is empty"}},
@@ -181,7 +181,7 @@ func TestLoadFileErrors(t *testing.T) {
 				"config.yml:3: accounts[0].api_key: must not be empty",
 				"config.yml:4: accounts[0].api_secret_env: the environment variable it names is not set",
 				"config.yml:5: accounts[0].extra: unknown field",
-				"config.yml:8: accounts[1].api_secret_file: the file it names has mode 0644",
+				"config.yml:8: accounts[1].api_secret_file: secret file has mode 0644",
 			},
 		},
 	} {
@@ -245,9 +245,9 @@ func TestLoadFileSecretFilePermissions(t *testing.T) {
 				}
 				return
 			}
-			want := fmt.Sprintf("the file it names has mode %04o and is %s by other users", tc.mode, tc.why)
-			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "chmod o-rwx on it") {
-				t.Errorf("mode %04o: error = %v, want it to contain %q and the chmod o-rwx hint", tc.mode, err, want)
+			want := fmt.Sprintf("secret file has mode %04o and is %s by other users; run chmod o-rwx on it", tc.mode, tc.why)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("mode %04o: error = %v, want it to contain %q ", tc.mode, err, want)
 			}
 		})
 	}
@@ -257,8 +257,8 @@ func TestLoadFileUnreadable(t *testing.T) {
 	t.Run("config file is a directory", func(t *testing.T) {
 		dir := t.TempDir()
 		_, err := LoadFile(dir, testEnv)
-		if err == nil || !strings.Contains(err.Error(), "read config file: read "+dir+": is a directory") {
-			t.Errorf("error = %v, want a read error naming %s", err, dir)
+		if err == nil || err.Error() != "config file "+dir+" is not a regular file" {
+			t.Errorf("error = %v, want one naming %s as not a regular file", err, dir)
 		}
 	})
 	// Holds for root too (a directory as the secret file is in the table above).
@@ -266,7 +266,7 @@ func TestLoadFileUnreadable(t *testing.T) {
 		dir := inTempConfigDir(t)
 		writeSecretFile(t, dir, "plain", fileSecret, 0o600)
 		_, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: plain/secret}\n"), testEnv)
-		want := "config.yml:2: accounts[0].api_secret_file: cannot read the file it names: not a directory"
+		want := "config.yml:2: accounts[0].api_secret_file: read secret file: not a directory"
 		if err == nil || err.Error() != want {
 			t.Errorf("error = %v, want %s", err, want)
 		}
@@ -289,37 +289,9 @@ func TestLoadFileUnreadable(t *testing.T) {
 		dir := inTempConfigDir(t)
 		writeSecretFile(t, dir, "secret-0200", fileSecret, 0o200)
 		_, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: secret-0200}\n"), testEnv)
-		want := "config.yml:2: accounts[0].api_secret_file: read secret file: open secret-0200: permission denied"
+		want := "config.yml:2: accounts[0].api_secret_file: read secret file: permission denied"
 		if err == nil || err.Error() != want {
 			t.Errorf("error = %v, want %s", err, want)
-		}
-	})
-}
-
-// A secret pasted where the name of its variable or file belongs is never
-// repeated in an error: WOO X secrets look like variable names and paths.
-func TestSecretPastedInTheWrongFieldIsNeverEchoed(t *testing.T) {
-	const pasted = "QHKRXHPAW1MC9YGZMAT8YDJG2HPR"
-	for _, field := range []string{"api_secret_env", "api_secret_file"} {
-		t.Run(field, func(t *testing.T) {
-			inTempConfigDir(t)
-			_, err := LoadFile(writeConfig(t, "accounts:\n  - name: main\n    api_key: KEY1\n    "+field+": "+pasted+"\n"), testEnv)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if strings.Contains(err.Error(), pasted) {
-				t.Errorf("error repeats the value: %v", err)
-			}
-			if !strings.Contains(err.Error(), "config.yml:4: accounts[0]."+field+":") {
-				t.Errorf("error does not name the line and field: %v", err)
-			}
-		})
-	}
-	t.Run("WOOX_API_SECRET_FILE", func(t *testing.T) {
-		env := map[string]string{EnvAPIKey: "KEY1", EnvAPISecretFile: pasted}
-		_, err := FromEnv(func(k string) string { return env[k] })
-		if err == nil || strings.Contains(err.Error(), pasted) || !strings.Contains(err.Error(), EnvAPISecretFile) {
-			t.Errorf("error = %v; want it to name %s and not repeat its value", err, EnvAPISecretFile)
 		}
 	})
 }

@@ -82,56 +82,88 @@ func cleanSecret(raw string) (Secret, error) {
 
 // readSecretFile reads a secret from path, which must be a regular file that
 // users other than its owner and group can neither read nor write.
-// Errors name neither the file nor its content: a path pasted from the wrong
-// clipboard may be the secret itself. Callers name the field instead.
+// Errors never name the path: a secret pasted where its file name belongs
+// would be echoed. Callers name the field or variable instead.
 func readSecretFile(path string) (Secret, error) {
-	// Stat before opening: opening a FIFO would block.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Secret{}, fmt.Errorf("cannot read the file it names: %w", withoutPath(err))
-	}
-	if err := checkSecretFileInfo(fi); err != nil {
-		return Secret{}, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return Secret{}, fmt.Errorf("cannot read the file it names: %w", withoutPath(err))
+	f, fi, err := openRegularFile(path)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return Secret{}, errors.New("secret file is not a regular file")
+	case err != nil:
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
 	defer f.Close()
-	// Check again what was opened, in case the path changed in between.
-	if fi, err = f.Stat(); err != nil {
-		return Secret{}, fmt.Errorf("cannot read the file it names: %w", withoutPath(err))
-	}
-	if err := checkSecretFileInfo(fi); err != nil {
+	if err := checkSecretFileMode(fi); err != nil {
 		return Secret{}, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretFileSize+1))
-	if err != nil {
-		return Secret{}, fmt.Errorf("cannot read the file it names: %w", withoutPath(err))
-	}
-	if len(b) > maxSecretFileSize {
-		return Secret{}, fmt.Errorf("the file it names is larger than %d bytes", maxSecretFileSize)
+	b, err := readAtMost(f, maxSecretFileSize)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return Secret{}, fmt.Errorf("secret file is larger than %d bytes", maxSecretFileSize)
+	case err != nil:
+		return Secret{}, fmt.Errorf("read secret file: %w", withoutPath(err))
 	}
 	sec, err := cleanSecret(string(b))
 	if err != nil {
-		return Secret{}, fmt.Errorf("the file it names: %w", err)
+		return Secret{}, fmt.Errorf("secret file: %w", err)
 	}
 	return sec, nil
 }
 
-// withoutPath drops the path from an os error, keeping what went wrong.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("file too large")
+)
+
+// openRegularFile opens path for reading only if it is a regular file: a
+// FIFO would block the open and a device such as /dev/zero never ends.
+func openRegularFile(path string) (*os.File, os.FileInfo, error) {
+	// Stat before opening: opening a FIFO would block.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errNotRegular
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Check again what was opened, in case the path changed in between.
+	if fi, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, fi, nil
+}
+
+// readAtMost reads f to its end, or fails with errTooLarge past limit bytes.
+func readAtMost(f *os.File, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+// withoutPath drops the path from a file system error, keeping its cause
+// (errors.Is still sees fs.ErrNotExist and the like).
 func withoutPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err
 	}
 	return err
 }
 
-func checkSecretFileInfo(fi os.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return errors.New("the file it names is not a regular file")
-	}
+func checkSecretFileMode(fi os.FileInfo) error {
 	// Windows reports synthetic permission bits that say nothing about who
 	// can read the file.
 	if runtime.GOOS == "windows" {
@@ -143,9 +175,9 @@ func checkSecretFileInfo(fi os.FileInfo) error {
 	perm := fi.Mode().Perm()
 	switch {
 	case perm&0o004 != 0:
-		return fmt.Errorf("the file it names has mode %04o and is readable by other users; run chmod o-rwx on it", perm)
+		return fmt.Errorf("secret file has mode %04o and is readable by other users; run chmod o-rwx on it", perm)
 	case perm&0o002 != 0:
-		return fmt.Errorf("the file it names has mode %04o and is writable by other users; run chmod o-rwx on it", perm)
+		return fmt.Errorf("secret file has mode %04o and is writable by other users; run chmod o-rwx on it", perm)
 	}
 	return nil
 }

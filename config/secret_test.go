@@ -169,3 +169,58 @@ func TestLoadedAccountsNeverShowTheSecret(t *testing.T) {
 		}
 	}
 }
+
+// wooxShapedSecret has the shape of a WOO X API secret: 28 uppercase letters
+// and digits, which is also a valid environment variable name and file name.
+const wooxShapedSecret = "K7QXW2MZP4RTB9HVN3CJD8LFY6GS"
+
+// A secret pasted where its variable or file belongs is never echoed: the
+// error names the field (and the file and line) instead.
+func TestSecretPastedIntoANameFieldIsNeverEchoed(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config string            // config.yml content; empty: the environment alone
+		env    map[string]string // the environment
+		want   string
+	}{
+		{
+			name:   "api_secret_env holds the secret",
+			config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_env: " + wooxShapedSecret + "\n",
+			want:   "config.yml:4: accounts[0].api_secret_env: ",
+		},
+		{
+			name:   "api_secret_env holds the secret and a variable of that name is blank",
+			config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_env: " + wooxShapedSecret + "\n",
+			env:    map[string]string{wooxShapedSecret: " "},
+			want:   "config.yml:4: accounts[0].api_secret_env: ",
+		},
+		{
+			name:   "api_secret_file holds the secret",
+			config: "accounts:\n  - name: main\n    api_key: KEY1\n    api_secret_file: " + wooxShapedSecret + "\n",
+			want:   "config.yml:4: accounts[0].api_secret_file: ",
+		},
+		{
+			name: "WOOX_API_SECRET_FILE holds the secret",
+			env:  map[string]string{EnvAPIKey: "KEY1", EnvAPISecretFile: wooxShapedSecret},
+			want: "environment: WOOX_API_SECRET_FILE: ",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inTempConfigDir(t)
+			path := ""
+			if tc.config != "" {
+				path = writeConfig(t, tc.config)
+			}
+			got, err := Load(path, fakeEnv(tc.env))
+			if err == nil {
+				t.Fatalf("Load = %+v, want an error", got)
+			}
+			if !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %q does not start with %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), wooxShapedSecret) {
+				t.Errorf("error echoes the secret: %v", err)
+			}
+		})
+	}
+}
