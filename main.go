@@ -38,8 +38,8 @@ const defaultListenAddress = ":10110"
 // defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set.
 // The live heap is small and garbage comes in bursts when a poll regathers
 // its metric families: a heap goal of 1.5x live instead of 2x keeps the
-// RSS of a large account well under 50 MB (README, Performance) for a
-// little more GC work per poll; scrapes allocate little.
+// RSS of a large account within its target for a little more GC work per
+// poll; scrapes allocate little.
 const defaultGCPercent = 50
 
 func main() {

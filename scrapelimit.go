@@ -8,9 +8,8 @@ import (
 
 // limitEncoding lets at most n requests run h at once and makes the rest wait
 // their turn (or until their client gives up). Each scrape holds a gzip
-// compressor and encoding buffers, about 1 MiB; with 20 concurrent scrapers
-// that alone pushed the exporter past 50 MB of RSS, while encoding is CPU
-// bound: more encodings at once than CPUs do not raise throughput, only
+// compressor and encoding buffers, so many concurrent scrapers cost memory,
+// while encoding is CPU bound: more encodings at once than CPUs do not raise throughput, only
 // memory (main.go passes GOMAXPROCS). h writes into a buffer and the slot is
 // released before the buffered (compressed) answer is sent, so a
 // slow or stalled client never holds a slot. Only scrapes wait here: polls

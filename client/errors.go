@@ -46,7 +46,7 @@ func (k Kind) String() string {
 	}
 }
 
-// Exchange error codes (public-facts.md, legacy table).
+// Exchange error codes, from the legacy API's table.
 const (
 	CodeUnknown          = -1000
 	CodeInvalidSignature = -1001

@@ -59,11 +59,11 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 
 const protoAccept = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"
 
-// Targets of the issue "Performance": see the README, Performance.
+// Targets: see the README, Performance.
 const (
 	maxP99Ratio        = 1.25
 	minThroughputRatio = 0.8
-	maxRSSBytes        = 50_000_000 // 50 MB, as the issue says
+	maxRSSBytes        = 50_000_000 // 50 MB
 	minCatchUpRatio    = 0.9
 	maxReadyAfterPoll  = 2 * time.Second
 )
