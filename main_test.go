@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -93,7 +94,7 @@ func startExporter(t *testing.T, env []string, args ...string) *exporterProcess 
 	go func() { p.done <- p.cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = p.cmd.Process.Kill()
-		<-p.done
+		<-p.done //nolint:errcheck // a killed process exits with an error
 	})
 	return p
 }
@@ -511,7 +512,7 @@ func decodeAll(t *testing.T, dec expfmt.Decoder) []*dto.MetricFamily {
 	for {
 		mf := &dto.MetricFamily{}
 		if err := dec.Decode(mf); err != nil {
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				return out
 			}
 			t.Fatal(err)
@@ -619,7 +620,7 @@ func TestBinaryServesOnASystemdSocket(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	defer func() {
 		_ = cmd.Process.Kill()
-		<-done
+		<-done //nolint:errcheck // a killed process exits with an error
 	}()
 	p := &exporterProcess{cmd: cmd, addr: l.Addr().String(), output: &output, done: done}
 	// With a timeout: a socket nobody accepts on keeps connections waiting

@@ -72,8 +72,8 @@ type budget struct {
 	changed  chan struct{}
 }
 
-func newBudget(max int, window time.Duration) *budget {
-	return &budget{max: max, window: window, now: time.Now, sleep: sleepCtx, changed: make(chan struct{})}
+func newBudget(limit int, window time.Duration) *budget {
+	return &budget{max: limit, window: window, now: time.Now, sleep: sleepCtx, changed: make(chan struct{})}
 }
 
 var errNoBudget = errors.New("request budget allows no request")

@@ -121,7 +121,7 @@ func TestRateLimitedAnswerWaitsOutTheWindow(t *testing.T) {
 		first := len(arrivals) == 1
 		mu.Unlock()
 		if first {
-			w.WriteHeader(429)
+			w.WriteHeader(http.StatusTooManyRequests)
 			_, _ = w.Write([]byte(`{"success":false,"code":-1003,"message":"too many requests"}`))
 			return
 		}

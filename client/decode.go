@@ -154,9 +154,9 @@ func scalarText(b []byte) (s string, isNull bool, err error) {
 }
 
 func truncateForError(s string) string {
-	const max = 64
-	if len(s) > max {
-		return s[:max] + "..."
+	const maxLen = 64
+	if len(s) > maxLen {
+		return s[:maxLen] + "..."
 	}
 	return s
 }

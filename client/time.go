@@ -96,23 +96,3 @@ func padDigits(digits string, n int) string {
 // timeText is a decimal number as JSON writes it, leniently: leading zeros,
 // a leading "+" and a bare "." are accepted, since strings may hold them.
 var timeText = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$`)
-
-// flexTime is a time field of an answer, in Unix milliseconds; see
-// ParseTime for what it accepts.
-type flexTime struct {
-	Ms  int64
-	set bool
-}
-
-func (t *flexTime) UnmarshalJSON(b []byte) error {
-	s, isNull, err := scalarText(b)
-	if err != nil || isNull || s == "" {
-		return err
-	}
-	ms, err := ParseTime(s)
-	if err != nil {
-		return err
-	}
-	t.Ms, t.set = ms, true
-	return nil
-}

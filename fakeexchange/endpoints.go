@@ -201,7 +201,7 @@ func rotateTies(recs []HistoryRecord, n int) {
 // historyRow renders one record in the scenario's time unit, with the
 // amount spoiled when the scenario names its id.
 func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
-	var amount any = e.number(r.Amount)
+	amount := e.number(r.Amount)
 	if e.malformedIDs[r.ID] {
 		amount = malformedAmount
 	}

@@ -62,7 +62,7 @@ func TestCommandServesAndStopsOnSIGTERM(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `"token":"USDT"`) {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"token":"USDT"`) {
 		t.Fatalf("status %d body %.200s", resp.StatusCode, body)
 	}
 
