@@ -3,13 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,13 +15,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 
 // smallBuffers shrinks the send buffer of every accepted connection, so that
@@ -56,7 +52,9 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))...); err != nil {
 		t.Fatal(err)
 	}
-	fakeURL := serveFake(t, fake)
+	fakeSrv := httptest.NewServer(fake)
+	t.Cleanup(fakeSrv.Close)
+	fakeURL := fakeSrv.URL
 
 	reg := prometheus.NewRegistry()
 	metrics := client.NewMetrics(reg)
@@ -139,7 +137,7 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	fast := &http.Client{Timeout: 5 * time.Second}
 	var lastErr error
 	waitFor(t, "a token history poll that started after the stall to complete and show the new record", func() bool {
-		samples, err := scrapeSamples(fast, srv.URL+"/metrics")
+		samples, err := exportertest.Samples(fast, srv.URL+"/metrics")
 		if lastErr = err; err != nil {
 			return false
 		}
@@ -167,41 +165,4 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("gave up waiting for %s", what)
 		}
 	}
-}
-
-// scrapeSamples fetches url in the text format and returns its samples by
-// series.
-func scrapeSamples(hc *http.Client, url string) (map[string]*model.Sample, error) {
-	resp, err := hc.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
-	}
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	dec := expfmt.NewDecoder(strings.NewReader(string(body)), expfmt.NewFormat(expfmt.TypeTextPlain))
-	var samples model.Vector
-	for {
-		mf := &dto.MetricFamily{}
-		if err := dec.Decode(mf); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return nil, err
-		}
-		v, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, mf)
-		if err != nil {
-			return nil, err
-		}
-		samples = append(samples, v...)
-	}
-	out := map[string]*model.Sample{}
-	for _, s := range samples {
-		out[s.Metric.String()] = s
-	}
-	return out, nil
 }

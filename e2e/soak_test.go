@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,8 +15,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
-	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 
 // TestSoak runs the real binary for WOOX_SOAK_DURATION (e.g. 30s; skipped
@@ -50,13 +48,12 @@ func TestSoak(t *testing.T) {
 	url := serveFake(t, fake)
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state.json")
-	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main", "sub"),
-		"--api.rate-limit=10/1s", "--token-network.interval=250ms", "--credentials.interval=250ms",
-		"--token-history.interval=250ms", "--token-history.overlap=1m", "--api.timeout=300ms",
-		"--token-history.state-file="+state)
-	p.waitReady(t)
+	p := exportertest.Start(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main", "sub"),
+		"--api.rate-limit=10/1s", "--token-history.overlap=1m", "--api.timeout=300ms", "--token-history.state-file=" + state},
+		exportertest.IntervalFlags(250*time.Millisecond)...)...)
+	p.WaitReady(t)
 	// Baseline while idle: the first polls are done, no scraper runs yet.
-	base := p.scrape(t)
+	base := p.Scrape(t)
 	baseRSS := value(t, base, "process_resident_memory_bytes")
 	baseHeap := value(t, base, "go_memstats_heap_inuse_bytes")
 	baseGoroutines := value(t, base, "go_goroutines")
@@ -72,7 +69,7 @@ func TestSoak(t *testing.T) {
 					return
 				default:
 				}
-				if code, _, err := p.get("/metrics"); err != nil || code != 200 {
+				if code, _, err := p.Get("/metrics"); err != nil || code != 200 {
 					scrapeErrors.Add(1)
 				}
 				scrapes.Add(1)
@@ -129,20 +126,20 @@ func TestSoak(t *testing.T) {
 
 	// Halfway, a look under load, for the log.
 	time.Sleep(duration / 2)
-	mid := p.scrape(t)
+	mid := p.Scrape(t)
 	time.Sleep(duration - duration/2)
 	close(stop)
 	wg.Wait()
 	// Each scraper's keep-alive connection holds a goroutine in the exporter.
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
-	gcAtStop := value(t, p.scrape(t), "go_gc_duration_seconds_count")
+	gcAtStop := value(t, p.Scrape(t), "go_gc_duration_seconds_count")
 
 	// Settle: faults cleared, the generator stopped; wait until every
 	// record is counted and saved.
 	stopped := time.Now()
 	var lastErr string
 	for {
-		samples := p.scrape(t)
+		samples := p.Scrape(t)
 		ok := true
 		for _, ep := range []string{`woox_poll_success{account="main", endpoint="token_history"}`, `woox_poll_success{account="sub", endpoint="token_history"}`} {
 			if s, found := samples[ep]; !found || s.Value != 1 {
@@ -160,7 +157,7 @@ func TestSoak(t *testing.T) {
 			}
 		}
 		if time.Since(stopped) > 30*time.Second {
-			t.Fatalf("counters did not settle on the exact sums within 30s: %s\n%s", lastErr, tail(p.output.String(), 40))
+			t.Fatalf("counters did not settle on the exact sums within 30s: %s\n%s", lastErr, tail(p.Output(), 40))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -171,7 +168,7 @@ func TestSoak(t *testing.T) {
 	var end map[string]*model.Sample
 	gcWait := time.Now()
 	for {
-		end = p.scrape(t)
+		end = p.Scrape(t)
 		if value(t, end, "go_gc_duration_seconds_count") >= gcAtStop+2 {
 			break
 		}
@@ -188,7 +185,7 @@ func TestSoak(t *testing.T) {
 			t.Errorf("final scrape:\n%s", diff)
 		}
 	}
-	p.stop(t)
+	p.Stop(t)
 
 	allowed := 5 // 10/1s at budget 0.5
 	perKey := map[string][]time.Time{}
@@ -234,17 +231,4 @@ func TestSoak(t *testing.T) {
 	if endRSS > 2*baseRSS+32*mib {
 		t.Errorf("RSS grew from %.1f MiB while idle to %.1f MiB", baseRSS/mib, endRSS/mib)
 	}
-}
-
-func readStateQuiet(path string) (map[string]ledger.State, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return statefile.Decode(b, time.Now())
-}
-
-func tail(s string, lines int) string {
-	l := strings.Split(s, "\n")
-	return strings.Join(l[max(0, len(l)-lines):], "\n")
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -14,55 +14,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
-
-// accountsConfig writes a config file watching the default scenario's
-// accounts named in names ("main", "sub").
-func accountsConfig(t *testing.T, dir string, names ...string) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("accounts:\n")
-	for _, n := range names {
-		switch n {
-		case "main":
-			fmt.Fprintf(&b, "  - name: main\n    api_key: %q\n    api_secret_env: MAIN_SECRET\n", fakeexchange.DefaultMainReadKey)
-		case "sub":
-			fmt.Fprintf(&b, "  - name: sub\n    api_key: %q\n    api_secret_env: SUB_SECRET\n", fakeexchange.DefaultSubKey)
-		}
-	}
-	path := filepath.Join(dir, strings.Join(names, "+")+".yml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-var defaultSecrets = []string{"MAIN_SECRET=" + fakeexchange.DefaultMainReadSecret, "SUB_SECRET=" + fakeexchange.DefaultSubSecret}
-
-func value(t *testing.T, samples map[string]*model.Sample, series string) float64 {
-	t.Helper()
-	s, ok := samples[series]
-	if !ok {
-		t.Errorf("missing %s", series)
-		return -1
-	}
-	return float64(s.Value)
-}
-
-func readState(t *testing.T, path string) map[string]ledger.State {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := statefile.Decode(b, time.Now())
-	if err != nil {
-		t.Fatalf("state file: %v\n%s", err, b)
-	}
-	return st
-}
 
 // checkStateExact compares an account's saved totals with exact decimal
 // sums over every record the fake holds for it.
@@ -176,10 +130,10 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	both, mainOnly := accountsConfig(t, dir, "main", "sub"), accountsConfig(t, dir, "main")
-	start := func(cfg string, lookback string) *exporterProcess {
-		p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
+	start := func(cfg string, lookback string) *exportertest.Process {
+		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
 			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
-		p.waitReady(t)
+		p.WaitReady(t)
 		return p
 	}
 	const (
@@ -190,14 +144,14 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 	)
 
 	p := start(both, "1h")
-	s := p.scrape(t)
+	s := p.Scrape(t)
 	if v := value(t, s, mainDeposit); v != 2500 {
 		t.Fatalf("first run: %s = %v, want 2500", mainDeposit, v)
 	}
 	if v := value(t, s, `woox_exporter_state_file_corrupt`); v != 0 {
 		t.Errorf("woox_exporter_state_file_corrupt = %v on a fresh start", v)
 	}
-	p.stop(t)
+	p.Stop(t)
 	if saved := readState(t, state); len(saved) != 2 {
 		t.Fatalf("state file holds %d accounts after the first run, want 2", len(saved))
 	}
@@ -214,7 +168,7 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 	// A one-minute lookback: a fresh start would miss everything older,
 	// so the old records in the totals come from the state file.
 	p = start(both, "1m")
-	s = p.scrape(t)
+	s = p.Scrape(t)
 	if v := value(t, s, mainDeposit); v != 2507.25 {
 		t.Errorf("after a restart: %s = %v, want 2507.25 (2500 saved + 7.25 while down)", mainDeposit, v)
 	}
@@ -224,7 +178,7 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 	if v := value(t, s, subWithdraw); v != 0.5 {
 		t.Errorf("after a restart: %s = %v, want 0.5", subWithdraw, v)
 	}
-	p.stop(t)
+	p.Stop(t)
 	saved := readState(t, state)
 	checkStateExact(t, fake, saved["main"], "main")
 	checkStateExact(t, fake, saved["sub"], "sub")
@@ -232,7 +186,7 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 
 	// Without "sub": its state stays in the file.
 	p = start(mainOnly, "1m")
-	p.stop(t)
+	p.Stop(t)
 	saved = readState(t, state)
 	if got := saved["sub"]; !reflect.DeepEqual(got, subState) {
 		t.Errorf("state of the removed account changed:\n%+v\nwant %+v", got, subState)
@@ -240,14 +194,14 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 
 	// "sub" back: its counters resume.
 	p = start(both, "1m")
-	s = p.scrape(t)
+	s = p.Scrape(t)
 	if v := value(t, s, subDeposit); v != 1.5 {
 		t.Errorf("re-added account: %s = %v, want 1.5", subDeposit, v)
 	}
 	if v := value(t, s, mainDeposit); v != 2507.25 {
 		t.Errorf("fourth run: %s = %v, want 2507.25", mainDeposit, v)
 	}
-	p.stop(t)
+	p.Stop(t)
 	saved = readState(t, state)
 	checkStateExact(t, fake, saved["main"], "main")
 	checkStateExact(t, fake, saved["sub"], "sub")
@@ -261,13 +215,13 @@ func TestBinarySetsACorruptStateFileAside(t *testing.T) {
 	if err := os.WriteFile(state, []byte(garbage), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
+	p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
 		"--token-history.state-file="+state)
-	p.waitReady(t)
-	if v := value(t, p.scrape(t), "woox_exporter_state_file_corrupt"); v != 1 {
+	p.WaitReady(t)
+	if v := value(t, p.Scrape(t), "woox_exporter_state_file_corrupt"); v != 1 {
 		t.Errorf("woox_exporter_state_file_corrupt = %v, want 1", v)
 	}
-	p.stop(t)
+	p.Stop(t)
 	aside, _ := filepath.Glob(state + ".corrupt-*")
 	if len(aside) != 1 {
 		t.Fatalf("set-aside files %v, want one", aside)
@@ -276,13 +230,13 @@ func TestBinarySetsACorruptStateFileAside(t *testing.T) {
 		t.Errorf("set-aside file holds %q, want the corrupt content", b)
 	}
 	var warn string
-	for _, line := range strings.Split(p.output.String(), "\n") {
+	for _, line := range strings.Split(p.Output(), "\n") {
 		if strings.Contains(line, "level=warn") && strings.Contains(line, "state file") {
 			warn = line
 		}
 	}
 	if !strings.Contains(warn, state) || !strings.Contains(warn, aside[0]) || !strings.Contains(warn, "err=") {
-		t.Errorf("no warn line naming both paths and the reason:\n%s", p.output.String())
+		t.Errorf("no warn line naming both paths and the reason:\n%s", p.Output())
 	}
 	if saved := readState(t, state); len(saved["main"].Totals) == 0 {
 		t.Error("no fresh state written after setting the corrupt file aside")
@@ -302,43 +256,29 @@ func TestBinarySurvivesStateFileWriteFailures(t *testing.T) {
 	if err := os.Mkdir(stateDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
+	p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main"),
 		"--token-history.state-file="+filepath.Join(stateDir, "woox.json"),
 		"--api.rate-limit=100/1s", "--token-history.interval=200ms")
-	p.waitReady(t)
+	p.WaitReady(t)
 	// Renamed, not removed: the exporter may be writing into it.
 	if err := os.Rename(stateDir, stateDir+".gone"); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if s := p.scrape(t); value(t, s, "woox_exporter_state_file_write_failures_total") > 0 {
-			if code, _, _ := p.get("/-/healthy"); code != 200 {
+		if s := p.Scrape(t); value(t, s, "woox_exporter_state_file_write_failures_total") > 0 {
+			if code, _, _ := p.Get("/-/healthy"); code != 200 {
 				t.Errorf("/-/healthy = %d after a write failure", code)
 			}
-			p.stop(t)
-			if !strings.Contains(p.output.String(), `msg="cannot save token history state"`) {
-				t.Errorf("write failure not logged:\n%s", p.output.String())
+			p.Stop(t)
+			if !strings.Contains(p.Output(), `msg="cannot save token history state"`) {
+				t.Errorf("write failure not logged:\n%s", p.Output())
 			}
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("woox_exporter_state_file_write_failures_total stayed 0\n%s", p.output.String())
-}
-
-// kill ends the exporter with SIGKILL: no shutdown save, no clean exit.
-func (p *exporterProcess) kill(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-p.done:
-		p.done <- err
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no exit within 10s of SIGKILL\n%s", p.output.String())
-	}
+	t.Fatalf("woox_exporter_state_file_write_failures_total stayed 0\n%s", p.Output())
 }
 
 // Killed without a chance to save at shutdown, the exporter restarts from
@@ -350,10 +290,10 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "woox.json")
 	cfg := accountsConfig(t, dir, "main", "sub")
-	start := func(lookback string) *exporterProcess {
-		p := startExporter(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
+	start := func(lookback string) *exportertest.Process {
+		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
 			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
-		p.waitReady(t)
+		p.WaitReady(t)
 		return p
 	}
 	const mainDeposit = `woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
@@ -362,7 +302,7 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 	// Wait for polls that counted every record, and for their write.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		s := p.scrape(t)
+		s := p.Scrape(t)
 		_, written := s["woox_exporter_state_file_last_write_timestamp_seconds"]
 		saved, err := readStateQuiet(state)
 		diff := scrapedMatches(fake, s, "main") + scrapedMatches(fake, s, "sub")
@@ -376,13 +316,13 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no state file write holding every record within 20s (written %v, %v): %s\n%s", written, err, diff, p.output.String())
+			t.Fatalf("no state file write holding every record within 20s (written %v, %v): %s\n%s", written, err, diff, p.Output())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	p.kill(t)
-	if strings.Contains(p.output.String(), `msg=stopped`) {
-		t.Fatalf("the exporter shut down cleanly: SIGKILL was not what ended it\n%s", p.output.String())
+	p.Kill(t)
+	if strings.Contains(p.Output(), `msg=stopped`) {
+		t.Fatalf("the exporter shut down cleanly: SIGKILL was not what ended it\n%s", p.Output())
 	}
 
 	// While the exporter is down.
@@ -403,7 +343,7 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 	// A one-minute lookback: the records counted before the kill come back
 	// only from the state file.
 	p = start("1m")
-	s := p.scrape(t)
+	s := p.Scrape(t)
 	if v := value(t, s, mainDeposit); v != 2507.25 {
 		t.Errorf("after SIGKILL and a restart: %s = %v, want 2507.25 (2500 saved + 7.25 while down)", mainDeposit, v)
 	}
@@ -415,7 +355,7 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 			t.Errorf("after SIGKILL and a restart:\n%s", diff)
 		}
 	}
-	p.stop(t)
+	p.Stop(t)
 	saved := readState(t, state)
 	checkStateExact(t, fake, saved["main"], "main")
 	checkStateExact(t, fake, saved["sub"], "sub")

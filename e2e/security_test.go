@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"crypto/ecdsa"
@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"io"
 	"math/big"
 	"net"
@@ -24,6 +25,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 
 // Recognisable secrets: neither may appear in any output.
@@ -48,19 +50,19 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	url := serveFake(t, fake)
 	dir := t.TempDir()
 	var outputs []string
-	collect := func(p *exporterProcess) {
+	collect := func(p *exportertest.Process) {
 		for _, path := range []string{"/metrics", "/", "/-/ready", "/-/healthy"} {
-			if _, body, err := p.get(path); err == nil {
+			if _, body, err := p.Get(path); err == nil {
 				outputs = append(outputs, path+": "+body)
 			}
 		}
 	}
-	args := []string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main"), "--log.level=debug",
-		"--api.rate-limit=100/1s", "--token-network.interval=200ms", "--credentials.interval=200ms",
-		"--token-history.interval=200ms", "--api.timeout=300ms", "--token-history.state-file=" + filepath.Join(dir, "state.json")}
+	args := append([]string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main"), "--log.level=debug",
+		"--api.rate-limit=100/1s", "--api.timeout=300ms", "--token-history.state-file=" + filepath.Join(dir, "state.json")},
+		exportertest.IntervalFlags(200*time.Millisecond)...)
 
-	p := startExporter(t, []string{"MAIN_SECRET=" + canarySecret}, args...)
-	p.waitReady(t)
+	p := exportertest.Start(t, []string{"MAIN_SECRET=" + canarySecret}, args...)
+	p.WaitReady(t)
 	collect(p)
 	for _, kind := range []fakeexchange.FaultKind{
 		fakeexchange.FaultHTTPError, fakeexchange.FaultLatency, fakeexchange.FaultConnectionReset,
@@ -73,9 +75,9 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 		collect(p)
 		fake.ClearFaults()
 	}
-	p.stop(t)
-	outputs = append(outputs, "run with the right secret: "+p.output.String())
-	if !strings.Contains(p.output.String(), "level=debug") {
+	p.Stop(t)
+	outputs = append(outputs, "run with the right secret: "+p.Output())
+	if !strings.Contains(p.Output(), "level=debug") {
 		t.Error("no debug line logged: the debug paths were not exercised")
 	}
 
@@ -84,38 +86,35 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 	if err := os.WriteFile(state, []byte(`{"version":1,"accounts":`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p = startExporter(t, []string{"MAIN_SECRET=" + canaryWrongSecret}, args...)
-	p.waitReady(t)
+	p = exportertest.Start(t, []string{"MAIN_SECRET=" + canaryWrongSecret}, args...)
+	p.WaitReady(t)
 	time.Sleep(300 * time.Millisecond)
 	collect(p)
-	p.stop(t)
-	outputs = append(outputs, "run with a wrong secret: "+p.output.String())
-	if !strings.Contains(p.output.String(), "authentication failed") {
-		t.Errorf("the wrong secret was not reported:\n%s", p.output.String())
+	p.Stop(t)
+	outputs = append(outputs, "run with a wrong secret: "+p.Output())
+	if !strings.Contains(p.Output(), "authentication failed") {
+		t.Errorf("the wrong secret was not reported:\n%s", p.Output())
 	}
 
 	// A goroutine dump, as a panic or SIGQUIT prints it, while polls sign
 	// requests with the secret: arguments show as machine words, never as
 	// the strings they point to.
-	p = startExporter(t, []string{"MAIN_SECRET=" + canarySecret, "GOTRACEBACK=system"}, args...)
-	p.waitReady(t)
+	p = exportertest.Start(t, []string{"MAIN_SECRET=" + canarySecret, "GOTRACEBACK=system"}, args...)
+	p.WaitReady(t)
 	// Slow answers keep signed requests in flight, so that the dump holds
 	// client frames.
 	fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Delay: 5 * time.Second})
 	time.Sleep(500 * time.Millisecond)
-	if err := p.cmd.Process.Signal(syscall.SIGQUIT); err != nil {
+	if err := p.Signal(syscall.SIGQUIT); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-p.done:
-		p.done <- err
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no exit within 10s of SIGQUIT\n%s", p.output.String())
+	if err := p.Wait(10 * time.Second); errors.Is(err, exportertest.ErrStillRunning) {
+		t.Fatalf("no exit within 10s of SIGQUIT\n%s", p.Output())
 	}
 	fake.ClearFaults()
-	outputs = append(outputs, "goroutine dump: "+p.output.String())
-	if !strings.Contains(p.output.String(), "goroutine ") || !strings.Contains(p.output.String(), "woox_exporter/client.") {
-		t.Errorf("SIGQUIT printed no goroutine dump with the client's frames:\n%s", tail(p.output.String(), 40))
+	outputs = append(outputs, "goroutine dump: "+p.Output())
+	if !strings.Contains(p.Output(), "goroutine ") || !strings.Contains(p.Output(), "woox_exporter/client.") {
+		t.Errorf("SIGQUIT printed no goroutine dump with the client's frames:\n%s", tail(p.Output(), 40))
 	}
 
 	// Every file the runs left behind: the state file and the corrupt one
@@ -139,10 +138,7 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 		t.Errorf("state file with %d totals and %d set-aside files (%v), want some totals and one set-aside file", len(saved["main"].Totals), setAside, files)
 	}
 
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := exportertest.Binary(t)
 	openSecret := writeSecret(t, canarySecret)
 	if err := os.Chmod(openSecret, 0o644); err != nil {
 		t.Fatal(err)
@@ -187,10 +183,7 @@ func TestBinaryNeverShowsTheSecret(t *testing.T) {
 // every syntax check: the error names the field, never the value.
 func TestBinaryNeverEchoesASecretPastedAsAName(t *testing.T) {
 	const shapedSecret = "CANARYSECRET7F3A9C51NEVERPRT"
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := exportertest.Binary(t)
 	dir := t.TempDir()
 	config := func(field string) string {
 		path := filepath.Join(dir, field+".yml")
@@ -285,10 +278,10 @@ func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
 		"\nbasic_auth_users:\n  prometheus: "+string(hash)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := startExporter(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig)
+	p := exportertest.Start(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig)
 	httpsClient := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	get := func(user, password string) (int, string, error) {
-		req, err := http.NewRequest(http.MethodGet, "https://"+p.addr+"/metrics", nil)
+		req, err := http.NewRequest(http.MethodGet, "https://"+p.Addr+"/metrics", nil)
 		if err != nil {
 			return 0, "", err
 		}
@@ -308,7 +301,7 @@ func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no https scrape with the right password: %d %v\n%s", code, err, p.output.String())
+			t.Fatalf("no https scrape with the right password: %d %v\n%s", code, err, p.Output())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -318,10 +311,10 @@ func TestBinaryServesTLSWithBasicAuth(t *testing.T) {
 	if code, _, err := get("", ""); err != nil || code != http.StatusUnauthorized {
 		t.Errorf("no password: %d %v, want 401", code, err)
 	}
-	if code, body, err := p.get("/metrics"); err == nil && (code == http.StatusOK || strings.Contains(body, "woox_")) {
+	if code, body, err := p.Get("/metrics"); err == nil && (code == http.StatusOK || strings.Contains(body, "woox_")) {
 		t.Errorf("plain http answered %d with metrics", code)
 	}
-	p.stop(t)
+	p.Stop(t)
 }
 
 // The HTTP server's own errors (here TLS handshakes that fail) are logged
@@ -335,23 +328,23 @@ func TestBinaryLogsTLSHandshakeErrorsAsJSON(t *testing.T) {
 	if err := os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: "+certFile+"\n  key_file: "+keyFile+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := startExporter(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig, "--log.format=json")
+	p := exportertest.Start(t, nil, "--woox.api-url="+url, "--web.config.file="+webConfig, "--log.format=json")
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(p.output.String(), "handshake") {
+	for !strings.Contains(p.Output(), "handshake") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no TLS handshake error logged within 20s:\n%s", p.output.String())
+			t.Fatalf("no TLS handshake error logged within 20s:\n%s", p.Output())
 		}
 		// Plain text where a TLS handshake belongs.
-		if c, err := net.DialTimeout("tcp", p.addr, time.Second); err == nil {
+		if c, err := net.DialTimeout("tcp", p.Addr, time.Second); err == nil {
 			_, _ = c.Write([]byte("hello, plain text\r\n\r\n"))
 			_, _ = io.Copy(io.Discard, c)
 			c.Close()
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	p.stop(t)
+	p.Stop(t)
 	var handshake bool
-	for _, line := range strings.Split(strings.TrimSpace(p.output.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(p.Output()), "\n") {
 		var entry map[string]any
 		if err := json.Unmarshal([]byte(line), &entry); err != nil {
 			t.Errorf("not a JSON line: %s", line)
@@ -362,6 +355,6 @@ func TestBinaryLogsTLSHandshakeErrorsAsJSON(t *testing.T) {
 		}
 	}
 	if !handshake {
-		t.Errorf("no JSON line with level error and the TLS handshake error under err:\n%s", p.output.String())
+		t.Errorf("no JSON line with level error and the TLS handshake error under err:\n%s", p.Output())
 	}
 }

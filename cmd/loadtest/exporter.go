@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+)
+
+// exporter is a running woox_exporter subprocess, watching the large
+// account of the fake at fakeURL.
+type exporter struct {
+	*exportertest.Process
+}
+
+// startExporter runs c.exporter against the fake at fakeURL with the load
+// test's rate limit and budget, logging warnings and errors only, and extra.
+func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporter, error) {
+	args := append([]string{"--woox.api-url=" + fakeURL, "--api.rate-limit=" + c.rateLimit,
+		"--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
+	env := append(os.Environ(), "WOOX_API_KEY="+fakeexchange.LargeMainKey, "WOOX_API_SECRET="+fakeexchange.LargeMainSecret)
+	p, err := exportertest.StartBinary(ctx, c.exporter, env, args...)
+	if err != nil {
+		return nil, err
+	}
+	return &exporter{p}, nil
+}
+
+// checkLog fails on any warning or error the exporter logged.
+func (p *exporter) checkLog() error {
+	if l := strings.TrimSpace(p.Output()); l != "" {
+		return fmt.Errorf("the exporter logged warnings or errors:\n%s", l)
+	}
+	return nil
+}
+
+// memory reads the current and peak resident set size from /proc.
+func (p *exporter) memory() (rss, hwm int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.Pid()))
+	if err != nil {
+		return -1, -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			hwm = kb << 10
+		}
+	}
+	return rss, hwm
+}
+
+// alternate runs exRound and floorRound in turn, n times each, with the
+// exporter stopped (SIGSTOP) while floorRound runs.
+func (p *exporter) alternate(n int, exRound, floorRound func() error) error {
+	for range n {
+		if err := exRound(); err != nil {
+			return err
+		}
+		if err := p.Signal(syscall.SIGSTOP); err != nil {
+			return fmt.Errorf("stop the exporter: %w", err)
+		}
+		err := floorRound()
+		if cerr := p.Signal(syscall.SIGCONT); cerr != nil && err == nil {
+			err = fmt.Errorf("continue the exporter: %w", cerr)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stop shuts the exporter down, killing it if it has not exited within
+// 10 s.
+func (p *exporter) stop() { _ = p.Shutdown(10 * time.Second) }

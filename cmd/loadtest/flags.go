@@ -1,0 +1,50 @@
+package main
+
+import (
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+)
+
+// config is the command line: what to measure and how long.
+type config struct {
+	exporter    string
+	latencyDur  time.Duration
+	loadDur     time.Duration
+	pollEvery   time.Duration
+	scrapers    int
+	networks    int
+	keys        int
+	tokens      int
+	backlog     int
+	rateLimit   string
+	budget      float64
+	catchUpWait time.Duration
+	strict      bool
+	// floorFile and floorAddress make this process the floor server.
+	floorFile    string
+	floorAddress string
+}
+
+// parseFlags reads the command line, or exits with kingpin's error.
+func parseFlags(args []string) config {
+	var c config
+	app := kingpin.New("loadtest", "Load test of the woox_exporter binary against the fake exchange.")
+	app.Flag("exporter", "Path of the woox_exporter binary.").Default("./woox_exporter").StringVar(&c.exporter)
+	app.Flag("latency-duration", "How long one scraper scrapes the exporter, and then the floor, for p50/p99, in 3 alternating rounds.").Default("10s").DurationVar(&c.latencyDur)
+	app.Flag("load-duration", "How long the concurrent scrapers run against each server, in 3 alternating rounds; also the idle and the loaded window for exchange requests; keep it a multiple of --poll-interval so both windows hold as many polls.").Default("16s").DurationVar(&c.loadDur)
+	app.Flag("poll-interval", "Interval of every poller of the exporter on the large account (scrape cost, exchange cost); 1h leaves the pollers idle after their first polls.").Default("2s").DurationVar(&c.pollEvery)
+	app.Flag("scrapers", "Concurrent scrapers for throughput.").Default("20").IntVar(&c.scrapers)
+	app.Flag("networks", "Token network rows of the large account.").Default("1000").IntVar(&c.networks)
+	app.Flag("keys", "API keys of the large account.").Default("100").IntVar(&c.keys)
+	app.Flag("tokens", "Tokens of the large account's history (x 27 transaction types).").Default("100").IntVar(&c.tokens)
+	app.Flag("backlog", "History records waiting when the exporter starts, for the catch-up run.").Default("50000").IntVar(&c.backlog)
+	app.Flag("rate-limit", "Published limit of each private endpoint, REQUESTS/WINDOW, on the fake and the exporter.").Default("10/2s").StringVar(&c.rateLimit)
+	app.Flag("budget", "The exporter's --api.budget.").Default("0.5").Float64Var(&c.budget)
+	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
+	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
+	app.Flag("serve-floor", "Internal: serve the metric families in this file (delimited protobuf) as the floor, until interrupted.").Hidden().StringVar(&c.floorFile)
+	app.Flag("floor-address", "Internal: where --serve-floor listens.").Hidden().StringVar(&c.floorAddress)
+	kingpin.MustParse(app.Parse(args))
+	return c
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+)
+
+// largeFake is the fake exchange holding the large account.
+func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exchange, error) {
+	fake, err := fakeexchange.New(fakeexchange.LargeScenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	types := len(fakeexchange.HistoryTypes())
+	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+		return nil, err
+	}
+	return fake, nil
+}
+
+// largeAccount measures scrape cost, memory and exchange requests.
+func largeAccount(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+	fake, err := largeFake(c, requests, window)
+	if err != nil {
+		return err
+	}
+	fakeURL, stopFake, err := serve(fake)
+	if err != nil {
+		return err
+	}
+	defer stopFake()
+
+	ex, err := startExporter(ctx, c, fakeURL, exportertest.IntervalFlags(c.pollEvery)...)
+	if err != nil {
+		return err
+	}
+	defer ex.stop()
+	if _, err := ex.Ready(30 * time.Second); err != nil {
+		return err
+	}
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * c.scrapers, DisableCompression: true}, Timeout: 30 * time.Second}
+	mfs, err := gatherProto(client, ex.URL()+"/metrics")
+	if err != nil {
+		return err
+	}
+	series := 0
+	for _, mf := range mfs {
+		series += len(mf.GetMetric())
+	}
+	floorURL, stopFloor, err := startFloor(mfs)
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+	idleRSS, _ := ex.memory()
+	fmt.Printf("exporter serves %d series in %d families; RSS %.1f MB before any load\n\n", series, len(mfs), mb(idleRSS))
+
+	// Exchange requests with nobody scraping, then under scrape load, the
+	// exporter polling throughout.
+	idleFrom := time.Now()
+	time.Sleep(c.loadDur)
+	idle := countRequests(fake, idleFrom, time.Now())
+	loadFrom := time.Now()
+	if _, _, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur); err != nil {
+		return err
+	}
+	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
+	rss, _ := ex.memory()
+
+	// Exporter and floor take turns, so drift in the machine's load hits
+	// both; the exporter is stopped while the floor is measured, so that
+	// its polls do not take the CPUs from the floor.
+	var exLat, flLat []time.Duration
+	var exBytes int64
+	err = ex.alternate(rounds, func() error {
+		lat, n, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
+		exLat, exBytes = append(exLat, lat...), n
+		return err
+	}, func() error {
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
+		flLat = append(flLat, lat...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, q := range []float64{0.5, 0.99} {
+		e, f := quantile(exLat, q), quantile(flLat, q)
+		r.ratio(fmt.Sprintf("scrape time p%.0f, 1 scraper (exporter vs floor)", q*100), e, f, maxP99Ratio, q == 0.99, false)
+	}
+	fmt.Printf("  (%d exporter and %d floor scrapes in %d alternating rounds each, %d gzip bytes per scrape)\n",
+		len(exLat), len(flLat), rounds, exBytes)
+
+	var exScrapes, flScrapes int64
+	var exTime, flTime time.Duration
+	err = ex.alternate(rounds, func() error {
+		n, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
+		exScrapes, exTime = exScrapes+n, exTime+d
+		return err
+	}, func() error {
+		n, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
+		flScrapes, flTime = flScrapes+n, flTime+d
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	exRate, flRate := float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
+	r.add(fmt.Sprintf("throughput, %d scrapers (exporter vs floor)", c.scrapers), exRate, flRate, "scrapes/s",
+		exRate >= minThroughputRatio*flRate, false, fmt.Sprintf("ratio %.2f, target >= %.2f; %d alternating rounds each", exRate/flRate, minThroughputRatio, rounds))
+	_, hwm := ex.memory()
+	hwm = max(hwm, rss)
+
+	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
+	// Each of the 3 pollers may land one poll more or fewer in a window.
+	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
+		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
+		fmt.Sprintf("ratio %s; %d vs %d requests in %s; target: equal within one poll per poller",
+			ratioText(loaded.total, idle.total), loaded.total, idle.total, c.loadDur))
+	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
+		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
+	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
+	r.add("429s from the exchange, large account", float64(tooMany), 0, "", tooMany == 0, true, "")
+	return ex.checkLog()
+}

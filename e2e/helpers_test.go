@@ -1,0 +1,127 @@
+// Package e2e tests the woox_exporter binary as users run it: built from
+// the module's main package, started as a process against the fake exchange,
+// read over HTTP and through the files it writes (internal/exportertest).
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
+)
+
+// startFake is a fake exchange holding the default scenario.
+func startFake(t *testing.T) *fakeexchange.Exchange {
+	t.Helper()
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake
+}
+
+// serveFake serves h on a loopback port until the test ends and returns
+// its URL.
+func serveFake(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// writeSecret writes secret to a file of mode 0600 and returns its path.
+func writeSecret(t *testing.T, secret string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// freeAddr returns a loopback address whose port was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	addr, err := exportertest.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// accountsConfig writes a config file watching the default scenario's
+// accounts named in names ("main", "sub").
+func accountsConfig(t *testing.T, dir string, names ...string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("accounts:\n")
+	for _, n := range names {
+		switch n {
+		case "main":
+			fmt.Fprintf(&b, "  - name: main\n    api_key: %q\n    api_secret_env: MAIN_SECRET\n", fakeexchange.DefaultMainReadKey)
+		case "sub":
+			fmt.Fprintf(&b, "  - name: sub\n    api_key: %q\n    api_secret_env: SUB_SECRET\n", fakeexchange.DefaultSubKey)
+		}
+	}
+	path := filepath.Join(dir, strings.Join(names, "+")+".yml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// defaultSecrets are the environment variables accountsConfig names, set to
+// the default scenario's secrets.
+var defaultSecrets = []string{"MAIN_SECRET=" + fakeexchange.DefaultMainReadSecret, "SUB_SECRET=" + fakeexchange.DefaultSubSecret}
+
+// value is the value of series in samples, or -1 and an error when it is
+// missing.
+func value(t *testing.T, samples map[string]*model.Sample, series string) float64 {
+	t.Helper()
+	s, ok := samples[series]
+	if !ok {
+		t.Errorf("missing %s", series)
+		return -1
+	}
+	return float64(s.Value)
+}
+
+// readState reads and decodes the state file at path, or fails the test.
+func readState(t *testing.T, path string) map[string]ledger.State {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := statefile.Decode(b, time.Now())
+	if err != nil {
+		t.Fatalf("state file: %v\n%s", err, b)
+	}
+	return st
+}
+
+// readStateQuiet reads and decodes the state file at path, for polls that
+// wait for it to be written.
+func readStateQuiet(path string) (map[string]ledger.State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return statefile.Decode(b, time.Now())
+}
+
+// tail is the last lines of s.
+func tail(s string, lines int) string {
+	l := strings.Split(s, "\n")
+	return strings.Join(l[max(0, len(l)-lines):], "\n")
+}
