@@ -14,7 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 const requestsHelp = `# HELP woox_api_requests_total Requests sent to the exchange API, by endpoint, account and HTTP status code ("error" when no response came).

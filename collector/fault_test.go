@@ -18,7 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // faultRig runs the whole exporter (real client, real pollers, real

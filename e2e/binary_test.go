@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/shopspring/decimal"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )

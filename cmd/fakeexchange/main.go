@@ -19,7 +19,7 @@ import (
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 func main() {
@@ -35,7 +35,7 @@ func main() {
 func run(ctx context.Context, args []string, logOut io.Writer) error {
 	app := kingpin.New("fakeexchange", "A fake WOO X v3 REST API for tests.")
 	listen := app.Flag("listen", "Address to listen on, e.g. 127.0.0.1:8080 (port 0 picks a free one).").Default("127.0.0.1:8080").String()
-	scenarioPath := app.Flag("scenario", "Scenario YAML file (every field is shown in fakeexchange/testdata/example.yaml); the built-in default scenario when empty.").String()
+	scenarioPath := app.Flag("scenario", "Scenario YAML file (every field is shown in internal/fakeexchange/testdata/example.yaml); the built-in default scenario when empty.").String()
 	rateLimit := app.Flag("rate-limit", "Per-account limit of each private endpoint, N/window (e.g. 10/60s); overrides the scenario.").String()
 	publicRateLimit := app.Flag("public-rate-limit", "Per-IP limit of the public endpoint, N/window; overrides the scenario.").String()
 	logLevel := app.Flag("log.level", "Log level: debug, info, warn, error.").Default("info").Enum("debug", "info", "warn", "error")

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 var listenLine = regexp.MustCompile(`msg=listening address=(\S+)`)

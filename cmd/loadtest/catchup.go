@@ -13,7 +13,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	exporterconfig "github.com/woox-exporter/woox_exporter/config"
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 

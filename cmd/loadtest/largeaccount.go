@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 

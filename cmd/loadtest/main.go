@@ -27,7 +27,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Targets: see the README, Performance.

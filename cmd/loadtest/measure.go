@@ -14,7 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // prometheusAccept is the Accept header Prometheus 3 sends by default.

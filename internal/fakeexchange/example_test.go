@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // A test serves the default scenario on loopback and calls a private
