@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )

@@ -24,8 +24,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Recognisable secrets: neither may appear in any output.

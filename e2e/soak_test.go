@@ -14,8 +14,8 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // TestSoak runs the real binary for WOOX_SOAK_DURATION (e.g. 30s; skipped

@@ -13,8 +13,8 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/shopspring/decimal"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	exporterconfig "github.com/woox-exporter/woox_exporter/config"
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // catchUp measures how fast a backlog is consumed at the rate limit.

@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // exporter is a running woox_exporter subprocess, watching the large

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // largeFake is the fake exchange holding the large account.
