@@ -43,13 +43,6 @@ const (
 	FaultWrongContent FaultKind = "wrong_content"
 )
 
-// Endpoint names, as used by Fault.Endpoint and RequestRecord.Endpoint.
-const (
-	EndpointTokenNetwork = "token_network"
-	EndpointCredentials  = "credentials"
-	EndpointTokenHistory = "token_history"
-)
-
 // DefaultOversizedBodySize is the size of an oversized body fault.
 const DefaultOversizedBodySize = 20 << 20
 
@@ -72,9 +65,7 @@ type Fault struct {
 }
 
 func (f Fault) validate() error {
-	switch f.Endpoint {
-	case "", EndpointTokenNetwork, EndpointCredentials, EndpointTokenHistory, EndpointSystemInfo:
-	default:
+	if f.Endpoint != "" && !knownEndpoint(f.Endpoint) {
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
 	switch f.Kind {

@@ -11,13 +11,6 @@ import (
 	"github.com/go-kit/log"
 )
 
-// Paths of the endpoints the fake serves.
-const (
-	PathTokenNetwork = "/v3/public/tokenNetwork"
-	PathCredentials  = "/v3/account/credentials"
-	PathTokenHistory = "/v3/asset/token/history"
-)
-
 const contentTypeJSON = "application/json;charset=UTF-8"
 
 // DefaultRequestLogLimit is how many requests Requests keeps by default; the
@@ -248,7 +241,8 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	endpoint, ok := routes[r.URL.Path]
+	rt, ok := routeFor(r.URL.Path)
+	endpoint := rt.name
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return
@@ -257,7 +251,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if !publicEndpoints[endpoint] {
+	if !rt.public {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
@@ -285,16 +279,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var data any
 	var aerr *apiError
-	switch endpoint {
-	case EndpointTokenNetwork:
-		data, aerr = e.serveTokenNetwork(r.URL.RawQuery)
-	case EndpointCredentials:
-		data, aerr = e.serveCredentials(rec.Account, r.URL.RawQuery)
-	case EndpointTokenHistory:
-		data, aerr = e.serveTokenHistory(rec.Account, r.URL.RawQuery)
-	case EndpointSystemInfo:
-		data, aerr = e.serveSystemInfo(r.URL.RawQuery)
-	}
+	data, aerr = rt.serve(e, rec.Account, r.URL.RawQuery)
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
 		status, body = aerr.status, e.errorBody(aerr)
@@ -328,16 +313,6 @@ func (w *recordingWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-var routes = map[string]string{
-	PathTokenNetwork: EndpointTokenNetwork,
-	PathCredentials:  EndpointCredentials,
-	PathTokenHistory: EndpointTokenHistory,
-	PathSystemInfo:   EndpointSystemInfo,
-}
-
-// publicEndpoints need no key and share one per-IP budget.
-var publicEndpoints = map[string]bool{EndpointTokenNetwork: true, EndpointSystemInfo: true}
 
 func (e *Exchange) record(rec RequestRecord) {
 	e.mu.Lock()

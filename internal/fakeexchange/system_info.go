@@ -8,6 +8,9 @@ const PathSystemInfo = "/v3/public/systemInfo"
 // request log.
 const EndpointSystemInfo = "system_info"
 
+var systemInfoRoute = route{path: PathSystemInfo, name: EndpointSystemInfo, public: true,
+	serve: func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) }}
+
 // SystemStatus is what the system info endpoint reports.
 type SystemStatus struct {
 	// Status is 0 when the system works normally, 1 under trading

@@ -1,0 +1,153 @@
+package fakeexchange
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// MaxPageSize is the largest page the list endpoints serve; a larger size is
+// rejected with -1005 rather than capped, so a client that asks for more
+// than the documented maximum learns so instead of silently paging short.
+const MaxPageSize = 1000
+
+// DefaultPageSize is the page size when the request gives none.
+const DefaultPageSize = 25
+
+// Values of Scenario.RowTimeUnit.
+const (
+	RowTimeMillis          = "ms"
+	RowTimeSeconds         = "s"
+	RowTimeSecondsFraction = "s_fraction"
+)
+
+type rowsData struct {
+	Rows any `json:"rows"`
+}
+
+type pageData struct {
+	Rows any `json:"rows"`
+	Meta any `json:"meta"`
+}
+
+type camelMeta struct {
+	Total          any `json:"total"`
+	RecordsPerPage any `json:"recordsPerPage"`
+	CurrentPage    any `json:"currentPage"`
+}
+
+type snakeMeta struct {
+	Total          any `json:"total"`
+	RecordsPerPage any `json:"records_per_page"`
+	CurrentPage    any `json:"current_page"`
+}
+
+// number renders decimal text as a JSON string, or as a JSON number when the
+// scenario asks for it.
+func (e *Exchange) number(text string) any {
+	if e.numbersAsJSON {
+		return json.Number(text)
+	}
+	return text
+}
+
+// integer renders an id, timestamp or count as a JSON number, or as a JSON
+// string when the scenario sends every number as one.
+func (e *Exchange) integer(n int64) any {
+	if e.allStrings {
+		return strconv.FormatInt(n, 10)
+	}
+	return n
+}
+
+// meta is the pagination meta of a list answer; the scenario may
+// understate the total.
+func (e *Exchange) meta(total, page, size int) any {
+	total = max(0, total-e.understate)
+	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
+	if e.snakeMeta {
+		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
+	}
+	return camelMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
+}
+
+// pageRange is the range of n rows that page serves and the page number
+// meta reports. The scenario's cap shrinks every page without saying so;
+// clamping serves the last page for any page beyond it.
+func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
+	per := size
+	if e.pageCap > 0 {
+		per = min(per, e.pageCap)
+	}
+	served = page
+	if e.clampPages {
+		served = min(page, max(1, (n+per-1)/per))
+	}
+	if served-1 > n/per { // also keeps (served-1)*per from overflowing
+		return n, n, served
+	}
+	from = min((served-1)*per, n)
+	return from, min(from+per, n), served
+}
+
+// parseQuery decodes the raw query strictly: unknown names are -1004,
+// repeated names and bad escapes -1005.
+func parseQuery(rawQuery string, allowed ...string) (map[string]string, *apiError) {
+	vals, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, errInvalidParam("malformed query string")
+	}
+	q := map[string]string{}
+	for name, vs := range vals {
+		if !slices.Contains(allowed, name) {
+			return nil, &apiError{status: http.StatusBadRequest, code: -1004, message: "unknown parameter: " + name}
+		}
+		if len(vs) != 1 {
+			return nil, errInvalidParam("parameter %s given more than once", name)
+		}
+		q[name] = vs[0]
+	}
+	return q, nil
+}
+
+func paging(q map[string]string) (page, size int, aerr *apiError) {
+	page, size = 1, DefaultPageSize
+	for name, p := range map[string]*int{"page": &page, "size": &size} {
+		v, ok := q[name]
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, 0, errInvalidParam("invalid %s: %q", name, v)
+		}
+		*p = n
+	}
+	if size > MaxPageSize {
+		return 0, 0, errInvalidParam("size %d is above the maximum %d", size, MaxPageSize)
+	}
+	return page, size, nil
+}
+
+// timeParam reads a startTime or endTime, which must be 13 digits of Unix
+// milliseconds: a time in seconds (10 digits) or microseconds (16) is a
+// unit mistake the client must hear about, not a filter that matches nothing.
+func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
+	v, ok := q[name]
+	if !ok {
+		return 0, false, nil
+	}
+	if !millisText.MatchString(v) {
+		return 0, false, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, false, errInvalidParam("invalid %s: %q", name, v)
+	}
+	return n, true, nil
+}
+
+var millisText = regexp.MustCompile(`^[0-9]{13}$`)
