@@ -136,7 +136,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	clock := client.NewClock(nil)
 	newClient := func(name, key, secret string) (*client.Client, error) {
 		return client.New(client.Config{
-			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret,
+			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != ""),
 			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
 			HTTPClient: client.NewHTTPClient(*requestTimeout), Clock: clock, Public: public,
 		})

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,6 +80,10 @@ type Config struct {
 	// that an offset any of them learned signs the requests of all. New
 	// makes one over Now when it is nil.
 	Clock *Clock
+	// Endpoints are the names of the endpoints this client will call, so
+	// that their code="429" series exist from the start; empty means the
+	// public ones without an API key and the private ones with.
+	Endpoints []string
 	// Public, when set, is the client of the public endpoints: this
 	// client asks the system status (after a -1011, or to learn the
 	// exchange's time) through it, so that every account shares one
@@ -207,14 +212,20 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// endpoints are the endpoints the client is meant to call: the public one
-// without an API key, the private ones with, and system info, which any
-// client asks after a -1011 and a signed one to learn the exchange's time.
+// endpoints are the endpoints the client is meant to call: Config.Endpoints,
+// or by default the public one without an API key and the private ones with;
+// and system info, which any client asks after a -1011 and a signed one to
+// learn the exchange's time.
 func (c *Client) endpoints() []string {
-	if c.cfg.APIKey == "" {
-		return []string{EndpointTokenNetwork, EndpointSystemInfo}
+	names := c.cfg.Endpoints
+	switch {
+	case len(names) > 0:
+	case c.cfg.APIKey == "":
+		names = []string{EndpointTokenNetwork}
+	default:
+		names = []string{EndpointCredentials, EndpointTokenHistory}
 	}
-	return []string{EndpointCredentials, EndpointTokenHistory, EndpointSystemInfo}
+	return append(slices.Clip(names), EndpointSystemInfo)
 }
 
 // Account is the account label the client was configured with.

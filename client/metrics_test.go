@@ -50,6 +50,22 @@ woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 	}
 }
 
+// The endpoints a client will call come from its config when given: a new
+// endpoint gets its code="429" series without a change to the client.
+func TestRateLimitSeriesFollowConfiguredEndpoints(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if _, err := client.New(client.Config{BaseURL: "http://127.0.0.1:1", Account: "main", APIKey: testKey, APISecret: testSecret,
+		Metrics: client.NewMetrics(reg), Endpoints: []string{"balances"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := requestsHelp + `woox_api_requests_total{account="main",code="429",endpoint="balances"} 0
+woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
+`
+	if err := testutil.CollectAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
+		t.Error(err)
+	}
+}
+
 // The pre-created series is the one a 429 then counts on.
 func TestFirst429CountsOnThePrecreatedSeries(t *testing.T) {
 	const window = 50 * time.Millisecond

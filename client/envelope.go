@@ -1,0 +1,78 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// PageMeta is the pagination block of list answers.
+type PageMeta struct {
+	Total          int
+	RecordsPerPage int
+	CurrentPage    int
+}
+
+// envelope is the wrapper of every answer.
+type envelope struct {
+	Success *bool   `json:"success"`
+	Code    flexInt `json:"code"`
+	Message string  `json:"message"`
+	// Timestamp is read apart (serverTimeMs): an unreadable server time
+	// must not cost the answer it came with.
+	Timestamp json.RawMessage `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
+// absent or unreadable.
+func (e *envelope) serverTimeMs() int64 {
+	s, present, err := fieldText(e.Timestamp)
+	if err != nil || !present {
+		return 0
+	}
+	ms, err := ParseTime(s)
+	if err != nil {
+		return 0
+	}
+	return ms
+}
+
+// pageMeta accepts both spellings seen in the wild.
+type pageMeta struct {
+	Total               flexInt `json:"total"`
+	RecordsPerPage      flexInt `json:"recordsPerPage"`
+	RecordsPerPageSnake flexInt `json:"records_per_page"`
+	CurrentPage         flexInt `json:"currentPage"`
+	CurrentPageSnake    flexInt `json:"current_page"`
+}
+
+func (m *pageMeta) toMeta() PageMeta {
+	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
+	if !m.RecordsPerPage.set {
+		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
+	}
+	if !m.CurrentPage.set {
+		out.CurrentPage = int(m.CurrentPageSnake.Value)
+	}
+	return out
+}
+
+func decodeData(data json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return errors.New("answer has no data")
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode data: %w", err)
+	}
+	return nil
+}
+
+func metaOf(m *pageMeta) *PageMeta {
+	if m == nil {
+		return nil
+	}
+	out := m.toMeta()
+	return &out
+}

@@ -1,0 +1,300 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// EndpointTokenHistory names the token history endpoint in the endpoint
+// label and as a budget key; PathTokenHistory is its path.
+const (
+	EndpointTokenHistory = "token_history"
+	PathTokenHistory     = "/v3/asset/token/history"
+)
+
+// TokenHistory returns every record matching q, all pages, in the order the
+// exchange sent them, and the rows that could not be read. Records may
+// repeat across pages if the exchange's result set shifts while paging;
+// callers deduplicate by ID.
+func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, []MalformedRow, error) {
+	var all []HistoryRecord
+	var malformed []MalformedRow
+	err := c.TokenHistoryPages(ctx, q, func(p HistoryPage) error {
+		all = append(all, p.Records...)
+		malformed = append(malformed, p.Malformed...)
+		return nil
+	})
+	return all, malformed, err
+}
+
+// TokenHistoryPages calls fn for each page of records matching q, in order,
+// so a caller can process a large backlog page by page. The last page is
+// empty or brings only rows already seen (see paginate). It stops at the first error, from the exchange or from fn.
+func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
+	params, err := q.params()
+	if err != nil {
+		return &Error{Op: "get token history", Kind: KindOther, Err: err}
+	}
+	size := q.PageSize
+	if size <= 0 || size > MaxPageSize {
+		size = MaxPageSize
+	}
+	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
+		name: "token history", endpoint: EndpointTokenHistory, path: PathTokenHistory, params: params, size: size,
+		decode: func(data json.RawMessage, serverTimeMs int64) (HistoryPage, error) {
+			p, err := decodeHistory(data)
+			p.ServerTimeMs = serverTimeMs
+			return p, err
+		},
+		identities: historyIdentities,
+	}, fn)
+}
+
+// params checks q and returns its filters as query parameters.
+func (q HistoryQuery) params() ([]param, error) {
+	var params []param
+	if q.Type != "" {
+		params = append(params, param{"type", q.Type})
+	}
+	for _, t := range []struct {
+		name string
+		ms   int64
+	}{{"startTime", q.StartTime}, {"endTime", q.EndTime}} {
+		if t.ms == 0 {
+			continue
+		}
+		if t.ms < 1e12 || t.ms >= 1e13 {
+			return nil, fmt.Errorf("%s %d: want 13 digits of Unix milliseconds", t.name, t.ms)
+		}
+		params = append(params, param{t.name, strconv.FormatInt(t.ms, 10)})
+	}
+	if q.StartTime != 0 && q.EndTime != 0 && q.StartTime > q.EndTime {
+		return nil, fmt.Errorf("startTime %d is after endTime %d", q.StartTime, q.EndTime)
+	}
+	return params, nil
+}
+
+// rowIdentity identifies a token history row within one paging: the id with
+// a hash of token and type for a record (the legs of one trade may share an
+// id), a hash of the key for a malformed row. Small and without pointers, so
+// that a 50,000-record catch-up remembers its rows cheaply; a hash collision
+// could only end paging if every row of a page collided.
+type rowIdentity struct {
+	id     int64
+	hash   uint64
+	broken bool
+}
+
+func historyIdentities(p HistoryPage) []rowIdentity {
+	ids := make([]rowIdentity, 0, len(p.Records)+len(p.Malformed))
+	for _, r := range p.Records {
+		ids = append(ids, rowIdentity{id: r.ID, hash: fnv1a(fnv1a(fnvOffset, r.Token, true), r.Type, false)})
+	}
+	for _, m := range p.Malformed {
+		ids = append(ids, rowIdentity{hash: fnv1a(fnvOffset, m.Key, false), broken: true})
+	}
+	return ids
+}
+
+// HistoryRecord is one row of GET /v3/asset/token/history: one balance change.
+type HistoryRecord struct {
+	ID     int64
+	Type   string
+	Token  string
+	Amount decimal.Decimal
+	// Timestamp is the record time in Unix milliseconds.
+	Timestamp int64
+}
+
+// HistoryQuery selects token history records. Zero fields are not sent.
+type HistoryQuery struct {
+	// Type filters by transaction type, e.g. "DEPOSIT".
+	Type string
+	// StartTime and EndTime bound the record timestamps, in Unix
+	// milliseconds. They must have 13 digits: a time in seconds or
+	// microseconds is a unit mistake that the exchange would refuse or
+	// match against nothing.
+	StartTime int64
+	EndTime   int64
+	// PageSize is the number of rows per page; 0 means the maximum (1000),
+	// and so does anything above it.
+	PageSize int
+}
+
+// HistoryPage is one page of token history.
+type HistoryPage struct {
+	// Records are the rows of the page that could be read.
+	Records []HistoryRecord
+	// Malformed are the rows that could not be read, in page order; the
+	// caller decides whether one fails the poll or is skipped.
+	Malformed []MalformedRow
+	Meta      PageMeta
+	// ServerTimeMs is the exchange's time in the answer that carried the
+	// page, in Unix milliseconds, 0 when the answer had none (or none that
+	// could be read). Records stamped after it may not be listed yet.
+	ServerTimeMs int64
+}
+
+// MalformedRow is a token history row that could not be read: a field is
+// missing or not what it should be. It still counts as a row for paging.
+type MalformedRow struct {
+	// ID is the id as sent (the text of the JSON number or string), "" when
+	// absent or not a number or string, or longer than 100 characters.
+	ID string
+	// Key identifies the row across polls: "id:"+ID when ID is not empty,
+	// else "sha256:" and the first 16 hex digits of the SHA-256 of the
+	// row's bytes as sent.
+	Key string
+	// Timestamp is the row's time in Unix milliseconds, 0 when it could
+	// not be read.
+	Timestamp int64
+	// Err says what is wrong, naming each bad field; it quotes at most 64
+	// characters of a value.
+	Err string
+}
+
+type historyData struct {
+	// Rows are decoded one by one, so that one bad row does not cost the
+	// page.
+	Rows []json.RawMessage `json:"rows"`
+	Meta *pageMeta         `json:"meta"`
+}
+
+// historyFields are the fields of a history row, each read apart so that
+// every bad one is named.
+type historyFields struct {
+	ID        json.RawMessage `json:"id"`
+	Type      json.RawMessage `json:"type"`
+	Token     json.RawMessage `json:"token"`
+	Amount    json.RawMessage `json:"amount"`
+	Timestamp json.RawMessage `json:"timestamp"`
+}
+
+// maxIDText is the longest id text a MalformedRow keeps: an id is at most 20
+// characters when valid, and a longer one must not make the key unbounded.
+const maxIDText = 100
+
+// decodeHistory decodes one page of GET /v3/asset/token/history. Rows that
+// cannot be read become MalformedRows; only data that is not an object with
+// a rows array fails the page.
+func decodeHistory(data json.RawMessage) (HistoryPage, error) {
+	var d historyData
+	if err := decodeData(data, &d); err != nil {
+		return HistoryPage{}, err
+	}
+	p := HistoryPage{Records: make([]HistoryRecord, 0, len(d.Rows))}
+	if m := metaOf(d.Meta); m != nil {
+		p.Meta = *m
+	}
+	for _, raw := range d.Rows {
+		rec, bad := decodeHistoryRow(raw)
+		if bad != nil {
+			p.Malformed = append(p.Malformed, *bad)
+			continue
+		}
+		p.Records = append(p.Records, rec)
+	}
+	return p, nil
+}
+
+// decodeHistoryRow reads one row. A record without id, timestamp or amount
+// cannot be counted exactly once, so each is required; type and token are
+// not, as before.
+func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
+	var f historyFields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+	}
+	var rec HistoryRecord
+	var problems []string
+	idText := ""
+	if s, err := requiredText(f.ID); err != nil {
+		problems = append(problems, "id: "+err.Error())
+	} else {
+		if len(s) <= maxIDText {
+			idText = s
+		}
+		if v, ok := parseInt64(s); ok {
+			rec.ID = v
+		} else {
+			problems = append(problems, fmt.Sprintf("id: invalid integer %q (not an integer within int64)", truncateForError(s)))
+		}
+	}
+	if s, err := requiredText(f.Timestamp); err != nil {
+		problems = append(problems, "timestamp: "+err.Error())
+	} else if ms, err := ParseTime(s); err != nil {
+		problems = append(problems, "timestamp: "+err.Error())
+	} else {
+		rec.Timestamp = ms
+	}
+	if s, err := requiredText(f.Amount); err != nil {
+		problems = append(problems, "amount: "+err.Error())
+	} else if v, err := decimal.NewFromString(s); err != nil {
+		problems = append(problems, fmt.Sprintf("amount: invalid decimal %q", truncateForError(s)))
+	} else {
+		rec.Amount = v
+	}
+	var err error
+	if rec.Type, err = optionalString(f.Type); err != nil {
+		problems = append(problems, "type: "+err.Error())
+	}
+	if rec.Token, err = optionalString(f.Token); err != nil {
+		problems = append(problems, "token: "+err.Error())
+	}
+	if len(problems) > 0 {
+		return HistoryRecord{}, malformedRow(raw, idText, rec.Timestamp, problems)
+	}
+	return rec, nil
+}
+
+func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []string) *MalformedRow {
+	key := "id:" + id
+	if id == "" {
+		sum := sha256.Sum256(raw)
+		key = "sha256:" + hex.EncodeToString(sum[:8])
+	}
+	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
+}
+
+// fieldText is the text of a field that holds a JSON number or string;
+// present is false when the field is absent, null or "".
+func fieldText(raw json.RawMessage) (s string, present bool, err error) {
+	if len(raw) == 0 {
+		return "", false, nil
+	}
+	s, isNull, err := scalarText(raw)
+	if err != nil || isNull || s == "" {
+		return "", false, err
+	}
+	return s, true, nil
+}
+
+// requiredText is fieldText for a field the row cannot do without.
+func requiredText(raw json.RawMessage) (string, error) {
+	s, present, err := fieldText(raw)
+	if err == nil && !present {
+		err = errors.New("missing")
+	}
+	return s, err
+}
+
+// optionalString reads a JSON string field; absent and null are "".
+func optionalString(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("expected a string, got %s", truncateForError(string(raw)))
+	}
+	return s, nil
+}
