@@ -38,6 +38,8 @@ var Endpoints = []Endpoint{
 		Description: "each account's API keys", build: buildCredentials},
 	{Name: client.EndpointTokenHistory, PerAccount: true, DefaultInterval: time.Minute,
 		Description: "each account's token history", build: buildTokenHistory},
+	{Name: client.EndpointSystemInfo, DefaultInterval: time.Minute,
+		Description: "the exchange's public system status", build: buildSystemInfo},
 }
 
 // FlagName is the command-line flag of the endpoint's poll interval:

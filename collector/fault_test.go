@@ -369,6 +369,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			`{"accountName":"M\xffain","userId":12,"apiKey":"` + faultKey + `","permissions":["READ","NEW_\xffPERM",""],"allowedIPs":[]},` +
 			`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +
 			`],"meta":{"total":2,"recordsPerPage":25,"currentPage":1}},"timestamp":1700000000000}`,
+		"/v3/public/systemInfo": `{"success":true,"data":{"status":7,"msg":"odd\xff status"},"timestamp":1700000000000}`,
 		"/v3/asset/token/history": `{"success":true,"data":{"rows":[` +
 			`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
 			`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
