@@ -165,7 +165,7 @@ func (r *faultRig) exact() (bool, string) {
 			want[k].outflow = want[k].outflow.Sub(a)
 		}
 	}
-	got := r.exporter.ledgers["main"].Totals()
+	got := r.exporter.ledgers["main"].Snapshot().Totals
 	if len(got) != len(want) {
 		return false, fmt.Sprintf("%d totals, want %d", len(got), len(want))
 	}
@@ -427,7 +427,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			t.Errorf("%s: nothing exported", name)
 		}
 	}
-	totals := e.ledgers["main"].Totals()
+	totals := e.ledgers["main"].Snapshot().Totals
 	var records uint64
 	for _, tot := range totals {
 		records += tot.Records

@@ -117,7 +117,7 @@ func (r *skewRig) checkOnce(t *testing.T) {
 	for _, rec := range served {
 		want = want.Add(decimal.RequireFromString(rec.Amount))
 	}
-	got := r.hist.ledger.Totals()
+	got := r.hist.ledger.Snapshot().Totals
 	if len(got) != 1 || got[0].Records != uint64(len(served)) || !got[0].Inflow.Equal(want) {
 		t.Errorf("totals %+v, want %d records with inflow %s, each counted once", got, len(served), want)
 	}
@@ -214,7 +214,7 @@ func TestTokenHistoryUnderstatedTotalWithFakeAccount(t *testing.T) {
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.ledger.Totals(); len(got) != 1 || got[0].Records != 7 || !got[0].Inflow.Equal(dec("7")) {
+	if got := a.ledger.Snapshot().Totals; len(got) != 1 || got[0].Records != 7 || !got[0].Inflow.Equal(dec("7")) {
 		t.Errorf("totals %+v, want 7 records once", got)
 	}
 	if a.ledger.Start() == historyNow.Add(-time.Hour).UnixMilli() {

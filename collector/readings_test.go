@@ -186,7 +186,7 @@ next:
 			want[k].outflow = want[k].outflow.Sub(a)
 		}
 	}
-	got := x.account.ledger.Totals()
+	got := x.account.ledger.Snapshot().Totals
 	if len(got) != len(want) {
 		t.Errorf("counted %d (token, type) pairs, want %d", len(got), len(want))
 	}
@@ -304,7 +304,7 @@ func TestARecordWhoseTimestampMovesLaterIsCountedOnce(t *testing.T) {
 	x.mustPoll(t)
 	x.clock.Add(time.Minute)
 	x.mustPoll(t)
-	got := x.account.ledger.Totals()
+	got := x.account.ledger.Snapshot().Totals
 	for _, g := range got {
 		if g.Records != 1 {
 			t.Errorf("%s %s counted %d times", g.Token, g.Type, g.Records)

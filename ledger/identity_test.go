@@ -25,7 +25,7 @@ func TestRecordIdentityIsIDWithTokenAndType(t *testing.T) {
 		}
 	}
 	want := []total{{"BTC", "TRANSACTION_FEE", 1, "0", "0.1"}, {"USDT", "TRANSACTION_FEE", 1, "0", "5"}}
-	if got := totalsText(l.Totals()); !reflect.DeepEqual(got, want) {
+	if got := totalsText(l.Snapshot().Totals); !reflect.DeepEqual(got, want) {
 		t.Errorf("totals = %+v, want %+v", got, want)
 	}
 	if got := l.Snapshot().SharedIDRecords; got != 1 {
@@ -49,7 +49,7 @@ func TestMovedTimestampIsRememberedFromItsLatestTime(t *testing.T) {
 	if observe(l, rec(1, 106_000, "BTC", "WITHDRAW", "-1"), 130_000) {
 		t.Error("record moved within the remembered range counted twice")
 	}
-	if got := l.Totals(); len(got) != 2 || got[1].Records != 1 {
+	if got := l.Snapshot().Totals; len(got) != 2 || got[1].Records != 1 {
 		t.Errorf("totals = %+v", totalsText(got))
 	}
 }

@@ -498,20 +498,6 @@ func (l *Ledger) SweepRead(from, to int64, recs []Record, fits bool) (counted in
 	return counted
 }
 
-// SweepActive reports whether a late sweep is under way.
-func (l *Ledger) SweepActive() bool {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return l.sweep.active
-}
-
-// Totals returns a copy of the running totals, sorted by token, then type.
-func (l *Ledger) Totals() []Total {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return l.totalsLocked()
-}
-
 func (l *Ledger) totalsLocked() []Total {
 	out := make([]Total, 0, len(l.totals))
 	for k, s := range l.totals {
@@ -530,13 +516,6 @@ func (l *Ledger) Snapshot() Snapshot {
 	defer l.mu.RUnlock()
 	return Snapshot{Totals: l.totalsLocked(), LastRecordMs: l.newest, HasRecord: l.hasNew,
 		LateRecords: l.late, SharedIDRecords: l.shared}
-}
-
-// Seen reports how many record ids the ledger remembers.
-func (l *Ledger) Seen() int {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return len(l.seen)
 }
 
 // State is the whole ledger in a form that survives a restart exactly:

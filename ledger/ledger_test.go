@@ -98,7 +98,7 @@ func TestObserveSumsExactlyBySign(t *testing.T) {
 					t.Fatalf("record %d not counted", r.ID)
 				}
 			}
-			if got := totalsText(l.Totals()); !reflect.DeepEqual(got, tt.want) {
+			if got := totalsText(l.Snapshot().Totals); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("totals = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -128,7 +128,7 @@ func TestObserveIgnoresSeenIDsAndRecordsOutsideWindow(t *testing.T) {
 		t.Errorf("record after the previous end not counted by the next poll: counted %d", got.Counted)
 	}
 	want := []total{{"USDT", "DEPOSIT", 4, "4", "0"}}
-	if got := totalsText(l.Totals()); !reflect.DeepEqual(got, want) {
+	if got := totalsText(l.Snapshot().Totals); !reflect.DeepEqual(got, want) {
 		t.Errorf("totals = %+v, want %+v", got, want)
 	}
 	if s := l.Snapshot(); !s.HasRecord || s.LastRecordMs != 2001 {
@@ -179,7 +179,7 @@ func TestCompleteMovesCursor(t *testing.T) {
 			if got := l.Start(); got != tt.wantStart {
 				t.Errorf("cursor = %d, want %d", got, tt.wantStart)
 			}
-			if got := l.Seen(); got != tt.wantSeen {
+			if got := len(l.Export().Seen); got != tt.wantSeen {
 				t.Errorf("remembered ids = %d, want %d", got, tt.wantSeen)
 			}
 			if s, e := l.Window(tt.end + 1); s != tt.wantStart || e != tt.end+1 {
@@ -200,8 +200,8 @@ func TestPruneKeepsIDsAtTheCursorAndOnlyWhenAdvancing(t *testing.T) {
 	l := New(0, Config{Overlap: 10 * time.Second})
 	l.ObservePage([]Record{rec(1, 90_000, "A", "T", "1"), rec(2, 100_000, "A", "T", "1"), rec(3, 88_999, "A", "T", "1")}, 100_000)
 	l.Complete(100_000) // cursor 90_000: ids 1 and 2 stay, id 3 (before the cursor less the truncation slack) goes
-	if l.Start() != 90_000 || l.Seen() != 2 {
-		t.Fatalf("cursor %d, seen %d; want 90000, 2", l.Start(), l.Seen())
+	if l.Start() != 90_000 || len(l.Export().Seen) != 2 {
+		t.Fatalf("cursor %d, seen %d; want 90000, 2", l.Start(), len(l.Export().Seen))
 	}
 	// A record exactly at the cursor that the exchange returns again is
 	// still recognised.
@@ -210,8 +210,8 @@ func TestPruneKeepsIDsAtTheCursorAndOnlyWhenAdvancing(t *testing.T) {
 	}
 	// Completing again without newer records neither moves nor prunes.
 	l.Complete(200_000)
-	if l.Start() != 90_000 || l.Seen() != 2 {
-		t.Errorf("after idle complete: cursor %d, seen %d; want 90000, 2", l.Start(), l.Seen())
+	if l.Start() != 90_000 || len(l.Export().Seen) != 2 {
+		t.Errorf("after idle complete: cursor %d, seen %d; want 90000, 2", l.Start(), len(l.Export().Seen))
 	}
 }
 
@@ -279,7 +279,7 @@ func want(x *exchange, from, to int64) []total {
 		byID[r.ID] = true
 		observe(l, r, to)
 	}
-	return totalsText(l.Totals())
+	return totalsText(l.Snapshot().Totals)
 }
 
 func TestExactlyOnceAcrossPolls(t *testing.T) {
@@ -406,8 +406,8 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 				if r := poll(l, x, 54_000); r != PollShortAccepted || l.Start() != 47_000 {
 					t.Fatalf("quiet read: %v, cursor %d; want PollShortAccepted, 47000", r, l.Start())
 				}
-				if l.Seen() != 1 {
-					t.Errorf("remembered ids = %d, want 1: the window must not grow", l.Seen())
+				if len(l.Export().Seen) != 1 {
+					t.Errorf("remembered ids = %d, want 1: the window must not grow", len(l.Export().Seen))
 				}
 				return 54_000
 			},
@@ -498,7 +498,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 			l := New(30_000, Config{Overlap: overlap})
 			last := tt.run(t, l, x)
 			w := want(x, 30_000, last)
-			if got := totalsText(l.Totals()); !reflect.DeepEqual(got, w) {
+			if got := totalsText(l.Snapshot().Totals); !reflect.DeepEqual(got, w) {
 				t.Errorf("totals = %+v\nwant exact sums %+v", got, w)
 			}
 		})
@@ -537,7 +537,7 @@ func TestStateRoundTripsExactlyAndResumes(t *testing.T) {
 		t.Fatalf("state changed through JSON:\n got %+v\nwant %+v", r.Export(), l.Export())
 	}
 	poll(r, x, 51_000)
-	if got, w := totalsText(r.Totals()), want(x, 30_000, 51_000); !reflect.DeepEqual(got, w) {
+	if got, w := totalsText(r.Snapshot().Totals), want(x, 30_000, 51_000); !reflect.DeepEqual(got, w) {
 		t.Errorf("after restart totals = %+v\nwant %+v", got, w)
 	}
 }

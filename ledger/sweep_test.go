@@ -51,7 +51,7 @@ func TestLateSweepCountsRecordsListedAfterTheOverlapOnce(t *testing.T) {
 	if s.LateRecords != 4 {
 		t.Errorf("late records = %d, want 4", s.LateRecords)
 	}
-	if got, w := totalsText(l.Totals()), want(x, 0, 130_000); !reflect.DeepEqual(got, w) {
+	if got, w := totalsText(l.Snapshot().Totals), want(x, 0, 130_000); !reflect.DeepEqual(got, w) {
 		t.Errorf("totals = %+v, want %+v", got, w)
 	}
 	// Not due again before the interval; when due, it counts nothing twice.
@@ -119,7 +119,7 @@ func TestLateSweepProgressSurvivesARestart(t *testing.T) {
 	if got := r.Snapshot().LateRecords; got != 10 {
 		t.Errorf("late records after restart = %d, want 10", got)
 	}
-	if got, w := totalsText(r.Totals()), want(x, 0, 901_000); !reflect.DeepEqual(got, w) {
+	if got, w := totalsText(r.Snapshot().Totals), want(x, 0, 901_000); !reflect.DeepEqual(got, w) {
 		t.Errorf("totals = %+v, want %+v", got, w)
 	}
 }

@@ -55,7 +55,7 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in := l.Totals()[0].Inflow.String(); in != "0.12345678901234567890123456789" {
+	if in := l.Snapshot().Totals[0].Inflow.String(); in != "0.12345678901234567890123456789" {
 		t.Errorf("inflow %s: decimals lost", in)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
