@@ -267,8 +267,17 @@ func TestBinarySurvivesStateFileWriteFailures(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		if s := p.Scrape(t); value(t, s, "woox_exporter_state_file_write_failures_total") > 0 {
-			if code, _, _ := p.Get("/-/healthy"); code != 200 {
-				t.Errorf("/-/healthy = %d after a write failure", code)
+			// Polls go on: the history poll succeeds again after the
+			// failed write.
+			const last = `woox_poll_last_success_timestamp_seconds{account="main", endpoint="token_history"}`
+			since := value(t, s, last)
+			for polled := false; !polled; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no token history poll succeeded after the write failure\n%s", p.Output())
+				}
+				s := p.Scrape(t)
+				polled = value(t, s, last) > since &&
+					value(t, s, `woox_poll_success{account="main", endpoint="token_history"}`) == 1
 			}
 			p.Stop(t)
 			if !strings.Contains(p.Output(), `msg="cannot save token history state"`) {
