@@ -143,3 +143,12 @@ func classify(status, code int) Kind {
 		return KindOther
 	}
 }
+
+// NotPermitted reports whether the exchange refused the key this call:
+// code -1002 or HTTP 403, as a sub-account's key is refused on an endpoint
+// only a main account may read. A bad signature or timestamp (-1001) is
+// not this.
+func NotPermitted(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && (e.Code == CodeUnauthorized || e.StatusCode == 403)
+}

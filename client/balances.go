@@ -1,0 +1,96 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// EndpointBalances names the balances endpoint in the endpoint label and as
+// a budget key; PathBalances is its path.
+const (
+	EndpointBalances = "balances"
+	PathBalances     = "/v3/asset/balances"
+)
+
+// Balance is one token of GET /v3/asset/balances, in token units except
+// MarkPrice, the exchange's price of the token in USDT. A field the
+// exchange did not send is nil.
+type Balance struct {
+	Token     string
+	Holding   *decimal.Decimal
+	Frozen    *decimal.Decimal
+	Staked    *decimal.Decimal
+	Available *decimal.Decimal
+	MarkPrice *decimal.Decimal
+}
+
+// Balances returns the account's balance of every token it holds.
+func (c *Client) Balances(ctx context.Context) ([]Balance, error) {
+	var out []Balance
+	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			out, err = decodeBalances(data)
+			return err
+		}})
+	return out, err
+}
+
+// decodeBalances reads data.holding[]. A token listed twice is an error:
+// which of its rows holds the balance is unknown.
+func decodeBalances(data json.RawMessage) ([]Balance, error) {
+	if err := decodeData(data, new(json.RawMessage)); err != nil {
+		return nil, err
+	}
+	f, err := decodeFields(data)
+	if err != nil {
+		return nil, fmt.Errorf("balances: %w", err)
+	}
+	raw, ok := f[fieldKey("holding")]
+	if !ok {
+		return nil, fmt.Errorf("balances: %w", errNoRows)
+	}
+	rows, err := decodeRows(raw, "holding")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Balance, 0, len(rows))
+	seen := make(map[string]bool, len(rows))
+	for i, r := range rows {
+		b, err := decodeBalance(r)
+		if err != nil {
+			return nil, fmt.Errorf("holding row %d: %w", i, err)
+		}
+		if seen[b.Token] {
+			return nil, fmt.Errorf("holding row %d: token %s listed twice", i, b.Token)
+		}
+		seen[b.Token] = true
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func decodeBalance(f fields) (Balance, error) {
+	token, err := f.requiredText("token")
+	if err != nil {
+		return Balance{}, err
+	}
+	b := Balance{Token: token}
+	for _, d := range []struct {
+		name string
+		dst  **decimal.Decimal
+	}{
+		{"holding", &b.Holding},
+		{"frozen", &b.Frozen},
+		{"staked", &b.Staked},
+		{"availableBalance", &b.Available},
+		{"markPrice", &b.MarkPrice},
+	} {
+		if *d.dst, err = f.decimal(d.name); err != nil {
+			return Balance{}, fmt.Errorf("token %s: %w", token, err)
+		}
+	}
+	return b, nil
+}

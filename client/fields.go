@@ -1,0 +1,130 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// fields is a JSON object read by field name whatever its spelling: keys are
+// compared without case and underscores, so the v3 camelCase
+// ("marginRatio", "pnl24H") and the v1 snake_case ("margin_ratio",
+// "pnl_24h") of one field are the same field. The account health endpoints
+// are read this way; their shapes are known only from public clients.
+type fields map[string]json.RawMessage
+
+// fieldKey is the spelling-free form of a field name.
+func fieldKey(name string) string {
+	return strings.ToLower(strings.ReplaceAll(name, "_", ""))
+}
+
+// decodeFields reads one JSON object. Two spellings of one field with
+// different values are an error: which one the exchange meant is unknown.
+func decodeFields(raw json.RawMessage) (fields, error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	f := make(fields, len(m))
+	spelled := make(map[string]string, len(m))
+	for name, v := range m {
+		k := fieldKey(name)
+		if prev, dup := f[k]; dup && !bytes.Equal(bytes.TrimSpace(prev), bytes.TrimSpace(v)) {
+			a, b := spelled[k], name
+			if b < a {
+				a, b = b, a
+			}
+			return nil, fmt.Errorf("fields %q and %q disagree", a, b)
+		}
+		f[k], spelled[k] = v, name
+	}
+	return f, nil
+}
+
+// text returns a string or number field as text; absent, null and "" are
+// not present.
+func (f fields) text(name string) (string, bool, error) {
+	s, present, err := fieldText(f[fieldKey(name)])
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, present, nil
+}
+
+// requiredText is text for a field the row cannot do without.
+func (f fields) requiredText(name string) (string, error) {
+	s, present, err := f.text(name)
+	if err == nil && !present {
+		err = fmt.Errorf("%s: missing", name)
+	}
+	return s, err
+}
+
+// firstText is text of the first of several names for one field that is
+// present (the v1 and v3 names differ for some fields).
+func (f fields) firstText(names ...string) (string, bool, error) {
+	for _, n := range names {
+		if s, present, err := f.text(n); err != nil || present {
+			return s, present, err
+		}
+	}
+	return "", false, nil
+}
+
+// decimal returns an exact decimal field; nil when absent, null or "".
+func (f fields) decimal(name string) (*decimal.Decimal, error) {
+	s, present, err := f.text(name)
+	if err != nil || !present {
+		return nil, err
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid decimal %q", name, truncateForError(s))
+	}
+	return &d, nil
+}
+
+// time returns a time field in Unix milliseconds, read by ParseTime; 0 and
+// false when absent.
+func (f fields) time(name string) (int64, bool, error) {
+	s, present, err := f.text(name)
+	if err != nil || !present {
+		return 0, false, err
+	}
+	ms, err := ParseTime(s)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %w", name, err)
+	}
+	return ms, true, nil
+}
+
+// decodeRows reads the objects of a JSON array of rows, naming the row in
+// any error.
+func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, nil
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	out := make([]fields, 0, len(rows))
+	for i, r := range rows {
+		f, err := decodeFields(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s row %d: %w", field, i, err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// errNoRows is a list answer without its rows field.
+var errNoRows = errors.New("answer has no rows")

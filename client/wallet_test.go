@@ -1,0 +1,61 @@
+package client
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecodeWalletHistorySpellingsAndTimeUnits(t *testing.T) {
+	for name, body := range map[string]string{
+		"v3 camelCase, ms": `{"success":true,"data":{"rows":[
+			{"id":"w1","token":"USDT","tokenSide":"WITHDRAW","amount":"100.5","status":"PROCESSING","createdTime":1700000000123,"updatedTime":1700000100000,"feeToken":"USDT","feeAmount":"1","txId":""},
+			{"id":2,"token":"BTC","tokenSide":"deposit","amount":0.1,"status":"COMPLETED","createdTime":"1700000000124"}],"meta":{"total":2}}}`,
+		"v1 snake_case, seconds with a fraction": `{"success":true,"data":{"rows":[
+			{"id":"w1","token":"USDT","token_side":"WITHDRAW","amount":"100.5","status":"PROCESSING","created_time":"1700000000.123","updated_time":"1700000100.000","fee_token":"USDT","fee_amount":"1","tx_id":""},
+			{"id":"2","token":"BTC","token_side":"DEPOSIT","amount":"0.1","status":"completed","created_time":"1700000000.124"}],"meta":{"total":"2"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rows, err := decodeWalletHistory(mustData(t, body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 2 {
+				t.Fatalf("rows %+v", rows)
+			}
+			w, d := rows[0], rows[1]
+			if w.ID != "w1" || w.Token != "USDT" || w.Side != "WITHDRAW" || w.Status != "PROCESSING" || w.Amount.String() != "100.5" ||
+				w.CreatedMs != 1700000000123 || w.UpdatedMs != 1700000100000 || w.Final() {
+				t.Errorf("withdrawal %+v", w)
+			}
+			if d.ID != "2" || d.Side != "DEPOSIT" || d.Status != "COMPLETED" || d.CreatedMs != 1700000000124 || d.UpdatedMs != 0 || !d.Final() {
+				t.Errorf("deposit %+v", d)
+			}
+		})
+	}
+}
+
+func TestTransferFinalStatuses(t *testing.T) {
+	for status, final := range map[string]bool{"COMPLETED": true, "CANCELED": true, "CANCELLED": true, "FAILED": true,
+		"NEW": false, "CONFIRMING": false, "PROCESSING": false, "PENDING_REVIEW": false, "": false} {
+		if got := (Transfer{Status: status}).Final(); got != final {
+			t.Errorf("%q: final %v, want %v", status, got, final)
+		}
+	}
+}
+
+func TestDecodeWalletHistoryErrorsNameTheRow(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"success":true,"data":{"meta":{}}}`: "no rows",
+		`{"success":true,"data":{"rows":[{"token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1700000000123}]}}`:           "row 0: id: missing",
+		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","status":"NEW","createdTime":1700000000123}]}}`:                         "row 0: id a: tokenSide: missing",
+		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","createdTime":1700000000123}]}}`:                 "row 0: id a: status: missing",
+		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW"}]}}`:                              "row 0: id a: createdTime: missing",
+		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":"yesterday"}]}}`:    "row 0: id a: createdTime",
+		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1,"amount":"x"}]}}`: "row 0: id a: amount: invalid decimal",
+	} {
+		_, err := decodeWalletHistory(mustData(t, body))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want it to contain %q", body, err, want)
+		}
+	}
+}
