@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
 	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
@@ -62,10 +64,20 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 
 	webFlags := kingpinflag.AddFlags(app, defaultListenAddress)
 	intervalFlags := map[string]*time.Duration{}
+	collectorFlags := map[string]*bool{}
 	for _, ep := range collector.Endpoints {
 		intervalFlags[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
 			Default(shortDuration(ep.DefaultInterval)).Duration()
+		state := "enabled"
+		if ep.OffByDefault {
+			state = "disabled"
+		}
+		collectorFlags[ep.Name] = app.Flag("collector."+ep.CollectorName(), "Poll "+ep.Description+" (default: "+state+").").
+			Default(strconv.FormatBool(!ep.OffByDefault)).Bool()
 	}
+	walletLookback := model.Duration(collector.DefaultWalletLookback)
+	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
+		Default("7d").SetValue(&walletLookback)
 	var (
 		metricsPath = app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").String()
 		logLevel    = app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").Enum("debug", "info", "warn", "error")
@@ -112,9 +124,16 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	var named []namedInterval
 	intervals := map[string]time.Duration{}
+	enabled := map[string]bool{}
 	for _, ep := range collector.Endpoints {
-		named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name]})
+		enabled[ep.Name] = *collectorFlags[ep.Name]
 		intervals[ep.Name] = *intervalFlags[ep.Name]
+		if enabled[ep.Name] {
+			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name]})
+		}
+	}
+	if walletLookback <= 0 {
+		return fail(stderr, fmt.Errorf("--wallet.lookback %s: must be greater than 0", walletLookback))
 	}
 	if err := checkIntervals(limit, *budget, named); err != nil {
 		return fail(stderr, err)
@@ -136,7 +155,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	clock := client.NewClock(nil)
 	newClient := func(name, key, secret string) (*client.Client, error) {
 		return client.New(client.Config{
-			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != ""),
+			BaseURL: *apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", enabled),
 			RateLimit: limit, Budget: *budget, Metrics: clientMetrics, Logger: logger,
 			HTTPClient: client.NewHTTPClient(*requestTimeout), Clock: clock, Public: public,
 		})
@@ -178,8 +197,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		reg.MustRegister(store)
 	}
 	cfg := collector.Config{
-		Public:    public,
-		Intervals: intervals,
+		Public:         public,
+		Collectors:     enabled,
+		Intervals:      intervals,
+		WalletLookback: time.Duration(walletLookback),
 		// A poll waiting out the budget, 429s or back-offs is not stuck.
 		StallTimeout:              client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
 		HistoryOverlap:            *historyOverlap,

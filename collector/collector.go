@@ -46,6 +46,10 @@ type TokenHistoryAPI interface {
 type AccountAPI interface {
 	CredentialsAPI
 	TokenHistoryAPI
+	AccountInfoAPI
+	BalancesAPI
+	WalletAPI
+	SubAccountsAPI
 }
 
 // StateStore keeps token history ledger states across restarts (package

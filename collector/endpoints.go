@@ -24,6 +24,9 @@ type Endpoint struct {
 	DefaultInterval time.Duration
 	// Description says what is polled, for the interval flag's help.
 	Description string
+	// OffByDefault endpoints are polled only when Config.Collectors (the
+	// --collector.NAME flag) turns them on.
+	OffByDefault bool
 	// build makes the endpoint's collector and pollers; a nil collector
 	// means there is nothing to poll (no public API, no account).
 	build func(b *builder) (prometheus.Collector, error)
@@ -40,18 +43,39 @@ var Endpoints = []Endpoint{
 		Description: "each account's token history", build: buildTokenHistory},
 	{Name: client.EndpointSystemInfo, DefaultInterval: time.Minute,
 		Description: "the exchange's public system status", build: buildSystemInfo},
+	{Name: client.EndpointAccountInfo, PerAccount: true, DefaultInterval: time.Minute,
+		Description: "each account's margin and fees", build: buildAccountInfo},
+	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: time.Minute,
+		Description: "each account's token balances", build: buildBalances},
+	{Name: client.EndpointWallet, PerAccount: true, DefaultInterval: 5 * time.Minute,
+		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
+	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
+		Description: "each main account's sub-accounts", build: buildSubAccounts},
 }
 
-// FlagName is the command-line flag of the endpoint's poll interval:
-// token_history polls every --token-history.interval.
-func (ep Endpoint) FlagName() string { return strings.ReplaceAll(ep.Name, "_", "-") + ".interval" }
+// CollectorName is the endpoint's name in flags: token_history is polled
+// every --token-history.interval and turned off by
+// --no-collector.token-history.
+func (ep Endpoint) CollectorName() string { return strings.ReplaceAll(ep.Name, "_", "-") }
 
-// EndpointNames returns the names of the public endpoints, or of the
-// per-account ones: what a client of that kind will call.
-func EndpointNames(perAccount bool) []string {
+// FlagName is the command-line flag of the endpoint's poll interval.
+func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
+
+// Enabled reports whether the endpoint is polled under collectors, which
+// overrides the endpoints it names (Config.Collectors).
+func (ep Endpoint) Enabled(collectors map[string]bool) bool {
+	if on, ok := collectors[ep.Name]; ok {
+		return on
+	}
+	return !ep.OffByDefault
+}
+
+// EndpointNames returns the names of the enabled public endpoints, or of the
+// enabled per-account ones: what a client of that kind will call.
+func EndpointNames(perAccount bool, collectors map[string]bool) []string {
 	var names []string
 	for _, ep := range Endpoints {
-		if ep.PerAccount == perAccount {
+		if ep.PerAccount == perAccount && ep.Enabled(collectors) {
 			names = append(names, ep.Name)
 		}
 	}
@@ -83,6 +107,11 @@ func intervals(cfg Config) (map[string]time.Duration, error) {
 	out := map[string]time.Duration{}
 	for _, ep := range Endpoints {
 		out[ep.Name] = ep.DefaultInterval
+	}
+	for name := range cfg.Collectors {
+		if _, ok := out[name]; !ok {
+			return nil, fmt.Errorf("collector of unknown endpoint %q", name)
+		}
 	}
 	for name, d := range cfg.Intervals {
 		if _, ok := out[name]; !ok {

@@ -40,6 +40,10 @@ type Config struct {
 	Public   TokenNetworkAPI
 	Accounts []Account
 
+	// Collectors turns endpoints on (true) or off (false) by name; an
+	// endpoint not in it is on unless Endpoint.OffByDefault. An endpoint
+	// turned off sends no request and exports nothing.
+	Collectors map[string]bool
 	// Intervals are the poll intervals by endpoint name; an endpoint
 	// missing or at zero polls every Endpoint.DefaultInterval.
 	Intervals map[string]time.Duration
@@ -62,6 +66,10 @@ type Config struct {
 	// HistorySkipMalformedAfter is how many failed polls a malformed
 	// history row causes before it is skipped; zero never skips.
 	HistorySkipMalformedAfter int
+
+	// WalletLookback is how far back each wallet poll reads deposits and
+	// withdrawals: one in flight for longer drops out of view.
+	WalletLookback time.Duration
 
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
@@ -113,6 +121,7 @@ func New(cfg Config) (*Exporter, error) {
 		{"token history lookback", &cfg.HistoryLookback, DefaultHistoryLookback},
 		{"token history late interval", &cfg.HistoryLateInterval, DefaultHistoryLateInterval},
 		{"token history late window", &cfg.HistoryLateWindow, DefaultHistoryLateWindow},
+		{"wallet lookback", &cfg.WalletLookback, DefaultWalletLookback},
 	} {
 		if *d.v < 0 {
 			return nil, fmt.Errorf("%s %s: must not be negative", d.name, *d.v)
@@ -144,6 +153,9 @@ func New(cfg Config) (*Exporter, error) {
 	e := &Exporter{ledgers: map[string]*ledger.Ledger{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
 	for _, ep := range Endpoints {
+		if !ep.Enabled(cfg.Collectors) {
+			continue
+		}
 		c, err := ep.build(&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name]})
 		if err != nil {
 			return nil, err
@@ -154,7 +166,7 @@ func New(cfg Config) (*Exporter, error) {
 		}
 	}
 	if len(e.pollers) == 0 {
-		return nil, errors.New("nothing to poll: no public API and no account")
+		return nil, errors.New("nothing to poll: no public API and no account, or every collector that could poll turned off")
 	}
 	health := &HealthCollector{pollers: e.pollers}
 	e.collectors = append(e.collectors, health)

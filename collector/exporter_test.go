@@ -183,6 +183,7 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 	account.mu.Lock()
 	account.credsErr = errors.New("get credentials page 1: authentication failed (HTTP 401, code -1002)")
 	account.histErr = errors.New("get token history page 1: rate limited (HTTP 429, code -1003)")
+	account.healthErr = errors.New("exchange under maintenance (HTTP 400, code -1011)")
 	account.mu.Unlock()
 	for _, p := range e.pollers {
 		p.now = func() time.Time { return historyNow.Add(time.Hour) }
@@ -199,7 +200,8 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 	var logs syncBuffer
 	networks := &fakeNetworks{err: errors.New("get token networks: transient failure")}
-	account := &fakeAccount{now: historyNow, credsErr: errors.New("creds down"), histErr: errors.New("history down")}
+	account := &fakeAccount{now: historyNow, credsErr: errors.New("creds down"), histErr: errors.New("history down"),
+		healthErr: errors.New("account health down")}
 	cfg := testConfig(networks, account)
 	cfg.Logger = log.NewLogfmtLogger(&logs)
 	e, err := New(cfg)
@@ -220,6 +222,9 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 		`level=warn msg="poll failed" endpoint=token_network account= err="get token networks: transient failure"`,
 		`level=warn msg="poll failed" endpoint=credentials account=main err="creds down"`,
 		`level=warn msg="poll failed" endpoint=token_history account=main err="history down"`,
+		`level=warn msg="poll failed" endpoint=account_info account=main err="account health down"`,
+		`level=warn msg="poll failed" endpoint=balances account=main err="account health down"`,
+		`level=warn msg="poll failed" endpoint=wallet account=main err="account health down"`,
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, logs.String())

@@ -57,12 +57,10 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 		p.pollOnce(context.Background())
 	}
 
-	want := map[[2]string]bool{
-		{client.EndpointTokenNetwork, ""}:      true,
-		{client.EndpointCredentials, "main"}:   true,
-		{client.EndpointTokenHistory, "main"}:  true,
-		{client.EndpointCredentials, "other"}:  true,
-		{client.EndpointTokenHistory, "other"}: true,
+	want := map[[2]string]bool{{client.EndpointTokenNetwork, ""}: true}
+	for _, name := range EndpointNames(true, nil) {
+		want[[2]string{name, "main"}] = true
+		want[[2]string{name, "other"}] = true
 	}
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(health)

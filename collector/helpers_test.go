@@ -111,6 +111,48 @@ type fakeAccount struct {
 	queries   []client.HistoryQuery
 	// totalSkew is added to meta.total; paging still goes to the last row.
 	totalSkew int
+
+	info        client.AccountInfo
+	balances    []client.Balance
+	transfers   []client.Transfer
+	walletCalls [][2]int64
+	subAccounts []client.SubAccount
+	// healthErr fails the account info, balances, wallet and sub-accounts
+	// calls.
+	healthErr error
+}
+
+func (f *fakeAccount) AccountInfo(context.Context) (client.AccountInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.info, f.healthErr
+}
+
+func (f *fakeAccount) Balances(context.Context) ([]client.Balance, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.balances), f.healthErr
+}
+
+// WalletHistory serves the transfers created within the window, as the
+// exchange filters them.
+func (f *fakeAccount) WalletHistory(_ context.Context, startMs, endMs int64) ([]client.Transfer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.walletCalls = append(f.walletCalls, [2]int64{startMs, endMs})
+	var out []client.Transfer
+	for _, t := range f.transfers {
+		if t.CreatedMs >= startMs && t.CreatedMs <= endMs {
+			out = append(out, t)
+		}
+	}
+	return out, f.healthErr
+}
+
+func (f *fakeAccount) SubAccounts(context.Context) ([]client.SubAccount, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.subAccounts), f.healthErr
 }
 
 func (f *fakeAccount) Credentials(context.Context) ([]client.Credential, error) {

@@ -1,0 +1,116 @@
+package collector
+
+import (
+	"context"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// AccountInfoAPI reads one account's margin and fees.
+type AccountInfoAPI interface {
+	AccountInfo(ctx context.Context) (client.AccountInfo, error)
+}
+
+var (
+	accountInfoDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "account", "info"),
+		"The account's mode as the exchange reports it; always 1."+refreshed,
+		[]string{"account", "account_mode"}, nil)
+	accountFeeRateDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "account", "fee_rate"),
+		"The account's trading fee rate as the exchange reports it, by market (spot, futures) and side (maker, taker)."+refreshed,
+		[]string{"account", "market", "side"}, nil)
+
+	// accountGauges are the fields exported one gauge each.
+	accountGauges = []struct {
+		desc  *prometheus.Desc
+		field func(*client.AccountInfo) *decimal.Decimal
+	}{
+		{accountGauge("margin_ratio", "The account's margin ratio: collateral over the margin its positions need; liquidation comes at the maintenance margin ratio."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.MarginRatio }},
+		{accountGauge("open_margin_ratio", "The account's margin ratio counting open orders."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.OpenMarginRatio }},
+		{accountGauge("initial_margin_ratio", "The margin ratio the account needs to open positions."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.InitialMarginRatio }},
+		{accountGauge("maintenance_margin_ratio", "The margin ratio below which the account is liquidated."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.MaintenanceMarginRatio }},
+		{accountGauge("leverage", "The account's leverage setting."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.Leverage }},
+		{accountGauge("total_collateral", "The account's total collateral in the exchange's quote currency, USDT."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.TotalCollateral }},
+		{accountGauge("free_collateral", "The account's collateral not used by positions or orders, in USDT."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.FreeCollateral }},
+		{accountGauge("value", "The account's total value in the exchange's quote currency, USDT."),
+			func(i *client.AccountInfo) *decimal.Decimal { return i.TotalAccountValue }},
+	}
+
+	accountFeeRates = []struct {
+		market, side string
+		field        func(*client.AccountInfo) *decimal.Decimal
+	}{
+		{"spot", "maker", func(i *client.AccountInfo) *decimal.Decimal { return i.MakerFeeRate }},
+		{"spot", "taker", func(i *client.AccountInfo) *decimal.Decimal { return i.TakerFeeRate }},
+		{"futures", "maker", func(i *client.AccountInfo) *decimal.Decimal { return i.FuturesMakerFeeRate }},
+		{"futures", "taker", func(i *client.AccountInfo) *decimal.Decimal { return i.FuturesTakerFeeRate }},
+	}
+)
+
+func accountGauge(name, help string) *prometheus.Desc {
+	return prometheus.NewDesc(prometheus.BuildFQName(namespace, "account", name),
+		help+" Absent when the exchange does not send it."+refreshed, []string{"account"}, nil)
+}
+
+// AccountInfoCollector exports each account's margin and fees as last
+// polled; a field the exchange did not send is not exported.
+type AccountInfoCollector struct {
+	accounts []*latest[client.AccountInfo]
+}
+
+var _ prometheus.Collector = (*AccountInfoCollector)(nil)
+
+// buildAccountInfo polls each account's margin and fees.
+func buildAccountInfo(b *builder) (prometheus.Collector, error) {
+	c := &AccountInfoCollector{}
+	for _, a := range b.cfg.Accounts {
+		l := &latest[client.AccountInfo]{account: a.Name}
+		c.accounts = append(c.accounts, l)
+		api := a.API
+		b.poll(c, a.Name, func(ctx context.Context, _ func()) error { return l.set(api.AccountInfo(ctx)) })
+	}
+	return collectorOrNil(c, len(c.accounts)), nil
+}
+
+// Describe implements prometheus.Collector.
+func (c *AccountInfoCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- accountInfoDesc
+	ch <- accountFeeRateDesc
+	for _, g := range accountGauges {
+		ch <- g.desc
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *AccountInfoCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, a := range c.accounts {
+		info := a.load()
+		if info == nil {
+			continue
+		}
+		if info.AccountMode != "" {
+			ch <- prometheus.MustNewConstMetric(accountInfoDesc, prometheus.GaugeValue, 1, a.account, info.AccountMode)
+		}
+		for _, g := range accountGauges {
+			if v := g.field(info); v != nil {
+				ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v.InexactFloat64(), a.account)
+			}
+		}
+		for _, f := range accountFeeRates {
+			if v := f.field(info); v != nil {
+				ch <- prometheus.MustNewConstMetric(accountFeeRateDesc, prometheus.GaugeValue, v.InexactFloat64(), a.account, f.market, f.side)
+			}
+		}
+	}
+}

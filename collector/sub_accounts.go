@@ -1,0 +1,84 @@
+package collector
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// SubAccountsAPI reads the sub-accounts of a main account.
+type SubAccountsAPI interface {
+	SubAccounts(ctx context.Context) ([]client.SubAccount, error)
+}
+
+var subAccountInfoDesc = prometheus.NewDesc(
+	prometheus.BuildFQName(namespace, "sub_account", "info"),
+	"A sub-account of the account, by the exchange's application id and name; always 1."+refreshed,
+	[]string{"account", "sub_account_id", "sub_account_name"}, nil)
+
+// SubAccountsCollector exports the sub-accounts of each main account as
+// last polled.
+type SubAccountsCollector struct {
+	accounts []*subAccounts
+}
+
+var _ prometheus.Collector = (*SubAccountsCollector)(nil)
+
+type subAccounts struct {
+	latest[[]client.SubAccount]
+	api    SubAccountsAPI
+	logger log.Logger
+	// refused is set once the exchange refused the key: a sub-account's
+	// key may not read sub-accounts, and asking again would only spend
+	// the budget. It holds until restart.
+	refused atomic.Bool
+}
+
+// buildSubAccounts polls each account's sub-accounts.
+func buildSubAccounts(b *builder) (prometheus.Collector, error) {
+	c := &SubAccountsCollector{}
+	for _, a := range b.cfg.Accounts {
+		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name}, api: a.API, logger: b.cfg.Logger}
+		c.accounts = append(c.accounts, s)
+		b.poll(c, a.Name, s.poll)
+	}
+	return collectorOrNil(c, len(c.accounts)), nil
+}
+
+// poll reads the sub-accounts. A key the exchange refuses is logged once and
+// not asked again: the account is a sub-account, which nobody should be
+// paged for.
+func (s *subAccounts) poll(ctx context.Context, _ func()) error {
+	if s.refused.Load() {
+		return nil
+	}
+	rows, err := s.api.SubAccounts(ctx)
+	if client.NotPermitted(err) {
+		s.refused.Store(true)
+		level.Warn(s.logger).Log("msg", "the exchange refused this account's key on the sub-accounts endpoint (a sub-account's key may not read it); not asking again until restart",
+			"account", s.account, "err", err)
+		return nil
+	}
+	return s.set(rows, err)
+}
+
+// Describe implements prometheus.Collector.
+func (c *SubAccountsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- subAccountInfoDesc }
+
+// Collect implements prometheus.Collector.
+func (c *SubAccountsCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, a := range c.accounts {
+		rows := a.load()
+		if rows == nil {
+			continue
+		}
+		for _, r := range *rows {
+			ch <- prometheus.MustNewConstMetric(subAccountInfoDesc, prometheus.GaugeValue, 1, a.account, r.ApplicationID, r.Name)
+		}
+	}
+}
