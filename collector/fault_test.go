@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -359,6 +360,8 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 // either.
 func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 	long := strings.Repeat("L", 4096)
+	// Within the wallet lookback, which ends at the client's clock.
+	created := strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10)
 	bodies := map[string]string{
 		"/v3/public/tokenNetwork": `{"success":true,"data":{"rows":[` +
 			`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
@@ -370,6 +373,14 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +
 			`],"meta":{"total":2,"recordsPerPage":25,"currentPage":1}},"timestamp":1700000000000}`,
 		"/v3/public/systemInfo": `{"success":true,"data":{"status":7,"msg":"odd\xff status"},"timestamp":1700000000000}`,
+		"/v3/account/info":      `{"success":true,"data":{"accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`,
+		"/v3/asset/balances": `{"success":true,"data":{"holding":[{"token":"B\xffTC","holding":"1"},{"token":"` + long + `","holding":"2"},` +
+			`{"token":"X\u0000Y","holding":"0"}]},"timestamp":1700000000000}`,
+		"/v3/asset/wallet/history": `{"success":true,"data":{"rows":[` +
+			`{"id":"w\xff1","token":"U\xffSDT","tokenSide":"WITH\xfeDRAW","status":"PROC\xffESSING","createdTime":` + created + `},` +
+			`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + created + `}` +
+			`]},"timestamp":1700000000000}`,
+		"/v3/account/subAccounts/all": `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + long + `","account":""}]},"timestamp":1700000000000}`,
 		"/v3/asset/token/history": `{"success":true,"data":{"rows":[` +
 			`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
 			`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
@@ -392,9 +403,10 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 		return c
 	}
 	e, err := New(Config{
-		Public:   newClient("", "", ""),
-		Accounts: []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
-		Now:      func() time.Time { return time.UnixMilli(1700000000000) },
+		Public:     newClient("", "", ""),
+		Accounts:   []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
+		Collectors: map[string]bool{client.EndpointSubAccounts: true},
+		Now:        func() time.Time { return time.UnixMilli(1700000000000) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -413,7 +425,9 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			t.Fatalf("%s: scrape failed: %v", name, err)
 		}
 		var series int
+		families := map[string]bool{}
 		for _, mf := range mfs {
+			families[mf.GetName()] = true
 			for _, m := range mf.GetMetric() {
 				series++
 				for _, l := range m.GetLabel() {
@@ -425,6 +439,11 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 		}
 		if series == 0 {
 			t.Errorf("%s: nothing exported", name)
+		}
+		for _, want := range []string{"woox_account_info", "woox_balance_holding", "woox_wallet_transfers_in_flight", "woox_sub_account_info"} {
+			if !families[want] {
+				t.Errorf("%s: no %s", name, want)
+			}
 		}
 	}
 	totals := e.ledgers["main"].Snapshot().Totals

@@ -63,4 +63,3 @@ func (c *countingSubAccounts) SubAccounts(context.Context) ([]client.SubAccount,
 	c.calls++
 	return nil, c.err
 }
-
