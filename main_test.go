@@ -18,3 +18,27 @@ func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
 		}
 	}
 }
+
+// A collector turned off is not held to the budget: its interval is never
+// used.
+func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
+	getenv := func(k string) string {
+		return map[string]string{"WOOX_API_KEY": "key", "WOOX_API_SECRET": "secret"}[k]
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--sub-accounts.interval=1s"}, 0, "configuration OK"},
+		{[]string{"--no-collector.balances", "--balances.interval=1s"}, 0, "configuration OK"},
+		{[]string{"--balances.interval=1s"}, 1, "--balances.interval 1s does not fit the API budget"},
+		{[]string{"--collector.sub-accounts", "--sub-accounts.interval=1s"}, 1, "--sub-accounts.interval 1s does not fit"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, getenv)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, output %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
+		}
+	}
+}
