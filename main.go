@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		collectorFlags[ep.Name] = app.Flag("collector."+ep.CollectorName(), "Poll "+ep.Description+" (default: "+state+").").
 			Default(strconv.FormatBool(!ep.OffByDefault)).Bool()
 	}
-	walletLookback := model.Duration(collector.DefaultWalletLookback)
+	walletLookback := namedDuration{flag: "--wallet.lookback"}
 	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
 		Default("7d").SetValue(&walletLookback)
 	var (
@@ -132,8 +132,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name]})
 		}
 	}
-	if walletLookback <= 0 {
-		return fail(stderr, fmt.Errorf("--wallet.lookback %s: must be greater than 0", walletLookback))
+	if walletLookback.d <= 0 {
+		return fail(stderr, fmt.Errorf("--wallet.lookback %s: must be greater than 0", walletLookback.d))
 	}
 	if err := checkIntervals(limit, *budget, named); err != nil {
 		return fail(stderr, err)
@@ -200,7 +200,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		Public:         public,
 		Collectors:     enabled,
 		Intervals:      intervals,
-		WalletLookback: time.Duration(walletLookback),
+		WalletLookback: time.Duration(walletLookback.d),
 		// A poll waiting out the budget, 429s or back-offs is not stuck.
 		StallTimeout:              client.LongestRequest(limit, *requestTimeout) + 10*time.Second,
 		HistoryOverlap:            *historyOverlap,
@@ -311,3 +311,21 @@ func shortDuration(d time.Duration) string {
 	}
 	return s
 }
+
+// namedDuration is a flag value in Prometheus' duration syntax (7d, 1w,
+// 90m) whose parse error names its flag.
+type namedDuration struct {
+	flag string
+	d    model.Duration
+}
+
+func (n *namedDuration) Set(s string) error {
+	d, err := model.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", n.flag, err)
+	}
+	n.d = d
+	return nil
+}
+
+func (n *namedDuration) String() string { return n.d.String() }
