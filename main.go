@@ -129,7 +129,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		enabled[ep.Name] = *collectorFlags[ep.Name]
 		intervals[ep.Name] = *intervalFlags[ep.Name]
 		if enabled[ep.Name] {
-			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name]})
+			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name], ep.RequestsPerPoll()})
 		}
 	}
 	if walletLookback.d <= 0 {
@@ -271,10 +271,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	return 0
 }
 
-// namedInterval is a poll interval and the flag that set it.
+// namedInterval is a poll interval, the flag that set it and the fewest
+// requests one poll sends.
 type namedInterval struct {
 	flag     string
 	interval time.Duration
+	requests int
 }
 
 // checkIntervals refuses a poll interval that would spend more than the
@@ -288,9 +290,9 @@ func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInt
 		return fmt.Errorf("--api.budget %v with --api.rate-limit %s: %w", budget, limit, err)
 	}
 	for _, i := range intervals {
-		if i.interval < minimum {
-			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account): the smallest interval that fits is %s",
-				i.flag, i.interval, limit.Allowed(budget), limit, minimum)
+		if least := minimum * time.Duration(max(i.requests, 1)); i.interval < least {
+			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account and endpoint, %d request(s) a poll): the smallest interval that fits is %s",
+				i.flag, i.interval, limit.Allowed(budget), limit, max(i.requests, 1), least)
 		}
 	}
 	return nil

@@ -24,6 +24,9 @@ type Endpoint struct {
 	DefaultInterval time.Duration
 	// Description says what is polled, for the interval flag's help.
 	Description string
+	// Paged endpoints send at least two requests a poll: a page, and the
+	// empty page that ends the list.
+	Paged bool
 	// OffByDefault endpoints are polled only when Config.Collectors (the
 	// --collector.NAME flag) turns them on.
 	OffByDefault bool
@@ -37,9 +40,9 @@ type Endpoint struct {
 var Endpoints = []Endpoint{
 	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute,
 		Description: "the public token networks", build: buildTokenNetwork},
-	{Name: client.EndpointCredentials, PerAccount: true, DefaultInterval: 5 * time.Minute,
+	{Name: client.EndpointCredentials, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
 		Description: "each account's API keys", build: buildCredentials},
-	{Name: client.EndpointTokenHistory, PerAccount: true, DefaultInterval: time.Minute,
+	{Name: client.EndpointTokenHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
 		Description: "each account's token history", build: buildTokenHistory},
 	{Name: client.EndpointSystemInfo, DefaultInterval: time.Minute,
 		Description: "the exchange's public system status", build: buildSystemInfo},
@@ -47,9 +50,9 @@ var Endpoints = []Endpoint{
 		Description: "each account's margin and fees", build: buildAccountInfo},
 	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: time.Minute,
 		Description: "each account's token balances", build: buildBalances},
-	{Name: client.EndpointWallet, PerAccount: true, DefaultInterval: 5 * time.Minute,
+	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
 		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
-	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
+	{Name: client.EndpointSubAccounts, PerAccount: true, Paged: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
 }
 
@@ -57,6 +60,14 @@ var Endpoints = []Endpoint{
 // every --token-history.interval and turned off by
 // --no-collector.token-history.
 func (ep Endpoint) CollectorName() string { return strings.ReplaceAll(ep.Name, "_", "-") }
+
+// RequestsPerPoll is the fewest requests one poll sends.
+func (ep Endpoint) RequestsPerPoll() int {
+	if ep.Paged {
+		return 2
+	}
+	return 1
+}
 
 // FlagName is the command-line flag of the endpoint's poll interval.
 func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
