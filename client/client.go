@@ -304,11 +304,12 @@ func (c *Client) get(ctx context.Context, r request) error {
 			}
 			return nil
 		}
-		if r.signed && !offsetKnown && !calibrated && rejectedSignature(err) && ctx.Err() == nil {
-			// The local clock may be beyond the signing window: learn the
+		if r.signed && !calibrated && rejectedSignature(err) && ctx.Err() == nil && (!offsetKnown || !c.clock.freshWithin(staleOffset)) {
+			// The local clock may be beyond the signing window, or may
+			// have been stepped since the offset was learned: learn the
 			// exchange's time and sign once more with it.
 			calibrated = true
-			if c.calibrate(ctx, r.op) {
+			if c.calibrate(ctx, r.op, offsetKnown) {
 				continue
 			}
 		}
@@ -343,16 +344,29 @@ func rejectedSignature(err error) bool {
 	return errors.As(err, &e) && e.Kind == KindAuth && (e.Code == CodeInvalidSignature || e.StatusCode == http.StatusUnauthorized)
 }
 
+// staleOffset is how old the latest trusted answer must be before a refused
+// signature asks the exchange's time again although an offset is known:
+// the public pollers refresh it every minute by default, and a key that is
+// simply wrong must not cost the public budget a request each time.
+const staleOffset = 5 * time.Minute
+
 // calibrate learns the offset to the exchange's clock from the public system
 // info endpoint, unless another client sharing the clock learned it
-// meanwhile, and reports whether an offset is now known.
-func (c *Client) calibrate(ctx context.Context, op string) bool {
-	if _, ok := c.clock.Offset(); ok {
+// meanwhile, and reports whether an offset is now known (with recheck, one
+// fresher than staleOffset).
+func (c *Client) calibrate(ctx context.Context, op string, recheck bool) bool {
+	if recheck && c.clock.freshWithin(staleOffset) {
 		return true
 	}
-	level.Debug(c.cfg.Logger).Log("msg", "signed request rejected before the exchange's time was known; asking it", "op", op, "account", c.cfg.Account)
+	if _, ok := c.clock.Offset(); ok && !recheck {
+		return true
+	}
+	level.Debug(c.cfg.Logger).Log("msg", "signed request rejected with no recent measure of the exchange's time; asking it", "op", op, "account", c.cfg.Account)
 	if _, err := c.systemInfo(ctx, true); err != nil {
 		level.Debug(c.cfg.Logger).Log("msg", "could not learn the exchange's time", "op", op, "account", c.cfg.Account, "err", err)
+	}
+	if recheck {
+		return c.clock.freshWithin(staleOffset)
 	}
 	_, ok := c.clock.Offset()
 	return ok

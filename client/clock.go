@@ -34,6 +34,9 @@ type Clock struct {
 	// set once an answer was trusted.
 	offsetNanos atomic.Int64
 	known       atomic.Bool
+	// trustedAt is the local time, in Unix nanoseconds, of the latest
+	// trusted answer.
+	trustedAt atomic.Int64
 
 	mu sync.Mutex
 	// skewed is set while the offset is beyond skewWarning; skewWarned is
@@ -67,6 +70,15 @@ func (c *Clock) Offset() (offset time.Duration, ok bool) {
 		return 0, false
 	}
 	return time.Duration(c.offsetNanos.Load()), true
+}
+
+// freshWithin reports whether an answer trusted within d of the local clock
+// set the offset: then a refused signature is not the offset's fault. A
+// trusted answer from the local clock's future means the clock was set
+// back since: not fresh.
+func (c *Clock) freshWithin(d time.Duration) bool {
+	age := c.now().Sub(time.Unix(0, c.trustedAt.Load()))
+	return c.known.Load() && age >= 0 && age < d
 }
 
 // clockNews is what one observation of the exchange's time means.
@@ -103,6 +115,7 @@ func (c *Clock) observe(server, sent, received time.Time) clockNews {
 	}
 	c.offsetNanos.Store(int64(offset))
 	c.known.Store(true)
+	c.trustedAt.Store(received.UnixNano())
 	news.trusted = true
 	news.skew = c.skewNews(offset.Abs() > skewWarning, received)
 	return news

@@ -619,3 +619,52 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		}
 	}
 }
+
+// The host clock is stepped 10 minutes ahead after the offset was learned
+// (a suspended VM, a manual date): the first signed request is refused, the
+// client notices its offset is old, learns the exchange's time again and
+// signs once more. While the offset is fresh, a refused signature (a wrong
+// secret) does not ask the exchange's time on every request.
+func TestAHostClockStepAfterCalibrationRecalibrates(t *testing.T) {
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		h := newHarness(t, s)
+		var step atomic.Int64
+		c := h.client(t, func(c *client.Config) {
+			c.Now = func() time.Time { return time.Now().Add(time.Duration(step.Load())) }
+		})
+		if _, err := c.Credentials(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		step.Store(int64(10 * time.Minute))
+		if _, err := c.Credentials(context.Background()); err != nil {
+			t.Fatalf("signed call after the host clock stepped: %v", err)
+		}
+		var got []string
+		for _, r := range h.fake.Requests() {
+			got = append(got, fmt.Sprintf("%s %d", r.Endpoint, r.Status))
+		}
+		want := []string{"credentials 200", "credentials 200", "credentials 401", "system_info 200", "credentials 200", "credentials 200"}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("requests %v, want %v", got, want)
+		}
+		if off, _ := c.ClockOffset(); off > -9*time.Minute || off < -11*time.Minute {
+			t.Errorf("offset %v after the step, want about -10m", off)
+		}
+
+		wrong := h.client(t, func(cfg *client.Config) {
+			cfg.APISecret = "WRONGSECRET00000000000000000"
+			cfg.Clock = c.Clock()
+		})
+		before := len(h.fake.Requests())
+		for range 3 {
+			if _, err := wrong.Credentials(context.Background()); !client.IsAuth(err) {
+				t.Fatalf("wrong secret: %v, want an auth error", err)
+			}
+		}
+		for _, r := range h.fake.Requests()[before:] {
+			if r.Endpoint == "system_info" {
+				t.Errorf("a wrong secret asked the exchange's time although the offset is fresh")
+			}
+		}
+	})
+}
