@@ -114,7 +114,7 @@ check_dashboard() {
 		{ echo "templating: no multi, include-All account variable from label_values(woox_api_key_info, account)"; rc=1; }
 	# Every selector of a metric with an account label filters on $account.
 	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | .expr // empty
-		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
+		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total|account_[a-z_]+|balance_[a-z_]+|wallet_[a-z_]+|sub_account_[a-z_]+)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
 		| \"panel \(\$p.id) \(\$p.title): a selector lacks account=~\\\"\$account...\\\": \(.)\"" "$DASHBOARD")
 	[ -z "$bad" ] || { echo "$bad"; rc=1; }
 	# Every selector of a token network metric filters on $token.
