@@ -14,7 +14,8 @@ type route struct {
 }
 
 // routes are every endpoint the fake serves.
-var routes = []route{tokenNetworkRoute, credentialsRoute, tokenHistoryRoute, systemInfoRoute}
+var routes = []route{tokenNetworkRoute, credentialsRoute, tokenHistoryRoute, systemInfoRoute,
+	accountInfoRoute, balancesRoute, walletHistoryRoute, subAccountsRoute}
 
 // routeFor finds the endpoint served at path.
 func routeFor(path string) (route, bool) {

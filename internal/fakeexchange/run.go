@@ -15,6 +15,12 @@ import (
 func (e *Exchange) Start(ctx context.Context) {
 	e.startOnce.Do(func() {
 		e.mu.Lock()
+		e.started = e.now()
+		for _, a := range e.accounts {
+			if a.walkFrom.IsZero() {
+				a.walkFrom = e.started
+			}
+		}
 		for _, a := range e.accounts {
 			if a.generator != nil {
 				go e.generate(ctx, a.name, *a.generator)
@@ -49,6 +55,11 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	}
 	if ev.SystemStatus != nil {
 		e.SetSystemStatus(*ev.SystemStatus)
+	}
+	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount)} {
+		if err != nil {
+			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "err", err)
+		}
 	}
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
 }
@@ -101,4 +112,34 @@ func randomAmount(r *rand.Rand, negative bool) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// The account health actions of an event; nil does nothing.
+
+func (e *Exchange) eventAccountInfo(ev *AccountInfoEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.patchAccountInfo(*ev)
+}
+
+func (e *Exchange) eventBalance(ev *BalanceEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.SetBalance(ev.Account, ev.Balance)
+}
+
+func (e *Exchange) eventTransfer(ev *TransferEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.PutTransfer(ev.Account, ev.Transfer)
+}
+
+func (e *Exchange) eventSubAccount(ev *SubAccountEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.AddSubAccount(ev.Account, ev.SubAccount)
 }

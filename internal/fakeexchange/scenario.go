@@ -91,6 +91,16 @@ type Scenario struct {
 	// SystemStatus is what GET /v3/public/systemInfo reports at first; nil
 	// means status 0, "System is functioning properly.".
 	SystemStatus *SystemStatus `yaml:"system_status"`
+	// MaintenanceWindows announce maintenance at set times after Start.
+	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
+	// SnakeCaseBodies spells the fields of the account info, balances,
+	// wallet history and sub-accounts answers in snake_case (the v1
+	// spelling: margin_ratio, available_balance, token_side) instead of
+	// camelCase.
+	SnakeCaseBodies bool `yaml:"snake_case_bodies"`
+	// WalletIgnoresTimeFilter accepts startTime and endTime on the wallet
+	// history but serves every transfer: a client must filter locally.
+	WalletIgnoresTimeFilter bool `yaml:"wallet_ignores_time_filter"`
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
@@ -167,6 +177,15 @@ type Account struct {
 	Keys             []Key             `yaml:"keys"`
 	History          []HistoryEntry    `yaml:"history"`
 	HistoryGenerator *HistoryGenerator `yaml:"history_generator"`
+	// AccountInfo is what the account info endpoint reports; nil serves a
+	// spot account far from any margin call.
+	AccountInfo *AccountInfo `yaml:"account_info"`
+	Balances    []Balance    `yaml:"balances"`
+	Transfers   []Transfer   `yaml:"transfers"`
+	SubAccounts []SubAccount `yaml:"sub_accounts"`
+	// IsSubAccount makes the account a sub-account: the sub-accounts
+	// endpoint refuses its keys (HTTP 401, code -1002).
+	IsSubAccount bool `yaml:"is_sub_account"`
 }
 
 // Key is one API key of an account.
@@ -252,6 +271,14 @@ type Event struct {
 	Fault              *Fault             `yaml:"fault"`
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
+	// AccountInfo changes the fields it sets of an account's info.
+	AccountInfo *AccountInfoEvent `yaml:"account_info"`
+	// Balance sets one token's balance of an account.
+	Balance *BalanceEvent `yaml:"balance"`
+	// Transfer adds a transfer, or changes the one with its id.
+	Transfer *TransferEvent `yaml:"transfer"`
+	// AddSubAccount adds a sub-account to an account.
+	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are
@@ -370,6 +397,9 @@ func (s *Scenario) Validate() error {
 			}
 			ids[k] = true
 		}
+		if err := validateHealth(a); err != nil {
+			return fmt.Errorf("%s.%w", p, err)
+		}
 		if g := a.HistoryGenerator; g != nil {
 			gp := p + ".history_generator"
 			if g.Every <= 0 {
@@ -388,6 +418,11 @@ func (s *Scenario) Validate() error {
 			}
 		}
 	}
+	for i, w := range s.MaintenanceWindows {
+		if err := w.validate(); err != nil {
+			return fmt.Errorf("maintenance_windows[%d].%w", i, err)
+		}
+	}
 	rows := map[TokenNetworkRef]bool{}
 	for i, r := range s.TokenNetworks {
 		if err := validateTokenNetwork(r); err != nil {
@@ -404,8 +439,12 @@ func (s *Scenario) Validate() error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
-		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil {
+		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil &&
+			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil {
 			return fieldErr(p, "no action")
+		}
+		if err := validateHealthEvent(ev, names); err != nil {
+			return fmt.Errorf("%s.%w", p, err)
 		}
 		if tn := ev.TokenNetwork; tn != nil {
 			if err := validatePatch(*tn); err != nil {
@@ -559,4 +598,80 @@ func init() {
 		SPOT_TRANSACTION TRANSACTION_FEE`) {
 		historyTypes[t] = true
 	}
+}
+
+// validateHealth checks an account's account info, balances, transfers and
+// sub-accounts.
+func validateHealth(a Account) error {
+	if a.AccountInfo != nil {
+		if err := a.AccountInfo.validate(); err != nil {
+			return fmt.Errorf("account_info.%w", err)
+		}
+	}
+	tokens := map[string]bool{}
+	for i, b := range a.Balances {
+		if err := b.validate(); err != nil {
+			return fmt.Errorf("balances[%d].%w", i, err)
+		}
+		if tokens[b.Token] {
+			return fieldErr(fmt.Sprintf("balances[%d].token", i), "duplicate token %q", b.Token)
+		}
+		tokens[b.Token] = true
+	}
+	ids := map[string]bool{}
+	for i, t := range a.Transfers {
+		if err := t.validate(); err != nil {
+			return fmt.Errorf("transfers[%d].%w", i, err)
+		}
+		if ids[t.ID] {
+			return fieldErr(fmt.Sprintf("transfers[%d].id", i), "duplicate id %q", t.ID)
+		}
+		ids[t.ID] = true
+	}
+	apps := map[string]bool{}
+	for i, s := range a.SubAccounts {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("sub_accounts[%d].%w", i, err)
+		}
+		if apps[s.ApplicationID] {
+			return fieldErr(fmt.Sprintf("sub_accounts[%d].application_id", i), "duplicate %q", s.ApplicationID)
+		}
+		apps[s.ApplicationID] = true
+	}
+	return nil
+}
+
+// validateHealthEvent checks an event's account health actions against the
+// scenario's account names.
+func validateHealthEvent(ev Event, accounts map[string]bool) error {
+	check := func(field, account string, err error) error {
+		if !accounts[account] {
+			return fieldErr(field+".account", "unknown account %q", account)
+		}
+		if err != nil {
+			return fmt.Errorf("%s.%w", field, err)
+		}
+		return nil
+	}
+	if a := ev.AccountInfo; a != nil {
+		if err := check("account_info", a.Account, a.AccountInfo.validate()); err != nil {
+			return err
+		}
+	}
+	if b := ev.Balance; b != nil {
+		if err := check("balance", b.Account, b.Balance.validate()); err != nil {
+			return err
+		}
+	}
+	if t := ev.Transfer; t != nil {
+		if err := check("transfer", t.Account, t.Transfer.validate()); err != nil {
+			return err
+		}
+	}
+	if s := ev.AddSubAccount; s != nil {
+		if err := check("add_sub_account", s.Account, s.SubAccount.validate()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

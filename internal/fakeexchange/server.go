@@ -36,11 +36,15 @@ type Exchange struct {
 	clampPages    bool
 	sharedIDs     bool
 	errorTime     *ErrorTimestamp
-	private       *slidingWindow
-	public        *slidingWindow
-	maxRequests   int
-	events        []Event
-	startOnce     sync.Once
+	snakeBodies   bool
+	// walletIgnoresTime serves wallet history whatever its time filter.
+	walletIgnoresTime bool
+	maintenance       []MaintenanceWindow
+	private           *slidingWindow
+	public            *slidingWindow
+	maxRequests       int
+	events            []Event
+	startOnce         sync.Once
 
 	mu                sync.Mutex
 	accounts          map[string]*accountState
@@ -50,6 +54,8 @@ type Exchange struct {
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
 	systemStatus      SystemStatus
+	// started is the server time of Start; zero before it.
+	started time.Time
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
 }
@@ -64,6 +70,14 @@ type accountState struct {
 	keys        map[legKey]bool
 	maxID       int64
 	generator   *HistoryGenerator
+
+	info AccountInfo
+	// walkFrom is when the margin ratio walk started; zero before Start.
+	walkFrom     time.Time
+	balances     []Balance // sorted by token
+	transfers    []Transfer
+	subAccounts  []SubAccount
+	isSubAccount bool
 }
 
 // RequestRecord is one request the fake received, whatever its fate.
@@ -162,28 +176,31 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		pn, pw = *o.publicRequests, o.publicWindow
 	}
 	e := &Exchange{
-		clock:         o.clock,
-		offset:        s.ServerTimeOffset,
-		logger:        o.logger,
-		numbersAsJSON: s.NumbersAsJSONNumbers,
-		snakeMeta:     s.SnakeCaseMeta || s.NumbersAsStrings,
-		allStrings:    s.NumbersAsStrings,
-		sortedQuery:   s.SignatureQuery == SignatureQuerySorted,
-		rowTimeUnit:   s.RowTimeUnit,
-		malformedIDs:  map[int64]bool{},
-		unstableTies:  s.UnstableTieOrder,
-		pageCap:       s.PageCap,
-		understate:    s.UnderstateTotal,
-		clampPages:    s.ClampPages,
-		sharedIDs:     s.SharedIDs,
-		private:       newSlidingWindow(rn, rw),
-		public:        newSlidingWindow(pn, pw),
-		maxRequests:   o.maxRequests,
-		events:        append([]Event(nil), s.Events...),
-		accounts:      map[string]*accountState{},
-		keys:          map[string]keyRef{},
-		networks:      append([]TokenNetworkRow(nil), s.TokenNetworks...),
-		systemStatus:  normalSystemStatus,
+		clock:             o.clock,
+		offset:            s.ServerTimeOffset,
+		logger:            o.logger,
+		numbersAsJSON:     s.NumbersAsJSONNumbers,
+		snakeMeta:         s.SnakeCaseMeta || s.NumbersAsStrings,
+		allStrings:        s.NumbersAsStrings,
+		sortedQuery:       s.SignatureQuery == SignatureQuerySorted,
+		rowTimeUnit:       s.RowTimeUnit,
+		malformedIDs:      map[int64]bool{},
+		unstableTies:      s.UnstableTieOrder,
+		pageCap:           s.PageCap,
+		understate:        s.UnderstateTotal,
+		clampPages:        s.ClampPages,
+		sharedIDs:         s.SharedIDs,
+		snakeBodies:       s.SnakeCaseBodies,
+		walletIgnoresTime: s.WalletIgnoresTimeFilter,
+		maintenance:       append([]MaintenanceWindow(nil), s.MaintenanceWindows...),
+		private:           newSlidingWindow(rn, rw),
+		public:            newSlidingWindow(pn, pw),
+		maxRequests:       o.maxRequests,
+		events:            append([]Event(nil), s.Events...),
+		accounts:          map[string]*accountState{},
+		keys:              map[string]keyRef{},
+		networks:          append([]TokenNetworkRow(nil), s.TokenNetworks...),
+		systemStatus:      normalSystemStatus,
 	}
 	if s.SystemStatus != nil {
 		e.systemStatus = *s.SystemStatus
@@ -201,7 +218,17 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
-		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}}
+		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{},
+			info: defaultAccountInfo, isSubAccount: a.IsSubAccount, subAccounts: append([]SubAccount(nil), a.SubAccounts...)}
+		if a.AccountInfo != nil {
+			st.info = *a.AccountInfo
+		}
+		for _, b := range a.Balances {
+			st.setBalance(b)
+		}
+		for _, t := range a.Transfers {
+			st.putTransfer(t, created, created)
+		}
 		if a.HistoryGenerator != nil {
 			g := *a.HistoryGenerator
 			st.generator = &g
@@ -262,6 +289,10 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !limiter.allow(limiterKey, e.clock()) {
 		e.writeError(w, &rec, errTooManyRequests())
+		return
+	}
+	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !rt.public {
+		e.writeError(w, &rec, errMaintenance())
 		return
 	}
 
@@ -372,6 +403,10 @@ func errInvalidSignature(msg string) *apiError {
 
 func errTooManyRequests() *apiError {
 	return &apiError{status: http.StatusTooManyRequests, code: -1003, message: "too many requests"}
+}
+
+func errMaintenance() *apiError {
+	return &apiError{status: http.StatusBadRequest, code: -1011, message: "system under maintenance"}
 }
 
 func errInvalidParam(format string, args ...any) *apiError {

@@ -1,5 +1,7 @@
 package fakeexchange
 
+import "time"
+
 // PathSystemInfo is the public endpoint that reports whether the exchange
 // is under maintenance.
 const PathSystemInfo = "/v3/public/systemInfo"
@@ -46,9 +48,15 @@ func (e *Exchange) serveSystemInfo(rawQuery string) (any, *apiError) {
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
 	}
+	now := e.now()
 	e.mu.Lock()
 	s := e.systemStatus
+	started := e.started
 	e.mu.Unlock()
+	if w, open := e.openMaintenance(now); open {
+		s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
+			EstimatedEndTime: started.Add(w.After + w.Duration).UnixMilli()}
+	}
 	out := systemInfoJSON{Status: e.integer(int64(s.Status)), Msg: s.Msg}
 	if s.EstimatedEndTime != 0 {
 		out.EstimatedEndTime = e.integer(s.EstimatedEndTime)
@@ -62,4 +70,50 @@ func (e *Exchange) SetSystemStatus(s SystemStatus) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.systemStatus = s
+}
+
+// MaintenanceWindow is maintenance announced After the exchange's Start for
+// Duration: meanwhile the system info endpoint reports Status with the
+// window's end as estimatedEndTime, and with RefusePrivate every private
+// endpoint answers -1011.
+type MaintenanceWindow struct {
+	After    time.Duration `yaml:"after"`
+	Duration time.Duration `yaml:"duration"`
+	// Status is SystemTradingMaintenance (1) or SystemMaintenance (2);
+	// 0 means 2.
+	Status        int  `yaml:"status"`
+	RefusePrivate bool `yaml:"refuse_private"`
+}
+
+func (w MaintenanceWindow) validate() error {
+	switch {
+	case w.After < 0:
+		return fieldErr("after", "must not be negative")
+	case w.Duration <= 0:
+		return fieldErr("duration", "must be positive")
+	case w.Status != 0 && w.Status != 1 && w.Status != 2:
+		return fieldErr("status", "must be 1 or 2, got %d", w.Status)
+	}
+	return nil
+}
+
+// openMaintenance is the maintenance window open at server time now, if
+// any; none before Start.
+func (e *Exchange) openMaintenance(now time.Time) (MaintenanceWindow, bool) {
+	e.mu.Lock()
+	started := e.started
+	e.mu.Unlock()
+	if started.IsZero() {
+		return MaintenanceWindow{}, false
+	}
+	for _, w := range e.maintenance {
+		from := started.Add(w.After)
+		if !now.Before(from) && now.Before(from.Add(w.Duration)) {
+			if w.Status == 0 {
+				w.Status = 2
+			}
+			return w, true
+		}
+	}
+	return MaintenanceWindow{}, false
 }

@@ -1,9 +1,6 @@
 package fakeexchange
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // PathTokenHistory lists the balance changes of the account that signs the
 // request.
@@ -111,14 +108,5 @@ func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
 	if e.malformedIDs[r.ID] {
 		amount = malformedAmount
 	}
-	var ts any
-	switch e.rowTimeUnit {
-	case RowTimeSeconds:
-		ts = e.integer(r.Timestamp / 1000)
-	case RowTimeSecondsFraction:
-		ts = fmt.Sprintf("%d.%03d", r.Timestamp/1000, r.Timestamp%1000)
-	default:
-		ts = e.integer(r.Timestamp)
-	}
-	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: ts}
+	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: e.rowTime(r.Timestamp)}
 }

@@ -1,0 +1,192 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// PathAccountInfo reports the margin and fees of the account that signs the
+// request.
+const PathAccountInfo = "/v3/account/info"
+
+// EndpointAccountInfo names the account info endpoint in faults and the
+// request log.
+const EndpointAccountInfo = "account_info"
+
+var accountInfoRoute = route{path: PathAccountInfo, name: EndpointAccountInfo, serve: (*Exchange).serveAccountInfo}
+
+// AccountInfo is what the account info endpoint reports. Every field is
+// exact decimal text; an empty one is left out of the answer, so clients
+// are shown to cope with missing fields.
+type AccountInfo struct {
+	AccountMode            string `yaml:"account_mode"`
+	Leverage               string `yaml:"leverage"`
+	MarginRatio            string `yaml:"margin_ratio"`
+	OpenMarginRatio        string `yaml:"open_margin_ratio"`
+	InitialMarginRatio     string `yaml:"initial_margin_ratio"`
+	MaintenanceMarginRatio string `yaml:"maintenance_margin_ratio"`
+	TotalCollateral        string `yaml:"total_collateral"`
+	FreeCollateral         string `yaml:"free_collateral"`
+	TotalAccountValue      string `yaml:"total_account_value"`
+	TakerFeeRate           string `yaml:"taker_fee_rate"`
+	MakerFeeRate           string `yaml:"maker_fee_rate"`
+	FuturesTakerFeeRate    string `yaml:"futures_taker_fee_rate"`
+	FuturesMakerFeeRate    string `yaml:"futures_maker_fee_rate"`
+	// MarginRatioWalk lowers the served margin ratio over time, towards
+	// the maintenance margin ratio; nil keeps it still.
+	MarginRatioWalk *MarginRatioWalk `yaml:"margin_ratio_walk"`
+}
+
+// MarginRatioWalk lowers the margin ratio by Step every Every of server
+// time since the exchange's Start (or since SetAccountInfo), never below the
+// maintenance margin ratio: an account walking towards liquidation.
+type MarginRatioWalk struct {
+	Every time.Duration `yaml:"every"`
+	Step  string        `yaml:"step"`
+}
+
+// defaultAccountInfo is served for an account whose scenario sets none: a
+// spot account far from any margin call.
+var defaultAccountInfo = AccountInfo{
+	AccountMode: "PURE_SPOT", Leverage: "1", MarginRatio: "10", OpenMarginRatio: "10",
+	InitialMarginRatio: "0.1", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",
+	TotalAccountValue: "0", TakerFeeRate: "0.0005", MakerFeeRate: "0.0002", FuturesTakerFeeRate: "0.0005",
+	FuturesMakerFeeRate: "0.0002",
+}
+
+// decimalFields are the decimal fields by name, for validation and
+// patches.
+func (a *AccountInfo) decimalFields() map[string]*string {
+	return map[string]*string{
+		"leverage": &a.Leverage, "margin_ratio": &a.MarginRatio, "open_margin_ratio": &a.OpenMarginRatio,
+		"initial_margin_ratio": &a.InitialMarginRatio, "maintenance_margin_ratio": &a.MaintenanceMarginRatio,
+		"total_collateral": &a.TotalCollateral, "free_collateral": &a.FreeCollateral,
+		"total_account_value": &a.TotalAccountValue, "taker_fee_rate": &a.TakerFeeRate, "maker_fee_rate": &a.MakerFeeRate,
+		"futures_taker_fee_rate": &a.FuturesTakerFeeRate, "futures_maker_fee_rate": &a.FuturesMakerFeeRate,
+	}
+}
+
+func (a AccountInfo) validate() error {
+	for name, v := range a.decimalFields() {
+		if err := validateDecimal(name, *v); err != nil {
+			return err
+		}
+	}
+	if w := a.MarginRatioWalk; w != nil {
+		if w.Every <= 0 {
+			return fieldErr("margin_ratio_walk.every", "must be positive")
+		}
+		if err := validateDecimal("margin_ratio_walk.step", w.Step); err != nil || w.Step == "" {
+			return fieldErr("margin_ratio_walk.step", "must be a decimal")
+		}
+		if a.MarginRatio == "" || a.MaintenanceMarginRatio == "" {
+			return fieldErr("margin_ratio_walk", "needs margin_ratio and maintenance_margin_ratio")
+		}
+	}
+	return nil
+}
+
+// patch replaces the fields of a that p sets.
+func (a *AccountInfo) patch(p AccountInfo) {
+	if p.AccountMode != "" {
+		a.AccountMode = p.AccountMode
+	}
+	dst := a.decimalFields()
+	for name, v := range p.decimalFields() {
+		if *v != "" {
+			*dst[name] = *v
+		}
+	}
+	if p.MarginRatioWalk != nil {
+		w := *p.MarginRatioWalk
+		a.MarginRatioWalk = &w
+	}
+}
+
+// validateDecimal accepts empty text (the field is left out) or a decimal.
+func validateDecimal(field, text string) error {
+	if text == "" {
+		return nil
+	}
+	if _, err := decimal.NewFromString(text); err != nil {
+		return fieldErr(field, "not a decimal: %q", text)
+	}
+	return nil
+}
+
+// AccountInfoEvent changes the fields it sets of an account's info.
+type AccountInfoEvent struct {
+	Account     string `yaml:"account"`
+	AccountInfo `yaml:",inline"`
+}
+
+// SetAccountInfo replaces what the account info endpoint reports for
+// account; a margin ratio walk starts from now.
+func (e *Exchange) SetAccountInfo(account string, info AccountInfo) error {
+	if err := info.validate(); err != nil {
+		return fmt.Errorf("set account info: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("set account info: unknown account %q", account)
+	}
+	a.info, a.walkFrom = info, e.now()
+	return nil
+}
+
+// patchAccountInfo applies an event; a walk keeps its start.
+func (e *Exchange) patchAccountInfo(ev AccountInfoEvent) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[ev.Account]
+	if !ok {
+		return fmt.Errorf("account info event: unknown account %q", ev.Account)
+	}
+	a.info.patch(ev.AccountInfo)
+	return nil
+}
+
+// marginRatio is the margin ratio served at now: the walk's steps taken
+// since it started, floored at the maintenance margin ratio.
+func (a *accountState) marginRatio(now time.Time) string {
+	w := a.info.MarginRatioWalk
+	if w == nil || a.walkFrom.IsZero() || now.Before(a.walkFrom) {
+		return a.info.MarginRatio
+	}
+	steps := decimal.NewFromInt(int64(now.Sub(a.walkFrom) / w.Every))
+	ratio := decimal.RequireFromString(a.info.MarginRatio).Sub(decimal.RequireFromString(w.Step).Mul(steps))
+	floor := decimal.RequireFromString(a.info.MaintenanceMarginRatio)
+	if ratio.LessThan(floor) {
+		ratio = floor
+	}
+	return ratio.String()
+}
+
+func (e *Exchange) serveAccountInfo(account, rawQuery string) (any, *apiError) {
+	if _, aerr := parseQuery(rawQuery); aerr != nil {
+		return nil, aerr
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.accounts[account]
+	info := a.info
+	o := object{}
+	e.set(o, "applicationId", fmt.Sprintf("app-%s", a.name))
+	e.set(o, "account", a.accountName)
+	e.set(o, "accountMode", info.AccountMode)
+	for _, f := range []struct{ name, text string }{
+		{"leverage", info.Leverage}, {"marginRatio", a.marginRatio(now)}, {"openMarginRatio", info.OpenMarginRatio},
+		{"initialMarginRatio", info.InitialMarginRatio}, {"maintenanceMarginRatio", info.MaintenanceMarginRatio},
+		{"totalCollateral", info.TotalCollateral}, {"freeCollateral", info.FreeCollateral},
+		{"totalAccountValue", info.TotalAccountValue}, {"takerFeeRate", info.TakerFeeRate}, {"makerFeeRate", info.MakerFeeRate},
+		{"futuresTakerFeeRate", info.FuturesTakerFeeRate}, {"futuresMakerFeeRate", info.FuturesMakerFeeRate},
+	} {
+		e.set(o, f.name, e.decimalField(f.text))
+	}
+	return o, nil
+}

@@ -1,0 +1,67 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// object is a JSON object the account health endpoints answer with, built
+// field by field so that the scenario can spell the field names in
+// camelCase (v3) or snake_case (v1).
+type object map[string]any
+
+// set adds a field under its camelCase name, spelt as the scenario asks;
+// an empty decimal text leaves the field out.
+func (e *Exchange) set(o object, camel string, v any) {
+	if s, ok := v.(string); ok && s == "" {
+		return
+	}
+	if e.snakeBodies {
+		camel = snakeCase(camel)
+	}
+	o[camel] = v
+}
+
+// snakeCase spells a camelCase name in snake_case: marginRatio is
+// margin_ratio.
+func snakeCase(camel string) string {
+	var b strings.Builder
+	for i, r := range camel {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// decimalField renders decimal text in the scenario's number mode; empty
+// text stays empty, so set leaves the field out.
+func (e *Exchange) decimalField(text string) any {
+	if text == "" {
+		return ""
+	}
+	return e.number(text)
+}
+
+// rowTime renders a Unix millisecond time in the scenario's row time unit.
+func (e *Exchange) rowTime(ms int64) any {
+	switch e.rowTimeUnit {
+	case RowTimeSeconds:
+		return e.integer(ms / 1000)
+	case RowTimeSecondsFraction:
+		return formatSecondsFraction(ms)
+	default:
+		return e.integer(ms)
+	}
+}
+
+// formatSecondsFraction writes ms as seconds with three decimals, as
+// sibling v3 endpoints send times: "1579399877.041".
+func formatSecondsFraction(ms int64) string {
+	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
+}

@@ -1,0 +1,93 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// PathSubAccounts lists the sub-accounts of the main account that signs the
+// request.
+const PathSubAccounts = "/v3/account/subAccounts/all"
+
+// EndpointSubAccounts names the sub-accounts endpoint in faults and the
+// request log.
+const EndpointSubAccounts = "sub_accounts"
+
+var subAccountsRoute = route{path: PathSubAccounts, name: EndpointSubAccounts, serve: (*Exchange).serveSubAccounts}
+
+// SubAccount is one row of the sub-accounts endpoint.
+type SubAccount struct {
+	ApplicationID string `yaml:"application_id"`
+	Name          string `yaml:"name"`
+	// CreatedTime is Unix milliseconds; 0 leaves the field out.
+	CreatedTime int64 `yaml:"created_time"`
+}
+
+func (s SubAccount) validate() error {
+	if s.ApplicationID == "" {
+		return fieldErr("application_id", "must not be empty")
+	}
+	if s.CreatedTime < 0 {
+		return fieldErr("created_time", "must not be negative")
+	}
+	return nil
+}
+
+// SubAccountEvent adds a sub-account to an account.
+type SubAccountEvent struct {
+	Account    string `yaml:"account"`
+	SubAccount `yaml:",inline"`
+}
+
+// errSubAccountKey is the answer to a sub-account's key: only a main
+// account may list sub-accounts.
+var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}
+
+// AddSubAccount adds a sub-account to account; its application id must be
+// new.
+func (e *Exchange) AddSubAccount(account string, s SubAccount) error {
+	if err := s.validate(); err != nil {
+		return fmt.Errorf("add sub-account: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return fmt.Errorf("add sub-account: unknown account %q", account)
+	}
+	for _, old := range a.subAccounts {
+		if old.ApplicationID == s.ApplicationID {
+			return fmt.Errorf("add sub-account: account %q already has %s", account, s.ApplicationID)
+		}
+	}
+	a.subAccounts = append(a.subAccounts, s)
+	return nil
+}
+
+func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
+	q, aerr := parseQuery(rawQuery, "page", "size")
+	if aerr != nil {
+		return nil, aerr
+	}
+	page, size, aerr := paging(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.accounts[account]
+	if a.isSubAccount {
+		return nil, errSubAccountKey
+	}
+	from, to, served := e.pageRange(len(a.subAccounts), page, size)
+	rows := make([]object, 0, to-from)
+	for _, s := range a.subAccounts[from:to] {
+		o := object{"account": s.Name}
+		e.set(o, "applicationId", s.ApplicationID)
+		if s.CreatedTime != 0 {
+			e.set(o, "createdTime", e.rowTime(s.CreatedTime))
+		}
+		rows = append(rows, o)
+	}
+	return pageData{Rows: rows, Meta: e.meta(len(a.subAccounts), served, size)}, nil
+}
