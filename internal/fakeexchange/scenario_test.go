@@ -14,11 +14,15 @@ func TestLoadScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 6 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
+	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 7 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
 	}
 	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
 		t.Errorf("new fields not loaded: %+v", s)
+	}
+	if a := s.Accounts[0]; a.AccountInfo == nil || a.AccountInfo.MarginRatioWalk == nil || len(a.Balances) != 1 || len(a.Transfers) != 1 ||
+		len(a.SubAccounts) != 1 || len(s.MaintenanceWindows) != 1 || s.Events[6].Transfer == nil || s.Events[6].AddSubAccount == nil {
+		t.Errorf("account health fields not loaded: %+v", s)
 	}
 	h := newHarness(t, s)
 	hist := h.ex.ServedHistory("main")
@@ -207,5 +211,17 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		if _, err := ParseScenario([]byte(y)); err != nil {
 			t.Errorf("%q: %v", y, err)
 		}
+	}
+}
+
+// The scenario the end-to-end check runs loads: a field it misspells would
+// otherwise fail only there.
+func TestEndToEndScenarioLoads(t *testing.T) {
+	s, err := LoadScenario("../../scripts/e2e/scenario.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.MaintenanceWindows) == 0 || s.Accounts[0].AccountInfo == nil || len(s.Accounts[0].Transfers) == 0 {
+		t.Errorf("the end-to-end scenario lost its account health: %+v", s)
 	}
 }

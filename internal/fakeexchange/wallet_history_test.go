@@ -1,0 +1,84 @@
+package fakeexchange
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func walletScenario(mod func(*Scenario)) *Scenario {
+	s := testScenario()
+	s.Accounts[0].Transfers = []Transfer{
+		{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
+		{ID: "d1", Token: "BTC", Side: "DEPOSIT", Amount: "0.5", Status: "CONFIRMING", CreatedAgo: 5 * time.Minute},
+		{ID: "w2", Token: "USDT", Side: "WITHDRAW", Amount: "100", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
+	}
+	if mod != nil {
+		mod(s)
+	}
+	return s
+}
+
+func TestWalletHistoryNewestFirstPagedAndFiltered(t *testing.T) {
+	h := newHarness(t, walletScenario(nil))
+	rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))
+	if len(rows) != 3 || rows[0]["id"] != "d1" || rows[1]["id"] != "w1" || rows[2]["id"] != "w2" {
+		t.Fatalf("rows %v", rows)
+	}
+	w1 := rows[1]
+	if w1["tokenSide"] != "WITHDRAW" || w1["status"] != "PROCESSING" || w1["amount"] != "500" {
+		t.Errorf("w1 %v", w1)
+	}
+	if created := testStart.Add(-2 * time.Hour).UnixMilli(); w1["createdTime"] != strconv.FormatInt(created, 10) && w1["createdTime"] != jsonInt(created) {
+		t.Errorf("w1 created %#v, want %d", w1["createdTime"], created)
+	}
+	// Paging: one row a page, an empty page after the last.
+	m := wantOK(t, h.get(PathWalletHistory, "page=2&size=1", "a1"))
+	if rows := rowsOf(t, m); len(rows) != 1 || rows[0]["id"] != "w1" {
+		t.Errorf("page 2: %v", rows)
+	}
+	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "page=4&size=1", "a1"))); len(rows) != 0 {
+		t.Errorf("page 4: %v", rows)
+	}
+	// The last hour only.
+	q := "startTime=" + strconv.FormatInt(testStart.Add(-time.Hour).UnixMilli(), 10) + "&endTime=" + strconv.FormatInt(testStart.UnixMilli(), 10)
+	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q, "a1"))); len(rows) != 1 || rows[0]["id"] != "d1" {
+		t.Errorf("last hour: %v", rows)
+	}
+	wantError(t, h.get(PathWalletHistory, "startTime=1721295317", "a1"), http.StatusBadRequest, "-1005")
+	wantError(t, h.get(PathWalletHistory, "side=WITHDRAW", "a1"), http.StatusBadRequest, "-1004")
+
+	// A status change keeps the creation time and updates the row.
+	if err := h.ex.PutTransfer("a", Transfer{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "COMPLETED"}); err != nil {
+		t.Fatal(err)
+	}
+	rows = rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))
+	if rows[1]["id"] != "w1" || rows[1]["status"] != "COMPLETED" {
+		t.Errorf("after the status change: %v", rows)
+	}
+}
+
+func jsonInt(n int64) any { return json.Number(strconv.FormatInt(n, 10)) }
+
+func TestWalletHistoryModes(t *testing.T) {
+	q := "startTime=" + strconv.FormatInt(testStart.Add(-time.Hour).UnixMilli(), 10) + "&endTime=" + strconv.FormatInt(testStart.UnixMilli(), 10)
+	t.Run("ignores the time filter", func(t *testing.T) {
+		h := newHarness(t, walletScenario(func(s *Scenario) { s.WalletIgnoresTimeFilter = true }))
+		if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q, "a1"))); len(rows) != 3 {
+			t.Errorf("want every transfer whatever the filter, got %v", rows)
+		}
+	})
+	t.Run("snake_case, seconds with a fraction", func(t *testing.T) {
+		h := newHarness(t, walletScenario(func(s *Scenario) { s.SnakeCaseBodies, s.RowTimeUnit = true, RowTimeSecondsFraction }))
+		r := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))[0]
+		created := testStart.Add(-5 * time.Minute).UnixMilli()
+		if r["token_side"] != "DEPOSIT" || r["created_time"] != formatSecondsFraction(created) {
+			t.Errorf("row %v", r)
+		}
+		if _, ok := r["tokenSide"]; ok {
+			t.Errorf("camelCase name in a snake_case body: %v", r)
+		}
+	})
+}
