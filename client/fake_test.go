@@ -46,8 +46,9 @@ func testScenario() *fakeexchange.Scenario {
 // numbers, decimals as strings), every number a JSON number, every number a
 // JSON string with snake_case meta as captured live answers do, snake_case
 // meta alone, a signature verified over the query sorted by name as the
-// legacy API did, and row times in seconds, whole or with a fraction, as
-// sibling endpoints send them.
+// legacy API did, row times in seconds, whole or with a fraction, as
+// sibling endpoints send them, the account health answers in the v1
+// snake_case, and a wallet history that ignores its time filter.
 var fakeModes = []struct {
 	name  string
 	apply func(*fakeexchange.Scenario)
@@ -59,6 +60,8 @@ var fakeModes = []struct {
 	{"signature over sorted query", func(s *fakeexchange.Scenario) { s.SignatureQuery = fakeexchange.SignatureQuerySorted }},
 	{"row times in seconds", func(s *fakeexchange.Scenario) { s.RowTimeUnit = fakeexchange.RowTimeSeconds }},
 	{"row times in seconds with a fraction", func(s *fakeexchange.Scenario) { s.RowTimeUnit = fakeexchange.RowTimeSecondsFraction }},
+	{"snake case bodies", func(s *fakeexchange.Scenario) { s.SnakeCaseBodies = true }},
+	{"wallet ignores the time filter", func(s *fakeexchange.Scenario) { s.WalletIgnoresTimeFilter = true }},
 }
 
 // rowTime is the time the client reads for a record stamped ms: whole
