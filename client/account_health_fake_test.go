@@ -67,7 +67,9 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 		if len(subs) != 1 || subs[0] != (client.SubAccount{ApplicationID: "app-1", Name: "desk-a", CreatedMs: rowTime(s, 1700000000123)}) {
 			t.Errorf("sub-accounts %+v", subs)
 		}
-		sub := h.client(t, func(cfg *client.Config) { cfg.Account, cfg.APIKey, cfg.APISecret = "sub", "sub-key-0123==", "SUB-SECRET" })
+		sub := h.client(t, func(cfg *client.Config) {
+			cfg.Account, cfg.APIKey, cfg.APISecret = "sub", "sub-key-0123==", "SUB-SECRET"
+		})
 		if _, err := sub.SubAccounts(ctx); !client.NotPermitted(err) {
 			t.Errorf("a sub-account's key: %v, want NotPermitted", err)
 		}

@@ -37,7 +37,7 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
-		"--woox.api-url="+url, "--config.file="+cfg)
+		"--woox.api-url="+url, "--config.file="+cfg, "--collector.sub-accounts")
 	p.WaitReady(t)
 	samples := p.Scrape(t)
 
@@ -55,6 +55,32 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		{`woox_exporter_api_key_permission{account="main", permission="WITHDRAWAL"}`, 0},
 		{`woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`, 2500},
 		{`woox_token_history_outflow_total{account="main", token="USDT", transaction_type="WITHDRAW"}`, 300},
+		{`woox_exchange_status{status="normal"}`, 1},
+		{`woox_exchange_status{status="system_maintenance"}`, 0},
+		{`woox_account_info{account="main", account_mode="FUTURES"}`, 1},
+		{`woox_account_margin_ratio{account="main"}`, 2.5},
+		{`woox_account_open_margin_ratio{account="main"}`, 2.4},
+		{`woox_account_initial_margin_ratio{account="main"}`, 0.1},
+		{`woox_account_maintenance_margin_ratio{account="main"}`, 0.03},
+		{`woox_account_leverage{account="main"}`, 10},
+		{`woox_account_total_collateral{account="main"}`, 12500.5},
+		{`woox_account_free_collateral{account="main"}`, 9000},
+		{`woox_account_value{account="main"}`, 12600.25},
+		{`woox_account_fee_rate{account="main", market="spot", side="taker"}`, 0.0005},
+		{`woox_account_fee_rate{account="main", market="spot", side="maker"}`, 0.0002},
+		{`woox_account_fee_rate{account="main", market="futures", side="taker"}`, 0.0006},
+		{`woox_account_fee_rate{account="main", market="futures", side="maker"}`, 0.0001},
+		{`woox_account_info{account="sub", account_mode="PURE_SPOT"}`, 1},
+		{`woox_balance_holding{account="main", token="USDT"}`, 2186.25},
+		{`woox_balance_frozen{account="main", token="USDT"}`, 300},
+		{`woox_balance_staked{account="main", token="USDT"}`, 100},
+		{`woox_balance_available{account="main", token="USDT"}`, 1786.25},
+		{`woox_balance_mark_price{account="main", token="BTC"}`, 65000.5},
+		{`woox_balance_holding{account="sub", token="ETH"}`, 1.5},
+		{`woox_wallet_transfers_in_flight{account="main", side="WITHDRAW", status="PROCESSING", token="USDT"}`, 1},
+		{`woox_wallet_transfers_in_flight{account="main", side="DEPOSIT", status="CONFIRMING", token="BTC"}`, 1},
+		{`woox_sub_account_info{account="main", sub_account_id="6b43de5c-0955-4887-9862-d84e4689f9fe", sub_account_name="Sub-1"}`, 1},
+		{`woox_poll_success{account="sub", endpoint="sub_accounts"}`, 1},
 	} {
 		s, ok := samples[want.series]
 		if !ok {
@@ -65,7 +91,17 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 			t.Errorf("%s = %v, want %v", want.series, s.Value, want.value)
 		}
 	}
+	// Created two hours before the fake was built, by its clock.
+	oldest := samples[`woox_wallet_oldest_in_flight_timestamp_seconds{account="main", side="WITHDRAW"}`]
+	if age := time.Since(time.Unix(int64(oldest.Value), 0)); age < 2*time.Hour-time.Minute || age > 2*time.Hour+time.Minute {
+		t.Errorf("oldest withdrawal in flight created %v ago, want 2h", age)
+	}
 	for series := range samples {
+		if strings.HasPrefix(series, "woox_wallet_") && strings.Contains(series, `account="sub"`) ||
+			strings.HasPrefix(series, "woox_sub_account_info") && strings.Contains(series, `account="sub"`) ||
+			strings.Contains(series, `status="COMPLETED"`) {
+			t.Errorf("unexpected %s", series)
+		}
 		if strings.Contains(series, fakeexchange.DefaultMainReadKey) {
 			t.Errorf("unmasked API key in %s", series)
 		}
@@ -77,6 +113,9 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		t.Errorf("/-/healthy = %d", code)
 	}
 	p.Stop(t)
+	if n := strings.Count(p.Output(), "refused this account's key on the sub-accounts endpoint"); n != 1 {
+		t.Errorf("the sub-account's refused key logged %d times, want once:\n%s", n, p.Output())
+	}
 	for _, secret := range []string{fakeexchange.DefaultMainReadSecret, fakeexchange.DefaultSubSecret} {
 		if strings.Contains(p.Output(), secret) {
 			t.Errorf("secret in the log")
