@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Kind classifies a failed exchange call by what a caller should do about it.
@@ -150,5 +151,5 @@ func classify(status, code int) Kind {
 // not this.
 func NotPermitted(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && (e.Code == CodeUnauthorized || e.StatusCode == 403)
+	return errors.As(err, &e) && (e.Code == CodeUnauthorized || e.StatusCode == http.StatusForbidden)
 }

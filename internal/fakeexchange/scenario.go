@@ -604,7 +604,7 @@ func init() {
 // sub-accounts.
 func validateHealth(a Account) error {
 	if a.AccountInfo != nil {
-		if err := a.AccountInfo.validate(); err != nil {
+		if err := a.validate(); err != nil {
 			return fmt.Errorf("account_info.%w", err)
 		}
 	}
@@ -654,22 +654,22 @@ func validateHealthEvent(ev Event, accounts map[string]bool) error {
 		return nil
 	}
 	if a := ev.AccountInfo; a != nil {
-		if err := check("account_info", a.Account, a.AccountInfo.validate()); err != nil {
+		if err := check("account_info", a.Account, a.validate()); err != nil {
 			return err
 		}
 	}
 	if b := ev.Balance; b != nil {
-		if err := check("balance", b.Account, b.Balance.validate()); err != nil {
+		if err := check("balance", b.Account, b.validate()); err != nil {
 			return err
 		}
 	}
 	if t := ev.Transfer; t != nil {
-		if err := check("transfer", t.Account, t.Transfer.validate()); err != nil {
+		if err := check("transfer", t.Account, t.validate()); err != nil {
 			return err
 		}
 	}
 	if s := ev.AddSubAccount; s != nil {
-		if err := check("add_sub_account", s.Account, s.SubAccount.validate()); err != nil {
+		if err := check("add_sub_account", s.Account, s.validate()); err != nil {
 			return err
 		}
 	}
