@@ -604,7 +604,7 @@ func init() {
 // sub-accounts.
 func validateHealth(a Account) error {
 	if a.AccountInfo != nil {
-		if err := a.validate(); err != nil {
+		if err := a.AccountInfo.validate(); err != nil {
 			return fmt.Errorf("account_info.%w", err)
 		}
 	}
