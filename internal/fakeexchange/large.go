@@ -26,8 +26,10 @@ func HistoryTypes() []string {
 
 // LargeScenario is a large account for benchmarks and load tests: networks
 // token network rows, and account "main" with keys API keys (LargeMainKey
-// first), mixed permissions and IP allow-lists. Its history is empty: add it
-// with LargeHistory and AppendHistory. No rate limit is set.
+// first), mixed permissions and IP allow-lists, margin and fees, a balance
+// of each of its tokens, 500 transfers over 3.5 days (one in five in
+// flight) and 50 sub-accounts. Its history is empty: add it with
+// LargeHistory and AppendHistory. No rate limit is set.
 func LargeScenario(networks, keys int) *Scenario {
 	s := &Scenario{RateLimit: "0/0s", PublicRateLimit: "0/0s"}
 	for i := range networks {
@@ -50,6 +52,29 @@ func LargeScenario(networks, keys int) *Scenario {
 			k = Key{APIKey: LargeMainKey, APISecret: LargeMainSecret, Permissions: []string{"READ"}}
 		}
 		a.Keys = append(a.Keys, k)
+	}
+	a.AccountInfo = &AccountInfo{
+		AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
+		MaintenanceMarginRatio: "0.03", TotalCollateral: "1250000.5", FreeCollateral: "900000", TotalAccountValue: "1260000.25",
+		TakerFeeRate: "0.0005", MakerFeeRate: "0.0002", FuturesTakerFeeRate: "0.0006", FuturesMakerFeeRate: "0.0001",
+	}
+	// A balance of every token that has networks; 500 transfers, one in
+	// five in flight; 50 sub-accounts.
+	for i := range (networks + 4) / 5 {
+		a.Balances = append(a.Balances, Balance{Token: fmt.Sprintf("TOK%04d", i), Holding: fmt.Sprintf("%d.%08d", i, i*7919%100000000),
+			Frozen: fmt.Sprintf("0.%04d", i%10000), Staked: "0", AvailableBalance: fmt.Sprintf("%d", i), MarkPrice: fmt.Sprintf("%d.25", 1+i%5000)})
+	}
+	statuses := []string{"COMPLETED", "NEW", "COMPLETED", "PROCESSING", "COMPLETED", "CANCELED", "COMPLETED", "CONFIRMING", "FAILED", "COMPLETED"}
+	for i := range 500 {
+		side := "DEPOSIT"
+		if i%2 == 1 {
+			side = "WITHDRAW"
+		}
+		a.Transfers = append(a.Transfers, Transfer{ID: fmt.Sprintf("tr-%05d", i), Token: fmt.Sprintf("TOK%04d", i%20), Side: side,
+			Amount: fmt.Sprintf("%d.5", i), Status: statuses[i%len(statuses)], CreatedAgo: time.Duration(i) * 10 * time.Minute})
+	}
+	for i := range 50 {
+		a.SubAccounts = append(a.SubAccounts, SubAccount{ApplicationID: fmt.Sprintf("app-%04d", i), Name: fmt.Sprintf("desk-%02d", i), CreatedTime: 1700000000000 + int64(i)})
 	}
 	s.Accounts = []Account{a}
 	return s
