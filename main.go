@@ -1,6 +1,8 @@
 // Command woox_exporter exports the health of WOO X accounts and assets to
-// Prometheus: token network deposit and withdrawal flags and fees, API key
-// permissions and IP restrictions, and token balance-change history.
+// Prometheus: token network deposit and withdrawal flags and fees, the
+// exchange's maintenance status, API key permissions and IP restrictions,
+// token balance-change history, margin and fees, balances, deposits and
+// withdrawals in flight, and sub-accounts.
 package main
 
 import (
@@ -239,7 +241,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
 	if len(accounts) == 0 {
-		level.Info(logger).Log("msg", "no account configured; exporting public token networks only")
+		level.Info(logger).Log("msg", "no account configured; exporting the public token networks and system status only")
 	}
 	for _, a := range accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", collector.MaskAPIKey(a.APIKey, false))
