@@ -15,6 +15,12 @@ var (
 		prometheus.BuildFQName(namespace, "poll", "last_success_timestamp_seconds"),
 		"Unix time of the last successful background poll of the endpoint.",
 		pollLabels, nil)
+	pollFailuresDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "poll", "failures_total"),
+		"Failed background polls of the endpoint by reason: rate_limited (HTTP 429), auth (key, signature, timestamp or IP refused), "+
+			"maintenance (the exchange says so), transient (5xx, timeout, connection), bad_response (an answer or refusal the exporter cannot use), "+
+			"stalled (no progress for too long). Every reason exists at 0 from the start.",
+		[]string{"endpoint", "account", "reason"}, nil)
 	pollDurationDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "poll", "duration_seconds"),
 		"Duration of the last background poll of the endpoint, including waits for the request budget.",
@@ -22,7 +28,9 @@ var (
 )
 
 // HealthCollector exports the outcome of every poller's last poll. A poller
-// appears once its first poll has finished.
+// appears once its first poll has finished, except for its failure
+// counters, which exist from the start so that increase() sees the first
+// failure.
 type HealthCollector struct {
 	pollers []*poller
 }
@@ -34,12 +42,16 @@ func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- pollSuccessDesc
 	ch <- pollLastSuccessDesc
 	ch <- pollDurationDesc
+	ch <- pollFailuresDesc
 }
 
 // Collect implements prometheus.Collector.
 func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, p := range c.pollers {
 		st := p.lastStatus()
+		for i, reason := range failureReasons {
+			ch <- prometheus.MustNewConstMetric(pollFailuresDesc, prometheus.CounterValue, float64(st.failures[i]), p.endpoint, p.account, reason)
+		}
 		if !st.polled {
 			continue
 		}

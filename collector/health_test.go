@@ -3,6 +3,8 @@ package collector
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -108,5 +110,71 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 	}
 	for _, p := range problems {
 		t.Errorf("lint: %s: %s", p.Metric, p.Text)
+	}
+}
+
+// Every reason of woox_poll_failures_total exists at 0 before the first
+// poll, and each failure counts under what an operator does about it.
+func TestPollFailuresByReason(t *testing.T) {
+	var next error
+	p := testPoller(client.EndpointBalances, "main", func(ctx context.Context, _ func()) error {
+		if next == errStalled {
+			<-ctx.Done()
+			return &client.Error{Op: "get balances", Kind: client.KindTransient, Err: ctx.Err()}
+		}
+		return next
+	}, historyNow)
+	p.stallAfter = 20 * time.Millisecond
+	hc := &HealthCollector{pollers: []*poller{p}}
+	want := map[string]float64{}
+	for _, r := range failureReasons {
+		want[r] = 0
+	}
+	check := func(when string) {
+		t.Helper()
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(hc)
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, mf := range mfs {
+			if mf.GetName() != "woox_poll_failures_total" {
+				continue
+			}
+			for _, m := range mf.GetMetric() {
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "reason" {
+						got[l.GetValue()] = m.GetCounter().GetValue()
+					}
+				}
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: failures %v, want %v", when, got, want)
+		}
+	}
+	check("before any poll")
+	for _, tc := range []struct {
+		err    error
+		reason string
+	}{
+		{&client.Error{Kind: client.KindRateLimited, StatusCode: 429}, "rate_limited"},
+		{&client.Error{Kind: client.KindAuth, StatusCode: 401, Code: client.CodeInvalidSignature}, "auth"},
+		{&client.Error{Kind: client.KindMaintenance, Code: client.CodeMaintenance}, "maintenance"},
+		{&client.Error{Kind: client.KindTransient, StatusCode: 502}, "transient"},
+		{&client.Error{Kind: client.KindBadResponse}, "bad_response"},
+		{&client.Error{Kind: client.KindOther, StatusCode: 400, Code: -1005}, "bad_response"},
+		{errors.New("token history row 3: malformed"), "bad_response"},
+		{errStalled, "stalled"},
+		{nil, ""},
+	} {
+		next = tc.err
+		p.pollOnce(context.Background())
+		if tc.reason != "" {
+			want[tc.reason]++
+		}
+		check(fmt.Sprintf("after %v", tc.err))
 	}
 }

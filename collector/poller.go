@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
+
+	"github.com/woox-exporter/woox_exporter/client"
 )
 
 // pollFunc reads one endpoint once and, on success, publishes a new
@@ -40,6 +42,31 @@ type pollStatus struct {
 	success     bool
 	lastSuccess time.Time
 	duration    time.Duration
+	// failures counts failed polls by failureReasons index.
+	failures [len(failureReasons)]uint64
+}
+
+// failureReasons are the values of the reason label of
+// woox_poll_failures_total: what an operator does about a failure.
+var failureReasons = [...]string{"rate_limited", "auth", "maintenance", "transient", "bad_response", "stalled"}
+
+// failureReason is the index in failureReasons of why a poll failed. A
+// request the exchange refused for another reason, and an answer the
+// collector cannot use (a malformed row), are bad responses.
+func failureReason(err error) int {
+	switch {
+	case errors.Is(err, errStalled):
+		return 5
+	case client.IsRateLimited(err):
+		return 0
+	case client.IsAuth(err):
+		return 1
+	case client.IsMaintenance(err):
+		return 2
+	case client.IsTransient(err):
+		return 3
+	}
+	return 4
 }
 
 // errStalled is the cause of a poll's cancellation when it made no progress.
@@ -83,6 +110,8 @@ func (p *poller) pollOnce(parent context.Context) {
 	p.status.duration = duration
 	if err == nil {
 		p.status.lastSuccess = p.now()
+	} else {
+		p.status.failures[failureReason(err)]++
 	}
 	p.mu.Unlock()
 

@@ -81,6 +81,8 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		{`woox_wallet_transfers_in_flight{account="main", side="DEPOSIT", status="CONFIRMING", token="BTC"}`, 1},
 		{`woox_sub_account_info{account="main", sub_account_id="6b43de5c-0955-4887-9862-d84e4689f9fe", sub_account_name="Sub-1"}`, 1},
 		{`woox_poll_success{account="sub", endpoint="sub_accounts"}`, 1},
+		{`woox_poll_failures_total{account="main", endpoint="balances", reason="rate_limited"}`, 0},
+		{`woox_poll_failures_total{account="", endpoint="token_network", reason="stalled"}`, 0},
 	} {
 		s, ok := samples[want.series]
 		if !ok {
