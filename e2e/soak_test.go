@@ -50,7 +50,7 @@ func TestSoak(t *testing.T) {
 	state := filepath.Join(dir, "state.json")
 	p := exportertest.Start(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + accountsConfig(t, dir, "main", "sub"),
 		"--api.rate-limit=10/1s", "--token-history.overlap=1m", "--api.timeout=300ms", "--token-history.state-file=" + state},
-		exportertest.IntervalFlags(250*time.Millisecond)...)...)
+		exportertest.IntervalFlags(400*time.Millisecond)...)...)
 	p.WaitReady(t)
 	// Baseline while idle: the first polls are done, no scraper runs yet.
 	base := p.Scrape(t)
