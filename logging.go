@@ -37,9 +37,10 @@ func newLogger(w io.Writer, format, lvl string) (log.Logger, *slog.Logger) {
 		logger = level.NewFilter(logger, level.AllowInfo())
 		slogLevel.Set(slog.LevelInfo)
 	}
-	// The bridge adds its own time and caller, so it gets the bare logger.
+	// The bridge adds its own time and caller, so it gets the bare logger;
+	// ours use its key, "time", so every line has one timestamp key.
 	slogger := slog.New(sloggokit.NewGoKitHandler(base, slogLevel))
-	return log.With(logger, "ts", log.DefaultTimestampUTC, "caller", log.DefaultCaller), slogger
+	return log.With(logger, "time", log.DefaultTimestampUTC, "caller", log.DefaultCaller), slogger
 }
 
 func fmtArgs(v []any) string { return strings.TrimSuffix(fmt.Sprintln(v...), "\n") }

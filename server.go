@@ -116,6 +116,8 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 			Name:        exporterName,
 			Description: "Prometheus exporter for WOO X accounts and assets",
 			Version:     version.Info(),
+			// Not served: the links would answer 404.
+			Profiling: "false",
 			Links: []web.LandingLinks{
 				{Address: c.metricsPath, Text: "Metrics"},
 				{Address: healthyPath, Text: "Health"},

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -108,8 +109,12 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 			t.Errorf("unmasked API key in %s", series)
 		}
 	}
-	if _, body, _ := p.Get("/"); !strings.Contains(body, "/metrics") {
-		t.Errorf("landing page does not link the metrics:\n%s", body)
+	if _, body, _ := p.Get("/"); !strings.Contains(body, "/metrics") || strings.Contains(body, "debug/pprof") ||
+		!strings.Contains(body, "version=devel") {
+		t.Errorf("landing page does not link the metrics, links profiles it does not serve, or has no version:\n%s", body)
+	}
+	if code, _, _ := p.Get("/debug/pprof/heap"); code != http.StatusNotFound {
+		t.Errorf("/debug/pprof/heap = %d, want 404", code)
 	}
 	if code, _, _ := p.Get("/-/healthy"); code != 200 {
 		t.Errorf("/-/healthy = %d", code)
@@ -474,4 +479,46 @@ func TestBinaryServesOnASystemdSocket(t *testing.T) {
 		t.Errorf("also listens on --web.listen-address %s", unused)
 	}
 	p.Stop(t)
+}
+
+// Our log lines and exporter-toolkit's carry one timestamp key, "time", in
+// both formats.
+func TestBinaryLogsOneTimestampKey(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	for _, format := range []string{"logfmt", "json"} {
+		p := exportertest.Start(t, nil, "--woox.api-url="+url, "--log.format="+format)
+		p.WaitReady(t)
+		p.Stop(t)
+		var ours, toolkit int
+		for _, line := range strings.Split(strings.TrimSpace(p.Output()), "\n") {
+			var keys map[string]any
+			if format == "json" {
+				if err := json.Unmarshal([]byte(line), &keys); err != nil {
+					t.Fatalf("%s: not JSON: %s", format, line)
+				}
+			} else {
+				keys = map[string]any{}
+				for _, f := range strings.Fields(line) {
+					if k, _, ok := strings.Cut(f, "="); ok {
+						keys[k] = true
+					}
+				}
+			}
+			if _, ok := keys["time"]; !ok {
+				t.Errorf("%s: no time key: %s", format, line)
+			}
+			if _, ok := keys["ts"]; ok {
+				t.Errorf("%s: a second timestamp key: %s", format, line)
+			}
+			if strings.Contains(line, "starting woox_exporter") {
+				ours++
+			}
+			if strings.Contains(line, "Listening on") {
+				toolkit++
+			}
+		}
+		if ours == 0 || toolkit == 0 {
+			t.Errorf("%s: want a line of ours and one of exporter-toolkit's:\n%s", format, p.Output())
+		}
+	}
 }

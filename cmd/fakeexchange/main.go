@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 
 	logger := log.NewLogfmtLogger(log.NewSyncWriter(logOut))
 	logger = level.NewFilter(logger, level.Allow(level.ParseDefault(*logLevel, level.InfoValue())))
-	logger = log.With(logger, "ts", log.DefaultTimestampUTC)
+	logger = log.With(logger, "time", log.DefaultTimestampUTC)
 
 	scenario := fakeexchange.DefaultScenario()
 	if *scenarioPath != "" {
