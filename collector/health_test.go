@@ -118,7 +118,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 func TestPollFailuresByReason(t *testing.T) {
 	var next error
 	p := testPoller(client.EndpointBalances, "main", func(ctx context.Context, _ func()) error {
-		if next == errStalled {
+		if errors.Is(next, errStalled) {
 			<-ctx.Done()
 			return &client.Error{Op: "get balances", Kind: client.KindTransient, Err: ctx.Err()}
 		}
