@@ -2,10 +2,10 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
