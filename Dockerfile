@@ -44,7 +44,16 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
         -X github.com/prometheus/common/version.Branch=${BRANCH} \
         -X github.com/prometheus/common/version.BuildUser=${BUILD_USER} \
         -X github.com/prometheus/common/version.BuildDate=${BUILD_DATE}" \
-      -o /out/woox_exporter .
+      -o /out/woox_exporter . && \
+    CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "-s -w" -o /out/fakeexchange ./cmd/fakeexchange
+
+# The fake exchange of the tests, for the compose example's demo profile
+# (docker build --target fakeexchange). Not the default target.
+FROM gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab AS fakeexchange
+COPY --from=build /out/fakeexchange /bin/fakeexchange
+USER nonroot
+EXPOSE 8080
+ENTRYPOINT ["/bin/fakeexchange"]
 
 FROM gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
 
