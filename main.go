@@ -99,7 +99,13 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		rateLimit           = app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").String()
 		budget              = app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64()
 		requestTimeout      = app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").Duration()
+
+		shardCount        = app.Flag("shard.count", "Number of replicas the accounts are split across; each account is polled by the one whose --shard.index its name hashes to.").Default("1").Int()
+		shardIndex        = app.Flag("shard.index", "This replica's shard, 0 to --shard.count - 1. Shard 0 also polls the public endpoints.").Default("0").Int()
+		shardFromHostname = app.Flag("shard.from-hostname", "Take --shard.index from the number after the last - of the host name (a StatefulSet pod's ordinal).").Bool()
+		shardIndexSet     bool
 	)
+	app.GetFlag("shard.index").IsSetByUser(&shardIndexSet)
 	_, err := app.Parse(args)
 	if exited {
 		return 0
@@ -121,6 +127,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return fail(stderr, fmt.Errorf("--api.timeout %s: must be greater than 0", *requestTimeout))
 	}
 
+	shardOf, err := shardFlags(*shardCount, *shardIndex, shardIndexSet, *shardFromHostname)
+	if err != nil {
+		return fail(stderr, err)
+	}
+
 	limit, err := client.ParseRateLimit(*rateLimit)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--api.rate-limit: %w", err))
@@ -129,7 +140,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	intervals := map[string]time.Duration{}
 	enabled := map[string]bool{}
 	for _, ep := range collector.Endpoints {
-		enabled[ep.Name] = *collectorFlags[ep.Name]
+		// The public endpoints are polled by shard 0 alone: N replicas cost
+		// the public limit no more than one.
+		enabled[ep.Name] = *collectorFlags[ep.Name] && (ep.PerAccount || shardOf.index == 0)
 		intervals[ep.Name] = *intervalFlags[ep.Name]
 		if enabled[ep.Name] {
 			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name], ep.RequestsPerPoll()})
@@ -168,10 +181,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err != nil {
 		return fail(stderr, fmt.Errorf("--woox.api-url: %w", err))
 	}
-	accounts, err := config.Load(*configFile, getenv)
+	configured, err := config.Load(*configFile, getenv)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	accounts := shardOf.accounts(configured)
 	// exporter-toolkit reads the web config only once it listens: check it,
 	// and the state file's directory, before polling or --config.check's OK.
 	if f := *webFlags.WebConfigFile; f != "" {
@@ -188,7 +202,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		}
 	}
 	if *configCheck {
-		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))
+		if shardOf.count > 1 {
+			fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(accounts), len(configured), shardOf.index, shardOf.count)
+		} else {
+			fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(accounts))
+		}
 		return 0
 	}
 
@@ -212,6 +230,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		HistoryLateWindow:         *historyLateWindow,
 		HistorySkipMalformedAfter: *skipMalformedAfter,
 		ShowFullKey:               *showFullKey,
+		Idle:                      shardOf.count > 1,
 		Logger:                    logger,
 	}
 	if store != nil {
@@ -229,6 +248,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return fail(stderr, err)
 	}
 	reg.MustRegister(
+		shardOf.collector(),
 		versioncollector.NewCollector("woox_exporter"),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -241,7 +261,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
-	if len(accounts) == 0 {
+	if shardOf.count > 1 {
+		level.Info(logger).Log("msg", "sharded", "shard", shardOf.index, "shards", shardOf.count, "accounts", len(accounts), "configured", len(configured),
+			"public_endpoints", shardOf.index == 0)
+	}
+	if len(configured) == 0 {
 		level.Info(logger).Log("msg", "no account configured; exporting the public token networks and system status only")
 	}
 	for _, a := range accounts {

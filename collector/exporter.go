@@ -71,6 +71,10 @@ type Config struct {
 	// withdrawals: one in flight for longer drops out of view.
 	WalletLookback time.Duration
 
+	// Idle allows an exporter with nothing to poll: a shard whose share of
+	// the accounts is empty still serves its health and is ready.
+	Idle bool
+
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
 
@@ -165,7 +169,7 @@ func New(cfg Config) (*Exporter, error) {
 			e.byName[ep.Name] = c
 		}
 	}
-	if len(e.pollers) == 0 {
+	if len(e.pollers) == 0 && !cfg.Idle {
 		return nil, errors.New("nothing to poll: no public API and no account, or every collector that could poll turned off")
 	}
 	health := &HealthCollector{pollers: e.pollers}
