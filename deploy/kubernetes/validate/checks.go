@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// checkExporter checks what the exporter needs of its manifests, beyond
+// what the API types say: README, Running several replicas.
+func checkExporter(o *objects) error {
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if len(o.statefulSets) != 1 {
+		return fmt.Errorf("want one StatefulSet, got %d", len(o.statefulSets))
+	}
+	sts := o.statefulSets[0]
+	pod := sts.Spec.Template.Spec
+	if len(pod.Containers) != 1 {
+		return fmt.Errorf("StatefulSet %s: want one container, got %d", sts.Name, len(pod.Containers))
+	}
+	c := pod.Containers[0]
+
+	// One pod per shard, the shard from the pod's ordinal.
+	replicas := int32(1)
+	if sts.Spec.Replicas != nil {
+		replicas = *sts.Spec.Replicas
+	}
+	if count, ok := flagValue(c.Args, "--shard.count"); !ok || count != strconv.Itoa(int(replicas)) {
+		fail("--shard.count %q (set %v) must equal the %d replicas", count, ok, replicas)
+	}
+	if !slices.Contains(c.Args, "--shard.from-hostname") {
+		fail("the container must take its shard from the pod's ordinal (--shard.from-hostname)")
+	}
+	if _, ok := flagValue(c.Args, "--shard.index"); ok {
+		fail("--shard.index would give every pod the same shard")
+	}
+
+	// Non-root, read-only, no capabilities.
+	psc := pod.SecurityContext
+	switch {
+	case psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot:
+		fail("the pod must set runAsNonRoot")
+	case psc.FSGroup == nil:
+		fail("the pod must set fsGroup, the group of the secret files (mode 0440)")
+	}
+	sc := c.SecurityContext
+	switch {
+	case sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem:
+		fail("the container must have a read-only root filesystem")
+	case sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation:
+		fail("the container must set allowPrivilegeEscalation: false")
+	case sc.Capabilities == nil || !slices.Contains(sc.Capabilities.Drop, "ALL"):
+		fail("the container must drop ALL capabilities")
+	}
+	if _, ok := c.Resources.Requests[corev1.ResourceMemory]; !ok {
+		fail("the container must request memory")
+	}
+	if _, ok := c.Resources.Limits[corev1.ResourceMemory]; !ok {
+		fail("the container must limit memory")
+	}
+
+	// Probes on the exporter's health and readiness.
+	for _, p := range []struct {
+		name  string
+		probe *corev1.Probe
+		path  string
+	}{{"liveness", c.LivenessProbe, "/-/healthy"}, {"readiness", c.ReadinessProbe, "/-/ready"}} {
+		if p.probe == nil || p.probe.HTTPGet == nil || p.probe.HTTPGet.Path != p.path {
+			fail("the %s probe must GET %s", p.name, p.path)
+		}
+	}
+
+	// The secret read-only, mode 0440; the state file on the pod's claim.
+	mounts := map[string]corev1.VolumeMount{}
+	for _, m := range c.VolumeMounts {
+		mounts[m.Name] = m
+	}
+	secrets := 0
+	for _, v := range pod.Volumes {
+		if v.Secret == nil {
+			continue
+		}
+		secrets++
+		if v.Secret.DefaultMode == nil || *v.Secret.DefaultMode != 0o440 {
+			fail("secret volume %s: defaultMode must be 0440", v.Name)
+		}
+		if m, ok := mounts[v.Name]; !ok || !m.ReadOnly {
+			fail("secret volume %s must be mounted read-only", v.Name)
+		}
+	}
+	if secrets == 0 {
+		fail("no secret volume for the API secrets")
+	}
+	state, ok := flagValue(c.Args, "--token-history.state-file")
+	if !ok {
+		fail("no --token-history.state-file: counters would restart from zero with every pod")
+	}
+	claimed := false
+	for _, t := range sts.Spec.VolumeClaimTemplates {
+		if m, ok := mounts[t.Name]; ok && strings.HasPrefix(state, strings.TrimSuffix(m.MountPath, "/")+"/") && !m.ReadOnly {
+			claimed = true
+		}
+	}
+	if !claimed {
+		fail("the state file %s must be on a volume claim template, one per pod", state)
+	}
+
+	// The Service selects the pods, the ServiceMonitor the Service.
+	podLabels := labels.Set(sts.Spec.Template.Labels)
+	if sel := labels.SelectorFromSet(sts.Spec.Selector.MatchLabels); !sel.Matches(podLabels) {
+		fail("the StatefulSet's selector does not select its own pods")
+	}
+	var svc *corev1.Service
+	for i := range o.services {
+		if o.services[i].Name == sts.Spec.ServiceName {
+			svc = &o.services[i]
+		}
+	}
+	if svc == nil {
+		return errors.Join(append(errs, fmt.Errorf("no Service %q (the StatefulSet's serviceName)", sts.Spec.ServiceName))...)
+	}
+	if len(svc.Spec.Selector) == 0 || !labels.SelectorFromSet(svc.Spec.Selector).Matches(podLabels) {
+		fail("Service %s does not select the exporter's pods", svc.Name)
+	}
+	if len(o.serviceMonitors) != 1 {
+		fail("want one ServiceMonitor, got %d", len(o.serviceMonitors))
+	} else {
+		sm := o.serviceMonitors[0]
+		if !labels.SelectorFromSet(sm.Spec.Selector.MatchLabels).Matches(labels.Set(svc.Labels)) {
+			fail("ServiceMonitor %s does not select Service %s", sm.Name, svc.Name)
+		}
+		for _, ep := range sm.Spec.Endpoints {
+			if !slices.ContainsFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == ep.Port }) {
+				fail("ServiceMonitor %s scrapes port %q, which Service %s does not have", sm.Name, ep.Port, svc.Name)
+			}
+		}
+	}
+	if len(o.prometheusRules) != 1 || len(o.prometheusRules[0].Spec.Groups) == 0 {
+		fail("want one PrometheusRule with the exporter's rule groups")
+	}
+	return errors.Join(errs...)
+}
+
+// flagValue finds --name=value in args.
+func flagValue(args []string, name string) (string, bool) {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}

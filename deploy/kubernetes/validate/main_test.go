@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// base is the kustomization's resources as written (without the labels and
+// the generated ConfigMap kustomize adds): they pass.
+func base(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, f := range []string{"serviceaccount.yaml", "statefulset.yaml", "service.yaml", "servicemonitor.yaml", "prometheusrule.yaml"} {
+		data, err := os.ReadFile("../" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("---\n")
+		b.Write(data)
+	}
+	return b.String()
+}
+
+func validate(stream string) error {
+	objs, err := decodeAll([]byte(stream))
+	if err != nil {
+		return err
+	}
+	return checkExporter(objs)
+}
+
+func TestTheManifestsPass(t *testing.T) {
+	if err := validate(base(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each change breaks something the API or the exporter needs, and is
+// named in the error.
+func TestBrokenManifestsFail(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new, want string
+	}{
+		{"misspelt field", "  replicas: 2\n", "  replica: 2\n", `unknown field "replica"`},
+		{"field of another version", "  serviceName: woox-exporter\n", "  serviceName: woox-exporter\n  minReadySecond: 5\n", `unknown field "minReadySecond"`},
+		{"wrong type", "  replicas: 2\n", "  replicas: two\n", "replicas"},
+		{"unknown ServiceMonitor field", "      interval: 30s\n", "      intervall: 30s\n", `unknown field "intervall"`},
+		{"replicas and shard count disagree", "  replicas: 2\n", "  replicas: 3\n", "--shard.count"},
+		{"no ordinal", "            - --shard.from-hostname\n", "", "--shard.from-hostname"},
+		{"secret readable by others", "defaultMode: 0440", "defaultMode: 0444", "defaultMode must be 0440"},
+		{"no fsGroup", "        fsGroup: 65532\n", "", "fsGroup"},
+		{"writable root", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "read-only root filesystem"},
+		{"capabilities kept", "drop: [ALL]", "drop: [NET_RAW]", "drop ALL"},
+		{"liveness on the readiness path", "              path: /-/healthy\n", "              path: /-/ready\n", "liveness probe must GET /-/healthy"},
+		{"no memory limit", "            limits:\n              memory: 128Mi\n", "", "limit memory"},
+		{"state off the claim", "--token-history.state-file=/var/lib/woox_exporter/", "--token-history.state-file=/tmp/", "volume claim template"},
+		{"service selects nothing", "  selector:\n    app.kubernetes.io/component: exporter\n  ports:", "  selector:\n    app.kubernetes.io/component: other\n  ports:", "does not select the exporter's pods"},
+		{"monitor on a missing port", "    - port: http\n", "    - port: metrics\n", `port "metrics"`},
+		{"unknown kind", "kind: ServiceAccount", "kind: ServiceAcount", "not one this deployment uses"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := base(t)
+			if !strings.Contains(b, tc.old) {
+				t.Fatalf("the manifests no longer contain %q", tc.old)
+			}
+			err := validate(strings.Replace(b, tc.old, tc.new, 1))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
