@@ -285,7 +285,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}()
 
 	err = serve(ctx, listeners, serverConfig{
-		flags: webFlags, metricsPath: *metricsPath, gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
+		flags: webFlags, metricsPath: *metricsPath, source: exporter.Source(reg), ready: exporter.Ready,
 		limits: defaultServerLimits, logger: logger, slogger: slogger,
 	})
 	stop()

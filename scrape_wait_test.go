@@ -85,7 +85,7 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	logger, slogger := newLogger(io.Discard, "logfmt", "info")
-	mux, err := newMux(serverConfig{metricsPath: "/metrics", gatherer: exporter.Gatherer(reg), ready: exporter.Ready,
+	mux, err := newMux(serverConfig{metricsPath: "/metrics", source: exporter.Source(reg), ready: exporter.Ready,
 		logger: logger, slogger: slogger})
 	if err != nil {
 		t.Fatal(err)

@@ -17,21 +17,22 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
+
+	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
 type serverConfig struct {
 	flags       *web.FlagConfig
 	metricsPath string
-	// gatherer serves /metrics: the exporter's metrics with the registry's.
-	gatherer prometheus.Gatherer
-	ready    func() bool
-	limits   serverLimits
-	logger   log.Logger
-	slogger  *slog.Logger
+	// source serves /metrics: the exporter's data metrics, encoded once per
+	// change, and the live ones.
+	source  exposition.Source
+	ready   func() bool
+	limits  serverLimits
+	logger  log.Logger
+	slogger *slog.Logger
 }
 
 // serverLimits bound how long a client may hold a connection and how many
@@ -96,11 +97,8 @@ func serve(ctx context.Context, listeners []net.Listener, c serverConfig) error 
 
 func newMux(c serverConfig) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
-	mux.Handle(c.metricsPath, limitEncoding(promhttp.HandlerFor(c.gatherer, promhttp.HandlerOpts{
-		ErrorLog:          promhttpLogger{c.logger},
-		ErrorHandling:     promhttp.ContinueOnError,
-		EnableOpenMetrics: true,
-	}), runtime.GOMAXPROCS(0)))
+	mux.Handle(c.metricsPath, limitEncoding(exposition.NewHandler(c.source, exposition.Options{ErrorLog: promhttpLogger{c.logger}}),
+		runtime.GOMAXPROCS(0)))
 	mux.HandleFunc(healthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})

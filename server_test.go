@@ -15,7 +15,10 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/exporter-toolkit/web"
+
+	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
 // Every telemetry path is either refused by checkTelemetryPath, before
@@ -61,7 +64,7 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 		}
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "telemetry_path_test"}))
-		mux, err := newMux(serverConfig{metricsPath: tc.path, gatherer: reg, ready: func() bool { return true }, logger: log.NewNopLogger()})
+		mux, err := newMux(serverConfig{metricsPath: tc.path, source: liveOnly(reg), ready: func() bool { return true }, logger: log.NewNopLogger()})
 		if err != nil {
 			t.Errorf("%q: %v", tc.path, err)
 			continue
@@ -95,7 +98,7 @@ func startServer(t *testing.T, limits serverLimits) string {
 	done := make(chan error, 1)
 	go func() {
 		done <- serve(ctx, listeners, serverConfig{
-			flags: flags, metricsPath: "/metrics", gatherer: prometheus.NewRegistry(), ready: func() bool { return true },
+			flags: flags, metricsPath: "/metrics", source: liveOnly(prometheus.NewRegistry()), ready: func() bool { return true },
 			limits: limits, logger: log.NewNopLogger(), slogger: slog.New(slog.DiscardHandler),
 		})
 	}()
@@ -198,4 +201,9 @@ func TestServerBoundsConcurrentConnections(t *testing.T) {
 	if d := time.Since(start); d < limits.idleTimeout/2 {
 		t.Errorf("connection %d answered after %v, before an idle one was closed", limits.maxConnections+1, d)
 	}
+}
+
+// liveOnly serves g as the live part, with no data families.
+func liveOnly(g prometheus.Gatherer) exposition.Source {
+	return exposition.Source{Live: g, Data: func() ([]*dto.MetricFamily, uint64, error) { return nil, 0, nil }}
 }

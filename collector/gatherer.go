@@ -3,6 +3,7 @@ package collector
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
 // pregathered holds what one collector exported after its latest poll,
@@ -28,6 +31,9 @@ type pregathered struct {
 	// since lastGen was gathered.
 	gen     func() uint64
 	lastGen uint64
+	// changed counts, for every pregathered collector of the exporter, the
+	// results stored: the generation of the exporter's data.
+	changed *atomic.Uint64
 }
 
 // versioned is a collector that can tell when its snapshots change.
@@ -42,10 +48,10 @@ type gatherResult struct {
 	compact bool
 }
 
-func newPregathered(c prometheus.Collector) *pregathered {
+func newPregathered(c prometheus.Collector, changed *atomic.Uint64) *pregathered {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	p := &pregathered{reg: reg}
+	p := &pregathered{reg: reg, changed: changed}
 	if v, ok := c.(versioned); ok {
 		p.gen = v.generation
 	}
@@ -71,6 +77,7 @@ func (p *pregathered) gather(compact bool) {
 		if last := p.last.Load(); last != nil && gen == p.lastGen {
 			if compact && !last.compact {
 				p.last.Store(&gatherResult{mfs: compacted(last.mfs), err: last.err, compact: true})
+				p.changed.Add(1)
 			}
 			return
 		}
@@ -81,6 +88,7 @@ func (p *pregathered) gather(compact bool) {
 	}
 	p.last.Store(&gatherResult{mfs: mfs, err: err, compact: compact})
 	p.lastGen = gen
+	p.changed.Add(1)
 }
 
 // compacted returns copies of mfs laid out in the order the encoder reads
@@ -142,4 +150,27 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 		})
 		return mfs, errs.MaybeUnwrap()
 	})
+}
+
+// Source is what the exposition handler serves: live's families (Go,
+// process, build and client metrics) and the poll health, gathered per
+// scrape, and the data families as gathered after their polls, with the
+// generation that tells the handler when to encode them again.
+func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
+	return exposition.Source{Live: prometheus.Gatherers{live, e.healthReg}, Data: e.data}
+}
+
+// data is every pregathered family and their generation, read first: a
+// poll that stores a result while the families are read shows as a new
+// generation next time.
+func (e *Exporter) data() ([]*dto.MetricFamily, uint64, error) {
+	gen := e.dataChanged.Load()
+	var mfs []*dto.MetricFamily
+	var errs []error
+	for _, p := range e.pregathered {
+		r := p.last.Load()
+		mfs = append(mfs, r.mfs...)
+		errs = append(errs, r.err)
+	}
+	return mfs, gen, errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// exposition gathers g and renders it as text; it fails on a gather error.
-func exposition(t *testing.T, g prometheus.Gatherer) string {
+// asText gathers g and renders it as text; it fails on a gather error.
+func asText(t *testing.T, g prometheus.Gatherer) string {
 	t.Helper()
 	mfs, err := g.Gather()
 	if err != nil {
@@ -44,7 +45,7 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 	plain := prometheus.NewPedanticRegistry()
 	plain.MustRegister(e.collectors...)
 	g := e.Gatherer(prometheus.NewRegistry())
-	if got, want := exposition(t, g), exposition(t, plain); got != want {
+	if got, want := asText(t, g), asText(t, plain); got != want {
 		t.Fatalf("before any poll, Gatherer serves\n%s\nthe collectors export\n%s", got, want)
 	}
 	for round := range 2 {
@@ -58,7 +59,7 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 		for _, p := range e.pollers {
 			p.pollOnce(context.Background())
 		}
-		got, want := exposition(t, g), exposition(t, plain)
+		got, want := asText(t, g), asText(t, plain)
 		if got != want {
 			t.Fatalf("after poll %d, Gatherer serves\n%s\nthe collectors export\n%s", round+1, got, want)
 		}
@@ -97,7 +98,7 @@ func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
 	<-pageServed
 	g := e.Gatherer(prometheus.NewRegistry())
 	gathered := make(chan string)
-	go func() { gathered <- exposition(t, g) }()
+	go func() { gathered <- asText(t, g) }()
 	select {
 	case text := <-gathered:
 		if !strings.Contains(text, `woox_token_history_records_total{account="main",token="USDT",transaction_type="DEPOSIT"} 1`+"\n") {
@@ -108,7 +109,7 @@ func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
 	}
 	close(release)
 	waitFor(t, e.Ready)
-	if text := exposition(t, g); !strings.Contains(text, `transaction_type="DEPOSIT"} 2`+"\n") {
+	if text := asText(t, g); !strings.Contains(text, `transaction_type="DEPOSIT"} 2`+"\n") {
 		t.Errorf("after the poll, want 2 records counted:\n%s", text)
 	}
 }
@@ -131,7 +132,7 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}}, new(atomic.Uint64))
 	pg.refresh()
 	first := pg.last.Load()
 	pg.refresh()
@@ -155,7 +156,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows()}
 	c := newTokenNetworkCollector(api)
-	pg := newPregathered(c)
+	pg := newPregathered(c, new(atomic.Uint64))
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
@@ -184,7 +185,7 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 func TestEndOfPollCompactsWhatAPageShowed(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}}, new(atomic.Uint64))
 	pg.refresh()
 	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
@@ -200,7 +201,7 @@ func TestEndOfPollCompactsWhatAPageShowed(t *testing.T) {
 	if !end.compact {
 		t.Fatal("the end of the poll did not compact the families")
 	}
-	if got, want := exposition(t, static(end.mfs)), exposition(t, static(page.mfs)); got != want {
+	if got, want := asText(t, static(end.mfs)), asText(t, static(page.mfs)); got != want {
 		t.Errorf("compacting changed the families:\n%s\nwant\n%s", got, want)
 	}
 	if len(end.mfs) > 0 && end.mfs[0] == page.mfs[0] {
