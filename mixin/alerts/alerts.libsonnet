@@ -377,67 +377,130 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
         rules: [
           // Each endpoint keeps its last result until its next poll; 10m covers two
           // credentials/token_network polls (5m) and ten token_history polls (1m),
-          // so one retried blip does not page.
+          // so one retried blip does not page. The description lists the
+          // reasons of the failures (woox_poll_failures_total) over that time.
           {
             alert: 'WooxPollFailing',
             expr: 'woox_poll_success{%(wooxSelector)s} == 0' % $._config,
-            'for': '10m',
+            'for': $._config.pollFailingFor,
             labels: { severity: 'warning' },
             annotations: {
               summary: 'woox_exporter cannot poll {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }}',
-              description: 'The last poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} failed, and it has been failing for at least 10 minutes. The exporter keeps serving the last data it had; alerts based on it may be out of date.',
+              description: std.join('', [
+                'The last poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} failed, and it has been failing for at least %s. ' % $._config.pollFailingFor,
+                'Failures by reason in that time:{{ range printf "increase(woox_poll_failures_total{job=%%q,instance=%%q,endpoint=%%q,account=%%q}[%s]) > 0" $labels.job $labels.instance $labels.endpoint $labels.account | query }} {{ .Labels.reason }} {{ .Value | printf "%%.0f" }}{{ else }} unknown{{ end }}. ' % $._config.pollFailingFor,
+                'The exporter keeps serving the last data it had; alerts based on it may be out of date.',
+              ]),
               runbook_url: runbook('WooxPollFailing'),
             },
           },
           // Thresholds are about three poll intervals at the default flags
-          // (token_history 1m, credentials and token_network 5m). Raise them if you
-          // raise --token-history.interval, --credentials.interval or
+          // (token_history 1m, credentials and token_network 5m); raise them
+          // in _config with --token-history.interval, --credentials.interval or
           // --token-network.interval.
+          // woox_poll_last_success_timestamp_seconds exists only after the
+          // first success, woox_poll_success from the first finished poll:
+          // an endpoint with a poll but never a success counts its age from
+          // the exporter's start (process_start_time_seconds).
           {
             alert: 'WooxDataStale',
-            expr: |||
-              (time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint=~"token_history|system_info|account_info|balances"} > 300)
+            local stale(endpoints, seconds) = |||
+              (time() - woox_poll_last_success_timestamp_seconds{%(sel)s, endpoint=~"%(ep)s"} > %(s)d)
                 or
-              (time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint=~"credentials|token_network|wallet"} > 1200)
-                or
-              (time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="sub_accounts"} > 3600)
-            ||| % $._config,
+              (
+                (
+                  woox_poll_success{%(sel)s, endpoint=~"%(ep)s"} * 0
+                    + on (job, instance) group_left ()
+                  (time() - process_start_time_seconds{%(sel)s})
+                )
+                  unless on (job, instance, endpoint, account)
+                woox_poll_last_success_timestamp_seconds{%(sel)s}
+              ) > %(s)d
+            ||| % { sel: $._config.wooxSelector, ep: endpoints, s: seconds },
+            expr: std.join('  or\n', [
+              stale($._config.dataStaleFastEndpoints, $._config.dataStaleFastSeconds),
+              stale($._config.dataStaleSlowEndpoints, $._config.dataStaleSlowSeconds),
+              stale('sub_accounts', $._config.dataStaleSubAccountsSeconds),
+            ]),
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
               summary: 'woox_exporter data for {{ $labels.endpoint }}{{ if $labels.account }} of account {{ $labels.account }}{{ end }} is stale',
-              description: 'The last successful poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} was {{ $value | humanizeDuration }} ago, several poll intervals. Security and network alerts are blind for this data until polling succeeds again.',
+              description: 'The last successful poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} was {{ $value | humanizeDuration }} ago (or it never succeeded, since the exporter started that long ago), several poll intervals. Security and network alerts are blind for this data until polling succeeds again.',
               runbook_url: runbook('WooxDataStale'),
             },
           },
-          // The client spends only a share of the published rate limit
-          // (--api.budget), so any 429 means someone else uses the same account's
-          // limit, or the budget flags are wrong.
-          // increase() cannot see a code="429" series born with its first 429
-          // (a client that does not pre-create it at 0), so a series that did
-          // not exist 15 minutes ago counts with its whole value. It comes first:
-          // `or` keeps the left side where both match, and increase() of a
-          // series born at 1 is 0. A series pre-created at 0, or one seen again
-          // after an exporter restart, adds 0 and stays silent.
+          // The rate limit is shared with whatever else uses the account's
+          // keys (trading bots): a single 429 is routine contention and only
+          // shows on the dashboard ("HTTP 429 responses"). The alert fires on
+          // sustained refusal: 429s in at least rateLimitedWindows of the
+          // last rateLimitedWindowsOf windows of rateLimitedWindow (default 3
+          // of the last 4 5-minute windows). The subquery evaluates the
+          // windows at aligned steps; the first 429 of a series born with it
+          // (no pre-created 0) is not counted, its later ones are.
           {
             alert: 'WooxRateLimited',
+            local c = $._config {
+              rateLimitedRange: '%dm' % (std.parseInt(std.rstripChars($._config.rateLimitedWindow, 'm')) * $._config.rateLimitedWindowsOf - 1),
+            },
             expr: |||
-              sum by (job, instance, endpoint, account) (
+              count_over_time(
                 (
-                  woox_api_requests_total{%(wooxSelector)s, code="429"}
-                    unless
-                  (woox_api_requests_total{%(wooxSelector)s, code="429"} offset 15m)
-                )
-                  or
-                increase(woox_api_requests_total{%(wooxSelector)s, code="429"}[15m])
-              ) > 0
-            ||| % $._config,
+                  sum by (job, instance, endpoint, account) (
+                    increase(woox_api_requests_total{%(wooxSelector)s, code="429"}[%(rateLimitedWindow)s])
+                  ) > 0
+                )[%(rateLimitedRange)s:%(rateLimitedWindow)s]
+              ) >= %(rateLimitedWindows)d
+            ||| % c,
             'for': '0m',
             labels: { severity: 'warning' },
             annotations: {
-              summary: 'WOO X rate-limits woox_exporter on {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }}',
-              description: 'WOO X answered {{ $value | printf "%.0f" }} requests of {{ $labels.instance }} to {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} with HTTP 429 in the last 15 minutes. Polls slow down or fail, and other users of the same account\'s limit (trading bots) may be throttled too.',
+              summary: 'WOO X keeps rate-limiting woox_exporter on {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }}',
+              description: 'WOO X answered requests of {{ $labels.instance }} to {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} with HTTP 429 in {{ $value | printf "%%.0f" }} of the last %d %s windows. Polls slow down or fail, and other users of the same account\'s limit (trading bots) are likely throttled too.' % [$._config.rateLimitedWindowsOf, $._config.rateLimitedWindow],
               runbook_url: runbook('WooxRateLimited'),
+            },
+          },
+          // Set at start when the state file could not be used and was set
+          // aside: token history counters restarted from zero. Stays until the
+          // exporter restarts with a good file.
+          {
+            alert: 'WooxStateFileCorrupt',
+            expr: 'woox_exporter_state_file_corrupt{%(wooxSelector)s} == 1' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} set its state file aside at start',
+              description: 'The token history state file of {{ $labels.instance }} could not be used at start and was set aside; the token history counters restarted from zero, so flow and liquidation panels show a reset. The exporter keeps running and writes a new file.',
+              runbook_url: runbook('WooxStateFileCorrupt'),
+            },
+          },
+          // The file is rewritten after each token history poll (1m): a
+          // failure in every 5-minute window for 15 minutes is a disk or
+          // permission problem, not a blip. Until it is fixed a restart loses
+          // the counters.
+          {
+            alert: 'WooxStateFileWriteFailing',
+            expr: 'increase(woox_exporter_state_file_write_failures_total{%(wooxSelector)s}[5m]) > 0' % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} cannot write its state file',
+              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). A restart now would restart the token history counters from zero.',
+              runbook_url: runbook('WooxStateFileWriteFailing'),
+            },
+          },
+          // A poll is inconsistent when the exchange's meta.total promises
+          // more records than its pages return. Once is a race with new
+          // records; a steady rise means the exchange overstates it.
+          {
+            alert: 'WooxTokenHistoryInconsistent',
+            expr: 'increase(woox_token_history_inconsistent_polls_total{%(wooxSelector)s}[%(tokenHistoryInconsistentWindow)s]) >= %(tokenHistoryInconsistentPolls)d' % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X token history of account {{ $labels.account }} keeps disagreeing with its own total',
+              description: '{{ $value | printf "%%.0f" }} token history polls of account {{ $labels.account }} on {{ $labels.instance }} in the last %s found fewer records than the exchange\'s meta.total. The exchange overstates the total; the exporter counts the records it gets, but may re-read pages and lag.' % $._config.tokenHistoryInconsistentWindow,
+              runbook_url: runbook('WooxTokenHistoryInconsistent'),
             },
           },
           // WOO X rejects signed requests at 300 s of skew; warn well before.
