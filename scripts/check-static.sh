@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Static checks of the monitoring assets: alerting rules and their tests, the
-# Grafana dashboard, and the example stack. Installs promtool, amtool, jq and
+# Static checks of the monitoring assets: the mixin and its rendered files,
+# alerting rules and their tests, the Grafana dashboard, and the example stack. Installs promtool, amtool, jq and
 # docker-compose from Debian when they are missing. Runs every check, prints
 # each failure, exits non-zero if any failed.
 #
@@ -44,6 +44,12 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# ------------------------------------------------------------------ mixin ----
+# alerts/ and dashboards/ are rendered from mixin/: they must match it.
+# scripts/mixin.sh needs jsonnet and installs nothing (.ci/run installs it).
+check "mixin renders to the checked-in files (scripts/mixin.sh check)" bash scripts/mixin.sh check
+check "dashboard lint (scripts/dashboard-lint.sh, grafana/dashboard-linter rules)" bash scripts/dashboard-lint.sh "$DASHBOARD"
+
 # ------------------------------------------------------------------ rules ----
 check "promtool check rules $RULES" promtool check rules "$RULES"
 check "promtool test rules $RULE_TESTS" promtool test rules "$RULE_TESTS"
@@ -56,6 +62,7 @@ check_alert_metadata() {
 	local rc=0 names
 	# One line per alert rule: name, then the keys found in its block.
 	awk '
+		{ gsub(/"/, "") }
 		function flush() { if (name != "") print name, sev, sum, desc, rb; name = "" }
 		/^[[:space:]]*- (alert|record):/ { flush() }
 		/^[[:space:]]*- name:/ { flush() }
@@ -110,8 +117,8 @@ check_dashboard() {
 	# Template variables the panels rely on.
 	jq -e '.templating.list[] | select(.name == "datasource" and .type == "datasource" and .query == "prometheus")' "$DASHBOARD" >/dev/null ||
 		{ echo "templating: no datasource variable of type datasource (prometheus)"; rc=1; }
-	jq -e '.templating.list[] | select(.name == "account" and .type == "query" and .multi == true and .includeAll == true and ((.definition // .query.query // .query) | tostring | contains("label_values(woox_api_key_info, account)")))' "$DASHBOARD" >/dev/null ||
-		{ echo "templating: no multi, include-All account variable from label_values(woox_api_key_info, account)"; rc=1; }
+	jq -e '.templating.list[] | select(.name == "account" and .type == "query" and .multi == true and .includeAll == true and ((.definition // .query.query // .query) | tostring | test("^label_values\\(woox_api_key_info\\{[^}]*\\}, account\\)$")))' "$DASHBOARD" >/dev/null ||
+		{ echo "templating: no multi, include-All account variable from label_values(woox_api_key_info{...}, account)"; rc=1; }
 	# Every selector of a metric with an account label filters on $account.
 	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | .expr // empty
 		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total|account_[a-z_]+|balance_[a-z_]+|wallet_[a-z_]+|sub_account_[a-z_]+)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))

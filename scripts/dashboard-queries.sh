@@ -8,6 +8,9 @@
 # through the environment:
 #   $account, ${account}     ACCOUNT         (default .*, "All")
 #   $token, ${token}         TOKEN           (default .*, "All")
+#   $history_token           HISTORY_TOKEN   (default .*, "All")
+#   $job, ${job}             JOB             (default woox, the job of examples/prometheus.yml)
+#   $instance, ${instance}   INSTANCE        (default .+, "All")
 #   $__rate_interval         RATE_INTERVAL   (default 1m)
 #   $__interval              INTERVAL        (default 1m)
 #   $__range                 RANGE           (default 1h)
@@ -24,6 +27,9 @@ command -v jq >/dev/null || { echo "dashboard-queries.sh: jq is required (apt-ge
 
 ACCOUNT=${ACCOUNT:-.*}
 TOKEN=${TOKEN:-.*}
+HISTORY_TOKEN=${HISTORY_TOKEN:-.*}
+JOB=${JOB:-woox}
+INSTANCE=${INSTANCE:-.+}
 RATE_INTERVAL=${RATE_INTERVAL:-1m}
 INTERVAL=${INTERVAL:-1m}
 RANGE=${RANGE:-1h}
@@ -39,7 +45,8 @@ range_s=$(seconds "$RANGE")
 interval_s=$(seconds "$INTERVAL")
 
 out=$(jq -r \
-	--arg account "$ACCOUNT" --arg token "$TOKEN" \
+	--arg account "$ACCOUNT" --arg token "$TOKEN" --arg history_token "$HISTORY_TOKEN" \
+	--arg job "$JOB" --arg instance "$INSTANCE" \
 	--arg rate_interval "$RATE_INTERVAL" --arg interval "$INTERVAL" --arg range "$RANGE" \
 	--arg range_s "$range_s" --arg interval_ms "$((interval_s * 1000))" \
 	--arg strip "$STRIP_FALLBACKS" '
@@ -54,6 +61,9 @@ out=$(jq -r \
 	| gsub("\\$\\{?__range\\}?"; $range)
 	| gsub("\\$\\{account(:[a-z]+)?\\}|\\$account"; $account)
 	| gsub("\\$\\{token(:[a-z]+)?\\}|\\$token"; $token)
+	| gsub("\\$\\{history_token(:[a-z]+)?\\}|\\$history_token"; $history_token)
+	| gsub("\\$\\{job(:[a-z]+)?\\}|\\$job"; $job)
+	| gsub("\\$\\{instance(:[a-z]+)?\\}|\\$instance"; $instance)
 	| gsub("\\s+"; " ")
 	| if $strip == "1" then sub("\\s+or\\s+(on\\s*\\(\\s*\\)\\s*)?vector\\s*\\(\\s*[-+]?[0-9][0-9.eE+-]*\\s*\\)\\s*$"; "") else . end
 ' "$dashboard")

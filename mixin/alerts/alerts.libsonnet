@@ -1,0 +1,539 @@
+// Alerting rules and the one recording rule of woox_exporter. Rendered to
+// alerts/woox_exporter.rules.yml by scripts/mixin.sh; what each alert means
+// and what to do about it: RUNBOOK.md, one section per alert name.
+//
+// Choices worth knowing before editing:
+// - Key state (permissions, IP restriction) changes only when the exporter
+//   polls it (default every 5m), so a short `for:` adds no protection against
+//   noise; 1m only rides out a single odd evaluation. Security alerts therefore
+//   fire within about a minute of the exporter seeing the state.
+// - Network and fee alerts fire on the change, not on the state: hundreds of
+//   networks are disabled permanently, and an alert listing them all is one
+//   nobody reads. They fire for an hour after the change (the comparison
+//   window), then resolve; the dashboard shows the current list.
+// - Network and fee alerts only look at the token networks matched by the
+//   recording rule woox:watched_token_networks, chosen by
+//   _config.watchedTokenNetworksSelector (see RUNBOOK.md, "Restricting the
+//   network alerts to chosen tokens").
+local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower(name)];
+{
+  local runbook = runbookFor($._config),
+  prometheusAlerts+:: {
+    groups+: [
+      {
+        name: 'woox_exporter.watched',
+        rules: [
+          // THE ONE PLACE TO CHOOSE WHICH TOKENS THE NETWORK ALERTS WATCH.
+          // Default: every token. To watch only some, change the selector, e.g.
+          // woox_token_network_info{token=~"BTC|ETH|USDT|USDC"}
+          // or also filter networks:
+          // woox_token_network_info{token=~"USDT|USDC", network=~"ETH|TRON|SOL"}
+          // WooxWithdrawalsDisabled, WooxDepositsDisabled and
+          // WooxWithdrawalFeeIncreased join on this series.
+          {
+            record: 'woox:watched_token_networks',
+            expr: 'max by (token, network, protocol) (woox_token_network_info{%(wooxSelector)s, token=~".+"})' % $._config,
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.security',
+        rules: [
+          {
+            alert: 'WooxApiKeyWithoutIPRestriction',
+            expr: |||
+              (woox_api_key_ip_restricted{%(wooxSelector)s} == 0)
+                and on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} can trade or withdraw from any IP address',
+              description: 'The API key {{ $labels.api_key }} of account {{ $labels.account }} has no IP restriction and holds TRADE or WITHDRAWAL. Anyone who obtains the key and its secret can use it from anywhere. Restrict it to known IP addresses or delete it.',
+              runbook_url: runbook('WooxApiKeyWithoutIPRestriction'),
+            },
+          },
+          // Same alert name, lower severity: read-only keys without an IP
+          // restriction. `unless` keeps a key out of this rule when it already
+          // fires the critical one above, so one key never alerts twice.
+          {
+            alert: 'WooxApiKeyWithoutIPRestriction',
+            expr: |||
+              (woox_api_key_ip_restricted{%(wooxSelector)s} == 0)
+                unless on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '1m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} has no IP restriction',
+              description: 'The API key {{ $labels.api_key }} of account {{ $labels.account }} has no IP restriction. It holds neither TRADE nor WITHDRAWAL, but it can read balances and history from anywhere. Restrict it to known IP addresses.',
+              runbook_url: runbook('WooxApiKeyWithoutIPRestriction'),
+            },
+          },
+          {
+            alert: 'WooxApiKeyCanWithdraw',
+            expr: 'woox_api_key_permission{%(wooxSelector)s, permission="WITHDRAWAL"} == 1' % $._config,
+            'for': '1m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} can withdraw funds',
+              description: 'The API key {{ $labels.api_key }} of account {{ $labels.account }} holds the WITHDRAWAL permission. Confirm that this key is meant to move funds off the exchange, and that it is IP-restricted.',
+              runbook_url: runbook('WooxApiKeyCanWithdraw'),
+            },
+          },
+          // A key that exists now and did not exist an hour ago. The second operand
+          // requires the account to have had keys an hour ago: after a fresh
+          // Prometheus, a newly configured account, or an exporter (or credentials
+          // poll) outage that covered the instant one hour ago, every key would
+          // otherwise look new. Matching on (account, api_key) ignores the other
+          // labels, so a renamed account_name is not a new key. Fires for one hour.
+          {
+            alert: 'WooxNewApiKey',
+            expr: |||
+              (
+                woox_api_key_info{%(wooxSelector)s}
+                  unless on (account, api_key)
+                (woox_api_key_info{%(wooxSelector)s} offset 1h)
+              )
+                and on (account)
+              (count by (account) (woox_api_key_info{%(wooxSelector)s} offset 1h) > 0)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'New WOO X API key {{ $labels.api_key }} on account {{ $labels.account }}',
+              description: 'The API key {{ $labels.api_key }} (account name {{ $labels.account_name }}, user id {{ $labels.user_id }}) appeared on account {{ $labels.account }} within the last hour. Confirm that someone on the team created it.',
+              runbook_url: runbook('WooxNewApiKey'),
+            },
+          },
+          // A sub-account that exists now and did not exist an hour ago, on an
+          // account whose sub-accounts the exporter had polled successfully an
+          // hour ago. Unlike WooxNewApiKey the second operand is the poll, not a
+          // count of sub-accounts: most accounts have none, and their first
+          // sub-account is the one most worth seeing. A fresh Prometheus, a newly
+          // configured account, an exporter restart or outage that covered the
+          // instant one hour ago, or a key the exchange refuses for sub-accounts
+          // (no successful poll) leave it silent. Matching on
+          // (account, sub_account_id) ignores the instance and a renamed
+          // sub-account. Fires for one hour.
+          {
+            alert: 'WooxNewSubAccount',
+            expr: |||
+              (
+                woox_sub_account_info{%(wooxSelector)s}
+                  unless on (account, sub_account_id)
+                (woox_sub_account_info{%(wooxSelector)s} offset 1h)
+              )
+                and on (job, instance, account)
+              (woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="sub_accounts"} offset 1h)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'New WOO X sub-account {{ $labels.sub_account_name }} on account {{ $labels.account }}',
+              description: 'The sub-account {{ $labels.sub_account_name }} (id {{ $labels.sub_account_id }}) appeared on account {{ $labels.account }} within the last hour. Confirm that someone on the team created it.',
+              runbook_url: runbook('WooxNewSubAccount'),
+            },
+          },
+          {
+            alert: 'WooxExporterKeyOverPrivileged',
+            expr: 'woox_exporter_api_key_permission{%(wooxSelector)s, permission!="READ"} == 1' % $._config,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "The exporter's WOO X API key for account {{ $labels.account }} holds {{ $labels.permission }}",
+              description: 'The API key woox_exporter uses for account {{ $labels.account }} holds {{ $labels.permission }}. The exporter only reads; a monitoring credential that can trade or withdraw is a needless risk. Replace it with a read-only, IP-restricted key.',
+              runbook_url: runbook('WooxExporterKeyOverPrivileged'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.networks',
+        rules: [
+          // Enabled at some point in the last hour, disabled now. Fires for up to an
+          // hour after the switch; networks that have always been off never fire.
+          {
+            alert: 'WooxWithdrawalsDisabled',
+            expr: |||
+              (woox_token_network_withdrawal_enabled{%(wooxSelector)s} == 0)
+                and on (token, network, protocol)
+              (max_over_time(woox_token_network_withdrawal_enabled{%(wooxSelector)s}[1h]) == 1)
+                and on (token, network, protocol)
+              woox:watched_token_networks
+            ||| % $._config,
+            'for': '1m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X disabled withdrawals of {{ $labels.token }} on {{ $labels.network }}',
+              description: 'Withdrawals of {{ $labels.token }} on network {{ $labels.network }} (protocol {{ $labels.protocol }}) were enabled within the last hour and are disabled now. Withdrawals on this network will be rejected until WOO X enables them again.',
+              runbook_url: runbook('WooxWithdrawalsDisabled'),
+            },
+          },
+          {
+            alert: 'WooxDepositsDisabled',
+            expr: |||
+              (woox_token_network_deposit_enabled{%(wooxSelector)s} == 0)
+                and on (token, network, protocol)
+              (max_over_time(woox_token_network_deposit_enabled{%(wooxSelector)s}[1h]) == 1)
+                and on (token, network, protocol)
+              woox:watched_token_networks
+            ||| % $._config,
+            'for': '1m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X disabled deposits of {{ $labels.token }} on {{ $labels.network }}',
+              description: 'Deposits of {{ $labels.token }} on network {{ $labels.network }} (protocol {{ $labels.protocol }}) were enabled within the last hour and are disabled now. Funds sent to the deposit address on this network may not be credited until WOO X enables deposits again.',
+              runbook_url: runbook('WooxDepositsDisabled'),
+            },
+          },
+          // More than double the fee of one hour ago. A fee of 0 an hour ago is
+          // left out: many networks are free, and any ratio to 0 is meaningless.
+          {
+            alert: 'WooxWithdrawalFeeIncreased',
+            expr: |||
+              (
+                woox_token_network_withdrawal_fee{%(wooxSelector)s}
+                  > 2 * (woox_token_network_withdrawal_fee{%(wooxSelector)s} offset 1h)
+              )
+                and
+              ((woox_token_network_withdrawal_fee{%(wooxSelector)s} offset 1h) > 0)
+                and on (token, network, protocol)
+              woox:watched_token_networks
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'info' },
+            annotations: {
+              summary: 'WOO X withdrawal fee of {{ $labels.token }} on {{ $labels.network }} more than doubled',
+              description: 'The withdrawal fee of {{ $labels.token }} on network {{ $labels.network }} is now {{ $value }} {{ $labels.token }}, more than twice what it was one hour ago. Consider another network or postponing withdrawals.',
+              runbook_url: runbook('WooxWithdrawalFeeIncreased'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.history',
+        rules: [
+          // A liquidation shows as a LIQUIDATION counter that grew, or as a
+          // series that appeared (the exporter only exports pairs it has
+          // counted). Restarts fake both:
+          // - Without a state file the exporter recounts only the lookback
+          // window (--token-history.lookback): a counter drops, vanishes, or
+          // climbs page by page during the first poll. increase() reads a drop
+          // as a reset and counts it, so the counter is compared with its last
+          // value at least 15 minutes old instead, unless that value was
+          // exported before that exporter process's first successful history
+          // poll (a partial recount). A counter that dropped stays silent until
+          // it passes its old value or 15 minutes pass.
+          // - Failed scrapes leave gaps (staleness markers), and an instant 15
+          // minutes ago inside a gap made every series look new. A series is
+          // new only when it was absent 15 minutes ago while the exporter had
+          // already polled its account, or when it had no sample at all in the
+          // hour before: a first deployment, or an outage longer than an hour,
+          // when the first look-back window holds a liquidation (recent, and
+          // worth the page).
+          // Matching on (account, token) keeps an exporter that comes back under
+          // another instance label from re-firing.
+          {
+            alert: 'WooxLiquidation',
+            expr: |||
+              (
+                (
+                  woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"}
+                    >
+                  last_over_time(woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"}[1h] offset 15m)
+                )
+                  unless on (job, instance, account)
+                (
+                  last_over_time(woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="token_history"}[1h] offset 15m)
+                    <= on (job, instance) group_left
+                  last_over_time(process_start_time_seconds{%(wooxSelector)s}[1h] offset 15m)
+                )
+              )
+                or
+              (
+                (
+                  woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"}
+                    unless on (account, token)
+                  (woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"} offset 15m)
+                )
+                  and on (job, instance, account)
+                (woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="token_history"} offset 15m)
+              )
+                or
+              (
+                woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"}
+                  unless on (account, token)
+                last_over_time(woox_token_history_records_total{%(wooxSelector)s, transaction_type="LIQUIDATION"}[1h] offset 15m)
+              )
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'Liquidation on WOO X account {{ $labels.account }} ({{ $labels.token }})',
+              description: 'The token history of account {{ $labels.account }} shows new LIQUIDATION records for {{ $labels.token }} within the last 15 minutes. Positions were closed by the exchange for lack of margin.',
+              runbook_url: runbook('WooxLiquidation'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.exchange',
+        rules: [
+          // Any status but normal, including a code the exporter does not know.
+          // The status only changes when the exporter polls it (default every
+          // 1m); no `for:`, so the alert is firing, and inhibiting the poll and
+          // staleness alerts in examples/alertmanager.yml, before they fire.
+          {
+            alert: 'WooxExchangeMaintenance',
+            expr: 'woox_exchange_status{%(wooxSelector)s, status!="normal"} == 1' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X is in {{ $labels.status }}',
+              description: 'WOO X reports the system status {{ $labels.status }} to {{ $labels.instance }}. Its estimated end is {{ with printf "woox_exchange_maintenance_end_timestamp_seconds{job=%q,instance=%q}" $labels.job $labels.instance | query }}{{ . | first | value | humanizeTimestamp }}{{ else }}unknown{{ end }}. Trading, deposits and withdrawals may be unavailable; polls of the exporter may fail meanwhile.',
+              runbook_url: runbook('WooxExchangeMaintenance'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.account',
+        rules: [
+          // The value is the margin ratio as a multiple of the maintenance margin
+          // ratio, at which WOO X liquidates (1). A maintenance margin ratio of 0
+          // (no positions) gives +Inf and never fires; an account without
+          // collateral has nothing to liquidate. The warning also fires below 1.2
+          // so that nothing is silent while the critical one is pending;
+          // examples/alertmanager.yml inhibits the warning while the critical
+          // one fires. Account data is polled every 1m (--account-info.interval).
+          {
+            alert: 'WooxMarginRatioLow',
+            expr: |||
+              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < 1.2)
+                and
+              (woox_account_total_collateral{%(wooxSelector)s} > 0)
+            ||| % $._config,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} is close to liquidation',
+              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%.2f" }} times its maintenance margin ratio, below 1.2. WOO X liquidates positions at 1. Add collateral or reduce positions now.',
+              runbook_url: runbook('WooxMarginRatioLow'),
+            },
+          },
+          {
+            alert: 'WooxMarginRatioLow',
+            expr: |||
+              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < 1.5)
+                and
+              (woox_account_total_collateral{%(wooxSelector)s} > 0)
+            ||| % $._config,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Margin of WOO X account {{ $labels.account }} is low',
+              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%.2f" }} times its maintenance margin ratio, below 1.5. WOO X liquidates positions at 1. Consider adding collateral or reducing positions.',
+              runbook_url: runbook('WooxMarginRatioLow'),
+            },
+          },
+          // The value is the transfer's age. The exporter only sees transfers
+          // created within --wallet.lookback (default 7d) and polls them every
+          // --wallet.interval (default 5m).
+          {
+            alert: 'WooxWithdrawalStuck',
+            expr: 'time() - woox_wallet_oldest_in_flight_timestamp_seconds{%(wooxSelector)s, side="WITHDRAW"} > 3600' % $._config,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Withdrawal from WOO X account {{ $labels.account }} in flight for {{ $value | humanizeDuration }}',
+              description: 'The oldest withdrawal of account {{ $labels.account }} that is not completed, canceled or failed was created {{ $value | humanizeDuration }} ago. It may wait for a manual review, a travel-rule check or a congested network.',
+              runbook_url: runbook('WooxWithdrawalStuck'),
+            },
+          },
+          // Any rise over the rate of one hour ago; maker rates may be negative
+          // (rebates), and a smaller rebate is a rise too. As with
+          // WooxWithdrawalFeeIncreased, a series without a sample one hour ago (a
+          // fresh Prometheus, a new account, an exporter restart or outage that
+          // covered that instant) has nothing to compare with and stays silent.
+          // Fires for one hour after the change.
+          {
+            alert: 'WooxFeeRateIncreased',
+            expr: 'woox_account_fee_rate{%(wooxSelector)s} > (woox_account_fee_rate{%(wooxSelector)s} offset 1h)' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X {{ $labels.market }} {{ $labels.side }} fee rate of account {{ $labels.account }} increased',
+              description: 'The {{ $labels.market }} {{ $labels.side }} fee rate of account {{ $labels.account }} is now {{ $value | humanizePercentage }}, up from {{ with printf "woox_account_fee_rate{job=%q,instance=%q,account=%q,market=%q,side=%q} offset 1h" $labels.job $labels.instance $labels.account $labels.market $labels.side | query }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }} one hour ago. Trading on this account costs more; check its fee tier.',
+              runbook_url: runbook('WooxFeeRateIncreased'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.health',
+        rules: [
+          // Each endpoint keeps its last result until its next poll; 10m covers two
+          // credentials/token_network polls (5m) and ten token_history polls (1m),
+          // so one retried blip does not page. The description lists the
+          // reasons of the failures (woox_poll_failures_total) over that time.
+          {
+            alert: 'WooxPollFailing',
+            expr: 'woox_poll_success{%(wooxSelector)s} == 0' % $._config,
+            'for': $._config.pollFailingFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter cannot poll {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }}',
+              description: std.join('', [
+                'The last poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} failed, and it has been failing for at least %s. ' % $._config.pollFailingFor,
+                'Failures by reason in that time:{{ range printf "increase(woox_poll_failures_total{job=%%q,instance=%%q,endpoint=%%q,account=%%q}[%s]) > 0" $labels.job $labels.instance $labels.endpoint $labels.account | query }} {{ .Labels.reason }} {{ .Value | printf "%%.0f" }}{{ else }} unknown{{ end }}. ' % $._config.pollFailingFor,
+                'The exporter keeps serving the last data it had; alerts based on it may be out of date.',
+              ]),
+              runbook_url: runbook('WooxPollFailing'),
+            },
+          },
+          // Thresholds are about three poll intervals at the default flags
+          // (token_history 1m, credentials and token_network 5m); raise them
+          // in _config with --token-history.interval, --credentials.interval or
+          // --token-network.interval.
+          // woox_poll_last_success_timestamp_seconds exists only after the
+          // first success, woox_poll_success from the first finished poll:
+          // an endpoint with a poll but never a success counts its age from
+          // the exporter's start (process_start_time_seconds).
+          {
+            alert: 'WooxDataStale',
+            local stale(endpoints, seconds) = |||
+              (time() - woox_poll_last_success_timestamp_seconds{%(sel)s, endpoint=~"%(ep)s"} > %(s)d)
+                or
+              (
+                (
+                  woox_poll_success{%(sel)s, endpoint=~"%(ep)s"} * 0
+                    + on (job, instance) group_left ()
+                  (time() - process_start_time_seconds{%(sel)s})
+                )
+                  unless on (job, instance, endpoint, account)
+                woox_poll_last_success_timestamp_seconds{%(sel)s}
+              ) > %(s)d
+            ||| % { sel: $._config.wooxSelector, ep: endpoints, s: seconds },
+            expr: std.join('  or\n', [
+              stale($._config.dataStaleFastEndpoints, $._config.dataStaleFastSeconds),
+              stale($._config.dataStaleSlowEndpoints, $._config.dataStaleSlowSeconds),
+              stale('sub_accounts', $._config.dataStaleSubAccountsSeconds),
+            ]),
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter data for {{ $labels.endpoint }}{{ if $labels.account }} of account {{ $labels.account }}{{ end }} is stale',
+              description: 'The last successful poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} was {{ $value | humanizeDuration }} ago (or it never succeeded, since the exporter started that long ago), several poll intervals. Security and network alerts are blind for this data until polling succeeds again.',
+              runbook_url: runbook('WooxDataStale'),
+            },
+          },
+          // The rate limit is shared with whatever else uses the account's
+          // keys (trading bots): a single 429 is routine contention and only
+          // shows on the dashboard ("HTTP 429 responses"). The alert fires on
+          // sustained refusal: 429s in at least rateLimitedWindows of the
+          // last rateLimitedWindowsOf windows of rateLimitedWindow (default 3
+          // of the last 4 5-minute windows). The subquery evaluates the
+          // windows at aligned steps; the first 429 of a series born with it
+          // (no pre-created 0) is not counted, its later ones are.
+          {
+            alert: 'WooxRateLimited',
+            local c = $._config {
+              rateLimitedRange: '%dm' % (std.parseInt(std.rstripChars($._config.rateLimitedWindow, 'm')) * $._config.rateLimitedWindowsOf - 1),
+            },
+            expr: |||
+              count_over_time(
+                (
+                  sum by (job, instance, endpoint, account) (
+                    increase(woox_api_requests_total{%(wooxSelector)s, code="429"}[%(rateLimitedWindow)s])
+                  ) > 0
+                )[%(rateLimitedRange)s:%(rateLimitedWindow)s]
+              ) >= %(rateLimitedWindows)d
+            ||| % c,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X keeps rate-limiting woox_exporter on {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }}',
+              description: 'WOO X answered requests of {{ $labels.instance }} to {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} with HTTP 429 in {{ $value | printf "%%.0f" }} of the last %d %s windows. Polls slow down or fail, and other users of the same account\'s limit (trading bots) are likely throttled too.' % [$._config.rateLimitedWindowsOf, $._config.rateLimitedWindow],
+              runbook_url: runbook('WooxRateLimited'),
+            },
+          },
+          // Set at start when the state file could not be used and was set
+          // aside: token history counters restarted from zero. Stays until the
+          // exporter restarts with a good file.
+          {
+            alert: 'WooxStateFileCorrupt',
+            expr: 'woox_exporter_state_file_corrupt{%(wooxSelector)s} == 1' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} set its state file aside at start',
+              description: 'The token history state file of {{ $labels.instance }} could not be used at start and was set aside; the token history counters restarted from zero, so flow and liquidation panels show a reset. The exporter keeps running and writes a new file.',
+              runbook_url: runbook('WooxStateFileCorrupt'),
+            },
+          },
+          // The file is rewritten after each token history poll (1m): a
+          // failure in every 5-minute window for 15 minutes is a disk or
+          // permission problem, not a blip. Until it is fixed a restart loses
+          // the counters.
+          {
+            alert: 'WooxStateFileWriteFailing',
+            expr: 'increase(woox_exporter_state_file_write_failures_total{%(wooxSelector)s}[5m]) > 0' % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} cannot write its state file',
+              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). A restart now would restart the token history counters from zero.',
+              runbook_url: runbook('WooxStateFileWriteFailing'),
+            },
+          },
+          // A poll is inconsistent when the exchange's meta.total promises
+          // more records than its pages return. Once is a race with new
+          // records; a steady rise means the exchange overstates it.
+          {
+            alert: 'WooxTokenHistoryInconsistent',
+            expr: 'increase(woox_token_history_inconsistent_polls_total{%(wooxSelector)s}[%(tokenHistoryInconsistentWindow)s]) >= %(tokenHistoryInconsistentPolls)d' % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X token history of account {{ $labels.account }} keeps disagreeing with its own total',
+              description: '{{ $value | printf "%%.0f" }} token history polls of account {{ $labels.account }} on {{ $labels.instance }} in the last %s found fewer records than the exchange\'s meta.total. The exchange overstates the total; the exporter counts the records it gets, but may re-read pages and lag.' % $._config.tokenHistoryInconsistentWindow,
+              runbook_url: runbook('WooxTokenHistoryInconsistent'),
+            },
+          },
+          // WOO X rejects signed requests at 300 s of skew; warn well before.
+          {
+            alert: 'WooxClockSkew',
+            expr: 'abs(woox_api_clock_skew_seconds{%(wooxSelector)s}) > 60' % $._config,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Clock of woox_exporter host {{ $labels.instance }} is {{ $value | humanizeDuration }} off WOO X',
+              description: 'The clock of {{ $labels.instance }} differs from the WOO X server clock by {{ $value | humanizeDuration }}. WOO X rejects signed requests at 300 s of skew; every private poll will then fail.',
+              runbook_url: runbook('WooxClockSkew'),
+            },
+          },
+          // The job name is the one in examples/prometheus.yml; change both
+          // selectors if you scrape the exporter under another job name.
+          {
+            alert: 'WooxExporterDown',
+            expr: |||
+              (up{%(wooxSelector)s} == 0)
+                or
+              absent(up{%(wooxSelector)s})
+            ||| % $._config,
+            'for': '5m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'woox_exporter is down or not scraped',
+              description: 'Prometheus has not scraped woox_exporter (job "woox"{{ if $labels.instance }}, target {{ $labels.instance }}{{ end }}) successfully for 5 minutes, or has no such target. No WOO X key, network or history alerts can fire meanwhile.',
+              runbook_url: runbook('WooxExporterDown'),
+            },
+          },
+        ],
+      },
+    ],
+  },
+}

@@ -1,0 +1,62 @@
+// Settings of the woox_exporter mixin. Override any of them in your own
+// jsonnet, e.g.
+//   (import 'woox_exporter/mixin/mixin.libsonnet') + {
+//     _config+:: { wooxSelector: 'job="woox-prod"' },
+//   }
+{
+  _config+:: {
+    // Selects the exporter's series in every alert and recording rule, and
+    // the jobs offered by the dashboard's job variable.
+    wooxSelector: 'job="woox"',
+
+    // Alerts link to <runbookURL>#<alert name, lowercased>.
+    runbookURL: 'https://github.com/woox-exporter/woox_exporter/blob/main/RUNBOOK.md',
+
+    // The token networks the network and fee alerts watch (the recording
+    // rule woox:watched_token_networks). Default: every token. E.g.
+    //   'token=~"BTC|ETH|USDT|USDC"'
+    //   'token=~"USDT|USDC", network=~"ETH|TRON|SOL"'
+    watchedTokenNetworksSelector: 'token=~".+"',
+
+    // Margin ratio as a multiple of the maintenance margin ratio (WOO X
+    // liquidates at 1).
+    marginRatioCritical: 1.2,
+    marginRatioWarning: 1.5,
+
+    // Seconds a withdrawal may stay in flight before WooxWithdrawalStuck.
+    withdrawalStuckSeconds: 3600,
+
+    // Seconds of clock skew before WooxClockSkew (WOO X rejects at 300).
+    clockSkewSeconds: 60,
+
+    // How long a poll must keep failing before WooxPollFailing.
+    pollFailingFor: '10m',
+
+    // Seconds without a successful poll before WooxDataStale, per group of
+    // endpoints: about three poll intervals at the default flags. Raise them
+    // with the matching --*.interval flags.
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances',
+    dataStaleFastSeconds: 300,
+    dataStaleSlowEndpoints: 'credentials|token_network|wallet',
+    dataStaleSlowSeconds: 1200,
+    dataStaleSubAccountsSeconds: 3600,
+
+    // WooxRateLimited: fires when at least rateLimitedWindows of the last
+    // rateLimitedWindowsOf windows of rateLimitedWindow each saw a 429.
+    rateLimitedWindow: '5m',
+    rateLimitedWindows: 3,
+    rateLimitedWindowsOf: 4,
+
+    // WooxTokenHistoryInconsistent: inconsistent token history polls (the
+    // exchange's meta.total above the records it returns) within
+    // tokenHistoryInconsistentWindow before it fires.
+    tokenHistoryInconsistentPolls: 3,
+    tokenHistoryInconsistentWindow: '1h',
+
+    // Dashboard.
+    dashboardUID: 'woox-exporter',
+    dashboardTitle: 'WOO X exporter',
+    dashboardTags: ['woox', 'exchange', 'security'],
+    dashboardRefresh: '1m',
+  },
+}
