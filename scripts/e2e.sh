@@ -261,6 +261,8 @@ silent=(
   'WooxTokenHistoryInconsistent'
   'WooxClockSkew'
   'WooxExporterDown'
+  'WooxExporterShardingMismatch'
+  'WooxExporterShardMissing'
   'WooxMarginRatioLow account=sub'
   'WooxWithdrawalStuck account=sub'
   # Both compare with an hour ago, which this run has not seen.

@@ -506,13 +506,45 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
           // WOO X rejects signed requests at 300 s of skew; warn well before.
           {
             alert: 'WooxClockSkew',
-            expr: 'abs(woox_api_clock_skew_seconds{%(wooxSelector)s}) > 60' % $._config,
+            expr: 'abs(woox_api_clock_skew_seconds{%(wooxSelector)s}) > %(clockSkewSeconds)d' % $._config,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
               summary: 'Clock of woox_exporter host {{ $labels.instance }} is {{ $value | humanizeDuration }} off WOO X',
               description: 'The clock of {{ $labels.instance }} differs from the WOO X server clock by {{ $value | humanizeDuration }}. WOO X rejects signed requests at 300 s of skew; every private poll will then fail.',
               runbook_url: runbook('WooxClockSkew'),
+            },
+          },
+          // Replicas of one job sharded by --shard.count must agree on the
+          // count, or some accounts are polled twice (two budgets spent) and
+          // others by nobody.
+          {
+            alert: 'WooxExporterShardingMismatch',
+            expr: 'stdvar by (job) (woox_exporter_shard_count{%(wooxSelector)s}) != 0' % $._config,
+            'for': '15m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'Replicas of woox_exporter job {{ $labels.job }} disagree on the shard count',
+              description: 'The replicas of job {{ $labels.job }} report different woox_exporter_shard_count values: each splits the accounts its own way, so some accounts are polled by two replicas (twice the API budget) and some by none.',
+              runbook_url: runbook('WooxExporterShardingMismatch'),
+            },
+          },
+          // Every index 0 .. count-1 must be scraped exactly once: 2^count - 1
+          // is the sum of 2^index over all of them, so a missing shard leaves
+          // a positive remainder and a duplicated one a negative one.
+          {
+            alert: 'WooxExporterShardMissing',
+            expr: |||
+              (2 ^ max by (job) (woox_exporter_shard_count{%(wooxSelector)s}) - 1)
+                - sum by (job) (2 ^ woox_exporter_shard_index{%(wooxSelector)s})
+              != 0
+            ||| % $._config,
+            'for': '15m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'A shard of woox_exporter job {{ $labels.job }} is missing or runs twice',
+              description: 'The shard indexes scraped for job {{ $labels.job }} are not exactly 0 to woox_exporter_shard_count - 1, each once: the accounts of a missing shard are not watched, and a shard running twice spends its accounts\' API budget twice.',
+              runbook_url: runbook('WooxExporterShardMissing'),
             },
           },
           // The job name is the one in examples/prometheus.yml; change both
