@@ -11,7 +11,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
@@ -44,8 +43,6 @@ type versioned interface {
 type gatherResult struct {
 	mfs []*dto.MetricFamily
 	err error
-	// compact is set when mfs were laid out for encoding (compacted).
-	compact bool
 }
 
 func newPregathered(c prometheus.Collector, changed *atomic.Uint64) *pregathered {
@@ -58,60 +55,24 @@ func newPregathered(c prometheus.Collector, changed *atomic.Uint64) *pregathered
 	return p
 }
 
-// refresh gathers the collector from its current snapshots, laid out for
-// fast encoding (see compacted). It must run once before the first scrape,
-// and runs at the end of every poll.
-func (p *pregathered) refresh() { p.gather(true) }
-
-// refreshProgress shows a poll's progress (a page of token history) at once,
-// without the layout work that the next page would throw away.
-func (p *pregathered) refreshProgress() { p.gather(false) }
-
-func (p *pregathered) gather(compact bool) {
+// refresh gathers the collector from its current snapshots, unless they
+// did not change since the last gather. It must run once before the first
+// scrape, and runs after each page of a poll and at the end of every poll.
+func (p *pregathered) refresh() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var gen uint64
 	if p.gen != nil {
 		// Read before gathering: a change during the gather shows next time.
 		gen = p.gen()
-		if last := p.last.Load(); last != nil && gen == p.lastGen {
-			if compact && !last.compact {
-				p.last.Store(&gatherResult{mfs: compacted(last.mfs), err: last.err, compact: true})
-				p.changed.Add(1)
-			}
+		if p.last.Load() != nil && gen == p.lastGen {
 			return
 		}
 	}
 	mfs, err := p.reg.Gather()
-	if compact {
-		mfs = compacted(mfs)
-	}
-	p.last.Store(&gatherResult{mfs: mfs, err: err, compact: compact})
+	p.last.Store(&gatherResult{mfs: mfs, err: err})
 	p.lastGen = gen
 	p.changed.Add(1)
-}
-
-// compacted returns copies of mfs laid out in the order the encoder reads
-// them (a protobuf round trip, as families read off the wire). Gathered
-// const metrics sit scattered among the garbage of building them: scrapes
-// of the copies run 15-20 % faster on the large account (README,
-// Performance). Label pairs shared between families, tried before, saved a
-// few MB but cost as much again in scrape time.
-func compacted(mfs []*dto.MetricFamily) []*dto.MetricFamily {
-	out := make([]*dto.MetricFamily, len(mfs))
-	var buf []byte
-	for i, mf := range mfs {
-		out[i] = mf // kept if the copy fails: it encodes the same, only slower
-		var err error
-		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf[:0], mf); err != nil {
-			continue
-		}
-		c := &dto.MetricFamily{}
-		if proto.Unmarshal(buf, c) == nil {
-			out[i] = c
-		}
-	}
-	return out
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
@@ -119,7 +80,7 @@ func (p *pregathered) wrap(poll pollFunc) pollFunc {
 	return func(ctx context.Context, progress func()) error {
 		defer p.refresh()
 		return poll(ctx, func() {
-			p.refreshProgress()
+			p.refresh()
 			progress()
 		})
 	}

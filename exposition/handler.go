@@ -185,7 +185,9 @@ func encode(mfs []*dto.MetricFamily, key cacheKey) ([]byte, map[string]bool, err
 	var out io.Writer = &buf
 	var gz *gzip.Writer
 	if key.gzip {
-		gz = gzip.NewWriter(&buf)
+		gz = gzipPool.Get().(*gzip.Writer)
+		defer gzipPool.Put(gz)
+		gz.Reset(&buf)
 		out = gz
 	}
 	enc := expfmt.NewEncoder(out, key.format)
