@@ -15,7 +15,6 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/exporter-toolkit/web"
 
 	"github.com/woox-exporter/woox_exporter/exposition"
@@ -205,5 +204,5 @@ func TestServerBoundsConcurrentConnections(t *testing.T) {
 
 // liveOnly serves g as the live part, with no data families.
 func liveOnly(g prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: g, Data: func() ([]*dto.MetricFamily, uint64, error) { return nil, 0, nil }}
+	return exposition.Source{Live: g, Data: func() []exposition.Part { return nil }}
 }

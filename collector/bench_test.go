@@ -147,10 +147,13 @@ func BenchmarkScrapeAfterEveryPoll(b *testing.B) {
 			src := e.Source(reg)
 			data := src.Data
 			var gen uint64
-			src.Data = func() ([]*dto.MetricFamily, uint64, error) {
-				mfs, _, err := data()
+			src.Data = func() []exposition.Part {
+				parts := data()
 				gen++
-				return mfs, gen, err
+				for i := range parts {
+					parts[i].Generation = gen
+				}
+				return parts
 			}
 			benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)))
 		})

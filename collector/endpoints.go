@@ -106,7 +106,7 @@ type builder struct {
 // that runs fn and then regathers collector c for scrapes.
 func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
 	if b.pg == nil {
-		b.pg = newPregathered(c, &b.e.dataChanged)
+		b.pg = newPregathered(c)
 		b.e.pregathered = append(b.e.pregathered, b.pg)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: b.endpoint, account: account, interval: b.interval,

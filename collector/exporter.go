@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -106,8 +105,6 @@ type Exporter struct {
 	// healthReg the poll health gathered at scrape time: see Gatherer.
 	pregathered []*pregathered
 	healthReg   *prometheus.Registry
-	// dataChanged is the generation of the pregathered families.
-	dataChanged atomic.Uint64
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled

@@ -3,7 +3,6 @@ package collector
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -30,9 +29,9 @@ type pregathered struct {
 	// since lastGen was gathered.
 	gen     func() uint64
 	lastGen uint64
-	// changed counts, for every pregathered collector of the exporter, the
-	// results stored: the generation of the exporter's data.
-	changed *atomic.Uint64
+	// changed counts the results stored: the generation of this part of
+	// the exporter's data.
+	changed atomic.Uint64
 }
 
 // versioned is a collector that can tell when its snapshots change.
@@ -45,10 +44,10 @@ type gatherResult struct {
 	err error
 }
 
-func newPregathered(c prometheus.Collector, changed *atomic.Uint64) *pregathered {
+func newPregathered(c prometheus.Collector) *pregathered {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	p := &pregathered{reg: reg, changed: changed}
+	p := &pregathered{reg: reg}
 	if v, ok := c.(versioned); ok {
 		p.gen = v.generation
 	}
@@ -121,17 +120,15 @@ func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
 	return exposition.Source{Live: prometheus.Gatherers{live, e.healthReg}, Data: e.data}
 }
 
-// data is every pregathered family and their generation, read first: a
-// poll that stores a result while the families are read shows as a new
-// generation next time.
-func (e *Exporter) data() ([]*dto.MetricFamily, uint64, error) {
-	gen := e.dataChanged.Load()
-	var mfs []*dto.MetricFamily
-	var errs []error
-	for _, p := range e.pregathered {
+// data is the pregathered families, a part per collector with its own
+// generation, read first: a poll that stores a result while the families
+// are read shows as a new generation next time.
+func (e *Exporter) data() []exposition.Part {
+	parts := make([]exposition.Part, len(e.pregathered))
+	for i, p := range e.pregathered {
+		gen := p.changed.Load()
 		r := p.last.Load()
-		mfs = append(mfs, r.mfs...)
-		errs = append(errs, r.err)
+		parts[i] = exposition.Part{Families: r.mfs, Generation: gen, Err: r.err}
 	}
-	return mfs, gen, errors.Join(errs...)
+	return parts
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -132,7 +131,7 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}}, new(atomic.Uint64))
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	first := pg.last.Load()
 	pg.refresh()
@@ -156,7 +155,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows()}
 	c := newTokenNetworkCollector(api)
-	pg := newPregathered(c, new(atomic.Uint64))
+	pg := newPregathered(c)
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
@@ -185,8 +184,8 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	var changed atomic.Uint64
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}}, &changed)
+	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	changed := &pg.changed
 	pg.refresh()
 	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")

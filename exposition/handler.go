@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,10 +32,19 @@ import (
 type Source struct {
 	// Live is gathered and encoded on every scrape.
 	Live prometheus.Gatherer
-	// Data returns the families that change only with polls and a
-	// generation that changes whenever they do. The families are shared:
-	// read only.
-	Data func() (mfs []*dto.MetricFamily, generation uint64, err error)
+	// Data returns the families that change only with polls, in parts
+	// that change independently (one per collector): a change re-encodes
+	// only its part. The parts, and their number, are the same at every
+	// call; their families are shared: read only.
+	Data func() []Part
+}
+
+// Part is one independently changing set of data families.
+type Part struct {
+	Families []*dto.MetricFamily
+	// Generation changes whenever the families do.
+	Generation uint64
+	Err        error
 }
 
 // Options tune a Handler.
@@ -67,17 +77,24 @@ type cacheKey struct {
 	gzip   bool
 }
 
-// entry is the data encoded in one format, for one generation.
+// entry is the data encoded in one format: each part for its generation.
 type entry struct {
-	mu         sync.Mutex
+	mu    sync.Mutex
+	parts []encodedPart
+	// end is what follows the last part: "# EOF" for OpenMetrics, gzipped
+	// as a member of its own when the format is.
+	end      []byte
+	lastUsed time.Time
+}
+
+// encodedPart is one part encoded, with its family names, to refuse a live
+// family of the same name (a family served twice breaks the scrape).
+type encodedPart struct {
 	generation uint64
 	valid      bool
 	body       []byte
-	// names are the data's family names, to refuse a live family of the
-	// same name (a family served twice breaks the scrape).
-	names    map[string]bool
-	err      error
-	lastUsed time.Time
+	names      map[string]bool
+	err        error
 }
 
 // NewHandler serves src.
@@ -89,9 +106,13 @@ func NewHandler(src Source, opts Options) *Handler {
 		opts.Now = time.Now
 	}
 	all := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		live, err := src.Live.Gather()
-		data, _, derr := src.Data()
-		return append(live, data...), errors.Join(err, derr)
+		mfs, err := src.Live.Gather()
+		errs := []error{err}
+		for _, p := range src.Data() {
+			mfs = append(mfs, p.Families...)
+			errs = append(errs, p.Err)
+		}
+		return mfs, errors.Join(errs...)
 	})
 	return &Handler{
 		src: src, opts: opts, accepted: expfmt.DefaultOpenMetricsAcceptedFormats(),
@@ -107,7 +128,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := cacheKey{format: expfmt.NegotiateAccept(r.Header, h.accepted...), gzip: acceptsGzip(r.Header.Get("Accept-Encoding"))}
-	data, names, err := h.data(key)
+	parts, end, err := h.data(key)
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
 	}
@@ -130,7 +151,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	enc := expfmt.NewEncoder(out, key.format)
 	for _, mf := range live {
-		if names[mf.GetName()] {
+		if dataName(parts, mf.GetName()) {
 			h.logf("metric family %s is both live and data: served once, as data", mf.GetName())
 			continue
 		}
@@ -139,24 +160,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The encoder is not closed: OpenMetrics' "# EOF" ends the data part.
+	// The encoder is not closed: OpenMetrics' "# EOF" comes after the data.
 	if gz != nil {
 		if err := gz.Close(); err != nil {
 			return
 		}
 	}
-	_, _ = w.Write(data)
+	for _, p := range parts {
+		if _, err := w.Write(p.body); err != nil {
+			return
+		}
+	}
+	_, _ = w.Write(end)
 }
 
-// data returns the data encoded for key, encoding it if the data changed
-// since or it was never asked for in this format; scrapes of one format
+func dataName(parts []encodedPart, name string) bool {
+	for _, p := range parts {
+		if p.names[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// data returns the data encoded for key, encoding each part that changed
+// since, or that was never asked for in this format; scrapes of one format
 // share one encoding.
-func (h *Handler) data(key cacheKey) ([]byte, map[string]bool, error) {
+func (h *Handler) data(key cacheKey) ([]encodedPart, []byte, error) {
 	now := h.opts.Now()
 	h.mu.Lock()
 	e, ok := h.entries[key]
 	if !ok {
-		e = &entry{}
+		e = &entry{end: encodeEnd(key)}
 		h.entries[key] = e
 	}
 	e.lastUsed = now
@@ -169,17 +204,42 @@ func (h *Handler) data(key cacheKey) ([]byte, map[string]bool, error) {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	mfs, gen, err := h.src.Data()
-	if e.valid && e.generation == gen {
-		return e.body, e.names, e.err
+	parts := h.src.Data()
+	if len(e.parts) != len(parts) {
+		e.parts = make([]encodedPart, len(parts))
 	}
-	body, names, encErr := encode(mfs, key)
-	e.body, e.names, e.generation, e.valid, e.err = body, names, gen, true, errors.Join(err, encErr)
-	return e.body, e.names, e.err
+	var errs []error
+	for i, p := range parts {
+		ep := &e.parts[i]
+		if !ep.valid || ep.generation != p.Generation {
+			body, names, err := encode(p.Families, key)
+			*ep = encodedPart{generation: p.Generation, valid: true, body: body, names: names, err: errors.Join(p.Err, err)}
+		}
+		errs = append(errs, ep.err)
+	}
+	return slices.Clone(e.parts), e.end, errors.Join(errs...)
 }
 
-// encode writes mfs in key's format, closed (OpenMetrics ends in
-// "# EOF"), and gzipped into a member of its own if key says so.
+// encodeEnd is what ends an answer in key's format.
+func encodeEnd(key cacheKey) []byte {
+	if key.format.FormatType() != expfmt.TypeOpenMetrics {
+		return nil
+	}
+	var buf bytes.Buffer
+	c, _ := expfmt.NewEncoder(&buf, key.format).(expfmt.Closer)
+	_ = c.Close()
+	if !key.gzip {
+		return buf.Bytes()
+	}
+	var z bytes.Buffer
+	gz := gzip.NewWriter(&z)
+	_, _ = gz.Write(buf.Bytes())
+	_ = gz.Close()
+	return z.Bytes()
+}
+
+// encode writes mfs in key's format, without the end OpenMetrics needs
+// (encodeEnd), gzipped into a member of its own if key says so.
 func encode(mfs []*dto.MetricFamily, key cacheKey) ([]byte, map[string]bool, error) {
 	var buf bytes.Buffer
 	var out io.Writer = &buf
@@ -203,9 +263,6 @@ func encode(mfs []*dto.MetricFamily, key cacheKey) ([]byte, map[string]bool, err
 			errs = append(errs, fmt.Errorf("encode %s: %w", mf.GetName(), err))
 		}
 	}
-	if c, ok := enc.(expfmt.Closer); ok {
-		errs = append(errs, c.Close())
-	}
 	if gz != nil {
 		errs = append(errs, gz.Close())
 	}
@@ -224,7 +281,9 @@ func (h *Handler) CachedBytes() int {
 	n := 0
 	for _, e := range entries {
 		e.mu.Lock()
-		n += len(e.body)
+		for _, p := range e.parts {
+			n += len(p.body)
+		}
 		e.mu.Unlock()
 	}
 	return n

@@ -25,8 +25,10 @@ import (
 // rig is a live registry, a data registry whose generation the test moves,
 // the handler under test and promhttp over a plain registry of both.
 type rig struct {
-	live, data *prometheus.Registry
-	gen        atomic.Uint64
+	live, data, other *prometheus.Registry
+	// gen is the generation of data, the part the tests change; other is
+	// a part that never changes.
+	gen atomic.Uint64
 	gauge      *prometheus.GaugeVec
 	handler    *Handler
 	plain      http.Handler
@@ -35,7 +37,7 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	r := &rig{live: prometheus.NewRegistry(), data: prometheus.NewRegistry()}
+	r := &rig{live: prometheus.NewRegistry(), data: prometheus.NewRegistry(), other: prometheus.NewRegistry()}
 	r.live.MustRegister(prometheus.NewCounter(prometheus.CounterOpts{Name: "live_requests_total", Help: "Live counter."}))
 	r.live.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "live.dotted.gauge", Help: "A UTF-8 name, escaped per format."}))
 	r.gauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "data_balance", Help: "Data gauge."}, []string{"account", "token"})
@@ -43,15 +45,20 @@ func newRig(t *testing.T) *rig {
 	r.gauge.WithLabelValues("main", "US\"DT").Set(1000)
 	hist := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "data_duration_seconds", Help: "Data histogram.", Buckets: []float64{0.1, 1}})
 	hist.Observe(0.5)
-	r.data.MustRegister(r.gauge, hist, prometheus.NewCounter(prometheus.CounterOpts{Name: "data.dotted_total", Help: "Data counter with a UTF-8 name."}))
+	r.data.MustRegister(r.gauge)
+	r.other.MustRegister(hist, prometheus.NewCounter(prometheus.CounterOpts{Name: "data.dotted_total", Help: "Data counter with a UTF-8 name."}))
 	r.now.Store(time.Unix(1700000000, 0).UnixNano())
-	r.handler = NewHandler(Source{Live: r.live, Data: func() ([]*dto.MetricFamily, uint64, error) {
-		gen := r.gen.Load()
-		mfs, err := r.data.Gather()
-		return mfs, gen, err
-	}}, Options{Now: func() time.Time { return time.Unix(0, r.now.Load()) }, Idle: time.Minute})
-	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.live, r.data}, promhttp.HandlerOpts{EnableOpenMetrics: true})
+	r.handler = NewHandler(Source{Live: r.live, Data: r.parts}, Options{Now: func() time.Time { return time.Unix(0, r.now.Load()) }, Idle: time.Minute})
+	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.live, r.data, r.other}, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return r
+}
+
+// parts are the two data parts: data at the test's generation, other at 0.
+func (r *rig) parts() []Part {
+	gen := r.gen.Load()
+	data, err := r.data.Gather()
+	other, oerr := r.other.Gather()
+	return []Part{{Families: data, Generation: gen, Err: err}, {Families: other, Err: oerr}}
 }
 
 // accepts are Accept headers of every format promhttp negotiates, with the
@@ -199,38 +206,32 @@ func TestEveryFormatServesWhatAPlainRegistryServes(t *testing.T) {
 	}
 }
 
-// The cache encodes once per change and format: an unchanged generation
-// is not encoded again, however many scrapes.
+// The cache encodes once per change and format, and only the part that
+// changed: an unchanged generation is not encoded again, however many
+// scrapes.
 func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	r := newRig(t)
-	var gathers atomic.Int64
-	src := r.handler.src
-	data := src.Data
-	h := NewHandler(Source{Live: src.Live, Data: func() ([]*dto.MetricFamily, uint64, error) {
-		gathers.Add(1)
-		return data()
-	}}, r.handler.opts)
 	for range 5 {
-		get(t, h, "", true)
-		get(t, h, "application/openmetrics-text;version=1.0.0", false)
+		get(t, r.handler, "", true)
+		get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
 	}
-	first := h.CachedBytes()
-	r.gen.Add(1)
-	for range 5 {
-		get(t, h, "", true)
+	if r.handler.Formats() != 2 || r.handler.CachedBytes() == 0 {
+		t.Errorf("%d formats, %d bytes cached; want 2 and some", r.handler.Formats(), r.handler.CachedBytes())
 	}
-	if h.Formats() != 2 || first == 0 {
-		t.Errorf("%d formats, %d bytes cached; want 2 and some", h.Formats(), first)
-	}
-	// Every scrape reads the generation; the families are read each time
-	// too (cheap pointers), but encoded only on a change: compare the
-	// cached bodies' identity instead.
-	key := cacheKey{format: expfmt.NegotiateAccept(http.Header{}, h.accepted...), gzip: true}
-	e := h.entries[key]
-	before := e.body
-	get(t, h, "", true)
-	if &before[0] != &e.body[0] {
+	key := cacheKey{format: expfmt.NegotiateAccept(http.Header{}, r.handler.accepted...), gzip: true}
+	e := r.handler.entries[key]
+	changed, unchanged := e.parts[0].body, e.parts[1].body
+	get(t, r.handler, "", true)
+	if &e.parts[0].body[0] != &changed[0] || &e.parts[1].body[0] != &unchanged[0] {
 		t.Error("an unchanged generation was encoded again")
+	}
+	r.gen.Add(1)
+	get(t, r.handler, "", true)
+	if &e.parts[0].body[0] == &changed[0] {
+		t.Error("the changed part was not encoded again")
+	}
+	if &e.parts[1].body[0] != &unchanged[0] {
+		t.Error("the part that did not change was encoded again")
 	}
 }
 

@@ -23,7 +23,7 @@ type exporter struct {
 // test's rate limit and budget, logging warnings and errors only, and extra.
 func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporter, error) {
 	args := append([]string{"--woox.api-url=" + fakeURL, "--api.rate-limit=" + c.rateLimit,
-		"--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn", "--collector.sub-accounts"}, extra...)
+		"--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
 	env := append(os.Environ(), "WOOX_API_KEY="+fakeexchange.LargeMainKey, "WOOX_API_SECRET="+fakeexchange.LargeMainSecret)
 	p, err := exportertest.StartBinary(ctx, c.exporter, env, args...)
 	if err != nil {

@@ -36,7 +36,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	}
 	defer stopFake()
 
-	ex, err := startExporter(ctx, c, fakeURL, exportertest.IntervalFlags(c.pollEvery)...)
+	ex, err := startExporter(ctx, c, fakeURL, append([]string{"--collector.sub-accounts"}, exportertest.IntervalFlags(c.pollEvery)...)...)
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,8 @@ import (
 
 // Targets: see the README, Performance.
 const (
-	maxP99Ratio        = 1.25
-	minThroughputRatio = 0.8
+	maxP99Ratio        = 0.25
+	minThroughputRatio = 4.0
 	maxRSSBytes        = 50_000_000 // 50 MB
 	minCatchUpRatio    = 0.9
 	maxReadyAfterPoll  = 2 * time.Second

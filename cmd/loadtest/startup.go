@@ -26,7 +26,7 @@ func startUp(ctx context.Context, c config, requests int, window time.Duration, 
 		return err
 	}
 	defer stopFake()
-	ex, err := startExporter(ctx, c, fakeURL, exportertest.IntervalFlags(time.Hour)...)
+	ex, err := startExporter(ctx, c, fakeURL, append([]string{"--collector.sub-accounts"}, exportertest.IntervalFlags(time.Hour)...)...)
 	if err != nil {
 		return err
 	}
