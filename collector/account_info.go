@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
@@ -67,6 +68,7 @@ func accountGauge(name, help string) *prometheus.Desc {
 // polled; a field the exchange did not send is not exported.
 type AccountInfoCollector struct {
 	accounts []*latest[client.AccountInfo]
+	changes  atomic.Uint64
 }
 
 var _ prometheus.Collector = (*AccountInfoCollector)(nil)
@@ -75,13 +77,16 @@ var _ prometheus.Collector = (*AccountInfoCollector)(nil)
 func buildAccountInfo(b *builder) (prometheus.Collector, error) {
 	c := &AccountInfoCollector{}
 	for _, a := range b.cfg.Accounts {
-		l := &latest[client.AccountInfo]{account: a.Name}
+		l := &latest[client.AccountInfo]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
 		api := a.API
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error { return l.set(api.AccountInfo(ctx)) })
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
+
+// generation changes when an account's answer does.
+func (c *AccountInfoCollector) generation() uint64 { return c.changes.Load() }
 
 // Describe implements prometheus.Collector.
 func (c *AccountInfoCollector) Describe(ch chan<- *prometheus.Desc) {

@@ -59,3 +59,31 @@ func TestAccountInfoMetrics(t *testing.T) {
 	e.pollers[0].pollOnce(context.Background())
 	expectMetrics(t, e.byName[client.EndpointAccountInfo], "account_info_partial.metrics")
 }
+
+// An answer equal to the last one leaves the collector's generation alone,
+// so it is neither gathered nor encoded again; a changed one moves it.
+func TestUnchangedAnswersKeepTheGeneration(t *testing.T) {
+	account := &fakeAccount{now: historyNow, info: client.AccountInfo{MarginRatio: decp("2")},
+		balances: []client.Balance{{Token: "BTC", Holding: decp("1")}}}
+	for _, endpoint := range []string{client.EndpointAccountInfo, client.EndpointBalances} {
+		e := onlyEndpoint(t, endpoint, account)
+		c := e.byName[endpoint].(versioned)
+		first := c.generation()
+		e.pollers[0].pollOnce(context.Background())
+		if got := c.generation(); got != first {
+			t.Errorf("%s: the same answer moved the generation from %d to %d", endpoint, first, got)
+		}
+		account.mu.Lock()
+		account.info.MarginRatio = decp("1.9")
+		account.balances[0].Holding = decp("0.9")
+		account.mu.Unlock()
+		e.pollers[0].pollOnce(context.Background())
+		if got := c.generation(); got != first+1 {
+			t.Errorf("%s: a changed answer: generation %d, want %d", endpoint, got, first+1)
+		}
+		account.mu.Lock()
+		account.info.MarginRatio = decp("2")
+		account.balances[0].Holding = decp("1")
+		account.mu.Unlock()
+	}
+}

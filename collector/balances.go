@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
@@ -40,6 +41,7 @@ func balanceGauge(name, help string) *prometheus.Desc {
 // A token the exchange stops listing disappears with the next poll.
 type BalancesCollector struct {
 	accounts []*latest[[]client.Balance]
+	changes  atomic.Uint64
 }
 
 var _ prometheus.Collector = (*BalancesCollector)(nil)
@@ -48,13 +50,16 @@ var _ prometheus.Collector = (*BalancesCollector)(nil)
 func buildBalances(b *builder) (prometheus.Collector, error) {
 	c := &BalancesCollector{}
 	for _, a := range b.cfg.Accounts {
-		l := &latest[[]client.Balance]{account: a.Name}
+		l := &latest[[]client.Balance]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
 		api := a.API
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error { return l.set(api.Balances(ctx)) })
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
+
+// generation changes when an account's answer does.
+func (c *BalancesCollector) generation() uint64 { return c.changes.Load() }
 
 // Describe implements prometheus.Collector.
 func (c *BalancesCollector) Describe(ch chan<- *prometheus.Desc) {

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"reflect"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,6 +11,10 @@ import (
 type latest[T any] struct {
 	account string
 	v       atomic.Pointer[T]
+	// changes counts, for the whole collector, the answers that differed
+	// from the one before: the collector's generation, so an unchanged
+	// answer is neither gathered nor encoded again.
+	changes *atomic.Uint64
 }
 
 // set keeps v unless err: after a failed poll the last good answer stays.
@@ -17,7 +22,11 @@ func (l *latest[T]) set(v T, err error) error {
 	if err != nil {
 		return err
 	}
+	if old := l.v.Load(); old != nil && reflect.DeepEqual(*old, v) {
+		return nil
+	}
 	l.v.Store(&v)
+	l.changes.Add(1)
 	return nil
 }
 

@@ -25,6 +25,7 @@ var subAccountInfoDesc = prometheus.NewDesc(
 // last polled.
 type SubAccountsCollector struct {
 	accounts []*subAccounts
+	changes  atomic.Uint64
 }
 
 var _ prometheus.Collector = (*SubAccountsCollector)(nil)
@@ -43,7 +44,7 @@ type subAccounts struct {
 func buildSubAccounts(b *builder) (prometheus.Collector, error) {
 	c := &SubAccountsCollector{}
 	for _, a := range b.cfg.Accounts {
-		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name}, api: a.API, logger: b.cfg.Logger}
+		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name, changes: &c.changes}, api: a.API, logger: b.cfg.Logger}
 		c.accounts = append(c.accounts, s)
 		b.poll(c, a.Name, s.poll)
 	}
@@ -66,6 +67,9 @@ func (s *subAccounts) poll(ctx context.Context, _ func()) error {
 	}
 	return s.set(rows, err)
 }
+
+// generation changes when an account's answer does.
+func (c *SubAccountsCollector) generation() uint64 { return c.changes.Load() }
 
 // Describe implements prometheus.Collector.
 func (c *SubAccountsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- subAccountInfoDesc }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -53,6 +54,7 @@ type walletSnapshot struct {
 // as last polled.
 type WalletCollector struct {
 	accounts []*latest[walletSnapshot]
+	changes  atomic.Uint64
 }
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
@@ -63,7 +65,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 	lookback := b.cfg.WalletLookback
 	c := &WalletCollector{}
 	for _, a := range b.cfg.Accounts {
-		l := &latest[walletSnapshot]{account: a.Name}
+		l := &latest[walletSnapshot]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
 		api := a.API
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
@@ -100,6 +102,9 @@ func walletInFlight(transfers []client.Transfer) walletSnapshot {
 	})
 	return snap
 }
+
+// generation changes when an account's answer does.
+func (c *WalletCollector) generation() uint64 { return c.changes.Load() }
 
 // Describe implements prometheus.Collector.
 func (c *WalletCollector) Describe(ch chan<- *prometheus.Desc) {

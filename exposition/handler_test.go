@@ -28,11 +28,11 @@ type rig struct {
 	live, data, other *prometheus.Registry
 	// gen is the generation of data, the part the tests change; other is
 	// a part that never changes.
-	gen atomic.Uint64
-	gauge      *prometheus.GaugeVec
-	handler    *Handler
-	plain      http.Handler
-	now        atomic.Int64
+	gen     atomic.Uint64
+	gauge   *prometheus.GaugeVec
+	handler *Handler
+	plain   http.Handler
+	now     atomic.Int64
 }
 
 func newRig(t *testing.T) *rig {
