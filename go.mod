@@ -15,6 +15,7 @@ require (
 	github.com/tjhop/slog-gokit v0.2.2
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/crypto v0.58.0
+	golang.org/x/image v0.33.0
 	golang.org/x/net v0.61.0
 	google.golang.org/protobuf v1.36.12
 )

@@ -110,7 +110,8 @@ func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
 		b.e.pregathered = append(b.e.pregathered, b.pg)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: b.endpoint, account: account, interval: b.interval,
-		stallAfter: max(b.interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now})
+		stallAfter: max(b.interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
+		finished: &b.e.pollsFinished})
 }
 
 // intervals resolves the poll interval of every endpoint from cfg.

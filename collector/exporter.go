@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -105,6 +106,10 @@ type Exporter struct {
 	// healthReg the poll health gathered at scrape time: see Gatherer.
 	pregathered []*pregathered
 	healthReg   *prometheus.Registry
+	// pollsFinished is the generation of the poll health; health caches
+	// its gathered families for it.
+	pollsFinished atomic.Uint64
+	health        healthCache
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled

@@ -14,21 +14,23 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// pregathered holds what one collector exported after its latest poll,
-// already gathered (label pairs built, checked, sorted), so that a scrape
-// only encodes it: building, checking and sorting thousands of const
-// metrics on every scrape costs more than encoding them.
+// pregathered holds what one collector exported, gathered (label pairs
+// built, checked, sorted) once per change rather than per scrape: a poll
+// only notes that it stored new snapshots (refresh), and the next scrape
+// that wants the families gathers them (current). Polls never gather, so
+// a hundred accounts finishing their polls at once cost one gather, not a
+// hundred.
 type pregathered struct {
 	reg *prometheus.Registry
-	// mu serialises refreshes by the pollers that share the collector (one
-	// per account), so the last stored result holds every account's latest
-	// snapshot. Scrapes never take it.
-	mu   sync.Mutex
-	last atomic.Pointer[gatherResult]
 	// gen, when the collector has one, tells whether its snapshots changed
-	// since lastGen was gathered.
-	gen     func() uint64
-	lastGen uint64
+	// since lastGen was gathered; otherwise every refresh counts as a
+	// change.
+	gen       func() uint64
+	requested atomic.Uint64
+	// mu serialises gathers; polls never take it.
+	mu                     sync.Mutex
+	last                   atomic.Pointer[gatherResult]
+	lastGen, lastRequested uint64
 	// changed counts the results stored: the generation of this part of
 	// the exporter's data.
 	changed atomic.Uint64
@@ -54,24 +56,34 @@ func newPregathered(c prometheus.Collector) *pregathered {
 	return p
 }
 
-// refresh gathers the collector from its current snapshots, unless they
-// did not change since the last gather. It must run once before the first
-// scrape, and runs after each page of a poll and at the end of every poll.
-func (p *pregathered) refresh() {
+// refresh notes that the collector's snapshots may have changed (a page of
+// a poll, the end of a poll).
+func (p *pregathered) refresh() { p.requested.Add(1) }
+
+// current is the collector's families as of its latest snapshots,
+// gathered now if they changed since the last gather.
+func (p *pregathered) current() *gatherResult {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// Read before gathering: a change during the gather shows next time.
+	req := p.requested.Load()
 	var gen uint64
+	last := p.last.Load()
+	fresh := last != nil && req == p.lastRequested
 	if p.gen != nil {
-		// Read before gathering: a change during the gather shows next time.
 		gen = p.gen()
-		if p.last.Load() != nil && gen == p.lastGen {
-			return
-		}
+		fresh = last != nil && gen == p.lastGen
+	}
+	if fresh {
+		p.lastRequested = req
+		return last
 	}
 	mfs, err := p.reg.Gather()
-	p.last.Store(&gatherResult{mfs: mfs, err: err})
-	p.lastGen = gen
+	r := &gatherResult{mfs: mfs, err: err}
+	p.last.Store(r)
+	p.lastGen, p.lastRequested = gen, req
 	p.changed.Add(1)
+	return r
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
@@ -96,7 +108,7 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 		errs := prometheus.MultiError{}
 		errs.Append(err)
 		for _, p := range e.pregathered {
-			r := p.last.Load()
+			r := p.current()
 			mfs = append(mfs, r.mfs...)
 			errs.Append(r.err)
 		}
@@ -117,7 +129,36 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 // scrape, and the data families as gathered after their polls, with the
 // generation that tells the handler when to encode them again.
 func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: prometheus.Gatherers{live, e.healthReg}, Data: e.data}
+	return exposition.Source{Live: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		mfs, err := live.Gather()
+		return append(mfs, e.health.gather(e)...), err
+	}), Data: e.data}
+}
+
+// healthCache is the poll health as gathered after the latest finished
+// poll: it is encoded on every scrape, but gathered (thousands of const
+// metrics with hundreds of accounts) only when a poll finished since.
+type healthCache struct {
+	mu  sync.Mutex
+	gen uint64
+	mfs []*dto.MetricFamily
+	ok  bool
+}
+
+func (h *healthCache) gather(e *Exporter) []*dto.MetricFamily {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	gen := e.pollsFinished.Load()
+	if h.ok && gen == h.gen {
+		return h.mfs
+	}
+	mfs, err := e.healthReg.Gather()
+	if err != nil {
+		// Const metrics of fixed shape: a failure is a bug; serve the last.
+		return h.mfs
+	}
+	h.mfs, h.gen, h.ok = mfs, gen, true
+	return mfs
 }
 
 // data is the pregathered families, a part per collector with its own
@@ -126,9 +167,8 @@ func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
 func (e *Exporter) data() []exposition.Part {
 	parts := make([]exposition.Part, len(e.pregathered))
 	for i, p := range e.pregathered {
-		gen := p.changed.Load()
-		r := p.last.Load()
-		parts[i] = exposition.Part{Families: r.mfs, Generation: gen, Err: r.err}
+		r := p.current()
+		parts[i] = exposition.Part{Families: r.mfs, Generation: p.changed.Load(), Err: r.err}
 	}
 	return parts
 }

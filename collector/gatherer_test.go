@@ -133,9 +133,9 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
-	first := pg.last.Load()
+	first := pg.current()
 	pg.refresh()
-	if pg.last.Load() != first {
+	if pg.current() != first {
 		t.Fatal("regathered although nothing was counted")
 	}
 	end := historyNow.UnixMilli()
@@ -144,10 +144,13 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 	}
 	a.publish()
 	pg.refresh()
-	if pg.last.Load() == first {
+	if pg.last.Load() != first {
+		t.Fatal("the poll gathered: polls only note a change, the next scrape gathers")
+	}
+	if pg.current() == first {
 		t.Fatal("not regathered after a record was counted")
 	}
-	if got := len(pg.last.Load().mfs); got == 0 {
+	if got := len(pg.current().mfs); got == 0 {
 		t.Fatal("no families after the record")
 	}
 }
@@ -160,11 +163,11 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	first := pg.last.Load()
+	first := pg.current()
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.last.Load() != first {
+	if pg.current() != first {
 		t.Fatal("regathered an unchanged list")
 	}
 	rows := tokenNetworkRows()
@@ -173,32 +176,34 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.last.Load() == first {
+	if pg.current() == first {
 		t.Fatal("a changed withdrawal flag was not regathered")
 	}
 }
 
-// The end of a poll whose last page already showed everything neither
+// The end of a poll whose last page a scrape already showed neither
 // gathers again nor moves the data generation, so the exposition handler
-// does not encode the same families twice.
+// does not encode the same families twice; and polls only note changes,
+// scrapes gather them.
 func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	changed := &pg.changed
 	pg.refresh()
+	pg.current()
 	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()
 	before := changed.Load()
 	pg.refresh() // the page
-	page := pg.last.Load()
+	page := pg.current()
 	if changed.Load() != before+1 {
 		t.Fatalf("a page that counted a record moved the generation from %d to %d", before, changed.Load())
 	}
 	pg.refresh() // the end of the poll
-	if pg.last.Load() != page || changed.Load() != before+1 {
+	if pg.current() != page || changed.Load() != before+1 {
 		t.Error("the end of the poll gathered again although nothing changed since the page")
 	}
 	if got := asText(t, static(page.mfs)); !strings.Contains(got, `transaction_type="DEPOSIT"} 1`) {

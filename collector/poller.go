@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -31,6 +32,10 @@ type poller struct {
 	poll       pollFunc
 	logger     log.Logger
 	now        func() time.Time
+
+	// finished counts the polls every poller of the exporter finished: the
+	// generation of the poll health.
+	finished *atomic.Uint64
 
 	mu     sync.Mutex
 	status pollStatus
@@ -114,6 +119,9 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.status.failures[failureReason(err)]++
 	}
 	p.mu.Unlock()
+	if p.finished != nil {
+		p.finished.Add(1)
+	}
 
 	if err != nil {
 		level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)

@@ -4,13 +4,16 @@
 # catch-up measurements and prints each figure beside its floor or budget,
 # with PASS/FAIL (see the README, Performance).
 #
-#   bash scripts/loadtest.sh            # full run, about 2 minutes
-#   bash scripts/loadtest.sh --short    # CI run, about 1 minute
+#   bash scripts/loadtest.sh            # full run, about 7 minutes
+#   bash scripts/loadtest.sh --short    # CI run, about 4 minutes
+#   bash scripts/loadtest.sh --chart=docs/loadtest-growth.png   # also draw the cost growth
 #   bash scripts/loadtest.sh --strict   # also fail on missed timing ratios
 #
 # Other arguments go to cmd/loadtest (--help lists them). Exits 1 when a
 # hard invariant fails: a 429, inexact counters, more exchange requests
-# under scrape load, RSS at or above 50 MB (50,000,000 bytes).
+# under scrape load, RSS at or above 50 MB (50,000,000 bytes) on the large
+# account; at 100 accounts, RSS above 150 MB, an account's budget exceeded
+# at the fake, or /-/ready later than 2 s after the first polls' answers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"

@@ -21,6 +21,11 @@ type config struct {
 	budget      float64
 	catchUpWait time.Duration
 	strict      bool
+	// growthAccounts are the sizes of the cost-growth run; none skips it.
+	growthAccounts []int
+	growthIdle     time.Duration
+	chart          string
+	onlyGrowth     bool
 	// floorFile and floorAddress make this process the floor server.
 	floorFile    string
 	floorAddress string
@@ -43,6 +48,10 @@ func parseFlags(args []string) config {
 	app.Flag("budget", "The exporter's --api.budget.").Default("0.5").Float64Var(&c.budget)
 	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
 	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
+	app.Flag("growth-accounts", "Account counts of the cost-growth run (each 10 keys, 240 token x type pairs, default intervals, the published limit); repeatable; none skips it.").Default("1", "10", "100").IntsVar(&c.growthAccounts)
+	app.Flag("growth-idle", "How long the cost-growth run watches the pollers' CPU with nobody scraping.").Default("60s").DurationVar(&c.growthIdle)
+	app.Flag("chart", "Write the cost-growth chart (PNG) here.").Default("").StringVar(&c.chart)
+	app.Flag("only-growth", "Run the cost-growth measurement alone.").BoolVar(&c.onlyGrowth)
 	app.Flag("serve-floor", "Internal: serve the metric families in this file (delimited protobuf) as the floor, until interrupted.").Hidden().StringVar(&c.floorFile)
 	app.Flag("floor-address", "Internal: where --serve-floor listens.").Hidden().StringVar(&c.floorAddress)
 	kingpin.MustParse(app.Parse(args))

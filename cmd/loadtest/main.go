@@ -73,6 +73,9 @@ func run(ctx context.Context, c config, r *report) error {
 	}
 	fmt.Printf("loadtest: rate limit %s, budget %.2f, %d scrapers; large account %d networks, %d keys, %d tokens x %d types\n\n",
 		c.rateLimit, c.budget, c.scrapers, c.networks, c.keys, c.tokens, len(fakeexchange.HistoryTypes()))
+	if c.onlyGrowth {
+		return growth(ctx, c, r)
+	}
 	if err := startUp(ctx, c, requests, window, r); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
@@ -81,6 +84,11 @@ func run(ctx context.Context, c config, r *report) error {
 	}
 	if err := catchUp(ctx, c, requests, window, r); err != nil {
 		return fmt.Errorf("catch-up: %w", err)
+	}
+	if len(c.growthAccounts) > 0 {
+		if err := growth(ctx, c, r); err != nil {
+			return fmt.Errorf("cost growth: %w", err)
+		}
 	}
 	return nil
 }

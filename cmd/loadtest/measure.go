@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -97,6 +98,9 @@ func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
 		return nil, err
 	}
 	req.Header.Set("Accept", protoAccept)
+	// gzip, as Prometheus asks: an identity answer would stay cached in
+	// the exporter for a format no scraper uses.
+	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
@@ -105,7 +109,15 @@ func gatherProto(client *http.Client, url string) ([]*dto.MetricFamily, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: status %d", url, resp.StatusCode)
 	}
-	dec := expfmt.NewDecoder(resp.Body, expfmt.NewFormat(expfmt.TypeProtoDelim))
+	body := io.Reader(resp.Body)
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+		body = zr
+	}
+	dec := expfmt.NewDecoder(body, expfmt.NewFormat(expfmt.TypeProtoDelim))
 	var mfs []*dto.MetricFamily
 	for {
 		mf := &dto.MetricFamily{}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// Growth accounts: 10 keys each, a history of 240 token x type pairs, the
+// other endpoints as the fake's defaults serve them; every endpoint at its
+// default interval, against the published limit of 10 requests per 60 s.
+const (
+	growthKeys           = 10
+	growthHistoryRecords = 240
+	growthHistoryTokens  = 9 // 9 tokens x 27 types cover 240 pairs
+	growthRateLimit      = "10/60s"
+	growthBudget         = 0.5
+	maxRSSAt100Accounts  = 150_000_000 // 150 MB
+)
+
+// growthRow is one size's figures.
+type growthRow struct {
+	accounts, series             int
+	p50, p99, floorP50, floorP99 time.Duration
+	scrapesPerSec, floorPerSec   float64
+	peakRSS                      int64
+	cpuPerMinute                 float64 // seconds of CPU per minute, pollers only
+	requestsPerAccountMinute     float64
+	busiestWindow, allowed       int
+	readyAfterPoll               time.Duration
+}
+
+// growth measures how the exporter's cost grows with its accounts.
+func growth(ctx context.Context, c config, r *report) error {
+	var rows []growthRow
+	for _, n := range c.growthAccounts {
+		row, err := growthRun(ctx, c, n, r)
+		if err != nil {
+			return fmt.Errorf("%d accounts: %w", n, err)
+		}
+		rows = append(rows, row)
+	}
+	fmt.Println("\ncost growth:")
+	fmt.Println("| accounts | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | busiest 60 s per account and endpoint (allowed) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, g := range rows {
+		fmt.Printf("| %d | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %d (%d) |\n",
+			g.accounts, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
+			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.busiestWindow, g.allowed)
+	}
+	if c.chart != "" {
+		if err := writeGrowthChart(c.chart, rows); err != nil {
+			return fmt.Errorf("chart: %w", err)
+		}
+		fmt.Printf("chart: %s\n", c.chart)
+	}
+	return nil
+}
+
+// growthFake holds n accounts, named acct-000 ..., each with growthKeys
+// keys (the first READ-only, the one the exporter uses).
+func growthFake(c config, n int) (*fakeexchange.Exchange, []string, error) {
+	s := fakeexchange.LargeScenario(c.networks, 0)
+	s.RateLimit, s.PublicRateLimit = growthRateLimit, ""
+	s.Accounts = nil
+	now := time.Now()
+	var env []string
+	for i := range n {
+		a := fakeexchange.Account{Name: fmt.Sprintf("acct-%03d", i), AccountName: fmt.Sprintf("Desk %d", i), UserID: int64(20000 + i)}
+		for k := range growthKeys {
+			perms := []string{"READ", "TRADE"}
+			if k == 0 {
+				perms = []string{"READ"}
+			}
+			a.Keys = append(a.Keys, fakeexchange.Key{APIKey: fmt.Sprintf("growth-%03d-%02d==", i, k), APISecret: fmt.Sprintf("GROWTHSECRET%03d%013d", i, k), Permissions: perms})
+		}
+		for t := range growthHistoryTokens {
+			a.Balances = append(a.Balances, fakeexchange.Balance{Token: fmt.Sprintf("TOK%04d", t), Holding: fmt.Sprintf("%d.5", i+t),
+				AvailableBalance: fmt.Sprintf("%d.5", i+t), Frozen: "0", Staked: "0", MarkPrice: "1.25"})
+		}
+		a.Transfers = []fakeexchange.Transfer{
+			{ID: fmt.Sprintf("g%03d-1", i), Token: "TOK0000", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING", CreatedAgo: time.Hour},
+			{ID: fmt.Sprintf("g%03d-2", i), Token: "TOK0001", Side: "DEPOSIT", Amount: "2", Status: "COMPLETED", CreatedAgo: 2 * time.Hour},
+		}
+		s.Accounts = append(s.Accounts, a)
+		env = append(env, fmt.Sprintf("GROWTH_SECRET_%03d=%s", i, a.Keys[0].APISecret))
+	}
+	fake, err := fakeexchange.New(s, fakeexchange.WithRequestLogLimit(1_000_000))
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range n {
+		recs := fakeexchange.LargeHistory(growthHistoryTokens, growthHistoryRecords, int64(1+i*growthHistoryRecords), now.Add(-50*time.Minute), now.Add(-time.Minute))
+		if err := fake.AppendHistory(fmt.Sprintf("acct-%03d", i), recs...); err != nil {
+			return nil, nil, err
+		}
+	}
+	return fake, env, nil
+}
+
+func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, error) {
+	row := growthRow{accounts: n}
+	fake, env, err := growthFake(c, n)
+	if err != nil {
+		return row, err
+	}
+	answers := &answerLog{h: fake}
+	fakeURL, stopFake, err := serve(answers)
+	if err != nil {
+		return row, err
+	}
+	defer stopFake()
+	dir, err := os.MkdirTemp("", "loadtest-growth-")
+	if err != nil {
+		return row, err
+	}
+	defer os.RemoveAll(dir)
+	var cfg strings.Builder
+	cfg.WriteString("accounts:\n")
+	for i := range n {
+		fmt.Fprintf(&cfg, "  - {name: acct-%03d, api_key: %q, api_secret_env: GROWTH_SECRET_%03d}\n", i, fmt.Sprintf("growth-%03d-00==", i), i)
+	}
+	cfgPath := filepath.Join(dir, "accounts.yml")
+	if err := os.WriteFile(cfgPath, []byte(cfg.String()), 0o600); err != nil {
+		return row, err
+	}
+	started := time.Now()
+	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...),
+		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn",
+		"--api.rate-limit="+growthRateLimit, "--api.budget="+strconv.FormatFloat(growthBudget, 'f', -1, 64))
+	if err != nil {
+		return row, err
+	}
+	ex := &exporter{p}
+	defer ex.stop()
+	readyAt, err := ex.Ready(60 * time.Second)
+	if err != nil {
+		return row, err
+	}
+	if k, last := answers.last(); k > 0 {
+		row.readyAfterPoll = max(readyAt.Sub(last), 0)
+	}
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * c.scrapers, DisableCompression: true}, Timeout: 60 * time.Second}
+	mfs, err := gatherProto(client, ex.URL()+"/metrics")
+	if err != nil {
+		return row, err
+	}
+	for _, mf := range mfs {
+		row.series += len(mf.GetMetric())
+	}
+	floorURL, stopFloor, err := startFloor(mfs)
+	if err != nil {
+		return row, err
+	}
+	defer stopFloor()
+
+	// The pollers' CPU with nobody scraping, then scrape cost.
+	cpu0, err := ex.cpuTime()
+	if err != nil {
+		return row, err
+	}
+	idleFrom := time.Now()
+	time.Sleep(c.growthIdle)
+	cpu1, err := ex.cpuTime()
+	if err != nil {
+		return row, err
+	}
+	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / time.Since(idleFrom).Minutes()
+
+	var exLat, flLat []time.Duration
+	if err := ex.alternate(rounds, func() error {
+		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
+		exLat = append(exLat, lat...)
+		return err
+	}, func() error {
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
+		flLat = append(flLat, lat...)
+		return err
+	}); err != nil {
+		return row, err
+	}
+	row.p50, row.p99, row.floorP50, row.floorP99 = quantile(exLat, 0.5), quantile(exLat, 0.99), quantile(flLat, 0.5), quantile(flLat, 0.99)
+	var exScrapes, flScrapes int64
+	var exTime, flTime time.Duration
+	if err := ex.alternate(rounds, func() error {
+		k, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
+		exScrapes, exTime = exScrapes+k, exTime+d
+		return err
+	}, func() error {
+		k, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
+		flScrapes, flTime = flScrapes+k, flTime+d
+		return err
+	}); err != nil {
+		return row, err
+	}
+	row.scrapesPerSec, row.floorPerSec = float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
+	_, row.peakRSS = ex.memory()
+
+	// Every request the exporter sent, by account and endpoint: the
+	// busiest 60 s window of each against what the budget allows.
+	limitN, limitWindow, err := fakeexchange.ParseRateLimit(growthRateLimit)
+	if err != nil {
+		return row, err
+	}
+	row.allowed = int(float64(limitN) * growthBudget)
+	byKey := map[string][]time.Time{}
+	private, tooMany := 0, 0
+	for _, q := range fake.Requests() {
+		if q.Status == http.StatusTooManyRequests {
+			tooMany++
+		}
+		if q.Account == "" {
+			continue
+		}
+		private++
+		k := q.Account + " " + q.Endpoint
+		byKey[k] = append(byKey[k], q.Time)
+	}
+	for _, times := range byKey {
+		row.busiestWindow = max(row.busiestWindow, busiestIn(times, limitWindow))
+	}
+	row.requestsPerAccountMinute = float64(private) / float64(n) / time.Since(started).Minutes()
+
+	label := fmt.Sprintf("%d account(s)", n)
+	hard := n >= 100
+	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
+	r.add("growth, "+label+": busiest 60 s per account and endpoint", row.busiestWindow, row.allowed, "requests",
+		row.busiestWindow <= row.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s; %.1f requests per account per minute)", tooMany, row.requestsPerAccountMinute))
+	r.add("growth, "+label+": /-/ready after the last first-poll answer", row.readyAfterPoll, maxReadyAfterPoll, "",
+		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", readyAt.Sub(started).Round(time.Millisecond)))
+	if hard {
+		r.add("growth, "+label+": peak RSS (VmHWM)", mb(row.peakRSS), mb(maxRSSAt100Accounts), "MB", row.peakRSS <= maxRSSAt100Accounts, true,
+			fmt.Sprintf("(%d series, %.0f bytes per series)", row.series, float64(row.peakRSS)/float64(row.series)))
+	}
+	return row, ex.checkLog()
+}
+
+// busiestIn is the most times within one window.
+func busiestIn(times []time.Time, window time.Duration) int {
+	s := slices.Clone(times)
+	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
+	worst := 0
+	for i := range s {
+		j := i
+		for j < len(s) && s[j].Sub(s[i]) < window {
+			j++
+		}
+		worst = max(worst, j-i)
+	}
+	return worst
+}
+
+// cpuTime is the process's user and system CPU time, from /proc.
+func (p *exporter) cpuTime() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid()))
+	if err != nil {
+		return 0, err
+	}
+	// Fields after the command name, which may hold spaces: state is 3,
+	// utime 14 and stime 15, in clock ticks of 1/100 s on Linux.
+	rest := string(b[strings.LastIndexByte(string(b), ')')+2:])
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(u+s) * 10 * time.Millisecond, nil
+}
