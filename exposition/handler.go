@@ -1,12 +1,12 @@
 // Package exposition serves /metrics from two kinds of metric families: the
 // live ones (Go, process, client and poll health), gathered and encoded on
 // every scrape, and the data ones, which change only when a poll changes
-// them. The data families are encoded once per change and per format asked
-// for, and every scrape until the next change copies those bytes after the
-// live part. A gzip answer is two gzip members, the live one compressed per
-// scrape and the cached one compressed once (RFC 1952 allows any number of
-// members; Go's and Prometheus' readers read them all); an OpenMetrics
-// answer has its one "# EOF" at the end of the cached part.
+// them. The data families come in parts (one per collector), each encoded
+// once per change and per format asked for, and every scrape until the next
+// change copies those bytes after the live part. A gzip answer is a gzip
+// member per part: the live one compressed per scrape, the others once
+// (RFC 1952 allows any number of members; Go's and Prometheus' readers read
+// them all); an OpenMetrics answer has its one "# EOF" at the end.
 package exposition
 
 import (
