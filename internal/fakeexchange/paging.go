@@ -150,4 +150,32 @@ func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
 	return n, true, nil
 }
 
+// timeWindow is the startTime and endTime of a list request, both
+// optional and inclusive.
+type timeWindow struct {
+	start, end       int64
+	hasStart, hasEnd bool
+}
+
+// readTimeWindow reads startTime and endTime, refusing a start after the end.
+func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
+	var w timeWindow
+	var aerr *apiError
+	if w.start, w.hasStart, aerr = timeParam(q, "startTime"); aerr != nil {
+		return w, aerr
+	}
+	if w.end, w.hasEnd, aerr = timeParam(q, "endTime"); aerr != nil {
+		return w, aerr
+	}
+	if w.hasStart && w.hasEnd && w.start > w.end {
+		return w, errInvalidParam("startTime is after endTime")
+	}
+	return w, nil
+}
+
+// contains reports whether ms is within the window.
+func (w timeWindow) contains(ms int64) bool {
+	return (!w.hasStart || ms >= w.start) && (!w.hasEnd || ms <= w.end)
+}
+
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)

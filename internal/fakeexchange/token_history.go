@@ -36,16 +36,9 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 	if hasType && !historyTypes[typ] {
 		return nil, errInvalidParam("invalid type: %q", typ)
 	}
-	start, hasStart, aerr := timeParam(q, "startTime")
+	window, aerr := readTimeWindow(q)
 	if aerr != nil {
 		return nil, aerr
-	}
-	end, hasEnd, aerr := timeParam(q, "endTime")
-	if aerr != nil {
-		return nil, aerr
-	}
-	if hasStart && hasEnd && start > end {
-		return nil, errInvalidParam("startTime is after endTime")
 	}
 
 	e.mu.Lock()
@@ -63,7 +56,7 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 	var all []HistoryRecord
 	for i := len(hist) - 1; i >= 0; i-- {
 		r := hist[i]
-		if (hasType && r.Type != typ) || (hasStart && r.Timestamp < start) || (hasEnd && r.Timestamp > end) {
+		if (hasType && r.Type != typ) || !window.contains(r.Timestamp) {
 			continue
 		}
 		if e.lateListing != nil && !e.lateListing.listed(r, now) {

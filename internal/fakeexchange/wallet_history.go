@@ -113,25 +113,18 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 	if aerr != nil {
 		return nil, aerr
 	}
-	start, hasStart, aerr := timeParam(q, "startTime")
+	window, aerr := readTimeWindow(q)
 	if aerr != nil {
 		return nil, aerr
-	}
-	end, hasEnd, aerr := timeParam(q, "endTime")
-	if aerr != nil {
-		return nil, aerr
-	}
-	if hasStart && hasEnd && start > end {
-		return nil, errInvalidParam("startTime is after endTime")
 	}
 	if e.walletIgnoresTime {
-		hasStart, hasEnd = false, false
+		window = timeWindow{}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var all []Transfer
 	for _, t := range e.accounts[account].transfers {
-		if (hasStart && t.CreatedTime < start) || (hasEnd && t.CreatedTime > end) ||
+		if !window.contains(t.CreatedTime) ||
 			(q["token"] != "" && t.Token != q["token"]) || (q["tokenSide"] != "" && t.Side != q["tokenSide"]) ||
 			(q["status"] != "" && t.Status != q["status"]) {
 			continue
