@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,19 +11,22 @@ import (
 )
 
 // The account health endpoints through the fake, in every reading of the
-// API: exact values, fields left out stay nil, transfers outside the window
-// are never returned, a sub-account's key is refused with NotPermitted.
+// API: exact values, fee rates sent in basis points read as ratios, fields
+// left out stay nil, transfers outside the window or of another type than
+// BALANCE are never returned, every sub-account is read with its name, a
+// sub-account's key is refused with NotPermitted.
 func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		a := &s.Accounts[0]
 		a.AccountInfo = &fakeexchange.AccountInfo{AccountMode: "FUTURES", MarginRatio: "0.123456789012345678", MaintenanceMarginRatio: "0.03",
-			TotalCollateral: "5000.5", TakerFeeRate: "0.0005", FuturesMakerFeeRate: "-0.0001"}
+			TotalCollateral: "5000.5", TakerFeeRate: "5", FuturesMakerFeeRate: "-1"}
 		a.Balances = []fakeexchange.Balance{{Token: "BTC", Holding: "1.000000000000000001", Frozen: "0.1", AvailableBalance: "0.9", MarkPrice: "65000.25"}}
 		a.Transfers = []fakeexchange.Transfer{
-			{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
+			{ID: "w1", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
+			{ID: "c1", Token: "USDT", Type: "COLLATERAL", Side: "WITHDRAW", Amount: "9", Status: "PROCESSING", CreatedAgo: time.Hour},
 			{ID: "old", Token: "USDT", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING", CreatedAgo: 9 * 24 * time.Hour},
 		}
-		a.SubAccounts = []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a", CreatedTime: 1700000000123}}
+		a.SubAccounts = []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a", CreatedTime: 1700000000123}, {ApplicationID: "app-2", Name: "desk-b"}}
 		s.Accounts = append(s.Accounts, fakeexchange.Account{Name: "sub", IsSubAccount: true,
 			Keys: []fakeexchange.Key{{APIKey: "sub-key-0123==", APISecret: "SUB-SECRET", Permissions: []string{"READ"}}}})
 		h := newHarness(t, s, fakeexchange.WithRateLimit(0, 0))
@@ -34,7 +38,7 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			t.Fatal(err)
 		}
 		if info.AccountMode != "FUTURES" || info.MarginRatio.String() != "0.123456789012345678" || info.TotalCollateral.String() != "5000.5" ||
-			info.FuturesMakerFeeRate.String() != "-0.0001" || info.Leverage != nil || info.MakerFeeRate != nil {
+			info.TakerFeeRate.String() != "0.0005" || info.FuturesMakerFeeRate.String() != "-0.0001" || info.Leverage != nil || info.MakerFeeRate != nil {
 			t.Errorf("account info %+v", info)
 		}
 
@@ -52,8 +56,8 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(transfers) != 1 || transfers[0].ID != "w1" || transfers[0].Side != "WITHDRAW" || transfers[0].Status != "PROCESSING" ||
-			transfers[0].Amount.String() != "500" {
+		if len(transfers) != 1 || transfers[0].ID != "w1" || transfers[0].Token != "TRON_USDT" || transfers[0].Side != "WITHDRAW" ||
+			transfers[0].Status != "PROCESSING" || transfers[0].Amount.String() != "500" {
 			t.Fatalf("transfers %+v", transfers)
 		}
 		if age := now.Sub(time.UnixMilli(transfers[0].CreatedMs)); age < 2*time.Hour-2*time.Second || age > 2*time.Hour+2*time.Second {
@@ -64,7 +68,8 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(subs) != 1 || subs[0] != (client.SubAccount{ApplicationID: "app-1", Name: "desk-a", CreatedMs: rowTime(s, 1700000000123)}) {
+		if len(subs) != 2 || subs[0] != (client.SubAccount{ApplicationID: "app-1", Name: "desk-a", CreatedMs: walletTime(s, 1700000000123)}) ||
+			subs[1] != (client.SubAccount{ApplicationID: "app-2", Name: "desk-b"}) {
 			t.Errorf("sub-accounts %+v", subs)
 		}
 		sub := h.client(t, func(cfg *client.Config) {
@@ -74,4 +79,44 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			t.Errorf("a sub-account's key: %v, want NotPermitted", err)
 		}
 	})
+}
+
+// The sub-accounts endpoint takes no query parameter: the first request
+// sends none, and a fake that refuses unknown ones answers it. Only an
+// answer whose meta counts more sub-accounts than it holds is followed,
+// page by page, and every one is read once.
+func TestSubAccountsSendNoParametersAndFollowMeta(t *testing.T) {
+	subs := []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a"}, {ApplicationID: "app-2", Name: "desk-b"}, {ApplicationID: "app-3", Name: "desk-c"}}
+	for _, c := range []struct {
+		name    string
+		apply   func(*fakeexchange.Scenario)
+		queries []string
+	}{
+		{"documented: no parameters, no meta", func(*fakeexchange.Scenario) {}, []string{""}},
+		{"paged with meta, one a page", func(s *fakeexchange.Scenario) { s.PagedSubAccounts, s.PageCap = true, 1 }, []string{"", "page=2", "page=3"}},
+		{"paged with meta, all on the first page", func(s *fakeexchange.Scenario) { s.PagedSubAccounts = true }, []string{""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := testScenario()
+			s.Accounts[0].SubAccounts = subs
+			c.apply(s)
+			h := newHarness(t, s, fakeexchange.WithRateLimit(0, 0))
+			got, err := h.client(t, nil).SubAccounts(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 3 || got[0].Name != "desk-a" || got[1].Name != "desk-b" || got[2].Name != "desk-c" {
+				t.Errorf("sub-accounts %+v", got)
+			}
+			var queries []string
+			for _, r := range h.fake.Requests() {
+				if r.Path == fakeexchange.PathSubAccounts {
+					queries = append(queries, r.RawQuery)
+				}
+			}
+			if !slices.Equal(queries, c.queries) {
+				t.Errorf("queries %q, want %q", queries, c.queries)
+			}
+		})
+	}
 }

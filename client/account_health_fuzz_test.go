@@ -44,6 +44,13 @@ func rawField(t *testing.T, obj json.RawMessage, field string) string {
 // nil when the field is absent.
 func assertDecimalField(t *testing.T, obj json.RawMessage, field string, d *decimal.Decimal) {
 	t.Helper()
+	assertScaledField(t, obj, field, d, 1)
+}
+
+// assertScaledField fails unless d is exactly the raw field's number divided
+// by divisor, or nil when the field is absent.
+func assertScaledField(t *testing.T, obj json.RawMessage, field string, d *decimal.Decimal, divisor int64) {
+	t.Helper()
 	text := rawField(t, obj, field)
 	if d == nil {
 		if text != "" {
@@ -52,6 +59,9 @@ func assertDecimalField(t *testing.T, obj json.RawMessage, field string, d *deci
 		return
 	}
 	want, ok := new(big.Rat).SetString(text)
+	if ok {
+		want.Quo(want, big.NewRat(divisor, 1))
+	}
 	if !ok || want.Cmp(d.Rat()) != 0 {
 		t.Fatalf("%s %q decoded as %s", field, text, d)
 	}
@@ -86,10 +96,15 @@ func FuzzDecodeAccountInfo(f *testing.F) {
 				"leverage": info.Leverage, "marginRatio": info.MarginRatio, "openMarginRatio": info.OpenMarginRatio,
 				"initialMarginRatio": info.InitialMarginRatio, "maintenanceMarginRatio": info.MaintenanceMarginRatio,
 				"totalCollateral": info.TotalCollateral, "freeCollateral": info.FreeCollateral, "totalAccountValue": info.TotalAccountValue,
+			} {
+				assertDecimalField(t, d, field, v)
+			}
+			// Fee rates come in basis points and are read as ratios.
+			for field, v := range map[string]*decimal.Decimal{
 				"takerFeeRate": info.TakerFeeRate, "makerFeeRate": info.MakerFeeRate,
 				"futuresTakerFeeRate": info.FuturesTakerFeeRate, "futuresMakerFeeRate": info.FuturesMakerFeeRate,
 			} {
-				assertDecimalField(t, d, field, v)
+				assertScaledField(t, d, field, v, 10000)
 			}
 			return nil
 		})

@@ -17,8 +17,9 @@ const (
 
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
 // and fees. A field the exchange did not send is nil. Amounts are in the
-// exchange's quote currency, USDT; fee rates are as the exchange sends
-// them.
+// exchange's quote currency, USDT. Fee rates are ratios (0.0002 is
+// 0.02 %): the exchange sends them in basis points, as its trading fee
+// endpoint does, and a live account may send none at all.
 type AccountInfo struct {
 	AccountMode            string
 	Leverage               *decimal.Decimal
@@ -62,22 +63,27 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 	for _, d := range []struct {
 		name string
 		dst  **decimal.Decimal
+		bps  bool
 	}{
-		{"leverage", &out.Leverage},
-		{"marginRatio", &out.MarginRatio},
-		{"openMarginRatio", &out.OpenMarginRatio},
-		{"initialMarginRatio", &out.InitialMarginRatio},
-		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio},
-		{"totalCollateral", &out.TotalCollateral},
-		{"freeCollateral", &out.FreeCollateral},
-		{"totalAccountValue", &out.TotalAccountValue},
-		{"takerFeeRate", &out.TakerFeeRate},
-		{"makerFeeRate", &out.MakerFeeRate},
-		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate},
-		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate},
+		{"leverage", &out.Leverage, false},
+		{"marginRatio", &out.MarginRatio, false},
+		{"openMarginRatio", &out.OpenMarginRatio, false},
+		{"initialMarginRatio", &out.InitialMarginRatio, false},
+		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio, false},
+		{"totalCollateral", &out.TotalCollateral, false},
+		{"freeCollateral", &out.FreeCollateral, false},
+		{"totalAccountValue", &out.TotalAccountValue, false},
+		{"takerFeeRate", &out.TakerFeeRate, true},
+		{"makerFeeRate", &out.MakerFeeRate, true},
+		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate, true},
+		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate, true},
 	} {
 		if *d.dst, err = f.decimal(d.name); err != nil {
 			return AccountInfo{}, fmt.Errorf("account info: %w", err)
+		}
+		if v := *d.dst; d.bps && v != nil {
+			ratio := v.Shift(-4) // basis points to a ratio, exactly
+			*d.dst = &ratio
 		}
 	}
 	return out, nil

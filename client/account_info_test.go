@@ -7,16 +7,17 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// Fee rates arrive in basis points (2 is 0.02 %) and are read as ratios.
 func TestDecodeAccountInfoSpellingsAndNumberForms(t *testing.T) {
 	for name, body := range map[string]string{
 		"camelCase strings": `{"success":true,"data":{"applicationId":"a1","account":"main","accountMode":"FUTURES","leverage":"10",
 			"marginRatio":"3.5","openMarginRatio":"3.4","initialMarginRatio":"0.1","maintenanceMarginRatio":"0.03",
 			"totalCollateral":"12345.678901234567890123","freeCollateral":"1000","totalAccountValue":"13000",
-			"takerFeeRate":"0.0005","makerFeeRate":"0.0002","futuresTakerFeeRate":"0.0006","futuresMakerFeeRate":"-0.0001","newField":{"x":1}}}`,
+			"takerFeeRate":"5","makerFeeRate":"2","futuresTakerFeeRate":"6","futuresMakerFeeRate":"-1","newField":{"x":1}}}`,
 		"snake_case numbers": `{"success":true,"data":{"application_id":"a1","account":"main","account_mode":"FUTURES","leverage":10,
 			"margin_ratio":3.5,"open_margin_ratio":3.4,"initial_margin_ratio":0.1,"maintenance_margin_ratio":0.03,
 			"total_collateral":12345.678901234567890123,"free_collateral":1000,"total_account_value":13000,
-			"taker_fee_rate":0.0005,"maker_fee_rate":0.0002,"futures_taker_fee_rate":0.0006,"futures_maker_fee_rate":-0.0001}}`,
+			"taker_fee_rate":5,"maker_fee_rate":2,"futures_taker_fee_rate":6,"futures_maker_fee_rate":-1}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			info, err := decodeAccountInfo(mustData(t, body))
@@ -41,7 +42,7 @@ func TestDecodeAccountInfoSpellingsAndNumberForms(t *testing.T) {
 }
 
 func TestDecodeAccountInfoMissingFieldsAreNil(t *testing.T) {
-	info, err := decodeAccountInfo(mustData(t, `{"success":true,"data":{"marginRatio":"","leverage":null,"takerFeeRate":"0.0005"}}`))
+	info, err := decodeAccountInfo(mustData(t, `{"success":true,"data":{"marginRatio":"","leverage":null,"takerFeeRate":"5"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

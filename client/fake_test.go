@@ -42,18 +42,22 @@ func testScenario() *fakeexchange.Scenario {
 }
 
 // fakeModes are the readings of the API that public sources leave open:
-// numbers as the documentation shows them (ids, timestamps and meta as JSON
-// numbers, decimals as strings), every number a JSON number, every number a
-// JSON string with snake_case meta as captured live answers do, snake_case
-// meta alone, a signature verified over the query sorted by name as the
-// legacy API did, row times in seconds, whole or with a fraction, as
+// the shapes of the captured live answers (and the docs' examples where
+// none was captured: ids, timestamps and meta as JSON numbers, decimals as
+// strings), every number a JSON number, every number a JSON string with
+// snake_case meta as live answers from October 2025 on do, snake_case meta
+// alone, a signature verified over the query sorted by name as the legacy
+// API did, token history times in seconds, whole or with a fraction, as
 // sibling endpoints send them, the account health answers in the v1
-// snake_case, and a wallet history that ignores its time filter.
+// snake_case, a wallet history that ignores its time filter, and the shapes
+// this project guessed before live answers were captured (wallet times in
+// milliseconds or whole seconds with camelCase meta, sub-accounts paged
+// with meta).
 var fakeModes = []struct {
 	name  string
 	apply func(*fakeexchange.Scenario)
 }{
-	{"documented", func(*fakeexchange.Scenario) {}},
+	{"live shapes", func(*fakeexchange.Scenario) {}},
 	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
 	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
 	{"snake case meta", func(s *fakeexchange.Scenario) { s.SnakeCaseMeta = true }},
@@ -62,12 +66,25 @@ var fakeModes = []struct {
 	{"row times in seconds with a fraction", func(s *fakeexchange.Scenario) { s.RowTimeUnit = fakeexchange.RowTimeSecondsFraction }},
 	{"snake case bodies", func(s *fakeexchange.Scenario) { s.SnakeCaseBodies = true }},
 	{"wallet ignores the time filter", func(s *fakeexchange.Scenario) { s.WalletIgnoresTimeFilter = true }},
+	{"guessed: wallet times in milliseconds, camelCase meta", func(s *fakeexchange.Scenario) {
+		s.WalletTimeUnit, s.CamelCaseWalletMeta = fakeexchange.RowTimeMillis, true
+	}},
+	{"wallet times in whole seconds", func(s *fakeexchange.Scenario) { s.WalletTimeUnit = fakeexchange.RowTimeSeconds }},
+	{"guessed: sub-accounts paged", func(s *fakeexchange.Scenario) { s.PagedSubAccounts = true }},
 }
 
-// rowTime is the time the client reads for a record stamped ms: whole
-// seconds lose the milliseconds.
+// rowTime is the time the client reads for a token history record stamped
+// ms: whole seconds lose the milliseconds.
 func rowTime(s *fakeexchange.Scenario, ms int64) int64 {
 	if s.RowTimeUnit == fakeexchange.RowTimeSeconds {
+		return ms / 1000 * 1000
+	}
+	return ms
+}
+
+// walletTime is rowTime for wallet and sub-account rows.
+func walletTime(s *fakeexchange.Scenario, ms int64) int64 {
+	if s.WalletTimeUnit == fakeexchange.RowTimeSeconds {
 		return ms / 1000 * 1000
 	}
 	return ms

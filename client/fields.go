@@ -91,6 +91,42 @@ func (f fields) decimal(name string) (*decimal.Decimal, error) {
 	return &d, nil
 }
 
+// requiredDecimal is decimal for a field the row cannot do without.
+func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
+	d, err := f.decimal(name)
+	if err == nil && d == nil {
+		err = fmt.Errorf("%s: missing", name)
+	}
+	if err != nil {
+		return decimal.Decimal{}, err
+	}
+	return *d, nil
+}
+
+// requiredFlag reads a flag sent as 0/1 (number or string) or true/false;
+// absent, null and "" are an error: a flag nobody sent is neither on nor
+// off.
+func (f fields) requiredFlag(name string) (bool, error) {
+	s, present, err := f.text(name)
+	if err == nil && !present {
+		err = fmt.Errorf("%s: missing", name)
+	}
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(s) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return false, fmt.Errorf("%s: invalid flag %q", name, truncateForError(s))
+	}
+	return !d.IsZero(), nil
+}
+
 // time returns a time field in Unix milliseconds, read by ParseTime; 0 and
 // false when absent.
 func (f fields) time(name string) (int64, bool, error) {
@@ -108,7 +144,7 @@ func (f fields) time(name string) (int64, bool, error) {
 // decodeRows reads the objects of a JSON array of rows, naming the row in
 // any error.
 func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	if isNull(raw) {
 		return nil, nil
 	}
 	var rows []json.RawMessage
@@ -124,6 +160,12 @@ func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// isNull reports whether a field is absent or null.
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
 }
 
 // errNoRows is a list answer without its rows field.

@@ -17,28 +17,6 @@ import (
 // strings ("10.00000000", "1", "-1011"); these types accept both and never go
 // through float64.
 
-// flexDecimal is a decimal that arrives as a JSON number or string.
-type flexDecimal struct {
-	decimal.Decimal
-	set bool
-}
-
-func (d *flexDecimal) UnmarshalJSON(b []byte) error {
-	s, isNull, err := scalarText(b)
-	if err != nil || isNull {
-		return err
-	}
-	if s == "" {
-		return nil
-	}
-	v, err := decimal.NewFromString(s)
-	if err != nil {
-		return fmt.Errorf("invalid decimal %q", truncateForError(s))
-	}
-	d.Decimal, d.set = v, true
-	return nil
-}
-
 // flexInt is an integer that arrives as a JSON number or string.
 type flexInt struct {
 	Value int64
@@ -92,30 +70,6 @@ var (
 	minInt64 = decimal.NewFromInt(math.MinInt64)
 	maxInt64 = decimal.NewFromInt(math.MaxInt64)
 )
-
-// flexBool is a flag that arrives as 0/1 (number or string) or true/false.
-type flexBool bool
-
-func (f *flexBool) UnmarshalJSON(b []byte) error {
-	s, isNull, err := scalarText(b)
-	if err != nil || isNull {
-		return err
-	}
-	switch strings.ToLower(s) {
-	case "true":
-		*f = true
-		return nil
-	case "false", "":
-		*f = false
-		return nil
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return fmt.Errorf("invalid flag %q", truncateForError(s))
-	}
-	*f = flexBool(!d.IsZero())
-	return nil
-}
 
 // flexString is a string that may arrive as a JSON number (user ids).
 type flexString string

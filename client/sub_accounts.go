@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // EndpointSubAccounts names the sub-accounts endpoint in the endpoint label
@@ -23,66 +24,101 @@ type SubAccount struct {
 	CreatedMs int64
 }
 
-// SubAccounts returns the sub-accounts of a main account, all pages, each
-// once. Only a main account's key may read them: a sub-account's key gets
-// an error for which NotPermitted is true.
+// subAccountsPage is one answer: its rows, and its meta when it sent one.
+type subAccountsPage struct {
+	rows []SubAccount
+	meta *PageMeta
+}
+
+// SubAccounts returns the sub-accounts of a main account, each once. Only a
+// main account's key may read them: a sub-account's key gets an error for
+// which NotPermitted is true.
+//
+// The endpoint documents no query parameters, and an exchange that refuses
+// unknown ones (-1004) would fail every poll that sent page or size: the
+// first request sends none. Only an answer whose meta counts more
+// sub-accounts than it holds is followed by page=2, 3, ...
 func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, error) {
 	var out []SubAccount
 	seen := map[string]bool{}
-	err := getPages(ctx, c, listRequest[[]SubAccount, string]{
-		name: "sub-accounts", endpoint: EndpointSubAccounts, path: PathSubAccounts, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64) ([]SubAccount, error) { return decodeSubAccounts(data) },
-		identities: func(rows []SubAccount) []string {
-			ids := make([]string, len(rows))
-			for i, r := range rows {
-				ids[i] = r.ApplicationID
-			}
-			return ids
-		},
-	}, func(rows []SubAccount) error {
-		for _, r := range rows {
+	for page := 1; page <= maxPages; page++ {
+		query, op := "", "get sub-accounts"
+		if page > 1 {
+			query, op = encodeQuery([]param{{"page", strconv.Itoa(page)}}), fmt.Sprintf("get sub-accounts page %d", page)
+		}
+		var p subAccountsPage
+		err := c.get(ctx, request{op: op, endpoint: EndpointSubAccounts, path: PathSubAccounts, query: query, signed: true,
+			decode: func(data json.RawMessage, _ int64) (err error) {
+				p, err = decodeSubAccountsPage(data)
+				return err
+			}})
+		if err != nil {
+			return out, err
+		}
+		fresh := 0
+		for _, r := range p.rows {
 			if !seen[r.ApplicationID] {
 				seen[r.ApplicationID] = true
 				out = append(out, r)
+				fresh++
 			}
 		}
-		return nil
-	})
-	return out, err
+		// No meta, a total reached, or a page that brings nothing new (an
+		// exchange answering any page with the first) ends the list.
+		if p.meta == nil || len(out) >= p.meta.Total || fresh == 0 {
+			return out, nil
+		}
+	}
+	return out, &Error{Op: "get sub-accounts", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }
 
-// decodeSubAccounts reads one page: data.rows[] with the v3 camelCase or
-// the v1 snake_case names.
+// decodeSubAccounts reads the rows of one answer.
 func decodeSubAccounts(data json.RawMessage) ([]SubAccount, error) {
+	p, err := decodeSubAccountsPage(data)
+	return p.rows, err
+}
+
+// decodeSubAccountsPage reads one answer: data.rows[] with the v3 names
+// (applicationId, name, createdTime) or the v1 ones (application_id,
+// account, created_time), and data.meta if one came.
+func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
 	if err := decodeData(data, new(json.RawMessage)); err != nil {
-		return nil, err
+		return subAccountsPage{}, err
 	}
 	f, err := decodeFields(data)
 	if err != nil {
-		return nil, fmt.Errorf("sub-accounts: %w", err)
+		return subAccountsPage{}, fmt.Errorf("sub-accounts: %w", err)
 	}
 	raw, ok := f[fieldKey("rows")]
 	if !ok {
-		return nil, fmt.Errorf("sub-accounts: %w", errNoRows)
+		return subAccountsPage{}, fmt.Errorf("sub-accounts: %w", errNoRows)
 	}
 	rows, err := decodeRows(raw, "rows")
 	if err != nil {
-		return nil, err
+		return subAccountsPage{}, err
 	}
-	out := make([]SubAccount, 0, len(rows))
+	var out subAccountsPage
+	if m, ok := f[fieldKey("meta")]; ok && !isNull(m) {
+		var pm pageMeta
+		if err := json.Unmarshal(m, &pm); err != nil {
+			return subAccountsPage{}, fmt.Errorf("sub-accounts: meta: %w", err)
+		}
+		out.meta = metaOf(&pm)
+	}
+	out.rows = make([]SubAccount, 0, len(rows))
 	for i, r := range rows {
 		id, err := r.requiredText("applicationId")
 		if err != nil {
-			return nil, fmt.Errorf("row %d: %w", i, err)
+			return subAccountsPage{}, fmt.Errorf("row %d: %w", i, err)
 		}
 		s := SubAccount{ApplicationID: id}
-		if s.Name, _, err = r.firstText("account", "accountName", "subAccountName"); err != nil {
-			return nil, fmt.Errorf("row %d: application id %s: %w", i, id, err)
+		if s.Name, _, err = r.firstText("name", "account", "accountName", "subAccountName"); err != nil {
+			return subAccountsPage{}, fmt.Errorf("row %d: application id %s: %w", i, id, err)
 		}
 		if s.CreatedMs, _, err = r.time("createdTime"); err != nil {
-			return nil, fmt.Errorf("row %d: application id %s: %w", i, id, err)
+			return subAccountsPage{}, fmt.Errorf("row %d: application id %s: %w", i, id, err)
 		}
-		out = append(out, s)
+		out.rows = append(out.rows, s)
 	}
 	return out, nil
 }

@@ -39,37 +39,82 @@ type TokenNetwork struct {
 	AllowWithdraw     bool
 }
 
-type tokenNetworkData struct {
-	Rows []tokenNetworkRow `json:"rows"`
-}
-
-type tokenNetworkRow struct {
-	Protocol          string      `json:"protocol"`
-	Network           string      `json:"network"`
-	Token             string      `json:"token"`
-	Name              string      `json:"name"`
-	MinimumWithdrawal flexDecimal `json:"minimumWithdrawal"`
-	WithdrawalFee     flexDecimal `json:"withdrawalFee"`
-	AllowDeposit      flexBool    `json:"allowDeposit"`
-	AllowWithdraw     flexBool    `json:"allowWithdraw"`
-}
-
-// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork.
+// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
+// in the v3 camelCase (allowWithdraw, withdrawalFee) or the v1 snake_case
+// (allow_withdraw, withdrawal_fee), numbers as JSON numbers or strings. A
+// field a metric needs that a row lacks is an error naming the row and the
+// field: exported as 0 or false it would read as a free withdrawal or a
+// disabled network.
 func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
-	var d tokenNetworkData
-	if err := decodeData(data, &d); err != nil {
+	if err := decodeData(data, new(json.RawMessage)); err != nil {
 		return nil, err
 	}
-	out := make([]TokenNetwork, 0, len(d.Rows))
-	for i, r := range d.Rows {
-		if r.Token == "" || r.Network == "" {
-			return nil, fmt.Errorf("row %d: missing token or network", i)
+	f, err := decodeFields(data)
+	if err != nil {
+		return nil, fmt.Errorf("token networks: %w", err)
+	}
+	raw, ok := f[fieldKey("rows")]
+	if !ok {
+		return nil, fmt.Errorf("token networks: %w", errNoRows)
+	}
+	rows, err := decodeRows(raw, "rows")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TokenNetwork, 0, len(rows))
+	for i, r := range rows {
+		n, err := decodeTokenNetwork(r)
+		if err != nil {
+			return nil, fmt.Errorf("row %d%s: %w", i, n.rowName(), err)
 		}
-		out = append(out, TokenNetwork{
-			Token: r.Token, Network: r.Network, Protocol: r.Protocol, Name: r.Name,
-			MinimumWithdrawal: r.MinimumWithdrawal.Decimal, WithdrawalFee: r.WithdrawalFee.Decimal,
-			AllowDeposit: bool(r.AllowDeposit), AllowWithdraw: bool(r.AllowWithdraw),
-		})
+		out = append(out, n)
 	}
 	return out, nil
+}
+
+// rowName names a row in errors by what of it was read.
+func (n TokenNetwork) rowName() string {
+	switch {
+	case n.Token != "" && n.Network != "":
+		return fmt.Sprintf(" (token %s, network %s)", n.Token, n.Network)
+	case n.Token != "":
+		return fmt.Sprintf(" (token %s)", n.Token)
+	}
+	return ""
+}
+
+func decodeTokenNetwork(f fields) (TokenNetwork, error) {
+	var n TokenNetwork
+	var err error
+	if n.Token, err = f.requiredText("token"); err != nil {
+		return n, err
+	}
+	if n.Network, err = f.requiredText("network"); err != nil {
+		return n, err
+	}
+	if n.Protocol, _, err = f.text("protocol"); err != nil {
+		return n, err
+	}
+	if n.Name, _, err = f.text("name"); err != nil {
+		return n, err
+	}
+	for _, d := range []struct {
+		name string
+		dst  *decimal.Decimal
+	}{{"minimumWithdrawal", &n.MinimumWithdrawal}, {"withdrawalFee", &n.WithdrawalFee}} {
+		v, err := f.requiredDecimal(d.name)
+		if err != nil {
+			return n, err
+		}
+		*d.dst = v
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"allowDeposit", &n.AllowDeposit}, {"allowWithdraw", &n.AllowWithdraw}} {
+		if *b.dst, err = f.requiredFlag(b.name); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

@@ -18,8 +18,13 @@ const (
 
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {
-	ID    string
+	ID string
+	// Token is the network-token id the exchange sends, such as TRON_USDT
+	// (USDT on the TRON network), or a plain token.
 	Token string
+	// Type is BALANCE (funds in or out of the account), COLLATERAL (funds
+	// moved between portfolios) or another value as sent; "" when absent.
+	Type string
 	// Side is DEPOSIT or WITHDRAW, or another value as sent.
 	Side string
 	// Status is e.g. NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED or
@@ -42,12 +47,16 @@ func (t Transfer) Final() bool {
 	return false
 }
 
-// WalletHistory returns the account's deposits and withdrawals created from
-// startMs to endMs (Unix milliseconds, both included), all pages, each id
-// once. Rows created outside the window are left out here too, in case the
-// exchange ignores the time filter.
+// WalletTypeBalance is the wallet history type of deposits to and
+// withdrawals from the account, the one the exporter asks for.
+const WalletTypeBalance = "BALANCE"
+
+// WalletHistory returns the account's deposits and withdrawals (type
+// BALANCE) created from startMs to endMs (Unix milliseconds, both included),
+// all pages, each id once. Rows created outside the window or of another
+// type are left out here too, in case the exchange ignores a filter.
 func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Transfer, error) {
-	params, err := HistoryQuery{StartTime: startMs, EndTime: endMs}.params()
+	params, err := HistoryQuery{Type: WalletTypeBalance, StartTime: startMs, EndTime: endMs}.params()
 	if err != nil {
 		return nil, &Error{Op: "get wallet history", Kind: KindOther, Err: err}
 	}
@@ -65,7 +74,7 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 		},
 	}, func(rows []Transfer) error {
 		for _, r := range rows {
-			if !seen[r.ID] && r.CreatedMs >= startMs && r.CreatedMs <= endMs {
+			if !seen[r.ID] && r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance) {
 				seen[r.ID] = true
 				out = append(out, r)
 			}
@@ -122,6 +131,11 @@ func decodeTransfer(f fields) (Transfer, error) {
 		return fail(err)
 	}
 	t.Side = strings.ToUpper(side)
+	typ, _, err := f.text("type")
+	if err != nil {
+		return fail(err)
+	}
+	t.Type = strings.ToUpper(typ)
 	status, err := f.requiredText("status")
 	if err != nil {
 		return fail(err)

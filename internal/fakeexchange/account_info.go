@@ -19,7 +19,9 @@ var accountInfoRoute = route{path: PathAccountInfo, name: EndpointAccountInfo, s
 
 // AccountInfo is what the account info endpoint reports. Every field is
 // exact decimal text; an empty one is left out of the answer, so clients
-// are shown to cope with missing fields.
+// are shown to cope with missing fields. Fee rates are in basis points (5
+// is 0.05 %), as the exchange sends them; the live answer has none, so they
+// are sent only when set.
 type AccountInfo struct {
 	AccountMode            string `yaml:"account_mode"`
 	Leverage               string `yaml:"leverage"`
@@ -48,12 +50,11 @@ type MarginRatioWalk struct {
 }
 
 // defaultAccountInfo is served for an account whose scenario sets none: a
-// spot account far from any margin call.
+// spot account far from any margin call, without fee rates, as captured.
 var defaultAccountInfo = AccountInfo{
-	AccountMode: "PURE_SPOT", Leverage: "1", MarginRatio: "10", OpenMarginRatio: "10",
-	InitialMarginRatio: "0.1", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",
-	TotalAccountValue: "0", TakerFeeRate: "0.0005", MakerFeeRate: "0.0002", FuturesTakerFeeRate: "0.0005",
-	FuturesMakerFeeRate: "0.0002",
+	AccountMode: "PURE_SPOT", Leverage: "0", MarginRatio: "10", OpenMarginRatio: "10",
+	InitialMarginRatio: "10", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",
+	TotalAccountValue: "0",
 }
 
 // decimalFields are the decimal fields by name, for validation and
@@ -166,6 +167,8 @@ func (a *accountState) marginRatio(now time.Time) string {
 	return ratio.String()
 }
 
+// serveAccountInfo answers with the fields of the live answer, in its
+// order: leverage a JSON number, the other decimals strings.
 func (e *Exchange) serveAccountInfo(account, rawQuery string) (any, *apiError) {
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
@@ -178,15 +181,27 @@ func (e *Exchange) serveAccountInfo(account, rawQuery string) (any, *apiError) {
 	o := object{}
 	e.set(o, "applicationId", fmt.Sprintf("app-%s", a.name))
 	e.set(o, "account", a.accountName)
+	e.set(o, "alias", a.accountName)
+	e.setAlways(o, "otpauth", true)
 	e.set(o, "accountMode", info.AccountMode)
+	e.set(o, "positionMode", "ONE_WAY")
+	e.set(o, "leverage", e.numberField(info.Leverage))
 	for _, f := range []struct{ name, text string }{
-		{"leverage", info.Leverage}, {"marginRatio", a.marginRatio(now)}, {"openMarginRatio", info.OpenMarginRatio},
+		{"marginRatio", a.marginRatio(now)}, {"openMarginRatio", info.OpenMarginRatio},
 		{"initialMarginRatio", info.InitialMarginRatio}, {"maintenanceMarginRatio", info.MaintenanceMarginRatio},
 		{"totalCollateral", info.TotalCollateral}, {"freeCollateral", info.FreeCollateral},
-		{"totalAccountValue", info.TotalAccountValue}, {"takerFeeRate", info.TakerFeeRate}, {"makerFeeRate", info.MakerFeeRate},
+		{"totalAccountValue", info.TotalAccountValue}, {"totalTradingValue", info.TotalAccountValue},
+		{"totalVaultValue", "0"}, {"totalStakingValue", "0"}, {"totalLaunchpadValue", "0"}, {"totalEarnValue", "0"},
+		{"takerFeeRate", info.TakerFeeRate}, {"makerFeeRate", info.MakerFeeRate},
 		{"futuresTakerFeeRate", info.FuturesTakerFeeRate}, {"futuresMakerFeeRate", info.FuturesMakerFeeRate},
 	} {
 		e.set(o, f.name, e.decimalField(f.text))
 	}
+	e.setAlways(o, "referrerID", nil)
+	accountType := "Main"
+	if a.isSubAccount {
+		accountType = "Sub"
+	}
+	e.set(o, "accountType", accountType)
 	return o, nil
 }

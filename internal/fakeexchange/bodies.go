@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -17,6 +18,15 @@ func (e *Exchange) set(o object, camel string, v any) {
 	if s, ok := v.(string); ok && s == "" {
 		return
 	}
+	if e.snakeBodies {
+		camel = snakeCase(camel)
+	}
+	o[camel] = v
+}
+
+// setAlways is set for a field the live answer sends even when empty
+// ("feeToken": "", "referrerID": null).
+func (e *Exchange) setAlways(o object, camel string, v any) {
 	if e.snakeBodies {
 		camel = snakeCase(camel)
 	}
@@ -48,9 +58,30 @@ func (e *Exchange) decimalField(text string) any {
 	return e.number(text)
 }
 
-// rowTime renders a Unix millisecond time in the scenario's row time unit.
-func (e *Exchange) rowTime(ms int64) any {
-	switch e.rowTimeUnit {
+// numberField renders decimal text the live answer sends as a JSON number
+// (account info's leverage): a number, or a string when the scenario sends
+// every number as one.
+func (e *Exchange) numberField(text string) any {
+	if text == "" {
+		return ""
+	}
+	if e.allStrings {
+		return text
+	}
+	return json.Number(text)
+}
+
+// rowTime renders a Unix millisecond time in the scenario's row time unit
+// (token history and balances).
+func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.rowTimeUnit, ms) }
+
+// walletTime renders a Unix millisecond time in the unit of wallet and
+// sub-account rows.
+func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.walletTimeUnit, ms) }
+
+// timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
+func (e *Exchange) timeIn(unit string, ms int64) any {
+	switch unit {
 	case RowTimeSeconds:
 		return e.integer(ms / 1000)
 	case RowTimeSecondsFraction:

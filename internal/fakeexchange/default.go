@@ -60,16 +60,18 @@ func DefaultScenario() *Scenario {
 				AccountInfo: &AccountInfo{
 					AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
 					MaintenanceMarginRatio: "0.03", TotalCollateral: "12500.5", FreeCollateral: "9000", TotalAccountValue: "12600.25",
-					TakerFeeRate: "0.0005", MakerFeeRate: "0.0002", FuturesTakerFeeRate: "0.0006", FuturesMakerFeeRate: "0.0001",
+					// Basis points, as the exchange sends fee rates.
+					TakerFeeRate: "5", MakerFeeRate: "2", FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "1",
 				},
 				Balances: []Balance{
 					{Token: "BTC", Holding: "0.04", Frozen: "0.01", Staked: "0", AvailableBalance: "0.03", MarkPrice: "65000.5"},
 					{Token: "USDT", Holding: "2186.25", Frozen: "300", Staked: "100", AvailableBalance: "1786.25", MarkPrice: "1"},
 				},
+				// Tokens are network-token ids, as the exchange sends them.
 				Transfers: []Transfer{
 					// In PROCESSING for two hours: a stuck withdrawal.
-					{ID: "wd-1001", Token: "USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1"},
-					{ID: "dp-1002", Token: "BTC", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute},
+					{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1"},
+					{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute},
 					{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
 				},
 				SubAccounts: []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}},

@@ -56,7 +56,7 @@ func LargeScenario(networks, keys int) *Scenario {
 	a.AccountInfo = &AccountInfo{
 		AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
 		MaintenanceMarginRatio: "0.03", TotalCollateral: "1250000.5", FreeCollateral: "900000", TotalAccountValue: "1260000.25",
-		TakerFeeRate: "0.0005", MakerFeeRate: "0.0002", FuturesTakerFeeRate: "0.0006", FuturesMakerFeeRate: "0.0001",
+		TakerFeeRate: "5", MakerFeeRate: "2", FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "1",
 	}
 	// A balance of every token that has networks; 500 transfers, one in
 	// five in flight; 50 sub-accounts.

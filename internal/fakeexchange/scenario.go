@@ -94,10 +94,27 @@ type Scenario struct {
 	// MaintenanceWindows announce maintenance at set times after Start.
 	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
 	// SnakeCaseBodies spells the fields of the account info, balances,
-	// wallet history and sub-accounts answers in snake_case (the v1
-	// spelling: margin_ratio, available_balance, token_side) instead of
+	// wallet history, sub-accounts and token network answers in snake_case
+	// (the v1 spelling: margin_ratio, available_balance, token_side,
+	// allow_withdraw; a sub-account's name as account) instead of
 	// camelCase.
 	SnakeCaseBodies bool `yaml:"snake_case_bodies"`
+	// WalletTimeUnit is how wallet history rows carry createdTime and
+	// updatedTime, and sub-account rows createdTime: "" or "s_fraction"
+	// (RowTimeSecondsFraction) strings of seconds with three decimals, as
+	// the live exchange sends them; "ms" (RowTimeMillis) integer
+	// milliseconds, as this project guessed before live answers were
+	// captured; "s" (RowTimeSeconds) integer seconds.
+	WalletTimeUnit string `yaml:"wallet_time_unit"`
+	// CamelCaseWalletMeta spells the wallet history's meta
+	// recordsPerPage/currentPage, as the docs spell other endpoints' meta,
+	// instead of the live records_per_page/current_page.
+	CamelCaseWalletMeta bool `yaml:"camel_case_wallet_meta"`
+	// PagedSubAccounts makes the sub-accounts endpoint take page and size
+	// and answer with meta, as this project guessed before live answers
+	// were captured. Without it the endpoint takes no query parameter
+	// (-1004) and sends no meta, as its docs show.
+	PagedSubAccounts bool `yaml:"paged_sub_accounts"`
 	// WalletIgnoresTimeFilter accepts startTime and endTime on the wallet
 	// history but serves every transfer: a client must filter locally.
 	WalletIgnoresTimeFilter bool `yaml:"wallet_ignores_time_filter"`
@@ -319,10 +336,12 @@ func (s *Scenario) Validate() error {
 	default:
 		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
 	}
-	switch s.RowTimeUnit {
-	case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
-	default:
-		return fieldErr("row_time_unit", "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, s.RowTimeUnit)
+	for field, unit := range map[string]string{"row_time_unit": s.RowTimeUnit, "wallet_time_unit": s.WalletTimeUnit} {
+		switch unit {
+		case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
+		default:
+			return fieldErr(field, "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, unit)
+		}
 	}
 	malformed := map[int64]bool{}
 	for i, id := range s.MalformedIDs {

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -28,15 +29,19 @@ type Exchange struct {
 	allStrings    bool
 	sortedQuery   bool
 	rowTimeUnit   string
-	malformedIDs  map[int64]bool
-	lateListing   *LateListing
-	unstableTies  bool
-	pageCap       int
-	understate    int
-	clampPages    bool
-	sharedIDs     bool
-	errorTime     *ErrorTimestamp
-	snakeBodies   bool
+	// walletTimeUnit is the time unit of wallet and sub-account rows.
+	walletTimeUnit   string
+	camelWalletMeta  bool
+	pagedSubAccounts bool
+	malformedIDs     map[int64]bool
+	lateListing      *LateListing
+	unstableTies     bool
+	pageCap          int
+	understate       int
+	clampPages       bool
+	sharedIDs        bool
+	errorTime        *ErrorTimestamp
+	snakeBodies      bool
 	// walletIgnoresTime serves wallet history whatever its time filter.
 	walletIgnoresTime bool
 	maintenance       []MaintenanceWindow
@@ -184,6 +189,9 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 		allStrings:        s.NumbersAsStrings,
 		sortedQuery:       s.SignatureQuery == SignatureQuerySorted,
 		rowTimeUnit:       s.RowTimeUnit,
+		walletTimeUnit:    cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction),
+		camelWalletMeta:   s.CamelCaseWalletMeta,
+		pagedSubAccounts:  s.PagedSubAccounts,
 		malformedIDs:      map[int64]bool{},
 		unstableTies:      s.UnstableTieOrder,
 		pageCap:           s.PageCap,

@@ -64,8 +64,15 @@ func (e *Exchange) AddSubAccount(account string, s SubAccount) error {
 	return nil
 }
 
+// serveSubAccounts answers as the docs show: data.rows of applicationId,
+// name and createdTime, no meta, no query parameter taken. The scenario's
+// PagedSubAccounts takes page and size and adds meta instead.
 func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, "page", "size")
+	var allowed []string
+	if e.pagedSubAccounts {
+		allowed = []string{"page", "size"}
+	}
+	q, aerr := parseQuery(rawQuery, allowed...)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -79,15 +86,27 @@ func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
 	if a.isSubAccount {
 		return nil, errSubAccountKey
 	}
-	from, to, served := e.pageRange(len(a.subAccounts), page, size)
+	from, to, served := 0, len(a.subAccounts), page
+	if e.pagedSubAccounts {
+		from, to, served = e.pageRange(len(a.subAccounts), page, size)
+	}
 	rows := make([]object, 0, to-from)
 	for _, s := range a.subAccounts[from:to] {
-		o := object{"account": s.Name}
+		o := object{}
 		e.set(o, "applicationId", s.ApplicationID)
+		// The v1 answer names the sub-account "account".
+		if e.snakeBodies {
+			e.set(o, "account", s.Name)
+		} else {
+			e.set(o, "name", s.Name)
+		}
 		if s.CreatedTime != 0 {
-			e.set(o, "createdTime", e.rowTime(s.CreatedTime))
+			e.set(o, "createdTime", e.walletTime(s.CreatedTime))
 		}
 		rows = append(rows, o)
 	}
-	return pageData{Rows: rows, Meta: e.meta(len(a.subAccounts), served, size)}, nil
+	if e.pagedSubAccounts {
+		return pageData{Rows: rows, Meta: e.meta(len(a.subAccounts), served, size)}, nil
+	}
+	return rowsData{Rows: rows}, nil
 }

@@ -14,10 +14,17 @@ func TestSubAccountsMainReadsSubIsRefused(t *testing.T) {
 	s.Accounts[1].IsSubAccount = true
 	s.Events = []Event{{After: time.Millisecond, AddSubAccount: &SubAccountEvent{Account: "a", SubAccount: SubAccount{ApplicationID: "app-2", Name: "desk-b"}}}}
 	h := newHarness(t, s)
-	rows := rowsOf(t, wantOK(t, h.get(PathSubAccounts, "", "a1")))
-	if len(rows) != 1 || rows[0]["applicationId"] != "app-1" || rows[0]["account"] != "desk-a" {
+	answer := wantOK(t, h.get(PathSubAccounts, "", "a1"))
+	rows := rowsOf(t, answer)
+	// As the docs show: name, createdTime in seconds with a fraction, no meta.
+	if len(rows) != 1 || rows[0]["applicationId"] != "app-1" || rows[0]["name"] != "desk-a" || rows[0]["createdTime"] != "1700000000.000" {
 		t.Fatalf("rows %v", rows)
 	}
+	if _, ok := dataOf(t, answer)["meta"]; ok {
+		t.Errorf("meta in a sub-accounts answer: %v", answer)
+	}
+	// The docs list no query parameter: paging ones are unknown.
+	wantError(t, h.get(PathSubAccounts, "page=1&size=1000", "a1"), http.StatusBadRequest, "-1004")
 	wantError(t, h.get(PathSubAccounts, "", "b1"), http.StatusUnauthorized, "-1002")
 	if r := h.get(PathSubAccounts, "", "b1"); !strings.Contains(string(r.body), "sub-account") {
 		t.Errorf("refusal does not say why: %s", r.body)
@@ -38,6 +45,30 @@ func TestSubAccountsMainReadsSubIsRefused(t *testing.T) {
 	if err := h.ex.AddSubAccount("a", SubAccount{ApplicationID: "app-1"}); err == nil {
 		t.Error("AddSubAccount took an application id the account has")
 	}
+}
+
+func TestSubAccountsGuessedShapes(t *testing.T) {
+	subs := []SubAccount{{ApplicationID: "app-1", Name: "desk-a"}, {ApplicationID: "app-2", Name: "desk-b"}}
+	t.Run("paged", func(t *testing.T) {
+		s := testScenario()
+		s.PagedSubAccounts, s.Accounts[0].SubAccounts = true, subs
+		h := newHarness(t, s)
+		answer := wantOK(t, h.get(PathSubAccounts, "page=2&size=1", "a1"))
+		if rows := rowsOf(t, answer); len(rows) != 1 || rows[0]["applicationId"] != "app-2" {
+			t.Errorf("page 2 of 1 row: %v", rows)
+		}
+		if m, ok := dataOf(t, answer)["meta"].(map[string]any); !ok || m["total"] != jsonInt(2) {
+			t.Errorf("meta %v", dataOf(t, answer)["meta"])
+		}
+	})
+	t.Run("v1 snake_case", func(t *testing.T) {
+		s := testScenario()
+		s.SnakeCaseBodies, s.Accounts[0].SubAccounts = true, subs
+		h := newHarness(t, s)
+		if rows := rowsOf(t, wantOK(t, h.get(PathSubAccounts, "", "a1"))); rows[0]["application_id"] != "app-1" || rows[0]["account"] != "desk-a" {
+			t.Errorf("rows %v", rows)
+		}
+	})
 }
 
 func TestMaintenanceWindowAnnouncesAndRefusesPrivateEndpoints(t *testing.T) {

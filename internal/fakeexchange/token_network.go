@@ -12,32 +12,27 @@ const EndpointTokenNetwork = "token_network"
 var tokenNetworkRoute = route{path: PathTokenNetwork, name: EndpointTokenNetwork, public: true,
 	serve: func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveTokenNetwork(rawQuery) }}
 
-type tokenNetworkJSON struct {
-	Protocol          string `json:"protocol"`
-	Network           string `json:"network"`
-	Token             string `json:"token"`
-	Name              string `json:"name"`
-	MinimumWithdrawal any    `json:"minimumWithdrawal"`
-	WithdrawalFee     any    `json:"withdrawalFee"`
-	AllowDeposit      any    `json:"allowDeposit"`
-	AllowWithdraw     any    `json:"allowWithdraw"`
-}
-
+// serveTokenNetwork answers data.rows in the docs' camelCase, or in the v1
+// snake_case (allow_withdraw, withdrawal_fee) that public clients read when
+// the scenario spells bodies so.
 func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
 	}
 	e.mu.Lock()
-	rows := make([]tokenNetworkJSON, 0, len(e.networks))
+	defer e.mu.Unlock()
+	rows := make([]object, 0, len(e.networks))
 	for _, n := range e.networks {
-		rows = append(rows, tokenNetworkJSON{
-			Protocol: n.Protocol, Network: n.Network, Token: n.Token, Name: n.Name,
-			MinimumWithdrawal: e.number(n.MinimumWithdrawal),
-			WithdrawalFee:     e.number(n.WithdrawalFee),
-			AllowDeposit:      e.number(strconv.Itoa(n.AllowDeposit)),
-			AllowWithdraw:     e.number(strconv.Itoa(n.AllowWithdraw)),
-		})
+		o := object{}
+		e.set(o, "protocol", n.Protocol)
+		e.set(o, "network", n.Network)
+		e.set(o, "token", n.Token)
+		e.set(o, "name", n.Name)
+		e.set(o, "minimumWithdrawal", e.number(n.MinimumWithdrawal))
+		e.set(o, "withdrawalFee", e.number(n.WithdrawalFee))
+		e.set(o, "allowDeposit", e.number(strconv.Itoa(n.AllowDeposit)))
+		e.set(o, "allowWithdraw", e.number(strconv.Itoa(n.AllowWithdraw)))
+		rows = append(rows, o)
 	}
-	e.mu.Unlock()
 	return rowsData{Rows: rows}, nil
 }

@@ -19,8 +19,13 @@ var walletHistoryRoute = route{path: PathWalletHistory, name: EndpointWallet, se
 
 // Transfer is one deposit or withdrawal of the wallet history endpoint.
 type Transfer struct {
-	ID    string `yaml:"id"`
+	ID string `yaml:"id"`
+	// Token is what the live exchange sends: a network-token id such as
+	// TRON_USDT (USDT on TRON), or a plain token.
 	Token string `yaml:"token"`
+	// Type is BALANCE (the default when empty: funds in or out of the
+	// account) or COLLATERAL (funds moved between portfolios).
+	Type string `yaml:"type"`
 	// Side is DEPOSIT or WITHDRAW.
 	Side   string `yaml:"side"`
 	Amount string `yaml:"amount"`
@@ -47,6 +52,8 @@ func (t Transfer) validate() error {
 		return fieldErr("side", "must be DEPOSIT or WITHDRAW, got %q", t.Side)
 	case t.Status == "":
 		return fieldErr("status", "must not be empty")
+	case t.Type != "" && t.Type != "BALANCE" && t.Type != "COLLATERAL":
+		return fieldErr("type", "must be BALANCE or COLLATERAL, got %q", t.Type)
 	case t.CreatedTime < 0 || t.CreatedAgo < 0:
 		return fieldErr("created_time", "must not be negative")
 	case t.CreatedTime != 0 && t.CreatedAgo != 0:
@@ -113,6 +120,9 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 	if aerr != nil {
 		return nil, aerr
 	}
+	if typ, ok := q["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
+		return nil, errInvalidParam("invalid type: %q", typ)
+	}
 	window, aerr := readTimeWindow(q)
 	if aerr != nil {
 		return nil, aerr
@@ -124,7 +134,7 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 	defer e.mu.Unlock()
 	var all []Transfer
 	for _, t := range e.accounts[account].transfers {
-		if !window.contains(t.CreatedTime) ||
+		if !window.contains(t.CreatedTime) || (q["type"] != "" && t.typeOrBalance() != q["type"]) ||
 			(q["token"] != "" && t.Token != q["token"]) || (q["tokenSide"] != "" && t.Side != q["tokenSide"]) ||
 			(q["status"] != "" && t.Status != q["status"]) {
 			continue
@@ -142,15 +152,31 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 		if updated == 0 {
 			updated = t.CreatedTime
 		}
-		o := object{"id": t.ID, "token": t.Token, "status": t.Status}
+		// The fields and their order of the live answer.
+		o := object{}
+		e.set(o, "createdTime", e.walletTime(t.CreatedTime))
+		e.set(o, "updatedTime", e.walletTime(updated))
+		e.set(o, "id", t.ID)
+		e.set(o, "externalId", t.ID)
+		e.set(o, "applicationId", "app-"+account)
+		e.set(o, "token", t.Token)
+		e.setAlways(o, "targetAddress", "")
+		e.setAlways(o, "sourceAddress", "")
+		e.setAlways(o, "extra", "")
+		e.set(o, "type", t.typeOrBalance())
 		e.set(o, "tokenSide", t.Side)
 		e.set(o, "amount", e.decimalField(t.Amount))
-		e.set(o, "createdTime", e.rowTime(t.CreatedTime))
-		e.set(o, "updatedTime", e.rowTime(updated))
-		e.set(o, "feeToken", t.FeeToken)
-		e.set(o, "feeAmount", e.decimalField(t.FeeAmount))
-		e.set(o, "txId", "")
+		e.setAlways(o, "txId", "")
+		e.setAlways(o, "feeToken", t.FeeToken)
+		e.setAlways(o, "feeAmount", e.decimalField(cmp.Or(t.FeeAmount, "0")))
+		e.set(o, "status", t.Status)
+		e.setAlways(o, "confirmingThreshold", nil)
+		e.setAlways(o, "confirmedNumber", nil)
 		rows = append(rows, o)
 	}
-	return pageData{Rows: rows, Meta: e.meta(len(all), served, size)}, nil
+	// The live wallet history spells its meta in snake_case.
+	return pageData{Rows: rows, Meta: e.metaSpelt(e.snakeMeta || !e.camelWalletMeta, len(all), served, size)}, nil
 }
+
+// typeOrBalance is the transfer's type, BALANCE when the scenario set none.
+func (t Transfer) typeOrBalance() string { return cmp.Or(t.Type, "BALANCE") }

@@ -14,6 +14,7 @@ func walletScenario(mod func(*Scenario)) *Scenario {
 		{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
 		{ID: "d1", Token: "BTC", Side: "DEPOSIT", Amount: "0.5", Status: "CONFIRMING", CreatedAgo: 5 * time.Minute},
 		{ID: "w2", Token: "USDT", Side: "WITHDRAW", Amount: "100", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
+		{ID: "c1", Token: "USDT", Type: "COLLATERAL", Side: "WITHDRAW", Amount: "7", Status: "PROCESSING", CreatedAgo: time.Hour},
 	}
 	if mod != nil {
 		mod(s)
@@ -23,28 +24,37 @@ func walletScenario(mod func(*Scenario)) *Scenario {
 
 func TestWalletHistoryNewestFirstPagedAndFiltered(t *testing.T) {
 	h := newHarness(t, walletScenario(nil))
-	rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))
+	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1"))); len(rows) != 4 || rows[1]["id"] != "c1" || rows[1]["type"] != "COLLATERAL" {
+		t.Fatalf("without a type, every type: %v", rows)
+	}
+	answer := wantOK(t, h.get(PathWalletHistory, "type=BALANCE", "a1"))
+	rows := rowsOf(t, answer)
 	if len(rows) != 3 || rows[0]["id"] != "d1" || rows[1]["id"] != "w1" || rows[2]["id"] != "w2" {
 		t.Fatalf("rows %v", rows)
 	}
 	w1 := rows[1]
-	if w1["tokenSide"] != "WITHDRAW" || w1["status"] != "PROCESSING" || w1["amount"] != "500" {
+	if w1["tokenSide"] != "WITHDRAW" || w1["status"] != "PROCESSING" || w1["amount"] != "500" || w1["type"] != "BALANCE" || w1["feeToken"] != "" {
 		t.Errorf("w1 %v", w1)
 	}
-	if created := testStart.Add(-2 * time.Hour).UnixMilli(); w1["createdTime"] != strconv.FormatInt(created, 10) && w1["createdTime"] != jsonInt(created) {
-		t.Errorf("w1 created %#v, want %d", w1["createdTime"], created)
+	// As captured: times strings of seconds with a fraction, meta snake_case.
+	if created := testStart.Add(-2 * time.Hour).UnixMilli(); w1["createdTime"] != formatSecondsFraction(created) {
+		t.Errorf("w1 created %#v, want %d as seconds", w1["createdTime"], created)
 	}
+	if m := dataOf(t, answer)["meta"].(map[string]any); m["records_per_page"] != jsonInt(DefaultPageSize) || m["current_page"] != jsonInt(1) {
+		t.Errorf("meta %v", m)
+	}
+	wantError(t, h.get(PathWalletHistory, "type=SPOT", "a1"), http.StatusBadRequest, "-1005")
 	// Paging: one row a page, an empty page after the last.
-	m := wantOK(t, h.get(PathWalletHistory, "page=2&size=1", "a1"))
+	m := wantOK(t, h.get(PathWalletHistory, "page=2&size=1&type=BALANCE", "a1"))
 	if rows := rowsOf(t, m); len(rows) != 1 || rows[0]["id"] != "w1" {
 		t.Errorf("page 2: %v", rows)
 	}
-	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "page=4&size=1", "a1"))); len(rows) != 0 {
+	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "page=4&size=1&type=BALANCE", "a1"))); len(rows) != 0 {
 		t.Errorf("page 4: %v", rows)
 	}
 	// The last hour only.
 	q := "startTime=" + strconv.FormatInt(testStart.Add(-time.Hour).UnixMilli(), 10) + "&endTime=" + strconv.FormatInt(testStart.UnixMilli(), 10)
-	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q, "a1"))); len(rows) != 1 || rows[0]["id"] != "d1" {
+	if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q+"&type=BALANCE", "a1"))); len(rows) != 1 || rows[0]["id"] != "d1" {
 		t.Errorf("last hour: %v", rows)
 	}
 	wantError(t, h.get(PathWalletHistory, "startTime=1721295317", "a1"), http.StatusBadRequest, "-1005")
@@ -54,7 +64,7 @@ func TestWalletHistoryNewestFirstPagedAndFiltered(t *testing.T) {
 	if err := h.ex.PutTransfer("a", Transfer{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "COMPLETED"}); err != nil {
 		t.Fatal(err)
 	}
-	rows = rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))
+	rows = rowsOf(t, wantOK(t, h.get(PathWalletHistory, "type=BALANCE", "a1")))
 	if rows[1]["id"] != "w1" || rows[1]["status"] != "COMPLETED" {
 		t.Errorf("after the status change: %v", rows)
 	}
@@ -66,16 +76,22 @@ func TestWalletHistoryModes(t *testing.T) {
 	q := "startTime=" + strconv.FormatInt(testStart.Add(-time.Hour).UnixMilli(), 10) + "&endTime=" + strconv.FormatInt(testStart.UnixMilli(), 10)
 	t.Run("ignores the time filter", func(t *testing.T) {
 		h := newHarness(t, walletScenario(func(s *Scenario) { s.WalletIgnoresTimeFilter = true }))
-		if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q, "a1"))); len(rows) != 3 {
+		if rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, q+"&type=BALANCE", "a1"))); len(rows) != 3 {
 			t.Errorf("want every transfer whatever the filter, got %v", rows)
 		}
 	})
-	t.Run("snake_case, seconds with a fraction", func(t *testing.T) {
-		h := newHarness(t, walletScenario(func(s *Scenario) { s.SnakeCaseBodies, s.RowTimeUnit = true, RowTimeSecondsFraction }))
-		r := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "", "a1")))[0]
+	t.Run("snake_case, milliseconds, camelCase meta", func(t *testing.T) {
+		h := newHarness(t, walletScenario(func(s *Scenario) {
+			s.SnakeCaseBodies, s.WalletTimeUnit, s.CamelCaseWalletMeta = true, RowTimeMillis, true
+		}))
+		answer := wantOK(t, h.get(PathWalletHistory, "", "a1"))
+		r := rowsOf(t, answer)[0]
 		created := testStart.Add(-5 * time.Minute).UnixMilli()
-		if r["token_side"] != "DEPOSIT" || r["created_time"] != formatSecondsFraction(created) {
+		if r["token_side"] != "DEPOSIT" || r["created_time"] != jsonInt(created) {
 			t.Errorf("row %v", r)
+		}
+		if m := dataOf(t, answer)["meta"].(map[string]any); m["recordsPerPage"] != jsonInt(DefaultPageSize) {
+			t.Errorf("meta %v", m)
 		}
 		if _, ok := r["tokenSide"]; ok {
 			t.Errorf("camelCase name in a snake_case body: %v", r)
