@@ -253,17 +253,47 @@ func FuzzDecodeCredentials(f *testing.F) {
 
 func FuzzDecodeTokenNetworks(f *testing.F) {
 	addAnswerSeeds(f)
+	f.Add([]byte(`{"success":true,"data":{"rows":[{"token":"USDT","network":"TRON","minimum_withdrawal":"2","withdrawal_fee":1,"allow_deposit":"1","allow_withdraw":false},{"token":"A","network":"B","minimumWithdrawal":"1"}]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		decodeAnswer(t, body, func(d json.RawMessage) error {
 			rows, err := decodeTokenNetworks(d)
-			for _, r := range rows {
-				if r.Token == "" || r.Network == "" {
-					t.Fatalf("network row without token or network decoded: %+v", r)
+			if err != nil {
+				return err
+			}
+			// Every row, every field under any spelling, exactly; a flag
+			// or number nobody sent never decodes.
+			raw := rawRows(t, d, "rows")
+			if len(raw) != len(rows) {
+				t.Fatalf("%d networks from %d rows", len(rows), len(raw))
+			}
+			for i, r := range rows {
+				if r.Token == "" || r.Network == "" || r.Token != rawField(t, raw[i], "token") || r.Network != rawField(t, raw[i], "network") {
+					t.Fatalf("row %d token %q network %q", i, r.Token, r.Network)
+				}
+				assertDecimalField(t, raw[i], "minimumWithdrawal", &r.MinimumWithdrawal)
+				assertDecimalField(t, raw[i], "withdrawalFee", &r.WithdrawalFee)
+				for field, on := range map[string]bool{"allowDeposit": r.AllowDeposit, "allowWithdraw": r.AllowWithdraw} {
+					if want, ok := flagOracle(rawField(t, raw[i], field)); !ok || want != on {
+						t.Fatalf("row %d %s %q decoded as %v", i, field, rawField(t, raw[i], field), on)
+					}
 				}
 			}
-			return err
+			return nil
 		})
 	})
+}
+
+// flagOracle reads a flag's text: true/false, or a number, on unless 0;
+// false when the text is neither.
+func flagOracle(text string) (on, ok bool) {
+	switch strings.ToLower(text) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	r, ok := new(big.Rat).SetString(text)
+	return ok && r.Sign() != 0, ok
 }
 
 func FuzzDecodeSystemInfo(f *testing.F) {

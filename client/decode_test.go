@@ -316,3 +316,37 @@ func TestOverflowingIDIsAMalformedRowOfThePage(t *testing.T) {
 		t.Errorf("malformed = %+v", bad)
 	}
 }
+
+// A flag, fee or minimum a row lacks fails the decode naming the row and
+// the field: read as 0 or false it would be a free withdrawal or a disabled
+// network. The v1 snake_case names are the same fields.
+func TestDecodeTokenNetworksMissingFieldNamesRowAndField(t *testing.T) {
+	full := `"token":"USDT","network":"TRON","protocol":"TRC20","name":"Tron","minimumWithdrawal":"2","withdrawalFee":"1","allowDeposit":1,"allowWithdraw":1`
+	for _, c := range []struct{ drop, want string }{
+		{`"allowWithdraw":1`, `row 1 (token USDT, network TRON): allowWithdraw: missing`},
+		{`"allowDeposit":1`, `row 1 (token USDT, network TRON): allowDeposit: missing`},
+		{`"withdrawalFee":"1"`, `row 1 (token USDT, network TRON): withdrawalFee: missing`},
+		{`"minimumWithdrawal":"2"`, `row 1 (token USDT, network TRON): minimumWithdrawal: missing`},
+		{`"network":"TRON"`, `row 1 (token USDT): network: missing`},
+	} {
+		row := strings.Replace(full, c.drop, `"x":0`, 1)
+		body := `{"success":true,"data":{"rows":[{` + full + `},{` + row + `}]}}`
+		if _, err := decodeTokenNetworks(mustData(t, body)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("without %s: error %v, want %q", c.drop, err, c.want)
+		}
+	}
+	for body, want := range map[string]string{
+		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimumWithdrawal":"1","withdrawalFee":"1","allowDeposit":"yes","allowWithdraw":1}]}}`: `allowDeposit: invalid flag "yes"`,
+		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimumWithdrawal":"1","withdrawalFee":null,"allowDeposit":1,"allowWithdraw":1}]}}`:   `withdrawalFee: missing`,
+		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimum_withdrawal":"1","withdrawal_fee":"","allow_deposit":1,"allow_withdraw":1}]}}`: `withdrawalFee: missing`,
+		`{"success":true,"data":{}}`: `no rows`,
+	} {
+		if _, err := decodeTokenNetworks(mustData(t, body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", body, err, want)
+		}
+	}
+	rows, err := decodeTokenNetworks(mustData(t, `{"success":true,"data":{"rows":[{"token":"A","network":"B","minimum_withdrawal":"1","withdrawal_fee":"0.5","allow_deposit":"0","allow_withdraw":true}]}}`))
+	if err != nil || len(rows) != 1 || rows[0].AllowDeposit || !rows[0].AllowWithdraw || rows[0].WithdrawalFee.String() != "0.5" {
+		t.Errorf("v1 spelling: %+v, %v", rows, err)
+	}
+}
