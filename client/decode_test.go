@@ -337,8 +337,8 @@ func TestDecodeTokenNetworksMissingFieldNamesRowAndField(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimumWithdrawal":"1","withdrawalFee":"1","allowDeposit":"yes","allowWithdraw":1}]}}`: `allowDeposit: invalid flag "yes"`,
-		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimumWithdrawal":"1","withdrawalFee":null,"allowDeposit":1,"allowWithdraw":1}]}}`:   `withdrawalFee: missing`,
-		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimum_withdrawal":"1","withdrawal_fee":"","allow_deposit":1,"allow_withdraw":1}]}}`: `withdrawalFee: missing`,
+		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimumWithdrawal":"1","withdrawalFee":null,"allowDeposit":1,"allowWithdraw":1}]}}`:    `withdrawalFee: missing`,
+		`{"success":true,"data":{"rows":[{"token":"A","network":"B","minimum_withdrawal":"1","withdrawal_fee":"","allow_deposit":1,"allow_withdraw":1}]}}`:  `withdrawalFee: missing`,
 		`{"success":true,"data":{}}`: `no rows`,
 	} {
 		if _, err := decodeTokenNetworks(mustData(t, body)); err == nil || !strings.Contains(err.Error(), want) {
