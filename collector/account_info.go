@@ -22,7 +22,9 @@ var (
 		[]string{"account", "account_mode"}, nil)
 	accountFeeRateDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "account", "fee_rate"),
-		"The account's trading fee rate as the exchange reports it, by market (spot, futures) and side (maker, taker)."+refreshed,
+		"The account's trading fee rate as a ratio of the traded amount (0.0005 is 0.05 %; the exchange sends basis points), "+
+			"by market (spot, futures) and side (maker, taker); negative for a rebate. Absent when the exchange sends none, as "+
+			"live accounts may."+refreshed,
 		[]string{"account", "market", "side"}, nil)
 
 	// accountGauges are the fields exported one gauge each.

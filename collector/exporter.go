@@ -102,6 +102,9 @@ type Exporter struct {
 	state      StateStore
 	logger     log.Logger
 	history    *TokenHistoryCollector
+	// networks are the token networks last listed, by which the wallet
+	// splits its network-token ids.
+	networks tokenNetworkIndex
 	// pregathered are the big collectors as gathered after their polls,
 	// healthReg the poll health gathered at scrape time: see Gatherer.
 	pregathered []*pregathered

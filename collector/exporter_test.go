@@ -237,7 +237,7 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 
 func TestStalledPollIsCancelled(t *testing.T) {
 	networks := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
-	c := newTokenNetworkCollector(networks)
+	c := newTokenNetworkCollector(networks, nil)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, historyNow)
 	p.interval, p.stallAfter = 50*time.Millisecond, 50*time.Millisecond
 	var logs syncBuffer

@@ -157,7 +157,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 
 func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api)
+	c := newTokenNetworkCollector(api, nil)
 	pg := newPregathered(c)
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {

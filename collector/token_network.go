@@ -51,14 +51,16 @@ var (
 type TokenNetworkCollector struct {
 	api  TokenNetworkAPI
 	rows atomic.Pointer[[]client.TokenNetwork]
+	// index, when set, is given every new list.
+	index *tokenNetworkIndex
 	// changes counts the polls whose rows differed from the previous ones.
 	changes atomic.Uint64
 }
 
 var _ prometheus.Collector = (*TokenNetworkCollector)(nil)
 
-func newTokenNetworkCollector(api TokenNetworkAPI) *TokenNetworkCollector {
-	return &TokenNetworkCollector{api: api}
+func newTokenNetworkCollector(api TokenNetworkAPI, index *tokenNetworkIndex) *TokenNetworkCollector {
+	return &TokenNetworkCollector{api: api, index: index}
 }
 
 func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
@@ -71,6 +73,9 @@ func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
 		return nil
 	}
 	c.rows.Store(&rows)
+	if c.index != nil {
+		c.index.store(rows)
+	}
 	c.changes.Add(1)
 	return nil
 }
@@ -131,7 +136,7 @@ func buildTokenNetwork(b *builder) (prometheus.Collector, error) {
 	if b.cfg.Public == nil {
 		return nil, nil
 	}
-	c := newTokenNetworkCollector(b.cfg.Public)
+	c := newTokenNetworkCollector(b.cfg.Public, &b.e.networks)
 	b.poll(c, "", c.poll)
 	return c, nil
 }

@@ -22,7 +22,7 @@ func tokenNetworkRows() []client.TokenNetwork {
 
 func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api)
+	c := newTokenNetworkCollector(api, nil)
 	if err := c.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +30,13 @@ func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
 }
 
 func TestTokenNetworkExportsNothingBeforeTheFirstPoll(t *testing.T) {
-	c := newTokenNetworkCollector(&fakeNetworks{})
+	c := newTokenNetworkCollector(&fakeNetworks{}, nil)
 	expectMetrics(t, c, "empty.metrics")
 }
 
 func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
 	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api)
+	c := newTokenNetworkCollector(api, nil)
 	now := time.Unix(1_700_000_000, 0)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, now)
 	p.pollOnce(context.Background())

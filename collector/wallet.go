@@ -23,24 +23,38 @@ type WalletAPI interface {
 	ServerNow() time.Time
 }
 
+// walletSides are the sides every account exports a count of, 0 while
+// nothing is in flight.
+var walletSides = []string{"DEPOSIT", "WITHDRAW"}
+
 var (
 	walletInFlightDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "wallet", "transfers_in_flight"),
-		"Number of the account's deposits and withdrawals created within --wallet.lookback that are not in a final status "+
-			"(COMPLETED, CANCELED, FAILED); side and status as the exchange sends them."+refreshed,
-		[]string{"account", "token", "side", "status"}, nil)
+		"Number of the account's deposits and withdrawals (wallet type BALANCE) created within --wallet.lookback that are not "+
+			"in a final status (COMPLETED, CANCELED, FAILED); side and status as the exchange sends them. The exchange names a "+
+			"token on a network (TRON_USDT): token is the balance token (USDT) and network the network (TRON), split by the "+
+			"networks the token network endpoint lists; an id that cannot be split keeps token whole and network empty."+refreshed,
+		[]string{"account", "token", "network", "side", "status"}, nil)
+	walletInFlightBySideDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "wallet", "transfers_in_flight_by_side"),
+		"Number of the account's deposits and withdrawals in flight, by side; 0 for DEPOSIT and WITHDRAW while none is."+refreshed,
+		[]string{"account", "side"}, nil)
 	walletOldestInFlightDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "wallet", "oldest_in_flight_timestamp_seconds"),
 		"Unix time the oldest deposit or withdrawal still in flight was created; only while one is."+refreshed,
 		[]string{"account", "side"}, nil)
 )
 
-// inFlight is the number of transfers in flight with one token, side and
-// status.
+// inFlight is the number of transfers in flight with one network-token
+// id, side and status.
 type inFlight struct {
 	token, side, status string
 	count               int
 }
+
+// inFlightSeries is the labels of one woox_wallet_transfers_in_flight
+// series.
+type inFlightSeries struct{ token, network, side, status string }
 
 // walletSnapshot is what one wallet poll found in flight.
 type walletSnapshot struct {
@@ -55,6 +69,8 @@ type walletSnapshot struct {
 type WalletCollector struct {
 	accounts []*latest[walletSnapshot]
 	changes  atomic.Uint64
+	// networks split the exchange's network-token ids.
+	networks *tokenNetworkIndex
 }
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
@@ -63,7 +79,7 @@ var _ prometheus.Collector = (*WalletCollector)(nil)
 // lookback.
 func buildWallet(b *builder) (prometheus.Collector, error) {
 	lookback := b.cfg.WalletLookback
-	c := &WalletCollector{}
+	c := &WalletCollector{networks: &b.e.networks}
 	for _, a := range b.cfg.Accounts {
 		l := &latest[walletSnapshot]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
@@ -103,12 +119,14 @@ func walletInFlight(transfers []client.Transfer) walletSnapshot {
 	return snap
 }
 
-// generation changes when an account's answer does.
-func (c *WalletCollector) generation() uint64 { return c.changes.Load() }
+// generation changes when an account's answer does, or the token network
+// list that splits its ids.
+func (c *WalletCollector) generation() uint64 { return c.changes.Load() + c.networks.generation() }
 
 // Describe implements prometheus.Collector.
 func (c *WalletCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- walletInFlightDesc
+	ch <- walletInFlightBySideDesc
 	ch <- walletOldestInFlightDesc
 }
 
@@ -119,8 +137,23 @@ func (c *WalletCollector) Collect(ch chan<- prometheus.Metric) {
 		if snap == nil {
 			continue
 		}
+		bySide := map[string]int{}
+		for _, side := range walletSides {
+			bySide[side] = 0
+		}
+		// Two ids cannot split to the same labels, but summing keeps a
+		// scrape valid whatever the exchange sends.
+		series := map[inFlightSeries]int{}
 		for _, f := range snap.counts {
-			ch <- prometheus.MustNewConstMetric(walletInFlightDesc, prometheus.GaugeValue, float64(f.count), a.account, f.token, f.side, f.status)
+			token, network := c.networks.split(f.token)
+			series[inFlightSeries{token: token, network: network, side: f.side, status: f.status}] += f.count
+			bySide[f.side] += f.count
+		}
+		for s, n := range series {
+			ch <- prometheus.MustNewConstMetric(walletInFlightDesc, prometheus.GaugeValue, float64(n), a.account, s.token, s.network, s.side, s.status)
+		}
+		for side, n := range bySide {
+			ch <- prometheus.MustNewConstMetric(walletInFlightBySideDesc, prometheus.GaugeValue, float64(n), a.account, side)
 		}
 		for side, ms := range snap.oldestMs {
 			ch <- prometheus.MustNewConstMetric(walletOldestInFlightDesc, prometheus.GaugeValue, float64(ms)/1000, a.account, side)

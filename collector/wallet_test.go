@@ -12,22 +12,36 @@ func transfer(id, token, side, status string, age time.Duration) client.Transfer
 	return client.Transfer{ID: id, Token: token, Side: side, Status: status, Amount: decp("1"), CreatedMs: historyNow.Add(-age).UnixMilli()}
 }
 
+// walletNetworks are the token networks the wallet tests split ids by.
+var walletNetworks = []client.TokenNetwork{
+	{Token: "USDT", Network: "TRON"}, {Token: "USDT", Network: "ETH"}, {Token: "ETH", Network: "ARB"},
+	{Token: "ETH", Network: "ARB_NOVA"}, {Token: "BTC", Network: "BTC"},
+}
+
 // In flight is every status but the final ones, known or not, counted by
-// token, side and status; the oldest creation time by side; transfers
-// older than the lookback are not read.
+// token, network, side and status, the exchange's network-token ids split
+// by the listed networks; a count by side, 0 for a side with nothing in
+// flight; the oldest creation time by side; transfers older than the
+// lookback are not read.
 func TestWalletMetrics(t *testing.T) {
 	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{
-		transfer("w1", "USDT", "WITHDRAW", "PROCESSING", 3*time.Hour),
-		transfer("w2", "USDT", "WITHDRAW", "PROCESSING", time.Hour),
+		transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", 3*time.Hour),
+		transfer("w2", "ETH_USDT", "WITHDRAW", "PROCESSING", time.Hour),
+		// Plain ids, and one whose prefix is no listed network, stay whole.
 		transfer("w3", "BTC", "WITHDRAW", "NEW", 10*time.Minute),
-		transfer("w4", "USDT", "WITHDRAW", "COMPLETED", 5*time.Hour),
-		transfer("w5", "USDT", "WITHDRAW", "CANCELED", 5*time.Hour),
-		transfer("d1", "ETH", "DEPOSIT", "CONFIRMING", 20*time.Minute),
-		transfer("d2", "ETH", "DEPOSIT", "FAILED", 2*time.Hour),
-		transfer("d3", "ETH", "DEPOSIT", "AWAITING_TRAVEL_RULE", 30*time.Minute),
-		transfer("old", "USDT", "WITHDRAW", "PROCESSING", 8*24*time.Hour),
+		transfer("w6", "SOLANA_USDT", "WITHDRAW", "NEW", 10*time.Minute),
+		transfer("w4", "TRON_USDT", "WITHDRAW", "COMPLETED", 5*time.Hour),
+		transfer("w5", "TRON_USDT", "WITHDRAW", "CANCELED", 5*time.Hour),
+		transfer("d1", "ARB_ETH", "DEPOSIT", "CONFIRMING", 20*time.Minute),
+		transfer("d2", "ARB_ETH", "DEPOSIT", "FAILED", 2*time.Hour),
+		// The longest listed network wins: ARB_NOVA, not ARB.
+		transfer("d3", "ARB_NOVA_ETH", "DEPOSIT", "AWAITING_TRAVEL_RULE", 30*time.Minute),
+		// A network listed for other tokens still splits a new token.
+		transfer("d4", "ARB_USDCNATIVE", "DEPOSIT", "CONFIRMING", 20*time.Minute),
+		transfer("old", "TRON_USDT", "WITHDRAW", "PROCESSING", 8*24*time.Hour),
 	}}
 	e := onlyEndpoint(t, client.EndpointWallet, account)
+	e.networks.store(walletNetworks)
 	expectMetrics(t, e.byName[client.EndpointWallet], "wallet.metrics")
 	account.mu.Lock()
 	calls := account.walletCalls
@@ -43,5 +57,21 @@ func TestWalletMetrics(t *testing.T) {
 	}
 	account.mu.Unlock()
 	e.pollers[0].pollOnce(context.Background())
-	expectMetrics(t, e.byName[client.EndpointWallet], "empty.metrics")
+	expectMetrics(t, e.byName[client.EndpointWallet], "wallet_empty.metrics")
+}
+
+// Before the token networks are read (or with their collector off), ids
+// stay whole; a list read later splits them, and the wallet's generation
+// changes so that its cached families are gathered again.
+func TestWalletSplitsIDsOnceTheNetworksArrive(t *testing.T) {
+	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour)}}
+	e := onlyEndpoint(t, client.EndpointWallet, account)
+	c := e.byName[client.EndpointWallet].(*WalletCollector)
+	expectMetrics(t, c, "wallet_unsplit.metrics", "woox_wallet_transfers_in_flight")
+	before := c.generation()
+	e.networks.store(walletNetworks)
+	if c.generation() == before {
+		t.Error("the wallet's generation did not change with the token network list")
+	}
+	expectMetrics(t, c, "wallet_split.metrics", "woox_wallet_transfers_in_flight")
 }

@@ -23,9 +23,31 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// The fake answers in the shapes captured from the live exchange (sub-accounts
+// named name, fee rates in basis points, wallet tokens as network-token ids,
+// wallet times in seconds), and again with every number a JSON string, as
+// live answers from October 2025 on: the binary exports the same values.
 func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
-	fake := startFake(t)
-	url := serveFake(t, fake)
+	for _, mode := range []struct {
+		name  string
+		apply func(*fakeexchange.Scenario)
+	}{
+		{"live shapes", func(*fakeexchange.Scenario) {}},
+		{"every number a string", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			s := fakeexchange.DefaultScenario()
+			mode.apply(s)
+			fake, err := fakeexchange.New(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			binaryExportsEveryArea(t, serveFake(t, fake))
+		})
+	}
+}
+
+func binaryExportsEveryArea(t *testing.T, url string) {
 	cfg := filepath.Join(t.TempDir(), "woox.yml")
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`accounts:
   - name: main
@@ -78,8 +100,14 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		{`woox_balance_available{account="main", token="USDT"}`, 1786.25},
 		{`woox_balance_mark_price{account="main", token="BTC"}`, 65000.5},
 		{`woox_balance_holding{account="sub", token="ETH"}`, 1.5},
-		{`woox_wallet_transfers_in_flight{account="main", side="WITHDRAW", status="PROCESSING", token="USDT"}`, 1},
-		{`woox_wallet_transfers_in_flight{account="main", side="DEPOSIT", status="CONFIRMING", token="BTC"}`, 1},
+		{`woox_token_network_minimum_withdrawal{network="TRON", protocol="TRC20", token="USDT"}`, 2},
+		{`woox_token_network_deposit_enabled{network="SOL", protocol="SOL", token="SOL"}`, 0},
+		{`woox_wallet_transfers_in_flight{account="main", network="TRON", side="WITHDRAW", status="PROCESSING", token="USDT"}`, 1},
+		{`woox_wallet_transfers_in_flight{account="main", network="ARB", side="DEPOSIT", status="CONFIRMING", token="ETH"}`, 1},
+		{`woox_wallet_transfers_in_flight_by_side{account="main", side="WITHDRAW"}`, 1},
+		{`woox_wallet_transfers_in_flight_by_side{account="main", side="DEPOSIT"}`, 1},
+		{`woox_wallet_transfers_in_flight_by_side{account="sub", side="DEPOSIT"}`, 0},
+		{`woox_wallet_transfers_in_flight_by_side{account="sub", side="WITHDRAW"}`, 0},
 		{`woox_sub_account_info{account="main", sub_account_id="6b43de5c-0955-4887-9862-d84e4689f9fe", sub_account_name="Sub-1"}`, 1},
 		{`woox_poll_success{account="sub", endpoint="sub_accounts"}`, 1},
 		{`woox_poll_failures_total{account="main", endpoint="balances", reason="rate_limited"}`, 0},
@@ -100,7 +128,7 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 		t.Errorf("oldest withdrawal in flight created %v ago, want 2h", age)
 	}
 	for series := range samples {
-		if strings.HasPrefix(series, "woox_wallet_") && strings.Contains(series, `account="sub"`) ||
+		if strings.HasPrefix(series, "woox_wallet_") && !strings.HasPrefix(series, "woox_wallet_transfers_in_flight_by_side") && strings.Contains(series, `account="sub"`) ||
 			strings.HasPrefix(series, "woox_sub_account_info") && strings.Contains(series, `account="sub"`) ||
 			strings.Contains(series, `status="COMPLETED"`) {
 			t.Errorf("unexpected %s", series)

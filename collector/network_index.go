@@ -1,0 +1,69 @@
+package collector
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// tokenNetworkIndex is the token networks the exchange last listed, shared
+// by the token network collector (which stores them) and the wallet (which
+// splits its network-token ids, TRON_USDT, into a token and a network, so
+// that its series join the balances and the token networks).
+type tokenNetworkIndex struct {
+	v atomic.Pointer[networkSplitter]
+	// changes counts the lists stored: a wallet already collected splits
+	// differently after one.
+	changes atomic.Uint64
+}
+
+// networkSplitter splits network-token ids by one token network list.
+type networkSplitter struct {
+	// pairs are the ids the list spells exactly, NETWORK_TOKEN.
+	pairs map[string]splitID
+	// networks are the listed networks, longest first, so that ARB_NOVA
+	// wins over ARB.
+	networks []string
+}
+
+// splitID is a network-token id split into its parts.
+type splitID struct{ token, network string }
+
+// store replaces the list the ids are split by.
+func (x *tokenNetworkIndex) store(rows []client.TokenNetwork) {
+	s := &networkSplitter{pairs: make(map[string]splitID, len(rows))}
+	for _, r := range rows {
+		s.pairs[r.Network+"_"+r.Token] = splitID{token: r.Token, network: r.Network}
+		s.networks = append(s.networks, r.Network)
+	}
+	slices.SortFunc(s.networks, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	s.networks = slices.Compact(s.networks)
+	x.v.Store(s)
+	x.changes.Add(1)
+}
+
+// generation changes with every list stored.
+func (x *tokenNetworkIndex) generation() uint64 { return x.changes.Load() }
+
+// split returns the balance token and the network of a network-token id:
+// a listed network and token spelt NETWORK_TOKEN, else a listed network
+// followed by "_" and the token. An id that is neither (a plain token, or
+// one before the list is read) keeps token whole and network "".
+func (x *tokenNetworkIndex) split(id string) (token, network string) {
+	s := x.v.Load()
+	if s == nil {
+		return id, ""
+	}
+	if p, ok := s.pairs[id]; ok {
+		return p.token, p.network
+	}
+	for _, n := range s.networks {
+		if rest, ok := strings.CutPrefix(id, n+"_"); ok && rest != "" {
+			return rest, n
+		}
+	}
+	return id, ""
+}
