@@ -3,13 +3,26 @@
 // through would most likely also pass against the real exchange.
 //
 // It serves GET /v3/public/tokenNetwork, GET /v3/public/systemInfo,
-// GET /v3/account/credentials and GET /v3/asset/token/history with the real
+// GET /v3/account/credentials, GET /v3/asset/token/history,
+// GET /v3/account/info, GET /v3/asset/balances, GET /v3/asset/wallet/history
+// and GET /v3/account/subAccounts/all with the real
 // envelope, field names and types, authentication (HMAC-SHA256 signature
 // over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,
 // strict query validation, newest-first pagination, and injectable faults
 // (latency, 5xx, malformed or truncated JSON, maintenance, 429 storms,
 // connection resets, oversized and HTML bodies).
+//
+// By default it answers in the shapes of the answers captured from the live
+// exchange (client/testdata/captures), and of the docs' examples where none
+// was captured: wallet history times as strings of seconds with a fraction,
+// its meta in snake_case, its tokens network-token ids (TRON_USDT); account
+// info with leverage a JSON number and fee rates, in basis points, only
+// when the scenario sets them; sub-accounts named by name, with no meta and
+// no query parameter taken; a stale estimatedEndTime while the system is
+// normal. The shapes this project guessed before the captures are scenario
+// options (wallet_time_unit, camel_case_wallet_meta, paged_sub_accounts,
+// snake_case_bodies).
 //
 // Where public sources leave behaviour open, a scenario field picks each
 // reading, so tests can show the exporter copes with all of them: number
