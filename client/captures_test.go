@@ -2,11 +2,13 @@ package client_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-kit/log"
@@ -24,6 +26,13 @@ func captureClient(t *testing.T, path, name string) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bodyClient(t, path, body)
+}
+
+// bodyClient is a client of a server that answers every request to path
+// with body.
+func bodyClient(t *testing.T, path string, body []byte) *client.Client {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != path {
 			http.NotFound(w, r)
@@ -212,5 +221,19 @@ func TestTokenNetworkV1Spelling(t *testing.T) {
 			!g.WithdrawalFee.Equal(w.WithdrawalFee) || g.AllowDeposit != w.AllowDeposit || g.AllowWithdraw != w.AllowWithdraw {
 			t.Errorf("row %d: got %+v, want %+v", i, g, w)
 		}
+	}
+}
+
+// A row without a flag fails the poll naming the row and the field, as a
+// bad response: it is never read as a disabled network.
+func TestTokenNetworkRowWithoutAFlagFailsTheRequest(t *testing.T) {
+	body := []byte(`{"success":true,"data":{"rows":[{"protocol":"TRC20","network":"TRON","token":"USDT","name":"Tron","minimum_withdrawal":"2","withdrawal_fee":"1","allow_deposit":"1"}]},"timestamp":1752646332743}`)
+	rows, err := bodyClient(t, client.PathTokenNetwork, body).TokenNetworks(context.Background())
+	var cerr *client.Error
+	if !errors.As(err, &cerr) || cerr.Kind != client.KindBadResponse || !strings.Contains(err.Error(), "row 0 (token USDT, network TRON): allowWithdraw: missing") {
+		t.Errorf("error %v, want a bad response naming row 0 and allowWithdraw", err)
+	}
+	if len(rows) != 0 {
+		t.Errorf("rows %+v returned with the error", rows)
 	}
 }
