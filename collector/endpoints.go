@@ -52,7 +52,7 @@ var Endpoints = []Endpoint{
 		Description: "each account's token balances", build: buildBalances},
 	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
 		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
-	{Name: client.EndpointSubAccounts, PerAccount: true, Paged: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
+	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
 }
 
