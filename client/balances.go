@@ -41,18 +41,7 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, error) {
 // decodeBalances reads data.holding[]. A token listed twice is an error:
 // which of its rows holds the balance is unknown.
 func decodeBalances(data json.RawMessage) ([]Balance, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
-		return nil, err
-	}
-	f, err := decodeFields(data)
-	if err != nil {
-		return nil, fmt.Errorf("balances: %w", err)
-	}
-	raw, ok := f[fieldKey("holding")]
-	if !ok {
-		return nil, fmt.Errorf("balances: %w", errNoRows)
-	}
-	rows, err := decodeRows(raw, "holding")
+	_, rows, err := decodeDataRows(data, "balances", "holding")
 	if err != nil {
 		return nil, err
 	}

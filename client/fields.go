@@ -162,6 +162,25 @@ func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
 	return out, nil
 }
 
+// decodeDataRows reads the envelope's data as an object and the rows of its
+// array field; what names the answer in errors. The object's fields are
+// returned too, for what sits beside the rows (meta).
+func decodeDataRows(data json.RawMessage, what, field string) (fields, []fields, error) {
+	if err := decodeData(data, new(json.RawMessage)); err != nil {
+		return nil, nil, err
+	}
+	f, err := decodeFields(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	raw, ok := f[fieldKey(field)]
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
+	}
+	rows, err := decodeRows(raw, field)
+	return f, rows, err
+}
+
 // isNull reports whether a field is absent or null.
 func isNull(raw json.RawMessage) bool {
 	t := bytes.TrimSpace(raw)

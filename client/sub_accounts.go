@@ -82,18 +82,7 @@ func decodeSubAccounts(data json.RawMessage) ([]SubAccount, error) {
 // (applicationId, name, createdTime) or the v1 ones (application_id,
 // account, created_time), and data.meta if one came.
 func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
-		return subAccountsPage{}, err
-	}
-	f, err := decodeFields(data)
-	if err != nil {
-		return subAccountsPage{}, fmt.Errorf("sub-accounts: %w", err)
-	}
-	raw, ok := f[fieldKey("rows")]
-	if !ok {
-		return subAccountsPage{}, fmt.Errorf("sub-accounts: %w", errNoRows)
-	}
-	rows, err := decodeRows(raw, "rows")
+	f, rows, err := decodeDataRows(data, "sub-accounts", "rows")
 	if err != nil {
 		return subAccountsPage{}, err
 	}

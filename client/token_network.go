@@ -46,18 +46,7 @@ type TokenNetwork struct {
 // field: exported as 0 or false it would read as a free withdrawal or a
 // disabled network.
 func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
-		return nil, err
-	}
-	f, err := decodeFields(data)
-	if err != nil {
-		return nil, fmt.Errorf("token networks: %w", err)
-	}
-	raw, ok := f[fieldKey("rows")]
-	if !ok {
-		return nil, fmt.Errorf("token networks: %w", errNoRows)
-	}
-	rows, err := decodeRows(raw, "rows")
+	_, rows, err := decodeDataRows(data, "token networks", "rows")
 	if err != nil {
 		return nil, err
 	}

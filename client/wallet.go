@@ -87,18 +87,7 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 // decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
 // snake_case, with times in any unit ParseTime reads.
 func decodeWalletHistory(data json.RawMessage) ([]Transfer, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
-		return nil, err
-	}
-	f, err := decodeFields(data)
-	if err != nil {
-		return nil, fmt.Errorf("wallet history: %w", err)
-	}
-	raw, ok := f[fieldKey("rows")]
-	if !ok {
-		return nil, fmt.Errorf("wallet history: %w", errNoRows)
-	}
-	rows, err := decodeRows(raw, "rows")
+	_, rows, err := decodeDataRows(data, "wallet history", "rows")
 	if err != nil {
 		return nil, err
 	}
