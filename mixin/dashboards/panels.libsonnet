@@ -1429,7 +1429,7 @@
     type: 'stat',
     id: 17,
     title: 'Records in range',
-    description: "Token history records counted in the dashboard's time range.",
+    description: "Token history records counted in the dashboard's time range, every type; 0 when none.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1441,7 +1441,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sum(increase(woox_token_history_records_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__range])) or vector(0)',
+        expr: 'sum(increase(woox_token_history_records_by_type_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__range]))',
         legendFormat: '__auto',
         range: false,
         instant: true,
@@ -1493,7 +1493,7 @@
     type: 'stat',
     id: 18,
     title: 'Liquidations in range',
-    description: "LIQUIDATION records in the dashboard's time range.",
+    description: "LIQUIDATION records in the dashboard's time range; 0 when none.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1505,7 +1505,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sum(increase(woox_token_history_records_total{job=~"$job", instance=~"$instance", account=~"$account",transaction_type="LIQUIDATION"}[$__range])) or vector(0)',
+        expr: 'sum(increase(woox_token_history_records_by_type_total{job=~"$job", instance=~"$instance", account=~"$account",transaction_type="LIQUIDATION"}[$__range]))',
         legendFormat: '__auto',
         range: false,
         instant: true,
@@ -1759,7 +1759,7 @@
     type: 'timeseries',
     id: 22,
     title: 'Records by transaction type',
-    description: 'Token history records per interval, by transaction type.',
+    description: 'Token history records per interval, by transaction type; every documented type, 0 when it has none.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1771,7 +1771,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sum by (transaction_type) (increase(woox_token_history_records_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__rate_interval]))',
+        expr: 'sum by (transaction_type) (increase(woox_token_history_records_by_type_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__rate_interval]))',
         legendFormat: '{{transaction_type}}',
         range: true,
         instant: false,
@@ -1806,6 +1806,9 @@
         calcs: [
           'lastNotNull',
         ],
+        // Every documented type is a series: the active ones first.
+        sortBy: 'Last *',
+        sortDesc: true,
       },
       tooltip: {
         mode: 'multi',
@@ -1823,7 +1826,7 @@
     type: 'bargauge',
     id: 23,
     title: 'Records by transaction type in range',
-    description: "Token history records in the dashboard's time range, by transaction type.",
+    description: "Token history records in the dashboard's time range, by transaction type, most first; every documented type, 0 when it has none.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1835,7 +1838,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sort_desc(sum by (transaction_type) (increase(woox_token_history_records_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__range])))',
+        expr: 'sort_desc(sum by (transaction_type) (increase(woox_token_history_records_by_type_total{job=~"$job", instance=~"$instance", account=~"$account"}[$__range])))',
         legendFormat: '{{transaction_type}}',
         range: false,
         instant: true,
