@@ -3301,7 +3301,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sum by (endpoint, account) (increase(woox_api_requests_total{job=~"$job", instance=~"$instance", account=~"$account|",code="429"}[$__rate_interval])) or vector(0)',
+        expr: 'sum by (endpoint, account) (increase(woox_api_requests_total{job=~"$job", instance=~"$instance", account=~"$account|",code="429"}[$__rate_interval]))',
         legendFormat: '{{endpoint}} {{account}}',
         range: true,
         instant: false,
