@@ -3001,7 +3001,7 @@
     type: 'timeseries',
     id: 49,
     title: 'Transfers in flight over time',
-    description: 'Number of deposits and withdrawals in flight per account and side.',
+    description: 'Number of deposits and withdrawals in flight per account and side; 0 when none.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -3013,7 +3013,7 @@
           uid: '${datasource}',
         },
         refId: 'A',
-        expr: 'sum by (account, side) (woox_wallet_transfers_in_flight{job=~"$job", instance=~"$instance", account=~"$account"})',
+        expr: 'sum by (account, side) (woox_wallet_transfers_in_flight_by_side{job=~"$job", instance=~"$instance", account=~"$account"})',
         legendFormat: '{{account}} {{side}}',
         range: true,
         instant: false,
