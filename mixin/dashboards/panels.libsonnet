@@ -698,7 +698,7 @@
     type: 'table',
     id: 34,
     title: 'Sub-accounts',
-    description: 'Sub-accounts of each selected main account (--collector.sub-accounts, off by default). WooxNewSubAccount fires for one that appeared within the last hour.',
+    description: 'Sub-accounts of each selected main account. Needs --collector.sub-accounts (off by default): empty without it. WooxNewSubAccount fires for one that appeared within the last hour.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1561,7 +1561,7 @@
     type: 'stat',
     id: 19,
     title: 'Newest record age',
-    description: 'Time since the newest token history record of each selected account.',
+    description: 'Time since the newest token history record of each selected account. Empty until a record of the account is counted (a new account has none).',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1625,7 +1625,7 @@
     type: 'timeseries',
     id: 20,
     title: 'Inflow of $history_token by type',
-    description: 'Positive amounts per interval of one token, by transaction type, in units of that token. One panel per token (variable History token): amounts of different tokens never share an axis.',
+    description: 'Positive amounts per interval of one token, by transaction type, in units of that token. One panel per token (variable History token): amounts of different tokens never share an axis. Empty until a record is counted: tokens are known only from their records.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1692,7 +1692,7 @@
     type: 'timeseries',
     id: 21,
     title: 'Outflow of $history_token by type',
-    description: 'Negative amounts, as positive numbers, per interval of one token, by transaction type, in units of that token. One panel per token (variable History token): amounts of different tokens never share an axis.',
+    description: 'Negative amounts, as positive numbers, per interval of one token, by transaction type, in units of that token. One panel per token (variable History token): amounts of different tokens never share an axis. Empty until a record is counted: tokens are known only from their records.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -1893,7 +1893,7 @@
     type: 'table',
     id: 24,
     title: 'Flows in range by account, token and type',
-    description: "Inflow, outflow and record count over the dashboard's time range.",
+    description: "Inflow, outflow and record count over the dashboard's time range. Empty until a record is counted: tokens are known only from their records.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2624,7 +2624,7 @@
     type: 'timeseries',
     id: 44,
     title: 'Value by token (USDT)',
-    description: 'Value of each token held, holding times mark price, in USDT; USDT counts at 1. One line per account and token, never stacked: the dashboard does not add up tokens. Tokens without a mark price are left out.',
+    description: 'Value of each token held, holding times mark price, in USDT; USDT counts at 1. One line per account and token, never stacked: the dashboard does not add up tokens. Tokens without a mark price are left out. Empty while the account holds no token.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2691,7 +2691,7 @@
     type: 'table',
     id: 45,
     title: 'Balances (token units)',
-    description: "Balances of each account and token in units of the token (units differ between rows), and the token's mark price in USDT.",
+    description: "Balances of each account and token in units of the token (units differ between rows), and the token's mark price in USDT. Empty while the account holds no token.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2846,7 +2846,7 @@
     type: 'table',
     id: 47,
     title: 'Transfers in flight',
-    description: "Deposits and withdrawals not yet completed, canceled or failed, by account, side, token and the exchange's status. Only transfers created within --wallet.lookback are seen.",
+    description: "Deposits and withdrawals not yet completed, canceled or failed, by account, side, token and the exchange's status. Only transfers created within --wallet.lookback are seen. Empty while nothing is in flight; the counts per side below show 0 then.",
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2930,7 +2930,7 @@
     type: 'bargauge',
     id: 48,
     title: 'Oldest transfer in flight',
-    description: 'Age of the oldest deposit and the oldest withdrawal still in flight, per account. WooxWithdrawalStuck fires for a withdrawal older than 1h.',
+    description: 'Age of the oldest deposit and the oldest withdrawal still in flight, per account. WooxWithdrawalStuck fires for a withdrawal older than 1h. Empty while nothing is in flight.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
