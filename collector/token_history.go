@@ -44,6 +44,13 @@ var (
 		},
 	}
 
+	tokenHistoryRecordsByTypeDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "token_history", "records_by_type_total"),
+		"Token history records counted, by transaction type: woox_token_history_records_total summed over tokens. "+
+			"Every documented transaction type exists at 0 from the start, so a new account's panels show 0 and increase() sees "+
+			"the first record of a type; a type the exchange adds later appears with its first record."+refreshed,
+		[]string{"account", "transaction_type"}, nil)
+
 	tokenHistoryInconsistentDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "token_history", "inconsistent_polls_total"),
 		"Token history polls whose pages did not add up (meta.total changed while paging, or fewer distinct records than meta.total, "+
@@ -78,6 +85,18 @@ var (
 		"Token history records counted although a record of another token or type had the same id (a record is its id with its token and type).",
 		[]string{"account"}, nil)
 )
+
+// tokenHistoryTypes are the transaction types the exchange documents for
+// token history rows: the label values woox_token_history_records_by_type_total
+// knows before any record arrives. Tokens are not known up front, so the
+// per-token counters start with each pair's first record.
+var tokenHistoryTypes = []string{
+	"WITHDRAW", "DEPOSIT", "FIAT_WITHDRAW", "FIAT_DEPOSIT", "EARN",
+	"VAULT_WITHDRAW", "VAULT_DEPOSIT", "YIELD_TO_BALANCE", "CREDIT", "DISTRIBUTION", "REFERRAL",
+	"SUB_ACCOUNT_TRANSFER", "REBATE", "LIQUIDATION", "SPECIAL", "STAKING", "UNSTAKING", "UNSTAKING_FEE",
+	"INTEREST", "CONVERT", "FUNDING_FEE", "REALIZED_PNL", "RFQ", "COPY_FEE", "COPY_PROFIT_SHARED",
+	"SPOT_TRANSACTION", "TRANSACTION_FEE",
+}
 
 // Sweep pacing: a few slices per poll keep the regular poll's requests
 // within its interval's budget.
@@ -417,7 +436,7 @@ func (c *TokenHistoryCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, m := range tokenHistoryMetrics {
 		ch <- m.desc
 	}
-	for _, d := range []*prometheus.Desc{tokenHistoryLastRecordDesc, tokenHistoryInconsistentDesc, tokenHistoryOutsideDesc,
+	for _, d := range []*prometheus.Desc{tokenHistoryRecordsByTypeDesc, tokenHistoryLastRecordDesc, tokenHistoryInconsistentDesc, tokenHistoryOutsideDesc,
 		tokenHistoryLateDesc, tokenHistoryMalformedDesc, tokenHistorySharedIDDesc} {
 		ch <- d
 	}
@@ -427,10 +446,18 @@ func (c *TokenHistoryCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *TokenHistoryCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, a := range c.accounts {
 		snap := a.snap.Load()
+		byType := make(map[string]uint64, len(tokenHistoryTypes))
+		for _, typ := range tokenHistoryTypes {
+			byType[typ] = 0
+		}
 		for _, t := range snap.Totals {
 			for _, m := range tokenHistoryMetrics {
 				ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, m.value(t), a.name, t.Token, t.Type)
 			}
+			byType[t.Type] += t.Records
+		}
+		for typ, n := range byType {
+			ch <- prometheus.MustNewConstMetric(tokenHistoryRecordsByTypeDesc, prometheus.CounterValue, float64(n), a.name, typ)
 		}
 		if snap.HasRecord {
 			ch <- prometheus.MustNewConstMetric(tokenHistoryLastRecordDesc, prometheus.GaugeValue, float64(snap.LastRecordMs)/1000, a.name)

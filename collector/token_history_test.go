@@ -136,3 +136,78 @@ func TestTokenHistoryHugeTotalsStayExactAndExportAsFloats(t *testing.T) {
 		t.Errorf("lint: %v %v", problems, err)
 	}
 }
+
+// recordsByType gathers c's woox_token_history_records_by_type_total and
+// woox_token_history_records_total summed over tokens, by transaction type.
+func recordsByType(t *testing.T, c prometheus.Collector) (byType, summed map[string]float64) {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byType, summed = map[string]float64{}, map[string]float64{}
+	for _, mf := range mfs {
+		into := map[string]map[string]float64{
+			"woox_token_history_records_by_type_total": byType,
+			"woox_token_history_records_total":         summed,
+		}[mf.GetName()]
+		if into == nil {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == "transaction_type" {
+					into[lp.GetValue()] += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return byType, summed
+}
+
+// A new account's record panels show 0, not "No data", and increase() sees
+// the first record of a type: every documented type is exported at 0 before
+// any record, and stays exported, as the per-token counters summed, after.
+func TestTokenHistoryRecordsByTypeExportsEveryDocumentedTypeFromTheStart(t *testing.T) {
+	api := &fakeAccount{now: historyNow, pageSize: 2}
+	a := newTestHistory(api)
+	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	byType, summed := recordsByType(t, c)
+	if len(summed) != 0 {
+		t.Errorf("per-token counters %v on an empty history, want none (no token is known)", summed)
+	}
+	if len(byType) != len(tokenHistoryTypes) {
+		t.Errorf("%d transaction types exported on an empty history, want all %d documented ones: %v", len(byType), len(tokenHistoryTypes), byType)
+	}
+	for _, typ := range tokenHistoryTypes {
+		if v, ok := byType[typ]; !ok || v != 0 {
+			t.Errorf("records_by_type_total{transaction_type=%q} = %v (exported: %v), want 0", typ, v, ok)
+		}
+	}
+
+	api.addHistory(
+		hrec(1, 3*time.Minute, "USDT", "LIQUIDATION", "-5"),
+		hrec(2, 2*time.Minute, "BTC", "LIQUIDATION", "-0.1"),
+		hrec(3, time.Minute, "ETH", "SOMETHING_NEW", "1"),
+	)
+	if err := a.poll(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	byType, summed = recordsByType(t, c)
+	if len(byType) != len(tokenHistoryTypes)+1 {
+		t.Errorf("%d transaction types exported, want the %d documented ones and SOMETHING_NEW: %v", len(byType), len(tokenHistoryTypes), byType)
+	}
+	for typ, v := range byType {
+		if v != summed[typ] {
+			t.Errorf("records_by_type_total{transaction_type=%q} = %v, records_total summed over tokens = %v", typ, v, summed[typ])
+		}
+	}
+	if byType["LIQUIDATION"] != 2 || byType["DEPOSIT"] != 0 {
+		t.Errorf("LIQUIDATION %v, DEPOSIT %v; want 2 and 0", byType["LIQUIDATION"], byType["DEPOSIT"])
+	}
+}

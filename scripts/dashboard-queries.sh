@@ -19,6 +19,8 @@
 # ` or on() vector(1)`, any number) is removed, leaving the real query: the
 # fallback makes a stat panel show 0 instead of "No data", but it also makes
 # a query on a misspelt metric "return data".
+# With PANEL_IDS=1, each line starts with the id of the query's panel and a
+# tab, so a query can be traced back to its panel (its description).
 # Exits non-zero when the file holds no expression or a variable is left over.
 set -euo pipefail
 
@@ -34,6 +36,7 @@ RATE_INTERVAL=${RATE_INTERVAL:-1m}
 INTERVAL=${INTERVAL:-1m}
 RANGE=${RANGE:-1h}
 STRIP_FALLBACKS=${STRIP_FALLBACKS:-0}
+PANEL_IDS=${PANEL_IDS:-0}
 
 # Seconds of a Prometheus duration made of one unit (1m, 30s, 2h, 1d).
 seconds() {
@@ -49,10 +52,10 @@ out=$(jq -r \
 	--arg job "$JOB" --arg instance "$INSTANCE" \
 	--arg rate_interval "$RATE_INTERVAL" --arg interval "$INTERVAL" --arg range "$RANGE" \
 	--arg range_s "$range_s" --arg interval_ms "$((interval_s * 1000))" \
-	--arg strip "$STRIP_FALLBACKS" '
+	--arg strip "$STRIP_FALLBACKS" --arg ids "$PANEL_IDS" '
 	# Panels at the top level and inside collapsed rows.
 	[.panels[]?, (.panels[]?.panels[]?)]
-	| .[] | .targets[]? | .expr // empty
+	| .[] | .id as $id | .targets[]? | .expr // empty
 	| gsub("\\$\\{?__rate_interval\\}?"; $rate_interval)
 	| gsub("\\$\\{?__interval_ms\\}?"; $interval_ms)
 	| gsub("\\$\\{?__interval\\}?"; $interval)
@@ -66,6 +69,7 @@ out=$(jq -r \
 	| gsub("\\$\\{instance(:[a-z]+)?\\}|\\$instance"; $instance)
 	| gsub("\\s+"; " ")
 	| if $strip == "1" then sub("\\s+or\\s+(on\\s*\\(\\s*\\)\\s*)?vector\\s*\\(\\s*[-+]?[0-9][0-9.eE+-]*\\s*\\)\\s*$"; "") else . end
+	| if $ids == "1" then "\($id)\t\(.)" else . end
 ' "$dashboard")
 
 if [ -z "$out" ]; then

@@ -71,7 +71,7 @@ local healthPanels = [
   timeseries(
     51,
     'State file and token history consistency',
-    'State file set aside at start (1 = corrupt, counters restarted from zero), failed state file writes and inconsistent token history polls (the exchange overstating meta.total) per interval. Each has an alert (RUNBOOK.md).',
+    'State file set aside at start (1 = corrupt, counters restarted from zero), failed state file writes and inconsistent token history polls (the exchange overstating meta.total) per interval. Each has an alert (RUNBOOK.md). The state file series need --token-history.state-file: without it only the inconsistent polls show.',
     'short',
     { h: 8, w: 12, x: 12, y: 161 },
     [
