@@ -349,7 +349,7 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
             labels: { severity: 'warning' },
             annotations: {
               summary: 'Withdrawal from WOO X account {{ $labels.account }} in flight for {{ $value | humanizeDuration }}',
-              description: 'The oldest withdrawal of account {{ $labels.account }} that is not completed, canceled or failed was created {{ $value | humanizeDuration }} ago. It may wait for a manual review, a travel-rule check or a congested network.',
+              description: 'The oldest withdrawal of account {{ $labels.account }} that is not completed, canceled or failed was created {{ $value | humanizeDuration }} ago. Withdrawals in flight:{{ range $i, $w := printf "woox_wallet_transfers_in_flight{job=%q,instance=%q,account=%q,side=\\"WITHDRAW\\"}" $labels.job $labels.instance $labels.account | query | sortByLabel "token" }}{{ if $i }},{{ end }} {{ $w.Labels.token }} on {{ with $w.Labels.network }}{{ . }}{{ else }}an unknown network{{ end }} ({{ $w.Labels.status }}){{ end }}. It may wait for a manual review, a travel-rule check, or a network whose withdrawals are disabled or congested.',
               runbook_url: runbook('WooxWithdrawalStuck'),
             },
           },
