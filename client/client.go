@@ -150,6 +150,11 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("exchange URL %q: want http(s)://host", cfg.BaseURL)
 	}
+	// Every endpoint path starts at the host: a path, query or fragment
+	// here would be accepted and then every request would miss (404).
+	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, fmt.Errorf("exchange URL %q: want http(s)://host[:port] with no path, query, fragment or user", u.Redacted())
+	}
 	if (cfg.APIKey == "") != (cfg.APISecret == "") {
 		return nil, errors.New("account " + cfg.Account + ": API key and secret must be given together")
 	}

@@ -304,6 +304,8 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"telemetry path with a wildcard", nil, []string{"--web.telemetry-path=/metrics/{x}"}, "--web.telemetry-path"},
 		{"exchange URL not http", nil, []string{"--woox.api-url=ftp://x"}, "--woox.api-url"},
 		{"exchange URL without host", nil, []string{"--woox.api-url=https://"}, "--woox.api-url"},
+		{"exchange URL with a path", nil, []string{"--woox.api-url=https://api.woox.io/v3"}, "no path"},
+		{"exchange URL with a query", nil, []string{"--woox.api-url=https://api.woox.io?x=1"}, "no path, query"},
 		{"listen address without port", nil, []string{"--web.listen-address=notanaddr"}, "--web.listen-address"},
 		{"listen address with a bad port", nil, []string{"--web.listen-address=127.0.0.1:99999"}, "--web.listen-address"},
 		{"zero request timeout", nil, []string{"--api.timeout=0s"}, "--api.timeout"},

@@ -160,7 +160,7 @@ fresh_no_data_ok=(
   'max by (account, token) (woox_balance_frozen{job=~"woox", instance=~".+", account=~".*"})|Empty while the account holds no token'
   'max by (account, token) (woox_balance_staked{job=~"woox", instance=~".+", account=~".*"})|Empty while the account holds no token'
   'max by (account, token) (woox_balance_mark_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account holds no token'
-  'sum by (account, side, token, status) (woox_wallet_transfers_in_flight{job=~"woox", instance=~".+", account=~".*"})|Empty while nothing is in flight'
+  'sum by (account, side, token, network, status) (woox_wallet_transfers_in_flight{job=~"woox", instance=~".+", account=~".*"})|Empty while nothing is in flight'
   'time() - woox_wallet_oldest_in_flight_timestamp_seconds{job=~"woox", instance=~".+", account=~".*"}|Empty while nothing is in flight'
 )
 # check_described ENTRY...: the panel of each entry's query says in its
