@@ -144,7 +144,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		// the public limit no more than one.
 		enabled[ep.Name] = *collectorFlags[ep.Name] && (ep.PerAccount || shardOf.index == 0)
 		intervals[ep.Name] = *intervalFlags[ep.Name]
-		if enabled[ep.Name] {
+		// A shard other than 0 still reads the token networks for its wallets.
+		walletReads := ep.Name == client.EndpointTokenNetwork && *collectorFlags[ep.Name] && *collectorFlags[client.EndpointWallet]
+		if enabled[ep.Name] || walletReads {
 			named = append(named, namedInterval{"--" + ep.FlagName(), *intervalFlags[ep.Name], ep.RequestsPerPoll()})
 		}
 	}
@@ -231,6 +233,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		HistorySkipMalformedAfter: *skipMalformedAfter,
 		ShowFullKey:               *showFullKey,
 		Idle:                      shardOf.count > 1,
+		// Shards other than 0 export no token networks, but their
+		// wallets still split the exchange's ids by them.
+		WalletNetworks: walletNetworks(public, shardOf.index, *collectorFlags[client.EndpointTokenNetwork]),
 		Logger:                    logger,
 	}
 	if store != nil {
@@ -358,3 +363,13 @@ func (n *namedDuration) Set(s string) error {
 }
 
 func (n *namedDuration) String() string { return n.d.String() }
+
+// walletNetworks is where the wallet reads the token network list when its
+// own collector does not: on a shard other than 0, unless the token networks
+// are turned off.
+func walletNetworks(public *client.Client, shard int, tokenNetworksOn bool) collector.TokenNetworkAPI {
+	if shard == 0 || !tokenNetworksOn {
+		return nil
+	}
+	return public
+}

@@ -99,18 +99,26 @@ type builder struct {
 	e        *Exporter
 	endpoint string
 	interval time.Duration
-	pg       *pregathered
+	// every is the poll interval of every endpoint, by name.
+	every map[string]time.Duration
+	pg    *pregathered
 }
 
 // poll adds a poller of the endpoint for account ("" for a public one)
 // that runs fn and then regathers collector c for scrapes.
 func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
+	b.pollEndpoint(b.endpoint, b.interval, c, account, fn)
+}
+
+// pollEndpoint is poll for another endpoint than the one being built, on
+// its own interval.
+func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c prometheus.Collector, account string, fn pollFunc) {
 	if b.pg == nil {
 		b.pg = newPregathered(c)
 		b.e.pregathered = append(b.e.pregathered, b.pg)
 	}
-	b.e.pollers = append(b.e.pollers, &poller{endpoint: b.endpoint, account: account, interval: b.interval,
-		stallAfter: max(b.interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
+	b.e.pollers = append(b.e.pollers, &poller{endpoint: endpoint, account: account, interval: interval,
+		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
 		finished: &b.e.pollsFinished})
 }
 

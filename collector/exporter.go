@@ -71,6 +71,11 @@ type Config struct {
 	// WalletLookback is how far back each wallet poll reads deposits and
 	// withdrawals: one in flight for longer drops out of view.
 	WalletLookback time.Duration
+	// WalletNetworks, when set and the token network endpoint is off, is
+	// read every token network interval only to split the wallet's
+	// network-token ids; nothing of it is exported (a shard other than 0
+	// exports no token networks, but its wallets still need them).
+	WalletNetworks TokenNetworkAPI
 
 	// Idle allows an exporter with nothing to poll: a shard whose share of
 	// the accounts is empty still serves its health and is ready.
@@ -168,7 +173,7 @@ func New(cfg Config) (*Exporter, error) {
 		if !ep.Enabled(cfg.Collectors) {
 			continue
 		}
-		c, err := ep.build(&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name]})
+		c, err := ep.build(&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name], every: every})
 		if err != nil {
 			return nil, err
 		}

@@ -90,6 +90,17 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 			return l.set(walletInFlight(transfers), err)
 		})
 	}
+	// The token network endpoint is on unless Collectors turns it off.
+	if on, set := b.cfg.Collectors[client.EndpointTokenNetwork]; len(c.accounts) > 0 && b.cfg.WalletNetworks != nil && set && !on {
+		api := b.cfg.WalletNetworks
+		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) error {
+			rows, err := api.TokenNetworks(ctx)
+			if err == nil {
+				c.networks.store(dedupeTokenNetworks(rows))
+			}
+			return err
+		})
+	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
 

@@ -75,3 +75,46 @@ func TestWalletSplitsIDsOnceTheNetworksArrive(t *testing.T) {
 	}
 	expectMetrics(t, c, "wallet_split.metrics", "woox_wallet_transfers_in_flight")
 }
+
+// A shard other than 0 exports no token networks, but its wallets still read
+// them (WalletNetworks) to split ids: one extra poller of the token network
+// endpoint, nothing of it exported. Turned off, the wallet reads none.
+func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
+	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour)}}
+	networks := &fakeNetworks{}
+	networks.set(walletNetworks, nil)
+	collectors := map[string]bool{}
+	for _, ep := range Endpoints {
+		collectors[ep.Name] = ep.Name == client.EndpointWallet
+	}
+	for _, c := range []struct {
+		name     string
+		networks TokenNetworkAPI
+		pollers  int
+		golden   string
+	}{
+		{"with WalletNetworks", networks, 2, "wallet_split.metrics"},
+		{"without", nil, 1, "wallet_unsplit.metrics"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := New(Config{Accounts: []Account{{Name: "main", APIKey: ownKey, API: account}}, Collectors: collectors,
+				WalletNetworks: c.networks, Now: func() time.Time { return historyNow }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(e.pollers) != c.pollers {
+				t.Fatalf("%d pollers, want %d", len(e.pollers), c.pollers)
+			}
+			for _, p := range e.pollers {
+				p.pollOnce(context.Background())
+				if p.endpoint != client.EndpointWallet && p.endpoint != client.EndpointTokenNetwork {
+					t.Errorf("poller of %s", p.endpoint)
+				}
+			}
+			if _, ok := e.byName[client.EndpointTokenNetwork]; ok {
+				t.Error("token networks exported with their collector off")
+			}
+			expectMetrics(t, e.byName[client.EndpointWallet], c.golden, "woox_wallet_transfers_in_flight")
+		})
+	}
+}

@@ -108,17 +108,28 @@ check_alive() {
   done
 }
 
-# A free loopback port (asks the kernel through a short-lived listener).
+# A free loopback port, not handed out before: probed with a connection,
+# and below the kernel's ephemeral range (ip_local_port_range), where the
+# outgoing connections of processes already started could take it before
+# its process binds it.
+# free_port VAR sets VAR (not in a subshell, so picks are remembered).
+picked=" "
 free_port() {
-  local port
+  local port low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
   for _ in $(seq 50); do
-    port=$((20000 + RANDOM % 20000))
-    if ! (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then echo "$port"; return; fi
+    port=$((10000 + RANDOM % (low - 10000)))
+    case $picked in *" $port "*) continue ;; esac
+    if ! (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
+      picked+="$port "
+      printf -v "$1" '%s' "$port"
+      return
+    fi
   done
   echo "e2e: no free port" >&2; exit 1
 }
-fake_port=$(free_port); exporter_port=$(free_port); prom_port=$(free_port); am_port=$(free_port)
-fresh_fake_port=$(free_port); fresh_exporter_port=$(free_port)
+free_port fake_port; free_port exporter_port; free_port prom_port; free_port am_port
+free_port fresh_fake_port; free_port fresh_exporter_port
 
 wait_http() { # URL NAME: up to 20 s
   stage="waiting for $2 to come up"
