@@ -101,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		requestTimeout      = app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").Duration()
 
 		shardCount        = app.Flag("shard.count", "Number of replicas the accounts are split across; each account is polled by the one whose --shard.index its name hashes to.").Default("1").Int()
-		shardIndex        = app.Flag("shard.index", "This replica's shard, 0 to --shard.count - 1. Shard 0 also polls the public endpoints.").Default("0").Int()
+		shardIndex        = app.Flag("shard.index", "This replica's shard, 0 to --shard.count - 1. Shard 0 also polls and exports the public endpoints; the others read only the token network list, for their wallets' labels.").Default("0").Int()
 		shardFromHostname = app.Flag("shard.from-hostname", "Take --shard.index from the number after the last - of the host name (a StatefulSet pod's ordinal).").Bool()
 		shardIndexSet     bool
 	)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -34,12 +35,16 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 		name := fmt.Sprintf("desk-%02d", i)
 		key, secret := fmt.Sprintf("shard-key-%02d==", i), fmt.Sprintf("SHARDSECRET%017d", i)
 		scenario.Accounts = append(scenario.Accounts, fakeexchange.Account{Name: name, AccountName: name, UserID: int64(1000 + i),
-			Keys:     []fakeexchange.Key{{APIKey: key, APISecret: secret, Permissions: []string{"READ"}}},
-			Balances: []fakeexchange.Balance{{Token: "USDT", Holding: fmt.Sprintf("%d", i)}}})
+			Keys:      []fakeexchange.Key{{APIKey: key, APISecret: secret, Permissions: []string{"READ"}}},
+			Balances:  []fakeexchange.Balance{{Token: "USDT", Holding: fmt.Sprintf("%d", i)}},
+			Transfers: []fakeexchange.Transfer{{ID: fmt.Sprintf("w-%02d", i), Token: "TRON_USDT", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING", CreatedAgo: time.Minute}}})
 		fmt.Fprintf(&cfg, "  - {name: %s, api_key: %q, api_secret_env: SECRET_%02d}\n", name, key, i)
 		env = append(env, fmt.Sprintf("SECRET_%02d=%s", i, secret))
 	}
-	fake, err := fakeexchange.New(scenario, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithPublicRateLimit(requests, window))
+	// Public requests come from one IP here: shard 0's budget, and the
+	// token network list the two others read every 400 ms for their
+	// wallets (every 5 minutes at the default interval).
+	fake, err := fakeexchange.New(scenario, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithPublicRateLimit(2*requests, window))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +68,7 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	time.Sleep(3 * time.Second) // several polls of every poller
 
 	exportedBy := map[string][]int{}
-	publicPolls := make([]float64, shards)
+	publicPolls, networkPolls := make([]float64, shards), make([]float64, shards)
 	for i, p := range procs {
 		samples := p.Scrape(t)
 		if got := value(t, samples, "woox_exporter_shard_index"); got != float64(i) {
@@ -77,11 +82,22 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 				name := s.Metric["account"]
 				exportedBy[string(name)] = append(exportedBy[string(name)], i)
 			}
-			if strings.HasPrefix(series, "woox_api_requests_total{") && (s.Metric["endpoint"] == "token_network" || s.Metric["endpoint"] == "system_info") {
+			if strings.HasPrefix(series, "woox_api_requests_total{") && s.Metric["endpoint"] == "system_info" {
 				publicPolls[i] += float64(s.Value)
 			}
-			if strings.HasPrefix(series, "woox_poll_success{") && s.Metric["account"] == "" && i != 0 {
+			if strings.HasPrefix(series, "woox_api_requests_total{") && s.Metric["endpoint"] == "token_network" {
+				networkPolls[i] += float64(s.Value)
+			}
+			// Other shards read the token networks for their wallets only.
+			if strings.HasPrefix(series, "woox_poll_success{") && s.Metric["account"] == "" && i != 0 && s.Metric["endpoint"] != "token_network" {
 				t.Errorf("shard %d polls the public %s", i, s.Metric["endpoint"])
+			}
+			if strings.HasPrefix(series, "woox_token_network_") && i != 0 {
+				t.Errorf("shard %d exports %s", i, series)
+			}
+			// Every shard splits its wallets' network-token ids.
+			if strings.HasPrefix(series, "woox_wallet_transfers_in_flight{") && (s.Metric["token"] != "USDT" || s.Metric["network"] != "TRON") {
+				t.Errorf("shard %d: %s, want token USDT on network TRON", i, series)
 			}
 		}
 	}
@@ -92,7 +108,10 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 		}
 	}
 	if publicPolls[0] == 0 || publicPolls[1] != 0 || publicPolls[2] != 0 {
-		t.Errorf("public requests by shard %v, want shard 0 alone", publicPolls)
+		t.Errorf("system info requests by shard %v, want shard 0 alone", publicPolls)
+	}
+	if slices.Contains(networkPolls, 0) {
+		t.Errorf("token network requests by shard %v, want every shard's (shard 0 exports them, the others split wallet ids)", networkPolls)
 	}
 
 	// At the fake: the public requests are shard 0's, nothing was refused,
@@ -112,8 +131,8 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 		times[k] = append(times[k], r.Time)
 	}
 	// Shard 0 may have sent requests since its scrape: not fewer.
-	if float64(public) < publicPolls[0] {
-		t.Errorf("the fake saw %d public requests, shard 0 counted %v", public, publicPolls[0])
+	if float64(public) < publicPolls[0]+networkPolls[0] {
+		t.Errorf("the fake saw %d public requests, shard 0 counted %v", public, publicPolls[0]+networkPolls[0])
 	}
 	for _, p := range procs {
 		p.Stop(t)
