@@ -128,6 +128,7 @@ free_port() {
   done
   echo "e2e: no free port" >&2; exit 1
 }
+fake_port= exporter_port= prom_port= am_port= fresh_fake_port= fresh_exporter_port=
 free_port fake_port; free_port exporter_port; free_port prom_port; free_port am_port
 free_port fresh_fake_port; free_port fresh_exporter_port
 
@@ -173,6 +174,7 @@ fresh_no_data_ok=(
   'max by (account, token) (woox_balance_mark_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account holds no token'
   'sum by (account, side, token, network, status) (woox_wallet_transfers_in_flight{job=~"woox", instance=~".+", account=~".*"})|Empty while nothing is in flight'
   'time() - woox_wallet_oldest_in_flight_timestamp_seconds{job=~"woox", instance=~".+", account=~".*"}|Empty while nothing is in flight'
+  'woox_account_fee_rate{job=~"woox", instance=~".+", account=~".*"}|Empty when the exchange sends no fee rate'
 )
 # check_described ENTRY...: the panel of each entry's query says in its
 # description what it needs (the words after the |).

@@ -2410,7 +2410,7 @@
     type: 'timeseries',
     id: 41,
     title: 'Fee rates',
-    description: 'Trading fee rate of each account by market and side, as a share of the traded amount; a negative maker rate is a rebate. WooxFeeRateIncreased fires for a rate higher than one hour ago.',
+    description: 'Trading fee rate of each account by market and side, as a share of the traded amount (the exchange sends basis points); a negative maker rate is a rebate. WooxFeeRateIncreased fires for a rate higher than one hour ago. Empty when the exchange sends no fee rate, as live accounts may.',
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
