@@ -128,7 +128,7 @@ free_port() {
   done
   echo "e2e: no free port" >&2; exit 1
 }
-fake_port= exporter_port= prom_port= am_port= fresh_fake_port= fresh_exporter_port=
+fake_port='' exporter_port='' prom_port='' am_port='' fresh_fake_port='' fresh_exporter_port=''
 free_port fake_port; free_port exporter_port; free_port prom_port; free_port am_port
 free_port fresh_fake_port; free_port fresh_exporter_port
 
