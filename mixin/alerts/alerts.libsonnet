@@ -23,16 +23,15 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
       {
         name: 'woox_exporter.watched',
         rules: [
-          // THE ONE PLACE TO CHOOSE WHICH TOKENS THE NETWORK ALERTS WATCH.
-          // Default: every token. To watch only some, change the selector, e.g.
-          // woox_token_network_info{token=~"BTC|ETH|USDT|USDC"}
-          // or also filter networks:
-          // woox_token_network_info{token=~"USDT|USDC", network=~"ETH|TRON|SOL"}
+          // THE ONE PLACE TO CHOOSE WHICH TOKENS THE NETWORK ALERTS WATCH:
+          // _config.watchedTokenNetworksSelector. Default: every token. To
+          // watch only some, change the selector, e.g. 'token=~"BTC|ETH|USDT|USDC"',
+          // or also filter networks: 'token=~"USDT|USDC", network=~"ETH|TRON|SOL"'.
           // WooxWithdrawalsDisabled, WooxDepositsDisabled and
           // WooxWithdrawalFeeIncreased join on this series.
           {
             record: 'woox:watched_token_networks',
-            expr: 'max by (token, network, protocol) (woox_token_network_info{%(wooxSelector)s, token=~".+"})' % $._config,
+            expr: 'max by (token, network, protocol) (woox_token_network_info{%(wooxSelector)s, %(watchedTokenNetworksSelector)s})' % $._config,
           },
         ],
       },
@@ -305,14 +304,16 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
           // The value is the margin ratio as a multiple of the maintenance margin
           // ratio, at which WOO X liquidates (1). A maintenance margin ratio of 0
           // (no positions) gives +Inf and never fires; an account without
-          // collateral has nothing to liquidate. The warning also fires below 1.2
-          // so that nothing is silent while the critical one is pending;
-          // examples/alertmanager.yml inhibits the warning while the critical
-          // one fires. Account data is polled every 1m (--account-info.interval).
+          // collateral has nothing to liquidate. Thresholds: _config.marginRatio*
+          // (default 1.2 critical, 1.5 warning). The warning also fires below
+          // the critical threshold so that nothing is silent while the critical
+          // one is pending; examples/alertmanager.yml inhibits the warning while
+          // the critical one fires. Account data is polled every 1m
+          // (--account-info.interval).
           {
             alert: 'WooxMarginRatioLow',
             expr: |||
-              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < 1.2)
+              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < %(marginRatioCritical)g)
                 and
               (woox_account_total_collateral{%(wooxSelector)s} > 0)
             ||| % $._config,
@@ -320,14 +321,14 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
             labels: { severity: 'critical' },
             annotations: {
               summary: 'WOO X account {{ $labels.account }} is close to liquidation',
-              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%.2f" }} times its maintenance margin ratio, below 1.2. WOO X liquidates positions at 1. Add collateral or reduce positions now.',
+              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%%.2f" }} times its maintenance margin ratio, below %g. WOO X liquidates positions at 1. Add collateral or reduce positions now.' % $._config.marginRatioCritical,
               runbook_url: runbook('WooxMarginRatioLow'),
             },
           },
           {
             alert: 'WooxMarginRatioLow',
             expr: |||
-              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < 1.5)
+              (woox_account_margin_ratio{%(wooxSelector)s} / woox_account_maintenance_margin_ratio{%(wooxSelector)s} < %(marginRatioWarning)g)
                 and
               (woox_account_total_collateral{%(wooxSelector)s} > 0)
             ||| % $._config,
@@ -335,16 +336,16 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
             labels: { severity: 'warning' },
             annotations: {
               summary: 'Margin of WOO X account {{ $labels.account }} is low',
-              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%.2f" }} times its maintenance margin ratio, below 1.5. WOO X liquidates positions at 1. Consider adding collateral or reducing positions.',
+              description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%%.2f" }} times its maintenance margin ratio, below %g. WOO X liquidates positions at 1. Consider adding collateral or reducing positions.' % $._config.marginRatioWarning,
               runbook_url: runbook('WooxMarginRatioLow'),
             },
           },
           // The value is the transfer's age. The exporter only sees transfers
           // created within --wallet.lookback (default 7d) and polls them every
-          // --wallet.interval (default 5m).
+          // --wallet.interval (default 5m). Threshold: _config.withdrawalStuckSeconds.
           {
             alert: 'WooxWithdrawalStuck',
-            expr: 'time() - woox_wallet_oldest_in_flight_timestamp_seconds{%(wooxSelector)s, side="WITHDRAW"} > 3600' % $._config,
+            expr: 'time() - woox_wallet_oldest_in_flight_timestamp_seconds{%(wooxSelector)s, side="WITHDRAW"} > %(withdrawalStuckSeconds)d' % $._config,
             'for': '10m',
             labels: { severity: 'warning' },
             annotations: {
@@ -547,10 +548,19 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               runbook_url: runbook('WooxExporterShardMissing'),
             },
           },
-          // The job name is the one in examples/prometheus.yml; change both
-          // selectors if you scrape the exporter under another job name.
+          // The default selector job="woox" is the job of examples/prometheus.yml;
+          // set _config.wooxSelector if you scrape the exporter under another
+          // job. The description names the job when the selector is a single
+          // job="NAME" (as the default), else it quotes the selector.
           {
             alert: 'WooxExporterDown',
+            local sel = $._config.wooxSelector,
+            local job = std.substr(sel, 5, std.length(sel) - 6),
+            local scraped =
+              if std.length(sel) > 6 && std.startsWith(sel, 'job="') && std.endsWith(sel, '"')
+                 && std.length(std.findSubstr('"', job)) == 0
+              then 'job "%s"' % job
+              else sel,
             expr: |||
               (up{%(wooxSelector)s} == 0)
                 or
@@ -560,7 +570,7 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
             labels: { severity: 'critical' },
             annotations: {
               summary: 'woox_exporter is down or not scraped',
-              description: 'Prometheus has not scraped woox_exporter (job "woox"{{ if $labels.instance }}, target {{ $labels.instance }}{{ end }}) successfully for 5 minutes, or has no such target. No WOO X key, network or history alerts can fire meanwhile.',
+              description: 'Prometheus has not scraped woox_exporter (%s{{ if $labels.instance }}, target {{ $labels.instance }}{{ end }}) successfully for 5 minutes, or has no such target. No WOO X key, network or history alerts can fire meanwhile.' % scraped,
               runbook_url: runbook('WooxExporterDown'),
             },
           },

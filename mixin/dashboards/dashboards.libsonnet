@@ -131,7 +131,7 @@ local healthPanels = [
         keepTime: false,
         tags: [],
       }],
-      panels: (import 'panels.libsonnet') + healthPanels,
+      panels: (import 'panels.libsonnet')(cfg) + healthPanels,
       refresh: cfg.dashboardRefresh,
       schemaVersion: 39,
       tags: cfg.dashboardTags,

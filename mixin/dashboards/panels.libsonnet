@@ -1,5 +1,14 @@
 // The panels of the woox_exporter dashboard, as data. Every query selects
-// job=~"$job", instance=~"$instance" (dashboard-lint.sh checks it).
+// job=~"$job", instance=~"$instance" (dashboard-lint.sh checks it). A function
+// of the mixin's _config: the panels that show an alert's threshold read it
+// from there.
+function(cfg)
+  // Seconds as Prometheus writes a duration: 3600 -> 1h, 300 -> 5m.
+  local duration(s) =
+    if s % 3600 == 0 then '%dh' % (s / 3600)
+    else if s % 60 == 0 then '%dm' % (s / 60)
+    else '%ds' % s;
+  local endpoints(re) = std.join(', ', std.split(re, '|'));
 [
   {
     type: 'row',
@@ -2230,7 +2239,7 @@
     type: 'timeseries',
     id: 39,
     title: 'Margin ratio over maintenance',
-    description: 'Margin ratio of each account as a multiple of its maintenance margin ratio, at which WOO X liquidates (1). WooxMarginRatioLow: warning below 1.5, critical below 1.2. Accounts without positions (maintenance margin ratio 0) are left out.',
+    description: 'Margin ratio of each account as a multiple of its maintenance margin ratio, at which WOO X liquidates (1). WooxMarginRatioLow: warning below %g, critical below %g. Accounts without positions (maintenance margin ratio 0) are left out.' % [cfg.marginRatioWarning, cfg.marginRatioCritical],
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2284,11 +2293,11 @@
             },
             {
               color: 'orange',
-              value: 1.2,
+              value: cfg.marginRatioCritical,
             },
             {
               color: 'green',
-              value: 1.5,
+              value: cfg.marginRatioWarning,
             },
           ],
         },
@@ -2931,7 +2940,7 @@
     type: 'bargauge',
     id: 48,
     title: 'Oldest transfer in flight',
-    description: 'Age of the oldest deposit and the oldest withdrawal still in flight, per account. WooxWithdrawalStuck fires for a withdrawal older than 1h. Empty while nothing is in flight.',
+    description: 'Age of the oldest deposit and the oldest withdrawal still in flight, per account. WooxWithdrawalStuck fires for a withdrawal older than %s. Empty while nothing is in flight.' % duration(cfg.withdrawalStuckSeconds),
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -2966,7 +2975,7 @@
             },
             {
               color: 'orange',
-              value: 3600,
+              value: cfg.withdrawalStuckSeconds,
             },
           ],
         },
@@ -3151,7 +3160,13 @@
     type: 'bargauge',
     id: 27,
     title: 'Data age',
-    description: 'Time since the last successful poll of each endpoint and account. WooxDataStale fires at 5m (token_history) and 20m (credentials, token_network).',
+    description: 'Time since the last successful poll of each endpoint and account. WooxDataStale fires at %s (%s), %s (%s) and %s (sub_accounts).' % [
+      duration(cfg.dataStaleFastSeconds),
+      endpoints(cfg.dataStaleFastEndpoints),
+      duration(cfg.dataStaleSlowSeconds),
+      endpoints(cfg.dataStaleSlowEndpoints),
+      duration(cfg.dataStaleSubAccountsSeconds),
+    ],
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -3186,11 +3201,11 @@
             },
             {
               color: 'orange',
-              value: 300,
+              value: cfg.dataStaleFastSeconds,
             },
             {
               color: 'red',
-              value: 1200,
+              value: cfg.dataStaleSlowSeconds,
             },
           ],
         },
@@ -3494,7 +3509,7 @@
     type: 'timeseries',
     id: 32,
     title: 'Clock skew',
-    description: 'WOO X server time minus local time. WOO X rejects signatures at 300 s; WooxClockSkew fires at 60 s.',
+    description: 'WOO X server time minus local time. WOO X rejects signatures at 300 s; WooxClockSkew fires at %d s.' % cfg.clockSkewSeconds,
     datasource: {
       type: 'prometheus',
       uid: '${datasource}',
@@ -3542,11 +3557,11 @@
             },
             {
               color: 'transparent',
-              value: -60,
+              value: -cfg.clockSkewSeconds,
             },
             {
               color: 'red',
-              value: 60,
+              value: cfg.clockSkewSeconds,
             },
           ],
         },
