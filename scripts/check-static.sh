@@ -6,7 +6,7 @@
 #
 #   bash scripts/check-static.sh
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 RULES=alerts/woox_exporter.rules.yml
 RULE_TESTS=alerts/woox_exporter.rules.test.yml

@@ -7,11 +7,11 @@ duration="${1:-10s}"
 found=0
 while IFS= read -r file; do
   pkg="./$(dirname "$file")"
-  for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)\(' "$file" | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/'); do
+  while IFS= read -r target; do
     found=$((found + 1))
     echo "--- fuzz $pkg $target for $duration"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$duration" "$pkg"
-  done
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$duration" "$pkg" </dev/null
+  done < <(grep -oE '^func (Fuzz[A-Za-z0-9_]+)\(' "$file" | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/')
 done < <(git ls-files '*_test.go' | xargs grep -l '^func Fuzz' || true)
 if [ "$found" -eq 0 ]; then
   echo "no fuzz targets found" >&2
