@@ -236,7 +236,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		// Shards other than 0 export no token networks, but their
 		// wallets still split the exchange's ids by them.
 		WalletNetworks: walletNetworks(public, shardOf.index, *collectorFlags[client.EndpointTokenNetwork]),
-		Logger:                    logger,
+		Logger:         logger,
 	}
 	if store != nil {
 		cfg.State = store
