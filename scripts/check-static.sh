@@ -173,6 +173,49 @@ check_grafana_provisioning() {
 }
 check "grafana provisioning matches compose mounts" check_grafana_provisioning
 
+# Grafana's run.sh turns an unreadable or empty password file into an empty
+# password, which Grafana ignores for its default, admin: the compose Grafana
+# starts through examples/grafana/require-admin-password.sh, which refuses
+# those. Each case must fail for its own reason; as root, also as uid 472
+# (Grafana's user) against a file it cannot read and one it owns.
+check_grafana_password_guard() {
+	local rc=0 guard=examples/grafana/require-admin-password.sh dir="$tmp/grafana" out
+	grep -q '^    entrypoint: \["/bin/sh", "/etc/grafana/require-admin-password.sh", "/run.sh"\]$' "$COMPOSE" ||
+		{ echo "$COMPOSE: grafana does not start through $guard and /run.sh"; rc=1; }
+	grep -q "\./grafana/require-admin-password.sh:/etc/grafana/require-admin-password.sh:ro" "$COMPOSE" ||
+		{ echo "$COMPOSE: $guard is not mounted at /etc/grafana/require-admin-password.sh"; rc=1; }
+	# Readable by uid 472: the guard, its directory and the way to it.
+	mkdir -p "$dir" && chmod 0711 "$tmp" && chmod 0755 "$dir" && install -m 0644 "$guard" "$dir/guard.sh" || return 1
+	local pw="$dir/password"
+	# expect CASE WANT [RUNNER...]: runs the guard on $pw, which must refuse
+	# with a message containing WANT, or start (WANT = started).
+	expect() {
+		local name=$1 want=$2
+		shift 2
+		out=$("$@" env GF_SECURITY_ADMIN_PASSWORD__FILE="$pw" sh "$dir/guard.sh" echo started 2>&1)
+		case $out in *"$want"*) ;; *) echo "password file $name: want \"$want\", got: $out"; rc=1 ;; esac
+	}
+	rm -f "$pw"
+	expect missing "is missing"
+	: >"$pw"
+	expect empty "is empty"
+	printf ' \n\t\n' >"$pw"
+	expect "of whitespace" "is empty"
+	printf 'correct-horse\n' >"$pw"
+	expect good started
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		local as472=(setpriv --reuid=472 --regid=0 --clear-groups)
+		chown 0:0 "$pw" && chmod 0400 "$pw"
+		expect "root's, 0400, read by uid 472" "cannot read" "${as472[@]}"
+		chown 472 "$pw"
+		expect "uid 472's, 0400, read by uid 472" started "${as472[@]}"
+	else
+		echo "(not root: the uid 472 cases were skipped)"
+	fi
+	return $rc
+}
+check "grafana refuses a missing, unreadable or empty admin password ($COMPOSE)" check_grafana_password_guard
+
 # The default port, the same everywhere.
 check_port() {
 	local rc=0 f

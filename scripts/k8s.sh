@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Kubernetes manifests (deploy/kubernetes):
-#   scripts/k8s.sh rules      writes deploy/kubernetes/prometheusrule.yaml from
-#                             alerts/woox_exporter.rules.yml (the same rules)
+# Kubernetes manifests (deploy/kubernetes): base/ without the
+# prometheus-operator's CRDs, operator/ adding a ServiceMonitor and a
+# PrometheusRule.
+#   scripts/k8s.sh rules      writes deploy/kubernetes/operator/prometheusrule.yaml
+#                             from alerts/woox_exporter.rules.yml (the same rules)
 #   scripts/k8s.sh check      fails when prometheusrule.yaml is out of date,
-#                             then renders the kustomization and validates every
-#                             object against the Kubernetes and
+#                             then renders both kustomizations and validates
+#                             every object against the Kubernetes and
 #                             prometheus-operator API types, strictly
-#                             (deploy/kubernetes/validate)
+#                             (deploy/kubernetes/validate): the base must hold
+#                             no prometheus-operator object, the operator
+#                             variant its ServiceMonitor and PrometheusRule
 # Needs kustomize on the PATH or in $(go env GOPATH)/bin (.ci/run installs
 # it, pinned).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rules=alerts/woox_exporter.rules.yml
-out=deploy/kubernetes/prometheusrule.yaml
+k8s=deploy/kubernetes
+out=$k8s/operator/prometheusrule.yaml
 
 render_rules() {
   cat <<'YAML'
@@ -45,8 +50,20 @@ check)
   [ -x "$kustomize" ] || { echo "k8s: kustomize is not installed" >&2; exit 2; }
   rendered=$(mktemp)
   trap 'rm -f "$rendered"' EXIT
-  "$kustomize" build deploy/kubernetes >"$rendered"
-  (cd deploy/kubernetes/validate && go run . <"$rendered")
+  # The image statefulset.yaml names, which the base's images: entry must
+  # replace: kustomize silently skips an entry that matches no image.
+  placeholder=$(awk '$1 == "image:" { print $2 }' "$k8s/base/statefulset.yaml")
+  for variant in base operator; do
+    echo "k8s: $k8s/$variant"
+    "$kustomize" build "$k8s/$variant" >"$rendered"
+    if awk -v img="$placeholder" '$1 == "image:" && $2 == img { found = 1 } END { exit !found }' "$rendered"; then
+      echo "k8s: $variant: image $placeholder is not replaced: the images: entry of $k8s/base/kustomization.yaml must name it" >&2
+      exit 1
+    fi
+    flags=()
+    if [ "$variant" = operator ]; then flags=(-operator); fi
+    (cd "$k8s/validate" && go run . "${flags[@]}" <"$rendered")
+  done
   ;;
 *)
   echo "usage: $0 rules|check" >&2

@@ -12,8 +12,10 @@ import (
 )
 
 // checkExporter checks what the exporter needs of its manifests, beyond
-// what the API types say: README, Running several replicas.
-func checkExporter(o *objects) error {
+// what the API types say: README, Running several replicas. operator says
+// which variant o is: with the prometheus-operator's objects, or the base
+// without any.
+func checkExporter(o *objects, operator bool) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if len(o.statefulSets) != 1 {
@@ -127,6 +129,12 @@ func checkExporter(o *objects) error {
 	}
 	if len(svc.Spec.Selector) == 0 || !labels.SelectorFromSet(svc.Spec.Selector).Matches(podLabels) {
 		fail("Service %s does not select the exporter's pods", svc.Name)
+	}
+	if !operator {
+		if len(o.serviceMonitors)+len(o.prometheusRules) > 0 {
+			fail("the base must apply without the prometheus-operator's CRDs: %d ServiceMonitor and %d PrometheusRule belong in the operator variant", len(o.serviceMonitors), len(o.prometheusRules))
+		}
+		return errors.Join(errs...)
 	}
 	if len(o.serviceMonitors) != 1 {
 		fail("want one ServiceMonitor, got %d", len(o.serviceMonitors))

@@ -3,14 +3,19 @@
 // types of Kubernetes and the prometheus-operator, strictly: an unknown or
 // misspelt field is an error, as the API server's strict field validation
 // would report it. Then it checks what the exporter needs of them (one pod
-// per shard, the secret's mode, probes, ...). It is its own module so that
-// the exporter does not depend on the Kubernetes libraries.
+// per shard, the secret's mode, probes, ...). With -operator it expects the
+// operator variant (deploy/kubernetes/operator: a ServiceMonitor and a
+// PrometheusRule); without, the base, which must hold no prometheus-operator
+// object so that it applies on a cluster without the operator's CRDs. It is
+// its own module so that the exporter does not depend on the Kubernetes
+// libraries.
 package main
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +27,8 @@ import (
 )
 
 func main() {
+	operator := flag.Bool("operator", false, "expect the operator variant: a ServiceMonitor and a PrometheusRule (without: none)")
+	flag.Parse()
 	in, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "validate:", err)
@@ -29,7 +36,7 @@ func main() {
 	}
 	objs, err := decodeAll(in)
 	if err == nil {
-		err = checkExporter(objs)
+		err = checkExporter(objs, *operator)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "validate:", err)

@@ -2,16 +2,24 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// base is the kustomization's resources as written (without the labels and
-// the generated ConfigMap kustomize adds): they pass.
-func base(t *testing.T) string {
+// The kustomizations' resources as written (without the labels, the image
+// and the generated ConfigMap kustomize adds).
+var (
+	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml"}
+	operatorFiles = basePlus("operator/servicemonitor.yaml", "operator/prometheusrule.yaml")
+)
+
+func basePlus(files ...string) []string { return append(slices.Clone(baseFiles), files...) }
+
+func manifests(t *testing.T, files []string) string {
 	t.Helper()
 	var b strings.Builder
-	for _, f := range []string{"serviceaccount.yaml", "statefulset.yaml", "service.yaml", "servicemonitor.yaml", "prometheusrule.yaml"} {
+	for _, f := range files {
 		data, err := os.ReadFile("../" + f)
 		if err != nil {
 			t.Fatal(err)
@@ -22,17 +30,43 @@ func base(t *testing.T) string {
 	return b.String()
 }
 
-func validate(stream string) error {
+func validate(stream string, operator bool) error {
 	objs, err := decodeAll([]byte(stream))
 	if err != nil {
 		return err
 	}
-	return checkExporter(objs)
+	return checkExporter(objs, operator)
 }
 
-func TestTheManifestsPass(t *testing.T) {
-	if err := validate(base(t)); err != nil {
-		t.Fatal(err)
+func TestBothVariantsPass(t *testing.T) {
+	if err := validate(manifests(t, baseFiles), false); err != nil {
+		t.Errorf("base: %v", err)
+	}
+	if err := validate(manifests(t, operatorFiles), true); err != nil {
+		t.Errorf("operator: %v", err)
+	}
+}
+
+// The base must apply on a cluster without the operator's CRDs, and the
+// operator variant must bring both of its objects.
+func TestVariantsHoldTheirOperatorObjects(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		files    []string
+		operator bool
+		want     string
+	}{
+		{"base with a ServiceMonitor", basePlus("operator/servicemonitor.yaml"), false, "without the prometheus-operator's CRDs"},
+		{"base with a PrometheusRule", basePlus("operator/prometheusrule.yaml"), false, "without the prometheus-operator's CRDs"},
+		{"operator without its ServiceMonitor", basePlus("operator/prometheusrule.yaml"), true, "want one ServiceMonitor"},
+		{"operator without its PrometheusRule", basePlus("operator/servicemonitor.yaml"), true, "want one PrometheusRule"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := validate(manifests(t, tc.files), tc.operator)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -60,11 +94,11 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"unknown kind", "kind: ServiceAccount", "kind: ServiceAcount", "not one this deployment uses"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := base(t)
+			b := manifests(t, operatorFiles)
 			if !strings.Contains(b, tc.old) {
 				t.Fatalf("the manifests no longer contain %q", tc.old)
 			}
-			err := validate(strings.Replace(b, tc.old, tc.new, 1))
+			err := validate(strings.Replace(b, tc.old, tc.new, 1), true)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
