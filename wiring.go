@@ -22,6 +22,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/shard"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
@@ -123,7 +124,7 @@ func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 		return nil, nil, err
 	}
 	w.reg.MustRegister(
-		w.o.shard.collector(),
+		shard.Collector(o.shard.index, o.shard.count),
 		versioncollector.NewCollector("woox_exporter"),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
