@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/woox-exporter/woox_exporter/config"
 	"github.com/woox-exporter/woox_exporter/shard"
 )
@@ -48,28 +46,4 @@ func (s sharding) accounts(all []config.Account) []config.Account {
 		}
 	}
 	return mine
-}
-
-var (
-	shardIndexDesc = prometheus.NewDesc("woox_exporter_shard_index",
-		"This replica's shard, 0 to woox_exporter_shard_count - 1 (--shard.index).", nil, nil)
-	shardCountDesc = prometheus.NewDesc("woox_exporter_shard_count",
-		"Number of replicas the accounts are split across (--shard.count); replicas of one job must agree.", nil, nil)
-)
-
-// collector exports the shard index and count.
-func (s sharding) collector() prometheus.Collector {
-	return shardCollector(s)
-}
-
-type shardCollector sharding
-
-func (c shardCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- shardIndexDesc
-	ch <- shardCountDesc
-}
-
-func (c shardCollector) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(shardIndexDesc, prometheus.GaugeValue, float64(c.index))
-	ch <- prometheus.MustNewConstMetric(shardCountDesc, prometheus.GaugeValue, float64(c.count))
 }

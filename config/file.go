@@ -214,28 +214,7 @@ func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int
 		return Account{}, false
 	}
 	before := len(l.errs)
-	fields := map[string]*field{}
-	l.mapping(n, path, func(key string, k, v *yaml.Node) {
-		switch key {
-		case fieldName, fieldAPIKey, fieldAPISecretFile, fieldAPISecretEnv:
-		case fieldAPISecret:
-			l.errorf(k.Line, path+"."+key, "secrets are not accepted in the config file; put the secret in a file and set %s, or in an environment variable and set %s", fieldAPISecretFile, fieldAPISecretEnv)
-			return
-		default:
-			l.errorf(k.Line, fieldPath(path, key), "unknown field (known fields: %s, %s, %s, %s)", fieldName, fieldAPIKey, fieldAPISecretFile, fieldAPISecretEnv)
-			return
-		}
-		if v.Kind != yaml.ScalarNode {
-			l.errorf(v.Line, path+"."+key, "expected a string, got %s", kindName(v))
-			fields[key] = &field{set: true, bad: true, line: v.Line}
-			return
-		}
-		f := &field{set: true, value: v.Value, line: v.Line}
-		if isNull(v) {
-			f.value = ""
-		}
-		fields[key] = f
-	})
+	fields := l.accountFields(n, path)
 	get := func(key string) field {
 		if f := fields[key]; f != nil {
 			return *f
@@ -289,6 +268,34 @@ func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int
 		return Account{}, false
 	}
 	return Account{Name: name.value, APIKey: key.value, Secret: secret}, true
+}
+
+// accountFields reads the fields of the account mapping n, reporting
+// unknown ones, secrets given in the file and values that are not strings.
+func (l *fileLoader) accountFields(n *yaml.Node, path string) map[string]*field {
+	fields := map[string]*field{}
+	l.mapping(n, path, func(key string, k, v *yaml.Node) {
+		switch key {
+		case fieldName, fieldAPIKey, fieldAPISecretFile, fieldAPISecretEnv:
+		case fieldAPISecret:
+			l.errorf(k.Line, path+"."+key, "secrets are not accepted in the config file; put the secret in a file and set %s, or in an environment variable and set %s", fieldAPISecretFile, fieldAPISecretEnv)
+			return
+		default:
+			l.errorf(k.Line, fieldPath(path, key), "unknown field (known fields: %s, %s, %s, %s)", fieldName, fieldAPIKey, fieldAPISecretFile, fieldAPISecretEnv)
+			return
+		}
+		if v.Kind != yaml.ScalarNode {
+			l.errorf(v.Line, path+"."+key, "expected a string, got %s", kindName(v))
+			fields[key] = &field{set: true, bad: true, line: v.Line}
+			return
+		}
+		f := &field{set: true, value: v.Value, line: v.Line}
+		if isNull(v) {
+			f.value = ""
+		}
+		fields[key] = f
+	})
+	return fields
 }
 
 func (l *fileLoader) secretFromFile(path string, f field) Secret {

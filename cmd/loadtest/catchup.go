@@ -63,22 +63,9 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		return errors.New("no token history request reached the exchange")
 	}
 	took := consumed.Sub(first)
-	// A client that keeps to the budget sends at most perWindow requests in
-	// any window, so its last page goes out no earlier than
-	// (ceil(pages / perWindow) - 1) windows after its first.
-	perWindow := client.RateLimit{Requests: requests, Window: window}.Allowed(c.budget)
-	pages := (c.backlog + fakeexchange.MaxPageSize - 1) / fakeexchange.MaxPageSize
-	windows := (pages+perWindow-1)/perWindow - 1
-	if windows < 1 {
-		return fmt.Errorf("a backlog of %d pages fits in one window of %d requests: nothing to measure", pages, perWindow)
+	if err := catchUpAllowance(c, requests, window, took, consumed.Sub(ex.Started), r); err != nil {
+		return err
 	}
-	allowed := time.Duration(windows) * window
-	fmt.Printf("catch-up allowance: (ceil(%d pages / %d requests per %s) - 1) x %s = %s; the clock starts at the first history request\n",
-		pages, perWindow, window, window, allowed)
-	r.add("catch-up time vs budget allowance", took, allowed, "", allowed.Seconds() >= minCatchUpRatio*took.Seconds(), false,
-		fmt.Sprintf("ratio %.2f (allowance / time), target >= %.2f; %d records, %.0f vs %.0f rows/s; %s from process start",
-			allowed.Seconds()/took.Seconds(), minCatchUpRatio, c.backlog, float64(c.backlog)/took.Seconds(),
-			float64(c.backlog)/allowed.Seconds(), consumed.Sub(ex.Started).Round(time.Millisecond)))
 
 	// The poll that counted the last page may have published before the
 	// next one re-read the overlap: a double count would show only then.
@@ -103,6 +90,28 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
 	r.add("429s from the exchange, catch-up", float64(tooMany), 0, "", tooMany == 0, true, "")
 	return ex.checkLog()
+}
+
+// catchUpAllowance compares the time the backlog took, from the first
+// history request, with the least time the budget allows for it.
+func catchUpAllowance(c config, requests int, window, took, fromStart time.Duration, r *report) error {
+	// A client that keeps to the budget sends at most perWindow requests in
+	// any window, so its last page goes out no earlier than
+	// (ceil(pages / perWindow) - 1) windows after its first.
+	perWindow := client.RateLimit{Requests: requests, Window: window}.Allowed(c.budget)
+	pages := (c.backlog + fakeexchange.MaxPageSize - 1) / fakeexchange.MaxPageSize
+	windows := (pages+perWindow-1)/perWindow - 1
+	if windows < 1 {
+		return fmt.Errorf("a backlog of %d pages fits in one window of %d requests: nothing to measure", pages, perWindow)
+	}
+	allowed := time.Duration(windows) * window
+	fmt.Printf("catch-up allowance: (ceil(%d pages / %d requests per %s) - 1) x %s = %s; the clock starts at the first history request\n",
+		pages, perWindow, window, window, allowed)
+	r.add("catch-up time vs budget allowance", took, allowed, "", allowed.Seconds() >= minCatchUpRatio*took.Seconds(), false,
+		fmt.Sprintf("ratio %.2f (allowance / time), target >= %.2f; %d records, %.0f vs %.0f rows/s; %s from process start",
+			allowed.Seconds()/took.Seconds(), minCatchUpRatio, c.backlog, float64(c.backlog)/took.Seconds(),
+			float64(c.backlog)/allowed.Seconds(), fromStart.Round(time.Millisecond)))
+	return nil
 }
 
 // firstRequest returns when the first request for endpoint reached the fake.

@@ -125,13 +125,8 @@ func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, erro
 		return row, err
 	}
 	defer os.RemoveAll(dir)
-	var cfg strings.Builder
-	cfg.WriteString("accounts:\n")
-	for i := range n {
-		fmt.Fprintf(&cfg, "  - {name: acct-%03d, api_key: %q, api_secret_env: GROWTH_SECRET_%03d}\n", i, fmt.Sprintf("growth-%03d-00==", i), i)
-	}
-	cfgPath := filepath.Join(dir, "accounts.yml")
-	if err := os.WriteFile(cfgPath, []byte(cfg.String()), 0o600); err != nil {
+	cfgPath, err := writeGrowthAccounts(dir, n)
+	if err != nil {
 		return row, err
 	}
 	started := time.Now()
@@ -178,6 +173,35 @@ func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, erro
 	}
 	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / time.Since(idleFrom).Minutes()
 
+	if err := measureGrowthScrapes(c, ex, client, floorURL, &row); err != nil {
+		return row, err
+	}
+	_, row.peakRSS = ex.memory()
+
+	tooMany, err := growthBudgetUse(fake, n, started, &row)
+	if err != nil {
+		return row, err
+	}
+
+	reportGrowth(r, row, tooMany, readyAt.Sub(started))
+	return row, ex.checkLog()
+}
+
+// writeGrowthAccounts writes the configuration of n accounts into dir and
+// returns its path.
+func writeGrowthAccounts(dir string, n int) (string, error) {
+	var cfg strings.Builder
+	cfg.WriteString("accounts:\n")
+	for i := range n {
+		fmt.Fprintf(&cfg, "  - {name: acct-%03d, api_key: %q, api_secret_env: GROWTH_SECRET_%03d}\n", i, fmt.Sprintf("growth-%03d-00==", i), i)
+	}
+	cfgPath := filepath.Join(dir, "accounts.yml")
+	return cfgPath, os.WriteFile(cfgPath, []byte(cfg.String()), 0o600)
+}
+
+// measureGrowthScrapes measures scrape latency, then throughput, of the
+// exporter and of the floor in alternating rounds.
+func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL string, row *growthRow) error {
 	var exLat, flLat []time.Duration
 	if err := ex.alternate(rounds, func() error {
 		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
@@ -188,7 +212,7 @@ func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, erro
 		flLat = append(flLat, lat...)
 		return err
 	}); err != nil {
-		return row, err
+		return err
 	}
 	row.p50, row.p99, row.floorP50, row.floorP99 = quantile(exLat, 0.5), quantile(exLat, 0.99), quantile(flLat, 0.5), quantile(flLat, 0.99)
 	var exScrapes, flScrapes int64
@@ -202,20 +226,24 @@ func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, erro
 		flScrapes, flTime = flScrapes+k, flTime+d
 		return err
 	}); err != nil {
-		return row, err
+		return err
 	}
 	row.scrapesPerSec, row.floorPerSec = float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
-	_, row.peakRSS = ex.memory()
+	return nil
+}
 
+// growthBudgetUse fills in how the exporter spent the API budget and
+// returns how many requests the fake refused with 429.
+func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row *growthRow) (tooMany int, err error) {
 	// Every request the exporter sent, by account and endpoint: the
 	// busiest 60 s window of each against what the budget allows.
 	limitN, limitWindow, err := fakeexchange.ParseRateLimit(growthRateLimit)
 	if err != nil {
-		return row, err
+		return 0, err
 	}
 	row.allowed = int(float64(limitN) * growthBudget)
 	byKey := map[string][]time.Time{}
-	private, tooMany := 0, 0
+	private := 0
 	for _, q := range fake.Requests() {
 		if q.Status == http.StatusTooManyRequests {
 			tooMany++
@@ -231,19 +259,22 @@ func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, erro
 		row.busiestWindow = max(row.busiestWindow, busiestIn(times, limitWindow))
 	}
 	row.requestsPerAccountMinute = float64(private) / float64(n) / time.Since(started).Minutes()
+	return tooMany, nil
+}
 
-	label := fmt.Sprintf("%d account(s)", n)
-	hard := n >= 100
+// reportGrowth adds one size's checks to the report.
+func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Duration) {
+	label := fmt.Sprintf("%d account(s)", row.accounts)
+	hard := row.accounts >= 100
 	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
 	r.add("growth, "+label+": busiest 60 s per account and endpoint", row.busiestWindow, row.allowed, "requests",
 		row.busiestWindow <= row.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s; %.1f requests per account per minute)", tooMany, row.requestsPerAccountMinute))
 	r.add("growth, "+label+": /-/ready after the last first-poll answer", row.readyAfterPoll, maxReadyAfterPoll, "",
-		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", readyAt.Sub(started).Round(time.Millisecond)))
+		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", startToReady.Round(time.Millisecond)))
 	if hard {
 		r.add("growth, "+label+": peak RSS (VmHWM)", mb(row.peakRSS), mb(maxRSSAt100Accounts), "MB", row.peakRSS <= maxRSSAt100Accounts, true,
 			fmt.Sprintf("(%d series, %.0f bytes per series)", row.series, float64(row.peakRSS)/float64(row.series)))
 	}
-	return row, ex.checkLog()
 }
 
 // busiestIn is the most times within one window.

@@ -74,12 +74,37 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
 	rss, _ := ex.memory()
 
+	if err := scrapeLatency(c, ex, client, floorURL, r); err != nil {
+		return err
+	}
+	if err := scrapeThroughput(c, ex, client, floorURL, r); err != nil {
+		return err
+	}
+	_, hwm := ex.memory()
+	hwm = max(hwm, rss)
+
+	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
+	// Each of the 3 pollers may land one poll more or fewer in a window.
+	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
+		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
+		fmt.Sprintf("ratio %s; %d vs %d requests in %s; target: equal within one poll per poller",
+			ratioText(loaded.total, idle.total), loaded.total, idle.total, c.loadDur))
+	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
+		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
+	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
+	r.add("429s from the exchange, large account", float64(tooMany), 0, "", tooMany == 0, true, "")
+	return ex.checkLog()
+}
+
+// scrapeLatency compares the scrape time of one scraper, exporter against
+// floor.
+func scrapeLatency(c config, ex *exporter, client *http.Client, floorURL string, r *report) error {
 	// Exporter and floor take turns, so drift in the machine's load hits
 	// both; the exporter is stopped while the floor is measured, so that
 	// its polls do not take the CPUs from the floor.
 	var exLat, flLat []time.Duration
 	var exBytes int64
-	err = ex.alternate(rounds, func() error {
+	err := ex.alternate(rounds, func() error {
 		lat, n, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
 		exLat, exBytes = append(exLat, lat...), n
 		return err
@@ -97,10 +122,15 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	}
 	fmt.Printf("  (%d exporter and %d floor scrapes in %d alternating rounds each, %d gzip bytes per scrape)\n",
 		len(exLat), len(flLat), rounds, exBytes)
+	return nil
+}
 
+// scrapeThroughput compares the scrapes per second of c.scrapers scrapers,
+// exporter against floor.
+func scrapeThroughput(c config, ex *exporter, client *http.Client, floorURL string, r *report) error {
 	var exScrapes, flScrapes int64
 	var exTime, flTime time.Duration
-	err = ex.alternate(rounds, func() error {
+	err := ex.alternate(rounds, func() error {
 		n, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
 		exScrapes, exTime = exScrapes+n, exTime+d
 		return err
@@ -115,18 +145,5 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	exRate, flRate := float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
 	r.add(fmt.Sprintf("throughput, %d scrapers (exporter vs floor)", c.scrapers), exRate, flRate, "scrapes/s",
 		exRate >= minThroughputRatio*flRate, false, fmt.Sprintf("ratio %.2f, target >= %.2f; %d alternating rounds each", exRate/flRate, minThroughputRatio, rounds))
-	_, hwm := ex.memory()
-	hwm = max(hwm, rss)
-
-	perSec := func(n int) float64 { return float64(n) / c.loadDur.Seconds() }
-	// Each of the 3 pollers may land one poll more or fewer in a window.
-	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
-		loaded.total <= idle.total+3 && loaded.total >= idle.total-3, true,
-		fmt.Sprintf("ratio %s; %d vs %d requests in %s; target: equal within one poll per poller",
-			ratioText(loaded.total, idle.total), loaded.total, idle.total, c.loadDur))
-	r.add("exporter peak RSS (VmHWM), large account", mb(hwm), mb(maxRSSBytes), "MB", hwm < maxRSSBytes, true,
-		fmt.Sprintf("(VmRSS after the loaded window %.1f MB)", mb(rss)))
-	tooMany := countRequests(fake, time.Time{}, time.Now()).tooMany
-	r.add("429s from the exchange, large account", float64(tooMany), 0, "", tooMany == 0, true, "")
-	return ex.checkLog()
+	return nil
 }

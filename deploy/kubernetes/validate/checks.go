@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -27,8 +28,24 @@ func checkExporter(o *objects, operator bool) error {
 		return fmt.Errorf("StatefulSet %s: want one container, got %d", sts.Name, len(pod.Containers))
 	}
 	c := pod.Containers[0]
+	checkShards(sts, c, fail)
+	checkSecurity(pod, c, fail)
+	checkProbes(c, fail)
+	checkVolumes(sts, c, fail)
+	if err := checkSelection(o, sts, fail); err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	if len(o.prometheusRules) != 1 || len(o.prometheusRules[0].Spec.Groups) == 0 {
+		fail("want one PrometheusRule with the exporter's rule groups")
+	}
+	return errors.Join(errs...)
+}
 
-	// One pod per shard, the shard from the pod's ordinal.
+// failFunc records one failed check.
+type failFunc func(format string, args ...any)
+
+// checkShards checks for one pod per shard, the shard from the pod's ordinal.
+func checkShards(sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
 	replicas := int32(1)
 	if sts.Spec.Replicas != nil {
 		replicas = *sts.Spec.Replicas
@@ -42,8 +59,11 @@ func checkExporter(o *objects, operator bool) error {
 	if _, ok := flagValue(c.Args, "--shard.index"); ok {
 		fail("--shard.index would give every pod the same shard")
 	}
+}
 
-	// Non-root, read-only, no capabilities.
+// checkSecurity checks for non-root, read-only, no capabilities, and
+// memory requested and limited.
+func checkSecurity(pod corev1.PodSpec, c corev1.Container, fail failFunc) {
 	psc := pod.SecurityContext
 	switch {
 	case psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot:
@@ -66,8 +86,10 @@ func checkExporter(o *objects, operator bool) error {
 	if _, ok := c.Resources.Limits[corev1.ResourceMemory]; !ok {
 		fail("the container must limit memory")
 	}
+}
 
-	// Probes on the exporter's health and readiness.
+// checkProbes checks for probes on the exporter's health and readiness.
+func checkProbes(c corev1.Container, fail failFunc) {
 	for _, p := range []struct {
 		name  string
 		probe *corev1.Probe
@@ -77,14 +99,17 @@ func checkExporter(o *objects, operator bool) error {
 			fail("the %s probe must GET %s", p.name, p.path)
 		}
 	}
+}
 
-	// The secret read-only, mode 0440; the state file on the pod's claim.
+// checkVolumes checks for the secret read-only, mode 0440, and the state
+// file on the pod's claim.
+func checkVolumes(sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
 	mounts := map[string]corev1.VolumeMount{}
 	for _, m := range c.VolumeMounts {
 		mounts[m.Name] = m
 	}
 	secrets := 0
-	for _, v := range pod.Volumes {
+	for _, v := range sts.Spec.Template.Spec.Volumes {
 		if v.Secret == nil {
 			continue
 		}
@@ -112,8 +137,12 @@ func checkExporter(o *objects, operator bool) error {
 	if !claimed {
 		fail("the state file %s must be on a volume claim template, one per pod", state)
 	}
+}
 
-	// The Service selects the pods, the ServiceMonitor the Service.
+// checkSelection checks that the Service selects the pods and the
+// ServiceMonitor the Service. Without the Service it returns the error
+// that ends the checks.
+func checkSelection(o *objects, sts appsv1.StatefulSet, fail failFunc) error {
 	podLabels := labels.Set(sts.Spec.Template.Labels)
 	if sel := labels.SelectorFromSet(sts.Spec.Selector.MatchLabels); !sel.Matches(podLabels) {
 		fail("the StatefulSet's selector does not select its own pods")
@@ -125,7 +154,7 @@ func checkExporter(o *objects, operator bool) error {
 		}
 	}
 	if svc == nil {
-		return errors.Join(append(errs, fmt.Errorf("no Service %q (the StatefulSet's serviceName)", sts.Spec.ServiceName))...)
+		return fmt.Errorf("no Service %q (the StatefulSet's serviceName)", sts.Spec.ServiceName)
 	}
 	if len(svc.Spec.Selector) == 0 || !labels.SelectorFromSet(svc.Spec.Selector).Matches(podLabels) {
 		fail("Service %s does not select the exporter's pods", svc.Name)
@@ -138,21 +167,18 @@ func checkExporter(o *objects, operator bool) error {
 	}
 	if len(o.serviceMonitors) != 1 {
 		fail("want one ServiceMonitor, got %d", len(o.serviceMonitors))
-	} else {
-		sm := o.serviceMonitors[0]
-		if !labels.SelectorFromSet(sm.Spec.Selector.MatchLabels).Matches(labels.Set(svc.Labels)) {
-			fail("ServiceMonitor %s does not select Service %s", sm.Name, svc.Name)
-		}
-		for _, ep := range sm.Spec.Endpoints {
-			if !slices.ContainsFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == ep.Port }) {
-				fail("ServiceMonitor %s scrapes port %q, which Service %s does not have", sm.Name, ep.Port, svc.Name)
-			}
+		return nil
+	}
+	sm := o.serviceMonitors[0]
+	if !labels.SelectorFromSet(sm.Spec.Selector.MatchLabels).Matches(labels.Set(svc.Labels)) {
+		fail("ServiceMonitor %s does not select Service %s", sm.Name, svc.Name)
+	}
+	for _, ep := range sm.Spec.Endpoints {
+		if !slices.ContainsFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == ep.Port }) {
+			fail("ServiceMonitor %s scrapes port %q, which Service %s does not have", sm.Name, ep.Port, svc.Name)
 		}
 	}
-	if len(o.prometheusRules) != 1 || len(o.prometheusRules[0].Spec.Groups) == 0 {
-		fail("want one PrometheusRule with the exporter's rule groups")
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // flagValue finds --name=value in args.

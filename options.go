@@ -1,0 +1,246 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
+)
+
+// options are the command line's settings, as kube-state-metrics keeps them
+// in pkg/options: AddFlags declares the flags, Validate checks them and
+// resolves what follows from several of them together.
+type options struct {
+	web *web.FlagConfig
+	// pollEvery and collectors are each endpoint's --*.interval and
+	// --collector.* flags, by endpoint name.
+	pollEvery      map[string]*time.Duration
+	collectors     map[string]*bool
+	walletLookback namedDuration
+
+	metricsPath string
+	logLevel    string
+	logFormat   string
+	apiURL      string
+	configFile  string
+	configCheck bool
+
+	historyOverlap      time.Duration
+	historyLookback     time.Duration
+	historyLateInterval time.Duration
+	historyLateWindow   time.Duration
+	skipMalformedAfter  int
+	historyStateFile    string
+	showFullKey         bool
+	rateLimit           string
+	budget              float64
+	requestTimeout      time.Duration
+
+	shardCount        int
+	shardIndex        int
+	shardFromHostname bool
+	shardIndexSet     bool
+
+	// Set by Validate.
+	shard     sharding
+	limit     client.RateLimit
+	enabled   map[string]bool
+	intervals map[string]time.Duration
+}
+
+// newApp is the command line without its flags. --help and --version end
+// the run, not the process, so tests can call run: *exited tells.
+func newApp(stdout, stderr io.Writer) (app *kingpin.Application, exited *bool) {
+	app = kingpin.New(exporterName, "Prometheus exporter for WOO X accounts and assets.")
+	app.UsageWriter(stdout)
+	app.ErrorWriter(stderr)
+	exited = new(bool)
+	app.Terminate(func(int) { *exited = true })
+	app.Version(version.Print(exporterName))
+	app.HelpFlag.Short('h')
+	return app, exited
+}
+
+// AddFlags declares every flag of the exporter on app.
+func (o *options) AddFlags(app *kingpin.Application) {
+	o.web = kingpinflag.AddFlags(app, defaultListenAddress)
+	o.addEndpointFlags(app)
+	o.walletLookback = namedDuration{flag: "--wallet.lookback"}
+	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
+		Default("7d").SetValue(&o.walletLookback)
+	app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").StringVar(&o.metricsPath)
+	app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").EnumVar(&o.logLevel, "debug", "info", "warn", "error")
+	app.Flag("log.format", "Output format of log messages. One of: [logfmt, json]").Default("logfmt").EnumVar(&o.logFormat, "logfmt", "json")
+	app.Flag("woox.api-url", "Base address of the WOO X REST API.").Default(client.DefaultBaseURL).StringVar(&o.apiURL)
+	app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").StringVar(&o.configFile)
+	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
+	o.addHistoryFlags(app)
+	app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").BoolVar(&o.showFullKey)
+	app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").StringVar(&o.rateLimit)
+	app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
+	app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").DurationVar(&o.requestTimeout)
+	o.addShardFlags(app)
+}
+
+// addEndpointFlags declares each endpoint's poll interval and switch.
+func (o *options) addEndpointFlags(app *kingpin.Application) {
+	o.pollEvery = map[string]*time.Duration{}
+	o.collectors = map[string]*bool{}
+	for _, ep := range collector.Endpoints {
+		o.pollEvery[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
+			Default(shortDuration(ep.DefaultInterval)).Duration()
+		state := "enabled"
+		if ep.OffByDefault {
+			state = "disabled"
+		}
+		o.collectors[ep.Name] = app.Flag("collector."+ep.CollectorName(), "Poll "+ep.Description+" (default: "+state+").").
+			Default(strconv.FormatBool(!ep.OffByDefault)).Bool()
+	}
+}
+
+func (o *options) addHistoryFlags(app *kingpin.Application) {
+	app.Flag("token-history.overlap", "How far before the newest record already seen each token history poll starts, to catch late records.").Default("5m").DurationVar(&o.historyOverlap)
+	app.Flag("token-history.lookback", "How far in the past token history counting starts on a fresh start.").Default("1h").DurationVar(&o.historyLookback)
+	app.Flag("token-history.late-interval", "How often a slow sweep re-reads --token-history.late-window behind the cursor for records the exchange listed after the overlap passed them.").Default("1h").DurationVar(&o.historyLateInterval)
+	app.Flag("token-history.late-window", "How far back the late sweep reads, and how long record ids are remembered.").Default("24h").DurationVar(&o.historyLateWindow)
+	app.Flag("token-history.skip-malformed-after", "Skip a malformed token history row (counted in woox_token_history_malformed_rows_total) after it failed this many polls; 0 never skips.").Default("10").IntVar(&o.skipMalformedAfter)
+	app.Flag("token-history.state-file", "File that keeps every account's token history counters and cursor across restarts, rewritten after each poll. Empty keeps them in memory only.").Default("").StringVar(&o.historyStateFile)
+}
+
+func (o *options) addShardFlags(app *kingpin.Application) {
+	app.Flag("shard.count", "Number of replicas the accounts are split across; each account is polled by the one whose --shard.index its name hashes to.").Default("1").IntVar(&o.shardCount)
+	app.Flag("shard.index", "This replica's shard, 0 to --shard.count - 1. Shard 0 also polls and exports the public endpoints; the others read only the token network list, for their wallets' labels.").Default("0").IntVar(&o.shardIndex)
+	app.Flag("shard.from-hostname", "Take --shard.index from the number after the last - of the host name (a StatefulSet pod's ordinal).").BoolVar(&o.shardFromHostname)
+	app.GetFlag("shard.index").IsSetByUser(&o.shardIndexSet)
+}
+
+// Validate checks the flags that need no file or client, in the order the
+// exporter always checked them, and returns the first error, which names
+// its flag. It resolves the shard, the rate limit and which endpoints this
+// replica polls how often.
+func (o *options) Validate() error {
+	if err := checkTelemetryPath(o.metricsPath); err != nil {
+		return err
+	}
+	if err := checkListenAddresses(*o.web.WebListenAddresses); err != nil {
+		return err
+	}
+	if o.requestTimeout <= 0 {
+		// Zero would turn the request timeout off.
+		return fmt.Errorf("--api.timeout %s: must be greater than 0", o.requestTimeout)
+	}
+	var err error
+	if o.shard, err = shardFlags(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname); err != nil {
+		return err
+	}
+	if o.limit, err = client.ParseRateLimit(o.rateLimit); err != nil {
+		return fmt.Errorf("--api.rate-limit: %w", err)
+	}
+	named := o.resolveEndpoints()
+	if o.walletLookback.d <= 0 {
+		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
+	}
+	if err := checkIntervals(o.limit, o.budget, named); err != nil {
+		return err
+	}
+	return o.validateHistory()
+}
+
+// resolveEndpoints sets which endpoints this replica polls and how often,
+// and returns the intervals the API budget must fit.
+func (o *options) resolveEndpoints() []namedInterval {
+	var named []namedInterval
+	o.intervals = map[string]time.Duration{}
+	o.enabled = map[string]bool{}
+	for _, ep := range collector.Endpoints {
+		// The public endpoints are polled by shard 0 alone: N replicas cost
+		// the public limit no more than one.
+		o.enabled[ep.Name] = *o.collectors[ep.Name] && (ep.PerAccount || o.shard.index == 0)
+		o.intervals[ep.Name] = *o.pollEvery[ep.Name]
+		// A shard other than 0 still reads the token networks for its wallets.
+		walletReads := ep.Name == client.EndpointTokenNetwork && *o.collectors[ep.Name] && *o.collectors[client.EndpointWallet]
+		if o.enabled[ep.Name] || walletReads {
+			named = append(named, namedInterval{"--" + ep.FlagName(), *o.pollEvery[ep.Name], ep.RequestsPerPoll()})
+		}
+	}
+	return named
+}
+
+func (o *options) validateHistory() error {
+	if o.historyOverlap < 0 || o.historyLookback < 0 {
+		return fmt.Errorf("--token-history.overlap and --token-history.lookback must not be negative")
+	}
+	if o.historyLateInterval <= 0 || o.historyLateWindow <= 0 {
+		return fmt.Errorf("--token-history.late-interval and --token-history.late-window must be positive")
+	}
+	if o.skipMalformedAfter < 0 {
+		return fmt.Errorf("--token-history.skip-malformed-after %d: must not be negative", o.skipMalformedAfter)
+	}
+	return nil
+}
+
+// namedInterval is a poll interval, the flag that set it and the fewest
+// requests one poll sends.
+type namedInterval struct {
+	flag     string
+	interval time.Duration
+	requests int
+}
+
+// checkIntervals refuses a poll interval that would spend more than the
+// budget allows, naming the flag and the smallest interval that fits.
+func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInterval) error {
+	if budget <= 0 || budget > 1 {
+		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", budget)
+	}
+	minimum, err := limit.MinInterval(budget)
+	if err != nil {
+		return fmt.Errorf("--api.budget %v with --api.rate-limit %s: %w", budget, limit, err)
+	}
+	for _, i := range intervals {
+		if least := minimum * time.Duration(max(i.requests, 1)); i.interval < least {
+			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account and endpoint, %d request(s) a poll): the smallest interval that fits is %s",
+				i.flag, i.interval, limit.Allowed(budget), limit, max(i.requests, 1), least)
+		}
+	}
+	return nil
+}
+
+// shortDuration prints d as flags take it: 5m, not 5m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	for _, zero := range []string{"0s", "0m"} {
+		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
+			s = strings.TrimSuffix(s, zero)
+		}
+	}
+	return s
+}
+
+// namedDuration is a flag value in Prometheus' duration syntax (7d, 1w,
+// 90m) whose parse error names its flag.
+type namedDuration struct {
+	flag string
+	d    model.Duration
+}
+
+func (n *namedDuration) Set(s string) error {
+	d, err := model.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", n.flag, err)
+	}
+	n.d = d
+	return nil
+}
+
+func (n *namedDuration) String() string { return n.d.String() }

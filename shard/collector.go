@@ -1,0 +1,29 @@
+package shard
+
+import "github.com/prometheus/client_golang/prometheus"
+
+var (
+	indexDesc = prometheus.NewDesc("woox_exporter_shard_index",
+		"This replica's shard, 0 to woox_exporter_shard_count - 1 (--shard.index).", nil, nil)
+	countDesc = prometheus.NewDesc("woox_exporter_shard_count",
+		"Number of replicas the accounts are split across (--shard.count); replicas of one job must agree.", nil, nil)
+)
+
+// Collector exports a replica's shard index and count.
+func Collector(index, count int) prometheus.Collector {
+	return collector{index: index, count: count}
+}
+
+type collector struct {
+	index, count int
+}
+
+func (c collector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- indexDesc
+	ch <- countDesc
+}
+
+func (c collector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.MustNewConstMetric(indexDesc, prometheus.GaugeValue, float64(c.index))
+	ch <- prometheus.MustNewConstMetric(countDesc, prometheus.GaugeValue, float64(c.count))
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/common/version"
+	"github.com/prometheus/exporter-toolkit/web"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/shard"
+	"github.com/woox-exporter/woox_exporter/statefile"
+)
+
+// wiring builds the exporter from validated options: the clients, the
+// accounts of this replica's shard, the collectors and the registry.
+type wiring struct {
+	o             *options
+	logger        log.Logger
+	reg           *prometheus.Registry
+	clientMetrics *client.Metrics
+	// Every client signs with one clock and asks the public endpoints
+	// through one client: they measure the same exchange from one host.
+	clock  *client.Clock
+	public *client.Client
+	// configured are all the accounts of the configuration, accounts the
+	// ones of this shard.
+	configured []config.Account
+	accounts   []config.Account
+}
+
+// prepare builds the public client, loads the accounts and checks the files
+// read only later, all before --config.check's OK.
+func prepare(o *options, getenv func(string) string, logger log.Logger) (*wiring, error) {
+	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
+	w.clientMetrics = client.NewMetrics(w.reg)
+	// Built before --config.check's OK: the client checks the exchange URL.
+	public, err := w.newClient("", "", "")
+	if err != nil {
+		return nil, fmt.Errorf("--woox.api-url: %w", err)
+	}
+	w.public = public
+	if w.configured, err = config.Load(o.configFile, getenv); err != nil {
+		return nil, err
+	}
+	w.accounts = o.shard.accounts(w.configured)
+	// exporter-toolkit reads the web config only once it listens: check it,
+	// and the state file's directory, before polling or --config.check's OK.
+	if f := *o.web.WebConfigFile; f != "" {
+		if err := checkWebConfigFile(f); err != nil {
+			return nil, fmt.Errorf("--web.config.file %s: %w", f, err)
+		}
+		if err := web.Validate(f); err != nil {
+			return nil, fmt.Errorf("--web.config.file %s: %w", f, err)
+		}
+	}
+	if o.historyStateFile != "" {
+		if err := statefile.Check(o.historyStateFile); err != nil {
+			return nil, fmt.Errorf("--token-history.state-file: %w", err)
+		}
+	}
+	return w, nil
+}
+
+// newClient builds the client of one account, or the public client when
+// key is empty and w.public not yet set.
+func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
+	o := w.o
+	return client.New(client.Config{
+		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
+		RateLimit: o.limit, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
+		HTTPClient: client.NewHTTPClient(o.requestTimeout), Clock: w.clock, Public: w.public,
+	})
+}
+
+// configOK is what --config.check prints when everything checked out.
+func (w *wiring) configOK(stdout io.Writer) {
+	if s := w.o.shard; s.count > 1 {
+		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.index, s.count)
+	} else {
+		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(w.accounts))
+	}
+}
+
+// exporter opens the state file, builds a client per account and the
+// exporter, and registers them with the process-wide collectors.
+func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
+	o := w.o
+	var store *statefile.Store
+	if o.historyStateFile != "" {
+		var err error
+		if store, err = statefile.Open(o.historyStateFile, time.Now()); err != nil {
+			return nil, nil, fmt.Errorf("--token-history.state-file: %w", err)
+		}
+		w.reg.MustRegister(store)
+	}
+	cfg := w.collectorConfig()
+	if store != nil {
+		cfg.State = store
+	}
+	for _, a := range w.accounts {
+		c, err := w.newClient(a.Name, a.APIKey, a.Secret.Reveal())
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.Accounts = append(cfg.Accounts, collector.Account{Name: a.Name, APIKey: a.APIKey, API: c})
+	}
+	exporter, err := collector.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.reg.MustRegister(
+		shard.Collector(o.shard.index, o.shard.count),
+		versioncollector.NewCollector("woox_exporter"),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return exporter, store, nil
+}
+
+// collectorConfig is the exporter's configuration but for its accounts and
+// state store.
+func (w *wiring) collectorConfig() collector.Config {
+	o := w.o
+	return collector.Config{
+		Public:         w.public,
+		Collectors:     o.enabled,
+		Intervals:      o.intervals,
+		WalletLookback: time.Duration(o.walletLookback.d),
+		// A poll waiting out the budget, 429s or back-offs is not stuck.
+		StallTimeout:              client.LongestRequest(o.limit, o.requestTimeout) + 10*time.Second,
+		HistoryOverlap:            o.historyOverlap,
+		HistoryLookback:           o.historyLookback,
+		HistoryLateInterval:       o.historyLateInterval,
+		HistoryLateWindow:         o.historyLateWindow,
+		HistorySkipMalformedAfter: o.skipMalformedAfter,
+		ShowFullKey:               o.showFullKey,
+		Idle:                      o.shard.count > 1,
+		// Shards other than 0 export no token networks, but their
+		// wallets still split the exchange's ids by them.
+		WalletNetworks: walletNetworks(w.public, o.shard.index, *o.collectors[client.EndpointTokenNetwork]),
+		Logger:         w.logger,
+	}
+}
+
+// logStart logs what this replica watches.
+func (w *wiring) logStart(store *statefile.Store) {
+	logger, s := w.logger, w.o.shard
+	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
+	if s.count > 1 {
+		level.Info(logger).Log("msg", "sharded", "shard", s.index, "shards", s.count, "accounts", len(w.accounts), "configured", len(w.configured),
+			"public_endpoints", s.index == 0)
+	}
+	if len(w.configured) == 0 {
+		level.Info(logger).Log("msg", "no account configured; exporting the public token networks and system status only")
+	}
+	for _, a := range w.accounts {
+		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", collector.MaskAPIKey(a.APIKey, false))
+	}
+	if c := store.Corruption(); c != nil {
+		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
+			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)
+	}
+}
+
+// serveUntilStopped runs the pollers and serves until SIGINT or SIGTERM,
+// then waits for the pollers to save their state. It returns the exit code.
+func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net.Listener, slogger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pollersDone := make(chan struct{})
+	go func() {
+		defer close(pollersDone)
+		exporter.Run(ctx)
+	}()
+
+	err := serve(ctx, listeners, serverConfig{
+		flags: w.o.web, metricsPath: w.o.metricsPath, source: exporter.Source(w.reg), ready: exporter.Ready,
+		limits: defaultServerLimits, logger: w.logger, slogger: slogger,
+	})
+	stop()
+	<-pollersDone // every account's token history state is saved by now
+	if err != nil {
+		level.Error(w.logger).Log("msg", "HTTP server failed", "err", err)
+		return 1
+	}
+	level.Info(w.logger).Log("msg", "stopped")
+	return 0
+}
+
+// walletNetworks is where the wallet reads the token network list when its
+// own collector does not: on a shard other than 0, unless the token networks
+// are turned off.
+func walletNetworks(public *client.Client, shard int, tokenNetworksOn bool) collector.TokenNetworkAPI {
+	if shard == 0 || !tokenNetworksOn {
+		return nil
+	}
+	return public
+}
