@@ -35,9 +35,7 @@ func checkExporter(o *objects, operator bool) error {
 	if err := checkSelection(o, sts, fail); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
-	if len(o.prometheusRules) != 1 || len(o.prometheusRules[0].Spec.Groups) == 0 {
-		fail("want one PrometheusRule with the exporter's rule groups")
-	}
+	checkOperatorObjects(o, operator, fail)
 	return errors.Join(errs...)
 }
 
@@ -140,8 +138,8 @@ func checkVolumes(sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
 }
 
 // checkSelection checks that the Service selects the pods and the
-// ServiceMonitor the Service. Without the Service it returns the error
-// that ends the checks.
+// ServiceMonitor, if any, the Service. Without the Service it returns the
+// error that ends the checks.
 func checkSelection(o *objects, sts appsv1.StatefulSet, fail failFunc) error {
 	podLabels := labels.Set(sts.Spec.Template.Labels)
 	if sel := labels.SelectorFromSet(sts.Spec.Selector.MatchLabels); !sel.Matches(podLabels) {
@@ -159,14 +157,7 @@ func checkSelection(o *objects, sts appsv1.StatefulSet, fail failFunc) error {
 	if len(svc.Spec.Selector) == 0 || !labels.SelectorFromSet(svc.Spec.Selector).Matches(podLabels) {
 		fail("Service %s does not select the exporter's pods", svc.Name)
 	}
-	if !operator {
-		if len(o.serviceMonitors)+len(o.prometheusRules) > 0 {
-			fail("the base must apply without the prometheus-operator's CRDs: %d ServiceMonitor and %d PrometheusRule belong in the operator variant", len(o.serviceMonitors), len(o.prometheusRules))
-		}
-		return errors.Join(errs...)
-	}
 	if len(o.serviceMonitors) != 1 {
-		fail("want one ServiceMonitor, got %d", len(o.serviceMonitors))
 		return nil
 	}
 	sm := o.serviceMonitors[0]
@@ -179,6 +170,24 @@ func checkSelection(o *objects, sts appsv1.StatefulSet, fail failFunc) error {
 		}
 	}
 	return nil
+}
+
+// checkOperatorObjects checks for one ServiceMonitor and one PrometheusRule
+// with the exporter's rules in the operator variant, and for none in the
+// base, which must apply without the prometheus-operator's CRDs.
+func checkOperatorObjects(o *objects, operator bool, fail failFunc) {
+	if !operator {
+		if len(o.serviceMonitors)+len(o.prometheusRules) > 0 {
+			fail("the base must apply without the prometheus-operator's CRDs: %d ServiceMonitor and %d PrometheusRule belong in the operator variant", len(o.serviceMonitors), len(o.prometheusRules))
+		}
+		return
+	}
+	if len(o.serviceMonitors) != 1 {
+		fail("want one ServiceMonitor, got %d", len(o.serviceMonitors))
+	}
+	if len(o.prometheusRules) != 1 || len(o.prometheusRules[0].Spec.Groups) == 0 {
+		fail("want one PrometheusRule with the exporter's rule groups")
+	}
 }
 
 // flagValue finds --name=value in args.
