@@ -84,8 +84,16 @@ local reduceOptions = { calcs: ['lastNotNull'], fields: '', values: false };
     panels: [],
   },
 
-  stat(id, title, description, pos, targets, unit='none', thresholds=self.steps('green', [['red', 1]]),
-       colorMode='background', textMode='auto', overrides=[])::
+  stat(id,
+       title,
+       description,
+       pos,
+       targets,
+       unit='none',
+       thresholds=self.steps('green', [['red', 1]]),
+       colorMode='background',
+       textMode='auto',
+       overrides=[])::
     panel('stat', id, title, description, pos, targets, 'instant') + {
       fieldConfig: {
         defaults: { unit: unit, color: { mode: 'thresholds' }, thresholds: thresholds },
