@@ -2,7 +2,7 @@
 # Load test of the real exporter binary on loopback: builds woox_exporter and
 # cmd/loadtest, then runs the scrape-cost, exchange-cost, start-up and
 # catch-up measurements and prints each figure beside its floor or budget,
-# with PASS/FAIL (see the README, Performance).
+# with PASS/FAIL (see docs/performance.md).
 #
 #   bash scripts/loadtest.sh            # full run, about 7 minutes
 #   bash scripts/loadtest.sh --short    # CI run, about 4 minutes

@@ -1,5 +1,5 @@
 // Command loadtest measures the woox_exporter binary on loopback against the
-// performance targets in the README (Performance), and prints each figure beside
+// performance targets in docs/performance.md, and prints each figure beside
 // its floor or budget with PASS or FAIL.
 //
 // It hosts the fake exchange in process, serves the floor from a second
@@ -30,7 +30,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-// Targets: see the README, Performance.
+// Targets: see docs/performance.md.
 const (
 	maxP99Ratio        = 0.25
 	minThroughputRatio = 4.0

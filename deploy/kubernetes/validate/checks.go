@@ -13,7 +13,7 @@ import (
 )
 
 // checkExporter checks what the exporter needs of its manifests, beyond
-// what the API types say: README, Running several replicas. operator says
+// what the API types say: docs/deploying.md, Running several replicas. operator says
 // which variant o is: with the prometheus-operator's objects, or the base
 // without any.
 func checkExporter(o *objects, operator bool) error {
