@@ -12,7 +12,7 @@ import (
 
 // Endpoint is one exchange endpoint the exporter polls. Adding an endpoint
 // means one entry here, its collector file (with its build function), its
-// client file and its fake exchange file (README, Adding an endpoint).
+// client file and its fake exchange file (docs/development.md, Adding an endpoint).
 type Endpoint struct {
 	// Name is the value of the endpoint label and the budget key; its
 	// interval flag is FlagName.

@@ -16,7 +16,7 @@ import (
 )
 
 // Defaults for zero Config durations; they match the defaults of the
-// command-line flags (README, Flags).
+// command-line flags (docs/flags.md).
 const (
 	DefaultHistoryOverlap      = 5 * time.Minute
 	DefaultHistoryLookback     = time.Hour
