@@ -1,0 +1,431 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Validate reports the first problem of the scenario, naming its field.
+func (s *Scenario) Validate() error {
+	if err := s.validateSettings(); err != nil {
+		return err
+	}
+	names, err := s.validateAccounts()
+	if err != nil {
+		return err
+	}
+	for i, w := range s.MaintenanceWindows {
+		if err := w.validate(); err != nil {
+			return fmt.Errorf("maintenance_windows[%d].%w", i, err)
+		}
+	}
+	if err := s.validateTokenNetworks(); err != nil {
+		return err
+	}
+	return s.validateEvents(names)
+}
+
+// validateSettings checks the scenario's scalar settings: number and time
+// formats, malformed ids, late listing, error timestamps, system status,
+// paging and rate limits.
+func (s *Scenario) validateSettings() error {
+	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
+		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
+	}
+	switch s.SignatureQuery {
+	case "", SignatureQueryExact, SignatureQuerySorted:
+	default:
+		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
+	}
+	for field, unit := range map[string]string{"row_time_unit": s.RowTimeUnit, "wallet_time_unit": s.WalletTimeUnit} {
+		switch unit {
+		case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
+		default:
+			return fieldErr(field, "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, unit)
+		}
+	}
+	malformed := map[int64]bool{}
+	for i, id := range s.MalformedIDs {
+		if malformed[id] {
+			return fieldErr(fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id)
+		}
+		malformed[id] = true
+	}
+	if l := s.LateListing; l != nil {
+		if !(l.Share >= 0 && l.Share <= 1) {
+			return fieldErr("late_listing.share", "must be between 0 and 1, got %v", l.Share)
+		}
+		if l.Delay < 0 {
+			return fieldErr("late_listing.delay", "must not be negative")
+		}
+	}
+	if et := s.ErrorTimestamp; et != nil {
+		switch et.Unit {
+		case "", ErrorTimestampMillis, ErrorTimestampMicros:
+		default:
+			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
+		}
+	}
+	if st := s.SystemStatus; st != nil {
+		if err := st.validate(); err != nil {
+			return fmt.Errorf("system_status.%w", err)
+		}
+	}
+	if s.PageCap < 0 {
+		return fieldErr("page_cap", "must not be negative")
+	}
+	if s.UnderstateTotal < 0 {
+		return fieldErr("understate_total", "must not be negative")
+	}
+	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
+		return fieldErr("rate_limit", "%v", err)
+	}
+	if _, _, err := ParseRateLimit(s.PublicRateLimit); s.PublicRateLimit != "" && err != nil {
+		return fieldErr("public_rate_limit", "%v", err)
+	}
+	return nil
+}
+
+// validateAccounts checks every account, and returns the set of account
+// names for the events to refer to.
+func (s *Scenario) validateAccounts() (map[string]bool, error) {
+	names := map[string]bool{}
+	keys := map[string]bool{}
+	for i, a := range s.Accounts {
+		p := fmt.Sprintf("accounts[%d]", i)
+		if a.Name == "" {
+			return nil, fieldErr(p+".name", "must not be empty")
+		}
+		if names[a.Name] {
+			return nil, fieldErr(p+".name", "duplicate account %q", a.Name)
+		}
+		names[a.Name] = true
+		for j, k := range a.Keys {
+			if err := validateKey(k, keys); err != nil {
+				return nil, fmt.Errorf("%s.keys[%d].%w", p, j, err)
+			}
+		}
+		if err := s.validateHistory(p, a.History); err != nil {
+			return nil, err
+		}
+		if err := validateHealth(a); err != nil {
+			return nil, fmt.Errorf("%s.%w", p, err)
+		}
+		if err := validateGenerator(p, a.HistoryGenerator); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// validateHistory checks the history records of the account at path p.
+func (s *Scenario) validateHistory(p string, history []HistoryEntry) error {
+	ids := map[legKey]bool{}
+	for j, h := range history {
+		hp := fmt.Sprintf("%s.history[%d]", p, j)
+		if h.Timestamp != 0 && h.TimestampAgo != 0 {
+			return fieldErr(hp+".timestamp_ago", "set either timestamp or timestamp_ago")
+		}
+		if h.TimestampAgo < 0 {
+			return fieldErr(hp+".timestamp_ago", "must not be negative")
+		}
+		if err := validateRecord(h.HistoryRecord); err != nil {
+			return fmt.Errorf("%s.%w", hp, err)
+		}
+		k := recordKey(h.HistoryRecord, s.SharedIDs)
+		if ids[k] {
+			return fieldErr(hp+".id", "duplicate %s", k)
+		}
+		ids[k] = true
+	}
+	return nil
+}
+
+// validateGenerator checks the history generator, if any, of the account at
+// path p.
+func validateGenerator(p string, g *HistoryGenerator) error {
+	if g == nil {
+		return nil
+	}
+	gp := p + ".history_generator"
+	if g.Every <= 0 {
+		return fieldErr(gp+".every", "must be positive")
+	}
+	if len(g.Types) == 0 {
+		return fieldErr(gp+".types", "must not be empty")
+	}
+	for k, t := range g.Types {
+		if !historyTypes[t] {
+			return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
+		}
+	}
+	if len(g.Tokens) == 0 {
+		return fieldErr(gp+".tokens", "must not be empty")
+	}
+	return nil
+}
+
+// validateTokenNetworks checks the token network rows and that no token
+// network appears twice.
+func (s *Scenario) validateTokenNetworks() error {
+	rows := map[TokenNetworkRef]bool{}
+	for i, r := range s.TokenNetworks {
+		if err := validateTokenNetwork(r); err != nil {
+			return fmt.Errorf("token_networks[%d].%w", i, err)
+		}
+		ref := TokenNetworkRef{r.Token, r.Network}
+		if rows[ref] {
+			return fieldErr(fmt.Sprintf("token_networks[%d]", i), "duplicate token %s network %s", r.Token, r.Network)
+		}
+		rows[ref] = true
+	}
+	return nil
+}
+
+// validateEvents checks every event against the scenario's account names.
+func (s *Scenario) validateEvents(names map[string]bool) error {
+	for i, ev := range s.Events {
+		p := fmt.Sprintf("events[%d]", i)
+		if ev.After < 0 {
+			return fieldErr(p+".after", "must not be negative")
+		}
+		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil &&
+			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil {
+			return fieldErr(p, "no action")
+		}
+		if err := validateHealthEvent(ev, names); err != nil {
+			return fmt.Errorf("%s.%w", p, err)
+		}
+		if tn := ev.TokenNetwork; tn != nil {
+			if err := validatePatch(*tn); err != nil {
+				return fmt.Errorf("%s.token_network.%w", p, err)
+			}
+		}
+		if tn := ev.AddTokenNetwork; tn != nil {
+			if err := validateTokenNetwork(*tn); err != nil {
+				return fmt.Errorf("%s.add_token_network.%w", p, err)
+			}
+		}
+		if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
+			return fieldErr(p+".remove_token_network", "token and network must be set")
+		}
+		if f := ev.Fault; f != nil {
+			if err := f.validate(); err != nil {
+				return fmt.Errorf("%s.fault.%w", p, err)
+			}
+		}
+		if st := ev.SystemStatus; st != nil {
+			if err := st.validate(); err != nil {
+				return fmt.Errorf("%s.system_status.%w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+func validateKey(k Key, seen map[string]bool) error {
+	if k.APIKey == "" {
+		return fieldErr("api_key", "must not be empty")
+	}
+	if seen[k.APIKey] {
+		return fieldErr("api_key", "duplicate key") // the value may be secret-like: not echoed
+	}
+	seen[k.APIKey] = true
+	if k.APISecret == "" {
+		return fieldErr("api_secret", "must not be empty")
+	}
+	for i, ip := range k.AllowedIPs {
+		if _, err := netip.ParseAddr(ip); err != nil {
+			return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
+		}
+	}
+	return nil
+}
+
+func validateRecord(r HistoryRecord) error {
+	if !historyTypes[r.Type] {
+		return fieldErr("type", "unknown type %q", r.Type)
+	}
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if !decimalText.MatchString(r.Amount) {
+		return fieldErr("amount", "not a decimal: %q", r.Amount)
+	}
+	if r.Timestamp < 0 {
+		return fieldErr("timestamp", "must not be negative")
+	}
+	return nil
+}
+
+func validateTokenNetwork(r TokenNetworkRow) error {
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if r.Network == "" {
+		return fieldErr("network", "must not be empty")
+	}
+	if !decimalText.MatchString(r.MinimumWithdrawal) {
+		return fieldErr("minimum_withdrawal", "not a decimal: %q", r.MinimumWithdrawal)
+	}
+	if !decimalText.MatchString(r.WithdrawalFee) {
+		return fieldErr("withdrawal_fee", "not a decimal: %q", r.WithdrawalFee)
+	}
+	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
+		return fieldErr("allow_deposit", "must be 0 or 1")
+	}
+	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
+		return fieldErr("allow_withdraw", "must be 0 or 1")
+	}
+	return nil
+}
+
+func validatePatch(p TokenNetworkPatch) error {
+	if p.Token == "" || p.Network == "" {
+		return fieldErr("token", "token and network must be set")
+	}
+	var r TokenNetworkRow
+	r.Token, r.Network, r.MinimumWithdrawal, r.WithdrawalFee = p.Token, p.Network, "0", "0"
+	p.apply(&r)
+	return validateTokenNetwork(r)
+}
+
+func (p TokenNetworkPatch) apply(r *TokenNetworkRow) {
+	if p.Protocol != nil {
+		r.Protocol = *p.Protocol
+	}
+	if p.Name != nil {
+		r.Name = *p.Name
+	}
+	if p.MinimumWithdrawal != nil {
+		r.MinimumWithdrawal = *p.MinimumWithdrawal
+	}
+	if p.WithdrawalFee != nil {
+		r.WithdrawalFee = *p.WithdrawalFee
+	}
+	if p.AllowDeposit != nil {
+		r.AllowDeposit = *p.AllowDeposit
+	}
+	if p.AllowWithdraw != nil {
+		r.AllowWithdraw = *p.AllowWithdraw
+	}
+}
+
+// ParseRateLimit parses "N/window", e.g. "10/60s" or "600/1m". "0/0s" (or
+// any zero part) means no limit.
+func ParseRateLimit(s string) (requests int, window time.Duration, err error) {
+	n, w, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("rate limit %q: want N/duration, e.g. 10/60s", s)
+	}
+	requests, err = strconv.Atoi(n)
+	if err != nil || requests < 0 {
+		return 0, 0, fmt.Errorf("rate limit %q: bad request count", s)
+	}
+	window, err = time.ParseDuration(w)
+	if err != nil || window < 0 {
+		return 0, 0, fmt.Errorf("rate limit %q: bad window", s)
+	}
+	return requests, window, nil
+}
+
+func fieldErr(field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// decimalText is a plain JSON number, so the same text can be sent as a
+// string or as a number.
+var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// historyTypes are the transaction types of the token history endpoint.
+var historyTypes = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
+		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
+		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
+		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
+		SPOT_TRANSACTION TRANSACTION_FEE`) {
+		historyTypes[t] = true
+	}
+}
+
+// validateHealth checks an account's account info, balances, transfers and
+// sub-accounts.
+func validateHealth(a Account) error {
+	if a.AccountInfo != nil {
+		if err := a.AccountInfo.validate(); err != nil {
+			return fmt.Errorf("account_info.%w", err)
+		}
+	}
+	tokens := map[string]bool{}
+	for i, b := range a.Balances {
+		if err := b.validate(); err != nil {
+			return fmt.Errorf("balances[%d].%w", i, err)
+		}
+		if tokens[b.Token] {
+			return fieldErr(fmt.Sprintf("balances[%d].token", i), "duplicate token %q", b.Token)
+		}
+		tokens[b.Token] = true
+	}
+	ids := map[string]bool{}
+	for i, t := range a.Transfers {
+		if err := t.validate(); err != nil {
+			return fmt.Errorf("transfers[%d].%w", i, err)
+		}
+		if ids[t.ID] {
+			return fieldErr(fmt.Sprintf("transfers[%d].id", i), "duplicate id %q", t.ID)
+		}
+		ids[t.ID] = true
+	}
+	apps := map[string]bool{}
+	for i, s := range a.SubAccounts {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("sub_accounts[%d].%w", i, err)
+		}
+		if apps[s.ApplicationID] {
+			return fieldErr(fmt.Sprintf("sub_accounts[%d].application_id", i), "duplicate %q", s.ApplicationID)
+		}
+		apps[s.ApplicationID] = true
+	}
+	return nil
+}
+
+// validateHealthEvent checks an event's account health actions against the
+// scenario's account names.
+func validateHealthEvent(ev Event, accounts map[string]bool) error {
+	check := func(field, account string, err error) error {
+		if !accounts[account] {
+			return fieldErr(field+".account", "unknown account %q", account)
+		}
+		if err != nil {
+			return fmt.Errorf("%s.%w", field, err)
+		}
+		return nil
+	}
+	if a := ev.AccountInfo; a != nil {
+		if err := check("account_info", a.Account, a.validate()); err != nil {
+			return err
+		}
+	}
+	if b := ev.Balance; b != nil {
+		if err := check("balance", b.Account, b.validate()); err != nil {
+			return err
+		}
+	}
+	if t := ev.Transfer; t != nil {
+		if err := check("transfer", t.Account, t.validate()); err != nil {
+			return err
+		}
+	}
+	if s := ev.AddSubAccount; s != nil {
+		if err := check("add_sub_account", s.Account, s.validate()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
