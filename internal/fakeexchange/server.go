@@ -114,45 +114,6 @@ type RequestRecord struct {
 	Fault FaultKind
 }
 
-// Option configures an Exchange.
-type Option func(*options)
-
-type options struct {
-	clock                        func() time.Time
-	logger                       log.Logger
-	maxRequests                  int
-	rateRequests, publicRequests *int
-	rateWindow, publicWindow     time.Duration
-}
-
-// WithClock sets the clock the server time, timestamp window and rate
-// limits are based on. The scenario's server_time_offset is added to it.
-func WithClock(now func() time.Time) Option {
-	return func(o *options) { o.clock = now }
-}
-
-// WithRateLimit sets the per-account limit of each private endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
-func WithRateLimit(requests int, window time.Duration) Option {
-	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
-}
-
-// WithPublicRateLimit sets the per-IP limit of the public endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
-func WithPublicRateLimit(requests int, window time.Duration) Option {
-	return func(o *options) { o.publicRequests, o.publicWindow = &requests, window }
-}
-
-// WithLogger sets where events and generated history are logged.
-func WithLogger(l log.Logger) Option {
-	return func(o *options) { o.logger = l }
-}
-
-// WithRequestLogLimit sets how many requests Requests keeps.
-func WithRequestLogLimit(n int) Option {
-	return func(o *options) { o.maxRequests = n }
-}
-
 // New builds an exchange holding the scenario's state; a nil scenario is an
 // empty one. It starts no goroutines: call Start for generators and events.
 func New(s *Scenario, opts ...Option) (*Exchange, error) {
@@ -166,20 +127,21 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	rn, rw := DefaultRateLimitRequests, DefaultRateLimitWindow
-	if s.RateLimit != "" {
-		rn, rw, _ = ParseRateLimit(s.RateLimit)
+	e := newExchange(s, o)
+	created := e.now()
+	for _, a := range s.Accounts {
+		if err := e.addAccount(a, created); err != nil {
+			return nil, err
+		}
 	}
-	if o.rateRequests != nil {
-		rn, rw = *o.rateRequests, o.rateWindow
-	}
-	pn, pw := DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
-	if s.PublicRateLimit != "" {
-		pn, pw, _ = ParseRateLimit(s.PublicRateLimit)
-	}
-	if o.publicRequests != nil {
-		pn, pw = *o.publicRequests, o.publicWindow
-	}
+	return e, nil
+}
+
+// newExchange builds an exchange with the scenario's settings, token
+// networks and events, and the options' clock, logger and limits, but no
+// accounts yet.
+func newExchange(s *Scenario, o options) *Exchange {
+	rn, rw, pn, pw := o.rateLimits(s)
 	e := &Exchange{
 		clock:             o.clock,
 		offset:            s.ServerTimeOffset,
@@ -224,41 +186,45 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	for _, id := range s.MalformedIDs {
 		e.malformedIDs[id] = true
 	}
-	created := e.now()
-	for _, a := range s.Accounts {
-		st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{},
-			info: defaultAccountInfo, isSubAccount: a.IsSubAccount, subAccounts: append([]SubAccount(nil), a.SubAccounts...)}
-		if a.AccountInfo != nil {
-			st.info = *a.AccountInfo
-		}
-		for _, b := range a.Balances {
-			st.setBalance(b)
-		}
-		for _, t := range a.Transfers {
-			st.putTransfer(t, created, created)
-		}
-		if a.HistoryGenerator != nil {
-			g := *a.HistoryGenerator
-			st.generator = &g
-		}
-		e.accounts[a.Name] = st
-		for _, k := range a.Keys {
-			st.keyOrder = append(st.keyOrder, k.APIKey)
-			e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
-		}
-		recs := make([]HistoryRecord, 0, len(a.History))
-		for _, h := range a.History {
-			r := h.HistoryRecord
-			if h.TimestampAgo != 0 {
-				r.Timestamp = created.Add(-h.TimestampAgo).UnixMilli()
-			}
-			recs = append(recs, r)
-		}
-		if err := e.AppendHistory(a.Name, recs...); err != nil {
-			return nil, fmt.Errorf("invalid scenario: %w", err)
-		}
+	return e
+}
+
+// addAccount adds a scenario account with its keys, account info, balances,
+// transfers, sub-accounts, generator and history; created is the server time
+// of timestamp_ago and of the transfers.
+func (e *Exchange) addAccount(a Account, created time.Time) error {
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{},
+		info: defaultAccountInfo, isSubAccount: a.IsSubAccount, subAccounts: append([]SubAccount(nil), a.SubAccounts...)}
+	if a.AccountInfo != nil {
+		st.info = *a.AccountInfo
 	}
-	return e, nil
+	for _, b := range a.Balances {
+		st.setBalance(b)
+	}
+	for _, t := range a.Transfers {
+		st.putTransfer(t, created, created)
+	}
+	if a.HistoryGenerator != nil {
+		g := *a.HistoryGenerator
+		st.generator = &g
+	}
+	e.accounts[a.Name] = st
+	for _, k := range a.Keys {
+		st.keyOrder = append(st.keyOrder, k.APIKey)
+		e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
+	}
+	recs := make([]HistoryRecord, 0, len(a.History))
+	for _, h := range a.History {
+		r := h.HistoryRecord
+		if h.TimestampAgo != 0 {
+			r.Timestamp = created.Add(-h.TimestampAgo).UnixMilli()
+		}
+		recs = append(recs, r)
+	}
+	if err := e.AppendHistory(a.Name, recs...); err != nil {
+		return fmt.Errorf("invalid scenario: %w", err)
+	}
+	return nil
 }
 
 // now is the server time: the clock plus the scenario's offset.
