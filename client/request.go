@@ -1,0 +1,299 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/go-kit/log/level"
+)
+
+// request is one call to the exchange.
+type request struct {
+	op       string // for errors: "get token history page 2"
+	endpoint string // budget key and metric label
+	path     string
+	query    string // raw query, sent and signed as is
+	signed   bool
+	// probe marks a system info request the client makes on its own
+	// behalf: one attempt, and no system info request of its own.
+	probe bool
+	// decode reads the envelope's data, given the answer's server time in
+	// Unix milliseconds (0 when none); its error makes a bad response.
+	decode func(data json.RawMessage, serverTimeMs int64) error
+}
+
+// systemState is what the system status said in a -1011 episode.
+type systemState int
+
+const (
+	systemUnasked systemState = iota
+	systemNormal              // or unreadable: -1011 is then transient
+	systemMaintenance
+)
+
+// get sends r, retrying transient failures and 429s within the budget, and
+// decodes the envelope's data with r.decode. Two things it learns on the
+// way: a signed request rejected before any offset to the exchange's clock
+// was known is tried once more after learning it; a -1011 answer is
+// maintenance only if the system status says so (see systemState).
+func (c *Client) get(ctx context.Context, r request) error {
+	if r.signed && c.cfg.APIKey == "" {
+		return &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
+	}
+	b := c.budgetFor(r.endpoint)
+	backoff := time.Second
+	calibrated := false
+	for retries := 0; ; {
+		release, err := b.acquire(ctx)
+		if err != nil {
+			return &Error{Op: r.op, Kind: KindTransient, Err: err}
+		}
+		_, offsetKnown := c.clock.Offset()
+		err = c.send(ctx, r)
+		release()
+		if err == nil {
+			if !r.probe {
+				c.endEpisode()
+			}
+			return nil
+		}
+		if r.signed && !calibrated && rejectedSignature(err) && ctx.Err() == nil && (!offsetKnown || !c.clock.freshWithin(staleOffset)) {
+			// The local clock may be beyond the signing window, or may
+			// have been stepped since the offset was learned: learn the
+			// exchange's time and sign once more with it.
+			calibrated = true
+			if c.calibrate(ctx, r.op, offsetKnown) {
+				continue
+			}
+		}
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != EndpointSystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
+			e.Kind = KindMaintenance
+		}
+		kind, _ := kindOf(err)
+		if kind == KindRateLimited {
+			// Someone (maybe the user's own bots) used up the account's
+			// budget: stay away for a whole window.
+			b.block(jitter(c.cfg.RateLimit.Window))
+		}
+		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
+			return err
+		}
+		retries++
+		level.Debug(c.cfg.Logger).Log("msg", "retrying exchange request", "op", r.op, "account", c.cfg.Account, "err", err)
+		if kind == KindTransient {
+			if err := c.cfg.Sleep(ctx, jitter(backoff)); err != nil {
+				return &Error{Op: r.op, Kind: KindTransient, Err: err}
+			}
+			backoff = min(2*backoff, maxBackoff)
+		}
+	}
+}
+
+// rejectedSignature reports whether err is the exchange refusing a signed
+// request's signature or timestamp.
+func rejectedSignature(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindAuth && (e.Code == CodeInvalidSignature || e.StatusCode == http.StatusUnauthorized)
+}
+
+// staleOffset is how old the latest trusted answer must be before a refused
+// signature asks the exchange's time again although an offset is known:
+// the public pollers refresh it every minute by default, and a key that is
+// simply wrong must not cost the public budget a request each time.
+const staleOffset = 5 * time.Minute
+
+// calibrate learns the offset to the exchange's clock from the public system
+// info endpoint, unless another client sharing the clock learned it
+// meanwhile, and reports whether an offset is now known (with recheck, one
+// fresher than staleOffset).
+func (c *Client) calibrate(ctx context.Context, op string, recheck bool) bool {
+	if recheck && c.clock.freshWithin(staleOffset) {
+		return true
+	}
+	if _, ok := c.clock.Offset(); ok && !recheck {
+		return true
+	}
+	level.Debug(c.cfg.Logger).Log("msg", "signed request rejected with no recent measure of the exchange's time; asking it", "op", op, "account", c.cfg.Account)
+	if _, err := c.systemInfo(ctx, true); err != nil {
+		level.Debug(c.cfg.Logger).Log("msg", "could not learn the exchange's time", "op", op, "account", c.cfg.Account, "err", err)
+	}
+	if recheck {
+		return c.clock.freshWithin(staleOffset)
+	}
+	_, ok := c.clock.Offset()
+	return ok
+}
+
+// systemStatusFresh is how long the system status asked in a -1011 episode
+// holds: a long episode asks again, so maintenance that begins or ends
+// within it is noticed.
+const systemStatusFresh = time.Minute
+
+// systemState is what the system status says after a -1011 answer to op:
+// asked once per episode, and again once the answer is systemStatusFresh
+// old.
+func (c *Client) systemState(ctx context.Context, op string) systemState {
+	select {
+	case c.episode.ask <- struct{}{}:
+		defer func() { <-c.episode.ask }()
+	case <-ctx.Done():
+		return systemNormal
+	}
+	ep := &c.episode
+	ep.mu.Lock()
+	state, asked := ep.state, ep.asked
+	ep.mu.Unlock()
+	if state != systemUnasked && c.cfg.Now().Sub(asked) < systemStatusFresh {
+		return state
+	}
+	state = systemNormal
+	info, err := c.systemInfo(ctx, true)
+	switch {
+	case err != nil:
+		level.Debug(c.cfg.Logger).Log("msg", "could not read the system status after -1011; treating it as transient", "op", op, "account", c.cfg.Account, "err", err)
+	case info.Maintenance():
+		state = systemMaintenance
+	}
+	ep.mu.Lock()
+	ep.state, ep.asked = state, c.cfg.Now()
+	ep.mu.Unlock()
+	return state
+}
+
+// endEpisode ends the -1011 episode: an answer succeeded.
+func (c *Client) endEpisode() {
+	c.episode.mu.Lock()
+	c.episode.state = systemUnasked
+	c.episode.mu.Unlock()
+}
+
+// send makes one HTTP request and decodes the answer.
+func (c *Client) send(ctx context.Context, r request) error {
+	pathAndQuery := r.path
+	if r.query != "" {
+		pathAndQuery += "?" + r.query
+	}
+	u := *c.baseURL
+	u.Path = c.baseURL.Path + r.path
+	u.RawQuery = r.query
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return &Error{Op: r.op, Kind: KindOther, Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if r.signed {
+		// The exchange checks the timestamp against its own clock.
+		ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
+		req.Header.Set("x-api-key", c.cfg.APIKey)
+		req.Header.Set("x-api-timestamp", ts)
+		req.Header.Set("x-api-signature", c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
+	}
+
+	start, sent := c.cfg.Now(), c.clock.now()
+	resp, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		c.observe(r.endpoint, "error", start)
+		return &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
+	}
+	defer resp.Body.Close()
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBodyBytes+1))
+	received := c.clock.now()
+	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
+	if readErr != nil {
+		return &Error{Op: r.op, Kind: KindTransient, StatusCode: resp.StatusCode, Err: fmt.Errorf("read answer: %w", redactURLError(readErr))}
+	}
+	if int64(len(body)) > c.cfg.MaxBodyBytes {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		// The API never redirects; following one would send the signed
+		// headers elsewhere. The Location is left out: its query may
+		// carry anything.
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: errors.New("answer is a redirect, which is never followed")}
+	}
+
+	var env envelope
+	decodeErr := json.Unmarshal(body, &env)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
+		if decodeErr == nil {
+			e.Code, e.Message = int(env.Code.Value), truncateForError(env.Message)
+		}
+		e.Kind = classify(resp.StatusCode, e.Code)
+		return e
+	}
+	if decodeErr != nil {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+	}
+	if env.Success == nil || !*env.Success {
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(env.Message)}
+		e.Kind = classify(resp.StatusCode, e.Code)
+		if e.Kind == KindOther {
+			e.Kind = KindBadResponse
+		}
+		if env.Success == nil {
+			e.Err = errors.New("answer has no success field")
+		}
+		return e
+	}
+	// Only a successful answer sets the clock: error answers may come from
+	// a proxy or carry a time that is not the server's.
+	serverMs := env.serverTimeMs()
+	if serverMs != 0 {
+		c.recordClock(time.UnixMilli(serverMs), sent, received)
+	}
+	if err := r.decode(env.Data, serverMs); err != nil {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
+	}
+	return nil
+}
+
+func (c *Client) observe(endpoint, code string, start time.Time) {
+	if m := c.cfg.Metrics; m != nil {
+		m.requests.WithLabelValues(endpoint, c.cfg.Account, code).Inc()
+		m.duration.WithLabelValues(endpoint).Observe(c.cfg.Now().Sub(start).Seconds())
+	}
+}
+
+// recordClock hands the server time of a successful answer to the clock and
+// reports what it made of it.
+func (c *Client) recordClock(server, sent, received time.Time) {
+	news := c.clock.observe(server, sent, received)
+	switch {
+	case news.slow:
+		level.Debug(c.cfg.Logger).Log("msg", "answer's round trip unfit to measure the exchange's clock by", "account", c.cfg.Account, "round_trip", received.Sub(sent).Round(time.Millisecond))
+		return
+	case news.implausible:
+		level.Warn(c.cfg.Logger).Log("msg", "exchange time is implausibly far from the local clock; ignored", "account", c.cfg.Account, "offset", news.offset.Round(time.Second), "bound", maxClockOffset)
+		return
+	case !news.trusted:
+		return
+	}
+	if m := c.cfg.Metrics; m != nil {
+		m.clockSkew.Set(news.offset.Seconds())
+	}
+	switch news.skew {
+	case skewWarn:
+		level.Warn(c.cfg.Logger).Log("msg", "local clock is drifting from the exchange's; requests are signed with the exchange's time, but the host's time sync needs fixing", "account", c.cfg.Account, "offset", news.offset.Round(time.Millisecond))
+	case skewRecovered:
+		level.Info(c.cfg.Logger).Log("msg", "local clock is back within 60s of the exchange's", "account", c.cfg.Account, "offset", news.offset.Round(time.Millisecond))
+	}
+}
+
+// redactURLError drops the request URL from net/http errors: it holds no
+// secret, but keeping errors short and uniform makes them easier to alert on.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
