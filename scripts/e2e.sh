@@ -203,6 +203,7 @@ stage=building
 echo "e2e: building"
 go build -o "$work/woox_exporter" .
 go build -o "$work/fakeexchange" ./cmd/fakeexchange
+go build -o "$work/alertmatch" ./cmd/alertmatch
 
 echo "e2e: starting fake exchange on 127.0.0.1:$fake_port"
 start fakeexchange "$work/fakeexchange" --listen "127.0.0.1:$fake_port" --scenario scripts/e2e/scenario.yml
@@ -365,13 +366,15 @@ silent=(
   'WooxNewSubAccount'
 )
 
-# jq filter selecting alerts whose labels match "name k=v ...".
-matcher() {
-  local spec f
-  read -ra spec <<<"$1"
-  f=".labels.alertname == \"${spec[0]}\""
-  for kv in "${spec[@]:1}"; do f="$f and .labels.${kv%%=*} == \"${kv#*=}\""; done
-  echo "$f"
+# unmatched PREFIX SPEC... <ALERTS: appends to missing, each with PREFIX, the
+# specs ("Alertname label=value ...") matching none of the alerts (a JSON
+# array; cmd/alertmatch).
+unmatched() {
+  local prefix=$1 out spec
+  shift
+  out=$("$work/alertmatch" missing "$@")
+  [ -n "$out" ] || return 0
+  while IFS= read -r spec; do missing+=("$prefix$spec"); done <<<"$out"
 }
 
 echo "e2e: waiting up to ${timeout_s}s for the expected alerts in Alertmanager"
@@ -388,22 +391,10 @@ while :; do
     jq '[.[] | select(.status.state == "suppressed" and (.status.inhibitedBy | length) > 0)]')
   prom_alerts=$(curl -fsS --max-time 5 "http://127.0.0.1:$prom_port/api/v1/alerts" | jq '.data.alerts')
   missing=()
-  for spec in "${expected[@]}"; do
-    n=$(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$am_alerts")
-    [ "$n" -gt 0 ] || missing+=("$spec")
-  done
-  for spec in "${expected_synthetic[@]}"; do
-    n=$(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$am_alerts")
-    [ "$n" -gt 0 ] || missing+=("not inhibited in Alertmanager: $spec")
-  done
-  for spec in "${inhibited[@]}"; do
-    n=$(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$am_inhibited")
-    [ "$n" -gt 0 ] || missing+=("inhibited in Alertmanager: $spec")
-  done
-  for spec in "${pending[@]}"; do
-    n=$(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$prom_alerts")
-    [ "$n" -gt 0 ] || missing+=("pending in Prometheus: $spec")
-  done
+  unmatched "" "${expected[@]}" <<<"$am_alerts"
+  unmatched "not inhibited in Alertmanager: " "${expected_synthetic[@]}" <<<"$am_alerts"
+  unmatched "inhibited in Alertmanager: " "${inhibited[@]}" <<<"$am_inhibited"
+  unmatched "pending in Prometheus: " "${pending[@]}" <<<"$prom_alerts"
   for q in "${seen[@]}"; do
     n=$(curl -sS --max-time 5 --data-urlencode "query=$q" "http://127.0.0.1:$prom_port/api/v1/query" | jq '.data.result | length')
     [ "$n" -gt 0 ] || missing+=("query without data: $q")
@@ -424,12 +415,10 @@ stage="checking that the alerts that must stay silent do"
 focus=(prometheus)
 prom_alerts=$(curl -fsS --max-time 5 "http://127.0.0.1:$prom_port/api/v1/alerts" | jq '.data.alerts')
 am_alerts=$(curl -fsS --max-time 5 "http://127.0.0.1:$am_port/api/v2/alerts" | jq '[.[] | select(.labels.e2e != "synthetic")]')
-bad=0
-for spec in "${silent[@]}"; do
-  n=$(( $(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$prom_alerts") + $(jq "[.[] | select($(matcher "$spec"))] | length" <<<"$am_alerts") ))
-  if [ "$n" -gt 0 ]; then echo "e2e: FAIL: $spec fired or is pending" >&2; bad=1; fi
-done
-if [ "$bad" -ne 0 ]; then
+# The specs matching an alert of either (cmd/alertmatch reads both arrays).
+fired=$(printf '%s\n%s\n' "$prom_alerts" "$am_alerts" | "$work/alertmatch" present "${silent[@]}")
+if [ -n "$fired" ]; then
+  while IFS= read -r spec; do echo "e2e: FAIL: $spec fired or is pending" >&2; done <<<"$fired"
   echo "Prometheus alerts:" >&2
   jq -c '.[] | {l: .labels, s: .state}' <<<"$prom_alerts" >&2 || true
   exit 1
