@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -48,17 +47,7 @@ func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
 }
 
 func binaryExportsEveryArea(t *testing.T, url string) {
-	cfg := filepath.Join(t.TempDir(), "woox.yml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`accounts:
-  - name: main
-    api_key: %q
-    api_secret_file: %s
-  - name: sub
-    api_key: %q
-    api_secret_env: SUB_SECRET
-`, fakeexchange.DefaultMainReadKey, writeSecret(t, fakeexchange.DefaultMainReadSecret), fakeexchange.DefaultSubKey)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := everyAreaConfig(t)
 	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 		"--woox.api-url="+url, "--config.file="+cfg, "--collector.sub-accounts")
 	p.WaitReady(t)
