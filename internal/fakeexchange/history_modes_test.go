@@ -285,11 +285,11 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 			t.Errorf("late id %d listed 5 minutes after its timestamp", id)
 		}
 	}
-	h.clock.advance(5*time.Minute - time.Millisecond)
+	h.clock.Add(5*time.Minute - time.Millisecond)
 	if got, _ := listed(); len(got) != 200-len(late) {
 		t.Errorf("1 ms before the delay: %d listed", len(got))
 	}
-	h.clock.advance(time.Millisecond)
+	h.clock.Add(time.Millisecond)
 	if got, _ := listed(); len(got) != 200 {
 		t.Errorf("at timestamp + delay: %d listed, want 200", len(got))
 	}

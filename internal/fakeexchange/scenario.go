@@ -224,6 +224,10 @@ type HistoryRecord struct {
 	Timestamp int64 `yaml:"timestamp"`
 }
 
+// Leg returns what the record changes: its token, type and exact amount, by
+// which tests sum what the exporter should count.
+func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Type, r.Amount }
+
 // HistoryEntry is a scenario history record whose time may be given relative
 // to the exchange's creation instead of absolutely.
 type HistoryEntry struct {
