@@ -61,6 +61,20 @@ func (e *Exchange) SetBalance(account string, b Balance) error {
 	return nil
 }
 
+// RemoveBalance takes the token out of the account's balances, as when the
+// account no longer holds it; it reports whether the token was listed.
+func (e *Exchange) RemoveBalance(account, token string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.accounts[account]
+	if !ok {
+		return false
+	}
+	n := len(a.balances)
+	a.balances = slices.DeleteFunc(a.balances, func(b Balance) bool { return b.Token == token })
+	return len(a.balances) < n
+}
+
 func (a *accountState) setBalance(b Balance) {
 	i, found := slices.BinarySearchFunc(a.balances, b.Token, func(x Balance, token string) int { return strings.Compare(x.Token, token) })
 	if found {

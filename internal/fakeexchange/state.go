@@ -18,7 +18,7 @@ func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	}
 	batch := map[legKey]bool{}
 	for i, r := range recs {
-		if err := validateRecord(r); err != nil {
+		if err := validateRecord(r, e.undocumented); err != nil {
 			return fmt.Errorf("append history record %d: %w", i, err)
 		}
 		k := recordKey(r, e.sharedIDs)
