@@ -51,14 +51,10 @@ func (e *Exchange) SetBalance(account string, b Balance) error {
 	if err := b.validate(); err != nil {
 		return fmt.Errorf("set balance: %w", err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("set balance: unknown account %q", account)
-	}
-	a.setBalance(b)
-	return nil
+	return e.withAccount("set balance", account, func(a *accountState) error {
+		a.setBalance(b)
+		return nil
+	})
 }
 
 // RemoveBalance takes the token out of the account's balances, as when the

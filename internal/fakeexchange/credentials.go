@@ -34,20 +34,16 @@ func (e *Exchange) ListCredentials(account string, rows []Key) error {
 			return fmt.Errorf("list credentials: rows[%d]: empty api key", i)
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("list credentials: unknown account %q", account)
-	}
-	a.listed = nil
-	for _, k := range rows {
-		a.listed = append(a.listed, cloneKey(k))
-	}
-	if rows != nil && a.listed == nil {
-		a.listed = []Key{}
-	}
-	return nil
+	return e.withAccount("list credentials", account, func(a *accountState) error {
+		a.listed = nil
+		for _, k := range rows {
+			a.listed = append(a.listed, cloneKey(k))
+		}
+		if rows != nil && a.listed == nil {
+			a.listed = []Key{}
+		}
+		return nil
+	})
 }
 
 // listedKeys are the keys the credentials endpoint lists for a.
