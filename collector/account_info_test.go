@@ -8,23 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-// onlyEndpoint builds an exporter that polls one per-account endpoint of
-// the rig's accounts, and polls it once.
-func onlyEndpoint(t *testing.T, r *rig, endpoint string) *Exporter {
-	t.Helper()
-	cfg := r.config()
-	cfg.Public, cfg.Collectors = nil, map[string]bool{}
-	for _, ep := range Endpoints {
-		cfg.Collectors[ep.Name] = ep.Name == endpoint
-	}
-	e := newExporter(t, cfg)
-	if len(e.pollers) != 1 || e.pollers[0].endpoint != endpoint {
-		t.Fatalf("pollers %v, want one of %s", e.pollers, endpoint)
-	}
-	e.pollers[0].pollOnce(context.Background())
-	return e
-}
-
 // setAccountInfo sets what the account info of "main" reports.
 func (r *rig) setAccountInfo(t *testing.T, info fakeexchange.AccountInfo) {
 	t.Helper()

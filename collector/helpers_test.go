@@ -237,6 +237,23 @@ func newExporter(t testing.TB, cfg Config) *Exporter {
 	return e
 }
 
+// onlyEndpoint builds an exporter that polls one per-account endpoint of
+// the rig's accounts, and polls it once.
+func onlyEndpoint(t testing.TB, r *rig, endpoint string) *Exporter {
+	t.Helper()
+	cfg := r.config()
+	cfg.Public, cfg.Collectors = nil, map[string]bool{}
+	for _, ep := range Endpoints {
+		cfg.Collectors[ep.Name] = ep.Name == endpoint
+	}
+	e := newExporter(t, cfg)
+	if len(e.pollers) != 1 || e.pollers[0].endpoint != endpoint {
+		t.Fatalf("pollers %v, want one of %s", e.pollers, endpoint)
+	}
+	e.pollers[0].pollOnce(context.Background())
+	return e
+}
+
 // pollAll polls every poller once, in order.
 func pollAll(e *Exporter) {
 	for _, p := range e.pollers {
