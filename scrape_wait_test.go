@@ -20,6 +20,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // smallBuffers shrinks the send buffer of every accepted connection, so that
@@ -113,7 +114,7 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		cancel()
 		<-runDone
 	})
-	waitFor(t, "the first poll of every endpoint", func() bool { return exporter.Ready() })
+	testsupport.WaitFor(t, "the first poll of every endpoint", func() bool { return exporter.Ready() })
 
 	// A scrape that reads the start of its answer, then stops reading.
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -136,7 +137,7 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	}
 	fast := &http.Client{Timeout: 5 * time.Second}
 	var lastErr error
-	waitFor(t, "a token history poll that started after the stall to complete and show the new record", func() bool {
+	testsupport.WaitFor(t, "a token history poll that started after the stall to complete and show the new record", func() bool {
 		samples, err := exportertest.Samples(fast, srv.URL+"/metrics")
 		if lastErr = err; err != nil {
 			return false
@@ -152,17 +153,5 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	case <-slowDone:
 		t.Fatal("the stalled scrape finished sending: its answer fit in the socket buffers, so nothing was stalled")
 	default:
-	}
-}
-
-// waitFor checks cond until it holds, failing the test after 30 s: a
-// generous limit, as this waits for something that either happens in
-// milliseconds or never.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
 	}
 }

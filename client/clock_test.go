@@ -7,29 +7,23 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
-// stepClock is a local clock that moves only when told.
-type stepClock struct{ nanos atomic.Int64 }
-
-func newStepClock() *stepClock {
-	c := &stepClock{}
-	c.nanos.Store(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
+// newStepClock is a local clock that moves only when told.
+func newStepClock() *testsupport.Clock {
+	return testsupport.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
-
-func (c *stepClock) Now() time.Time      { return time.Unix(0, c.nanos.Load()) }
-func (c *stepClock) Add(d time.Duration) { c.nanos.Add(int64(d)) }
 
 // clockServer answers token networks with status and an envelope whose
 // timestamp is the step clock plus ahead, after moving the clock by trip.
-func clockServer(t *testing.T, clk *stepClock, status int, success bool, ahead, trip time.Duration) *httptest.Server {
+func clockServer(t *testing.T, clk *testsupport.Clock, status int, success bool, ahead, trip time.Duration) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		clk.Add(trip)

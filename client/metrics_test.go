@@ -15,6 +15,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 const requestsHelp = `# HELP woox_api_requests_total Requests sent to the exchange API, by endpoint, account and HTTP status code ("error" when no response came).
@@ -187,20 +188,10 @@ woox_api_requests_total{account="main",code="503",endpoint="token_history"} 1
 	}
 }
 
-// testClock is a clock that moves only when told, shared by the fake and
+// newTestClock is a clock that moves only when told, shared by the fake and
 // the client so that offsets are exact.
-type testClock struct{ nanos atomic.Int64 }
-
-func newTestClock() *testClock {
-	c := &testClock{}
-	c.nanos.Store(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	return c
-}
-
-func (c *testClock) Now() time.Time      { return time.Unix(0, c.nanos.Load()) }
-func (c *testClock) Add(d time.Duration) { c.nanos.Add(int64(d)) }
-func (c *testClock) Shifted(d *atomic.Int64) func() time.Time {
-	return func() time.Time { return c.Now().Add(time.Duration(d.Load())) }
+func newTestClock() *testsupport.Clock {
+	return testsupport.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
@@ -262,7 +253,7 @@ func TestSkewWarningIsRateLimited(t *testing.T) {
 	var shift atomic.Int64 // local clock minus the fake's
 	c := h.client(t, func(c *client.Config) {
 		c.Account, c.APIKey, c.APISecret = "", "", ""
-		c.Now = clk.Shifted(&shift)
+		c.Now = func() time.Time { return clk.Now().Add(time.Duration(shift.Load())) }
 		c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute}
 	})
 	warnings := func() int { return strings.Count(h.logbuf.String(), "local clock is drifting") }

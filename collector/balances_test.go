@@ -5,20 +5,27 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 func TestBalancesMetrics(t *testing.T) {
-	account := &fakeAccount{now: historyNow, balances: []client.Balance{
-		{Token: "BTC", Holding: decp("1.5"), Frozen: decp("0.25"), Staked: decp("0"), Available: decp("1.25"), MarkPrice: decp("65000.5")},
-		{Token: "USDT", Holding: decp("1000"), Available: decp("1000")},
-	}}
-	e := onlyEndpoint(t, client.EndpointBalances, account)
+	r := newRig(t, &fakeexchange.Scenario{})
+	setBalance := func(b fakeexchange.Balance) {
+		t.Helper()
+		if err := r.fake.SetBalance("main", b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setBalance(fakeexchange.Balance{Token: "BTC", Holding: "1.5", Frozen: "0.25", Staked: "0", AvailableBalance: "1.25", MarkPrice: "65000.5"})
+	setBalance(fakeexchange.Balance{Token: "USDT", Holding: "1000", AvailableBalance: "1000"})
+	e := onlyEndpoint(t, r, client.EndpointBalances)
 	expectMetrics(t, e.byName[client.EndpointBalances], "balances.metrics")
 
 	// A token no longer listed disappears; a changed balance shows.
-	account.mu.Lock()
-	account.balances = []client.Balance{{Token: "BTC", Holding: decp("0.5"), Frozen: decp("0"), Available: decp("0.5"), MarkPrice: decp("64000")}}
-	account.mu.Unlock()
+	setBalance(fakeexchange.Balance{Token: "BTC", Holding: "0.5", Frozen: "0", AvailableBalance: "0.5", MarkPrice: "64000"})
+	if !r.fake.RemoveBalance("main", "USDT") {
+		t.Fatal("USDT was not listed")
+	}
 	e.pollers[0].pollOnce(context.Background())
 	expectMetrics(t, e.byName[client.EndpointBalances], "balances_changed.metrics")
 }

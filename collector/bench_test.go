@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
@@ -41,38 +40,14 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 // metrics main.go registers.
 func largeExporter(b *testing.B, tokens int) (*Exporter, *prometheus.Registry) {
 	b.Helper()
-	fake, err := fakeexchange.New(fakeexchange.LargeScenario(benchNetworks, benchKeys))
-	if err != nil {
-		b.Fatal(err)
-	}
-	now := time.Now()
-	types := len(fakeexchange.HistoryTypes())
-	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(tokens, 2*tokens*types, 1,
-		now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(fake)
-	b.Cleanup(srv.Close)
 	reg := prometheus.NewRegistry()
 	metrics := client.NewMetrics(reg)
-	limit := client.RateLimit{Requests: 1000, Window: time.Second}
-	public, err := client.New(client.Config{BaseURL: srv.URL, RateLimit: limit, Budget: 1, Metrics: metrics})
-	if err != nil {
-		b.Fatal(err)
-	}
-	account, err := client.New(client.Config{BaseURL: srv.URL, Account: "main", RateLimit: limit, Budget: 1, Metrics: metrics,
-		APIKey: fakeexchange.LargeMainKey, APISecret: fakeexchange.LargeMainSecret})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, err := New(Config{
-		Public:   public,
-		Accounts: []Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
-		Logger:   log.NewNopLogger(),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := newRig(b, fakeexchange.LargeScenario(benchNetworks, benchKeys), realTime(),
+		clientConfig(func(c *client.Config) { c.Metrics = metrics }))
+	now := time.Now()
+	types := len(fakeexchange.HistoryTypes())
+	r.add(b, fakeexchange.LargeHistory(tokens, 2*tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...)
+	e := newExporter(b, r.config())
 	for _, p := range e.pollers {
 		p.pollOnce(context.Background())
 		if !p.lastStatus().success {

@@ -13,21 +13,23 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
-const ownKey = "OWNKEYaaaaaaaaaaaaaa0001"
-
-func credentialRows() []client.Credential {
-	return []client.Credential{
-		{AccountName: "Main", UserID: "12523", APIKey: ownKey, Permissions: []string{"READ"}},
-		{AccountName: "Main", UserID: "12523", APIKey: "TRADEKEYbbbbbbbbbbbb0002", Permissions: []string{"READ", "TRADE", "WITHDRAWAL"},
+// credentialRows are what the credentials of "main" (Main, user 12523)
+// list in the tests.
+func credentialRows() []fakeexchange.Key {
+	return []fakeexchange.Key{
+		{APIKey: ownKey, Permissions: []string{"READ"}},
+		{APIKey: "TRADEKEYbbbbbbbbbbbb0002", Permissions: []string{"READ", "TRADE", "WITHDRAWAL"},
 			AllowedIPs: []string{"10.0.0.1", "10.0.0.2", "10.0.0.2"}},
 		// Unknown and lower-case permissions; a short key.
-		{AccountName: "Main", UserID: "12523", APIKey: "short", Permissions: []string{"trade", "TRANSFER"}},
+		{APIKey: "short", Permissions: []string{"trade", "TRANSFER"}},
 		// Masks to the same label as TRADEKEY...0002: must get its own.
-		{AccountName: "Main", UserID: "12523", APIKey: "TRADEKEYcccccccccccc0002", Permissions: []string{"WITHDRAWAL"}},
+		{APIKey: "TRADEKEYcccccccccccc0002", Permissions: []string{"WITHDRAWAL"}},
 		// Listed twice: the first row wins.
-		{AccountName: "Main", UserID: "12523", APIKey: ownKey, Permissions: []string{"READ", "TRADE"}},
+		{APIKey: ownKey, Permissions: []string{"READ", "TRADE"}},
 	}
 }
 
@@ -36,7 +38,7 @@ func newCredentialsAccount(api CredentialsAPI, showFull bool, logger log.Logger)
 }
 
 func TestCredentialsMetricsMaskKeysAndShowEveryPermission(t *testing.T) {
-	a := newCredentialsAccount(&fakeAccount{creds: credentialRows()}, false, log.NewNopLogger())
+	a := newCredentialsAccount(newTestRig(t).api(), false, log.NewNopLogger())
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,9 @@ func TestCredentialsMetricsMaskKeysAndShowEveryPermission(t *testing.T) {
 }
 
 func TestCredentialsShowFullKey(t *testing.T) {
-	a := newCredentialsAccount(&fakeAccount{creds: credentialRows()[:2]}, true, log.NewNopLogger())
+	r := newTestRig(t)
+	r.listCredentials(t, credentialRows()[:2])
+	a := newCredentialsAccount(r.api(), true, log.NewNopLogger())
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +56,7 @@ func TestCredentialsShowFullKey(t *testing.T) {
 }
 
 func TestCredentialsNeverExportIPAddresses(t *testing.T) {
-	a := newCredentialsAccount(&fakeAccount{creds: credentialRows()}, true, log.NewNopLogger())
+	a := newCredentialsAccount(newTestRig(t).api(), true, log.NewNopLogger())
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +73,11 @@ func TestCredentialsNeverExportIPAddresses(t *testing.T) {
 }
 
 func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
-	var buf syncBuffer
-	api := &fakeAccount{creds: credentialRows()[1:2]}
-	a := newCredentialsAccount(api, false, log.NewLogfmtLogger(&buf))
+	var buf testsupport.SyncBuffer
+	r := newTestRig(t)
+	// ownKey signs, but the list leaves it out.
+	r.listCredentials(t, credentialRows()[1:2])
+	a := newCredentialsAccount(r.api(), false, log.NewLogfmtLogger(&buf))
 	for range 3 {
 		if err := a.poll(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
@@ -86,11 +92,11 @@ func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
 	expectMetrics(t, &CredentialsCollector{accounts: []*credentialsAccount{a}}, "credentials_own_key_missing.metrics")
 
 	// Found again, then lost again: logged again.
-	api.creds = credentialRows()
+	r.listCredentials(t, credentialRows())
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	api.creds = credentialRows()[1:2]
+	r.listCredentials(t, credentialRows()[1:2])
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +167,9 @@ func TestCredentialsAlikeKeysWithTheSameHashPrefixStayDistinct(t *testing.T) {
 	if got[a] == got[b] {
 		t.Fatalf("keys %s and %s both labelled %q", a, b, got[a])
 	}
-	c := &CredentialsCollector{accounts: []*credentialsAccount{newCredentialsAccount(&fakeAccount{creds: creds}, false, log.NewNopLogger())}}
+	r := newTestRig(t)
+	r.listCredentials(t, []fakeexchange.Key{{APIKey: a}, {APIKey: b}})
+	c := &CredentialsCollector{accounts: []*credentialsAccount{newCredentialsAccount(r.api(), false, log.NewNopLogger())}}
 	if err := c.accounts[0].poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // collectWithin fails the test unless a full Collect of c completes in d.
@@ -52,54 +53,43 @@ func sumOf(t *testing.T, c prometheus.Collector, name string) float64 {
 	return sum
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10s")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+// testConfig is r.config() without the system status, which the poll
+// health goldens of these tests leave out.
+func testConfig(r *rig) Config {
+	cfg := r.config()
+	cfg.Collectors = map[string]bool{client.EndpointSystemInfo: false}
+	return cfg
 }
 
-func testConfig(networks TokenNetworkAPI, account AccountAPI) Config {
-	return Config{
-		Public:         networks,
-		Accounts:       []Account{{Name: "main", APIKey: ownKey, API: account}},
-		Intervals:      map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour, client.EndpointTokenHistory: time.Hour},
-		HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
-		Now: func() time.Time { return historyNow },
+// holdTokenNetworks holds every token network request until the faults are
+// cleared.
+func (r *rig) holdTokenNetworks() {
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultLatency, Delay: time.Hour})
+}
+
+// failEveryEndpoint makes every endpoint of testConfig fail, each in a way
+// of its own, until the faults are cleared.
+func (r *rig) failEveryEndpoint() {
+	for _, f := range []fakeexchange.Fault{
+		{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503},
+		{Endpoint: fakeexchange.EndpointCredentials, Kind: fakeexchange.FaultHTTPError, Status: 500},
+		{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultRateLimitStorm},
+		{Endpoint: fakeexchange.EndpointAccountInfo, Kind: fakeexchange.FaultMaintenance},
+		{Endpoint: fakeexchange.EndpointBalances, Kind: fakeexchange.FaultMaintenance},
+		{Endpoint: fakeexchange.EndpointWallet, Kind: fakeexchange.FaultMaintenance},
+	} {
+		r.fake.InjectFault(f)
 	}
 }
 
 func TestCollectNeverWaitsForAPollInProgress(t *testing.T) {
-	networks := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
-	account := &fakeAccount{now: historyNow, pageSize: 1, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
-	}}
-	release := make(chan struct{})
-	pageServed := make(chan struct{})
-	account.afterPage = func(ctx context.Context, page int) error {
-		if page == 1 {
-			close(pageServed)
-		}
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	e, err := New(testConfig(networks, account))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { e.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"), hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"))
+	r.holdTokenNetworks()
+	pageServed, release := r.holdHistoryPage(t, 2)
+	e := newExporter(t, testConfig(r))
+	setPageSize(e, 1)
+	run(t, e)
 
 	<-pageServed // the history poll now hangs after page 1; the network poll hangs from the start
 	if e.Ready() {
@@ -111,40 +101,30 @@ func TestCollectNeverWaitsForAPollInProgress(t *testing.T) {
 	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 1 {
 		t.Errorf("records exported while the poll hangs after page 1 = %v, want 1", got)
 	}
-	close(release)
-	close(networks.block)
-	waitFor(t, e.Ready)
+	release()
+	r.fake.ClearFaults()
+	testsupport.WaitFor(t, "every first poll", e.Ready)
 	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 2 {
 		t.Errorf("records after the poll finished = %v, want 2", got)
 	}
 }
 
 func TestPollNeverWaitsForAScrape(t *testing.T) {
-	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-	}}
-	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, account))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range e.pollers {
-		p.pollOnce(context.Background())
-	}
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	e := newExporter(t, testConfig(r))
+	pollAll(e)
 	// A scrape that stalls after its first metric, like a slow Prometheus.
 	ch := make(chan prometheus.Metric)
 	for _, c := range e.collectors {
 		go c.Collect(ch)
 	}
 	<-ch
-	account.addHistory(hrec(2, 10*time.Minute, "USDT", "DEPOSIT", "2"))
-	account.mu.Lock()
-	account.creds = credentialRows()[:1]
-	account.mu.Unlock()
+	r.add(t, hrec(2, 10*time.Minute, "USDT", "DEPOSIT", "2"))
+	r.listCredentials(t, credentialRows()[:1])
 	polled := make(chan struct{})
 	go func() {
-		for _, p := range e.pollers {
-			p.pollOnce(context.Background())
-		}
+		pollAll(e)
 		close(polled)
 	}()
 	select {
@@ -162,32 +142,23 @@ func TestPollNeverWaitsForAScrape(t *testing.T) {
 }
 
 func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
-	networks := &fakeNetworks{rows: tokenNetworkRows()}
-	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-	}}
-	e, err := New(testConfig(networks, account))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	e := newExporter(t, testConfig(r))
 	if e.Ready() {
 		t.Error("Ready before any poll")
 	}
-	for _, p := range e.pollers {
-		p.pollOnce(context.Background())
-	}
+	pollAll(e)
 	if !e.Ready() {
 		t.Error("not Ready after every poller's first poll")
 	}
-	networks.set(nil, errors.New("get token networks: transient failure"))
-	account.mu.Lock()
-	account.credsErr = errors.New("get credentials page 1: authentication failed (HTTP 401, code -1002)")
-	account.histErr = errors.New("get token history page 1: rate limited (HTTP 429, code -1003)")
-	account.healthErr = errors.New("exchange under maintenance (HTTP 400, code -1011)")
-	account.mu.Unlock()
+	r.failEveryEndpoint()
 	for _, p := range e.pollers {
 		p.now = func() time.Time { return historyNow.Add(time.Hour) }
 		p.pollOnce(context.Background())
+		if p.lastStatus().success {
+			t.Errorf("%s %s: a poll succeeded through the fault", p.endpoint, p.account)
+		}
 	}
 	for name, golden := range map[string]string{client.EndpointTokenNetwork: "token_network.metrics",
 		client.EndpointCredentials: "credentials.metrics", client.EndpointTokenHistory: "token_history_one.metrics"} {
@@ -198,20 +169,13 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 }
 
 func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
-	var logs syncBuffer
-	networks := &fakeNetworks{err: errors.New("get token networks: transient failure")}
-	account := &fakeAccount{now: historyNow, credsErr: errors.New("creds down"), histErr: errors.New("history down"),
-		healthErr: errors.New("account health down")}
-	cfg := testConfig(networks, account)
-	cfg.Logger = log.NewLogfmtLogger(&logs)
-	e, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestRig(t)
+	r.failEveryEndpoint()
+	e := newExporter(t, testConfig(r))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.Run(ctx); close(done) }()
-	waitFor(t, e.Ready)
+	testsupport.WaitFor(t, "every first poll", e.Ready)
 	cancel()
 	select {
 	case <-done:
@@ -219,15 +183,15 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 		t.Fatal("Run did not return after its context was cancelled")
 	}
 	for _, want := range []string{
-		`level=warn msg="poll failed" endpoint=token_network account= err="get token networks: transient failure"`,
-		`level=warn msg="poll failed" endpoint=credentials account=main err="creds down"`,
-		`level=warn msg="poll failed" endpoint=token_history account=main err="history down"`,
-		`level=warn msg="poll failed" endpoint=account_info account=main err="account health down"`,
-		`level=warn msg="poll failed" endpoint=balances account=main err="account health down"`,
-		`level=warn msg="poll failed" endpoint=wallet account=main err="account health down"`,
+		`level=warn msg="poll failed" endpoint=token_network account= err="get token networks: transient failure (HTTP 503)"`,
+		`level=warn msg="poll failed" endpoint=credentials account=main err="get credentials page 1: transient failure (HTTP 500, code -1000): internal server error"`,
+		`level=warn msg="poll failed" endpoint=token_history account=main err="get token history page 1: rate limited (HTTP 429, code -1003): too many requests"`,
+		`level=warn msg="poll failed" endpoint=account_info account=main err="get account info: transient failure (HTTP 400, code -1011): system under maintenance"`,
+		`level=warn msg="poll failed" endpoint=balances account=main err="get balances: transient failure (HTTP 400, code -1011): system under maintenance"`,
+		`level=warn msg="poll failed" endpoint=wallet account=main err="get wallet history page 1: transient failure (HTTP 400, code -1011): system under maintenance"`,
 	} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("log lacks %s:\n%s", want, logs.String())
+		if !strings.Contains(r.logs.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, r.logs.String())
 		}
 	}
 	if got := sumOf(t, e.byName["health"], "woox_poll_success"); got != 0 {
@@ -236,11 +200,12 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 }
 
 func TestStalledPollIsCancelled(t *testing.T) {
-	networks := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
-	c := newTokenNetworkCollector(networks, nil)
+	r := newTestRig(t)
+	r.holdTokenNetworks()
+	c := newTokenNetworkCollector(r.public, nil)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, historyNow)
 	p.interval, p.stallAfter = 50*time.Millisecond, 50*time.Millisecond
-	var logs syncBuffer
+	var logs testsupport.SyncBuffer
 	p.logger = log.NewLogfmtLogger(&logs)
 	done := make(chan struct{})
 	go func() { p.pollOnce(context.Background()); close(done) }()
@@ -279,20 +244,16 @@ func TestProgressKeepsALongPollAlive(t *testing.T) {
 // A poll waiting out the request budget after a 429 (longer than its
 // interval, shorter than the stall timeout) is waiting its turn, not stuck.
 func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
-	api := &fakeNetworks{rows: tokenNetworkRows(), block: make(chan struct{})}
-	cfg := Config{Public: api, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute}
-	e, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestRig(t)
+	// Five intervals without progress.
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultLatency, Delay: 150 * time.Millisecond, Count: 1})
+	e := newExporter(t, Config{Public: r.public, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute})
 	if got := e.pollers[0].stallAfter; got != time.Minute {
 		t.Fatalf("stallAfter = %v, want the 1m stall timeout", got)
 	}
 	p := e.pollers[0]
 	done := make(chan struct{})
 	go func() { p.pollOnce(context.Background()); close(done) }()
-	time.Sleep(150 * time.Millisecond) // five intervals without progress
-	close(api.block)
 	<-done
 	if st := p.lastStatus(); !st.success {
 		t.Errorf("a poll waiting longer than its interval was cancelled: %+v", st)
@@ -300,13 +261,14 @@ func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
-	api := &fakeAccount{}
+	r := newTestRig(t)
+	api := r.api()
 	for name, cfg := range map[string]Config{
 		"nothing to poll":      {},
 		"account without name": {Accounts: []Account{{API: api}}},
 		"account twice":        {Accounts: []Account{{Name: "a", API: api}, {Name: "a", API: api}}},
 		"account without API":  {Accounts: []Account{{Name: "a"}}},
-		"negative interval":    {Public: &fakeNetworks{}, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: -time.Second}},
+		"negative interval":    {Public: r.public, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: -time.Second}},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("%s: no error", name)
@@ -317,13 +279,11 @@ func TestNewRejectsBadConfig(t *testing.T) {
 // A zero overlap and lookback take the flags' defaults (5m, 1h), so an
 // embedder and the binary count the same way.
 func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
-	account := &fakeAccount{now: historyNow, history: []client.HistoryRecord{hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1")}}
-	cfg := testConfig(nil, account)
-	cfg.HistoryOverlap, cfg.HistoryLookback = 0, 0
-	e, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	cfg := testConfig(r)
+	cfg.Public, cfg.HistoryOverlap, cfg.HistoryLookback = nil, 0, 0
+	e := newExporter(t, cfg)
 	l := e.ledgers["main"]
 	if want := historyNow.Add(-time.Hour).UnixMilli(); l.Start() != want {
 		t.Errorf("first window starts %d, want now - 1h = %d", l.Start(), want)
@@ -339,16 +299,10 @@ func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
 }
 
 func TestCollectorsDescribeWhatTheyCollect(t *testing.T) {
-	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-	}}
-	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, account))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range e.pollers {
-		p.pollOnce(context.Background())
-	}
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	e := newExporter(t, testConfig(r))
+	pollAll(e)
 	// A pedantic registry fails Gather for a metric with an undescribed Desc.
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(e.collectors...)

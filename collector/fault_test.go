@@ -13,24 +13,23 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // faultRig runs the whole exporter (real client, real pollers, real
-// gatherer) against a fake exchange with a one-second rate-limit window.
+// gatherer) against a fake exchange with a one-second rate-limit window, on
+// the real clock.
 type faultRig struct {
-	fake     *fakeexchange.Exchange
+	*rig
 	exporter *Exporter
 	gatherer prometheus.Gatherer
 	cancel   context.CancelFunc
 	done     chan struct{}
-	start    time.Time // the first history window starts here
 	nextID   int64
 }
 
@@ -46,7 +45,7 @@ const (
 
 func newFaultRig(t *testing.T) *faultRig {
 	t.Helper()
-	fake, err := fakeexchange.New(&fakeexchange.Scenario{
+	r := newRig(t, &fakeexchange.Scenario{
 		Accounts: []fakeexchange.Account{{
 			Name: "main", AccountName: "Main", UserID: 1,
 			Keys: []fakeexchange.Key{{APIKey: faultKey, APISecret: faultSecret, Permissions: []string{"READ"}}},
@@ -54,46 +53,25 @@ func newFaultRig(t *testing.T) *faultRig {
 		TokenNetworks: []fakeexchange.TokenNetworkRow{
 			{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10", WithdrawalFee: "1.5", AllowDeposit: 1, AllowWithdraw: 1},
 		},
-	}, fakeexchange.WithRateLimit(faultLimit, faultWindow), fakeexchange.WithPublicRateLimit(faultLimit, faultWindow))
-	if err != nil {
-		t.Fatal(err)
+	}, realTime(),
+		fakeOptions(fakeexchange.WithRateLimit(faultLimit, faultWindow), fakeexchange.WithPublicRateLimit(faultLimit, faultWindow)),
+		clientConfig(func(c *client.Config) {
+			c.RateLimit, c.Budget = client.RateLimit{Requests: faultLimit, Window: faultWindow}, faultBudget
+			c.HTTPClient, c.MaxBodyBytes = client.NewHTTPClient(150*time.Millisecond), 64<<10
+		}))
+	cfg := r.config()
+	for _, ep := range faultEndpoints {
+		cfg.Intervals[ep] = 250 * time.Millisecond
 	}
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	clock := client.NewClock(nil)
-	var public *client.Client
-	newClient := func(account, key, secret string) *client.Client {
-		c, err := client.New(client.Config{
-			BaseURL: srv.URL, Account: account, APIKey: key, APISecret: secret,
-			RateLimit: client.RateLimit{Requests: faultLimit, Window: faultWindow}, Budget: faultBudget,
-			HTTPClient: client.NewHTTPClient(150 * time.Millisecond), MaxBodyBytes: 64 << 10,
-			Clock: clock, Public: public,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	now := time.Now()
-	public = newClient("", "", "")
-	e, err := New(Config{
-		Public:         public,
-		Accounts:       []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
-		Intervals:      map[string]time.Duration{client.EndpointTokenNetwork: 250 * time.Millisecond, client.EndpointCredentials: 250 * time.Millisecond, client.EndpointTokenHistory: 250 * time.Millisecond},
-		HistoryOverlap: time.Minute, HistoryLookback: time.Hour,
-		Logger: log.NewNopLogger(),
-		Now:    func() time.Time { return now },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &faultRig{fake: fake, exporter: e, gatherer: e.Gatherer(prometheus.NewRegistry()), start: now.Add(-time.Hour), nextID: 1}
-	r.appendHistory(t, 3)
+	cfg.HistoryOverlap = time.Minute
+	e := newExporter(t, cfg)
+	f := &faultRig{rig: r, exporter: e, gatherer: e.Gatherer(prometheus.NewRegistry()), nextID: 1}
+	f.appendHistory(t, 3)
 	ctx, cancel := context.WithCancel(context.Background())
-	r.cancel, r.done = cancel, make(chan struct{})
-	go func() { defer close(r.done); e.Run(ctx) }()
-	t.Cleanup(r.stop)
-	return r
+	f.cancel, f.done = cancel, make(chan struct{})
+	go func() { defer close(f.done); e.Run(ctx) }()
+	t.Cleanup(f.stop)
+	return f
 }
 
 func (r *faultRig) stop() {
@@ -147,47 +125,8 @@ func (r *faultRig) gather(t *testing.T) map[string]float64 {
 
 // exact reports whether the ledger totals equal the exact decimal sums of
 // every record the fake holds.
-func (r *faultRig) exact() (bool, string) {
-	type sums struct {
-		records         uint64
-		inflow, outflow decimal.Decimal
-	}
-	want := map[[2]string]*sums{}
-	for _, rec := range r.fake.ServedHistory("main") {
-		k := [2]string{rec.Token, rec.Type}
-		if want[k] == nil {
-			want[k] = &sums{}
-		}
-		a := decimal.RequireFromString(rec.Amount)
-		want[k].records++
-		if a.Sign() > 0 {
-			want[k].inflow = want[k].inflow.Add(a)
-		} else {
-			want[k].outflow = want[k].outflow.Sub(a)
-		}
-	}
-	got := r.exporter.ledgers["main"].Snapshot().Totals
-	if len(got) != len(want) {
-		return false, fmt.Sprintf("%d totals, want %d", len(got), len(want))
-	}
-	for _, g := range got {
-		w := want[[2]string{g.Token, g.Type}]
-		if w == nil || g.Records != w.records || !g.Inflow.Equal(w.inflow) || !g.Outflow.Equal(w.outflow) {
-			return false, fmt.Sprintf("%s %s: %d %s %s, want %+v", g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w)
-		}
-	}
-	return true, ""
-}
-
-func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+func (r *faultRig) exact() bool {
+	return len(totalsDiff(r.exporter.ledgers["main"].Snapshot().Totals, r.fake.ServedHistory("main"))) == 0
 }
 
 var faultEndpoints = []string{client.EndpointTokenNetwork, client.EndpointCredentials, client.EndpointTokenHistory}
@@ -281,10 +220,7 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
 				r := newFaultRig(t)
-				waitUntil(t, "the first good polls", 10*time.Second, func() bool {
-					ok, _ := r.exact()
-					return r.exporter.Ready() && ok
-				})
+				testsupport.WaitFor(t, "the first good polls", func() bool { return r.exporter.Ready() && r.exact() })
 				before := r.gather(t)
 				network := `woox_token_network_withdrawal_fee{network=ETH,protocol=ERC20,token=USDT}`
 				if before[network] != 1.5 {
@@ -297,7 +233,7 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 					// The public endpoint needs no signature.
 					failing = []string{client.EndpointCredentials, client.EndpointTokenHistory}
 				}
-				waitUntil(t, "woox_poll_success 0 on every endpoint", 10*time.Second, func() bool {
+				testsupport.WaitFor(t, "woox_poll_success 0 on every endpoint", func() bool {
 					m := r.gather(t)
 					for _, ep := range failing {
 						if v, ok := m[pollSuccess(ep)]; !ok || v != 0 {
@@ -322,15 +258,14 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 					}
 				}
 				r.appendHistory(t, 2) // arrives after
-				waitUntil(t, "recovery with every record counted once", 15*time.Second, func() bool {
+				testsupport.WaitFor(t, "recovery with every record counted once", func() bool {
 					m := r.gather(t)
 					for _, ep := range faultEndpoints {
 						if m[pollSuccess(ep)] != 1 {
 							return false
 						}
 					}
-					ok, _ := r.exact()
-					return ok
+					return r.exact()
 				})
 				r.stop()
 				checkBudget(t, r.fake)

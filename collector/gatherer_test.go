@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -33,14 +34,9 @@ func asText(t *testing.T, g prometheus.Gatherer) string {
 }
 
 func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T) {
-	account := &fakeAccount{now: historyNow, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1.5"),
-	}}
-	networks := &fakeNetworks{rows: tokenNetworkRows()}
-	e, err := New(testConfig(networks, account))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1.5"))
+	e := newExporter(t, testConfig(r))
 	plain := prometheus.NewPedanticRegistry()
 	plain.MustRegister(e.collectors...)
 	g := e.Gatherer(prometheus.NewRegistry())
@@ -49,15 +45,11 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 	}
 	for round := range 2 {
 		if round == 1 {
-			account.addHistory(hrec(2, 10*time.Minute, "BTC", "WITHDRAW", "-0.25"))
-			account.mu.Lock()
-			account.creds = credentialRows()[1:3]
-			account.mu.Unlock()
-			networks.set(tokenNetworkRows()[1:], nil)
+			r.add(t, hrec(2, 10*time.Minute, "BTC", "WITHDRAW", "-0.25"))
+			r.listCredentials(t, credentialRows()[1:3])
+			r.fake.SetTokenNetworks(tokenNetworkRows()[1:])
 		}
-		for _, p := range e.pollers {
-			p.pollOnce(context.Background())
-		}
+		pollAll(e)
 		got, want := asText(t, g), asText(t, plain)
 		if got != want {
 			t.Fatalf("after poll %d, Gatherer serves\n%s\nthe collectors export\n%s", round+1, got, want)
@@ -69,30 +61,12 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 }
 
 func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
-	account := &fakeAccount{now: historyNow, pageSize: 1, creds: credentialRows(), history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
-	}}
-	release, pageServed := make(chan struct{}), make(chan struct{})
-	account.afterPage = func(ctx context.Context, page int) error {
-		if page == 1 {
-			close(pageServed)
-		}
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, account))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { e.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	r := newTestRig(t)
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"), hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"))
+	pageServed, release := r.holdHistoryPage(t, 2)
+	e := newExporter(t, testConfig(r))
+	setPageSize(e, 1)
+	run(t, e)
 
 	<-pageServed
 	g := e.Gatherer(prometheus.NewRegistry())
@@ -106,21 +80,16 @@ func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("Gather did not complete within 2s while a poll was in progress")
 	}
-	close(release)
-	waitFor(t, e.Ready)
+	release()
+	testsupport.WaitFor(t, "every first poll", e.Ready)
 	if text := asText(t, g); !strings.Contains(text, `transaction_type="DEPOSIT"} 2`+"\n") {
 		t.Errorf("after the poll, want 2 records counted:\n%s", text)
 	}
 }
 
 func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
-	e, err := New(testConfig(&fakeNetworks{rows: tokenNetworkRows()}, &fakeAccount{now: historyNow}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range e.pollers {
-		p.pollOnce(context.Background())
-	}
+	e := newExporter(t, testConfig(newTestRig(t)))
+	pollAll(e)
 	live := prometheus.NewRegistry()
 	live.MustRegister(e.collectors...)
 	if _, err := e.Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
@@ -139,7 +108,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 		t.Fatal("regathered although nothing was counted")
 	}
 	end := historyNow.UnixMilli()
-	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), end).Counted != 1 {
+	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), end).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()
@@ -156,8 +125,8 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 }
 
 func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
-	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api, nil)
+	r := newTestRig(t)
+	c := newTokenNetworkCollector(r.public, nil)
 	pg := newPregathered(c)
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {
@@ -171,8 +140,8 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 		t.Fatal("regathered an unchanged list")
 	}
 	rows := tokenNetworkRows()
-	rows[0].AllowWithdraw = !rows[0].AllowWithdraw
-	api.set(rows, nil)
+	rows[0].AllowWithdraw = 1 - rows[0].AllowWithdraw
+	r.fake.SetTokenNetworks(rows)
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +161,7 @@ func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	changed := &pg.changed
 	pg.refresh()
 	pg.current()
-	if l.ObservePage(toLedger([]client.HistoryRecord{hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "5")}), historyNow.UnixMilli()).Counted != 1 {
+	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()
@@ -209,6 +178,12 @@ func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	if got := asText(t, static(page.mfs)); !strings.Contains(got, `transaction_type="DEPOSIT"} 1`) {
 		t.Errorf("the page does not show the record:\n%s", got)
 	}
+}
+
+// deposit is a client's record of a deposit of 5 USDT, ago before
+// historyNow, for tests that hand records to the ledger.
+func deposit(id int64, ago time.Duration) client.HistoryRecord {
+	return client.HistoryRecord{ID: id, Timestamp: historyNow.Add(-ago).UnixMilli(), Token: "USDT", Type: "DEPOSIT", Amount: dec("5")}
 }
 
 // static gathers mfs as they are.

@@ -12,42 +12,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
-
-// slowNetworks and slowAccount make every call take at least a millisecond,
-// so that a poll has a duration to measure.
-type slowNetworks struct{ TokenNetworkAPI }
-
-func (s slowNetworks) TokenNetworks(ctx context.Context) ([]client.TokenNetwork, error) {
-	time.Sleep(time.Millisecond)
-	return s.TokenNetworkAPI.TokenNetworks(ctx)
-}
-
-type slowAccount struct{ AccountAPI }
-
-func (s slowAccount) Credentials(ctx context.Context) ([]client.Credential, error) {
-	time.Sleep(time.Millisecond)
-	return s.AccountAPI.Credentials(ctx)
-}
-
-func (s slowAccount) TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error {
-	time.Sleep(time.Millisecond)
-	return s.AccountAPI.TokenHistoryPages(ctx, q, fn)
-}
 
 // woox_poll_duration_seconds, left out of the golden files because it varies,
 // is exported for every (endpoint, account) once its first poll finished,
 // failed polls included, is positive, and lints clean.
 func TestPollDurationPerEndpointAndAccount(t *testing.T) {
-	networks := &fakeNetworks{rows: tokenNetworkRows()}
-	account := &fakeAccount{now: historyNow, creds: credentialRows(), credsErr: errors.New("credentials down"),
-		history: []client.HistoryRecord{hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1")}}
-	cfg := testConfig(slowNetworks{networks}, slowAccount{account})
-	cfg.Accounts = append(cfg.Accounts, Account{Name: "other", APIKey: ownKey, API: slowAccount{account}})
-	e, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := mainAccount()
+	other.Name, other.Keys[0].APIKey = "other", "OTHERKEYaaaaaaaaaaaa0001"
+	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{mainAccount(), other}})
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointCredentials, Kind: fakeexchange.FaultHTTPError, Status: 500})
+	e := newExporter(t, testConfig(r))
 	health, ok := e.byName["health"].(*HealthCollector)
 	if !ok {
 		t.Fatal("the last collector is not the health collector")
@@ -55,9 +32,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 	if n := testutil.CollectAndCount(health, "woox_poll_duration_seconds"); n != 0 {
 		t.Errorf("%d durations before any poll, want none", n)
 	}
-	for _, p := range e.pollers {
-		p.pollOnce(context.Background())
-	}
+	pollAll(e)
 
 	want := map[[2]string]bool{{client.EndpointTokenNetwork, ""}: true}
 	for _, name := range EndpointNames(true, nil) {

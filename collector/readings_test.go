@@ -3,15 +3,10 @@ package collector
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-kit/log"
-	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
@@ -20,66 +15,27 @@ import (
 
 // The tests in this file run the token history poller with the real client
 // against the fake exchange in each of its adversarial or alternative
-// readings of the API, on a manual clock shared by the fake, the client and
-// the exporter, and check the counters against exact sums over the fake.
-
-// manualClock is a clock tests move by hand.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+// readings of the API, on the rig's clock, shared by the fake, the client
+// and the exporter, and check the counters against exact sums over the fake.
 
 // readingsRig is one account's history poller against the fake exchange.
 type readingsRig struct {
-	clock   *manualClock
-	fake    *fakeexchange.Exchange
-	url     string
+	*rig
 	cfg     Config
 	account *historyAccount
-	poller  *poller
 	// stateFile is where the poller saves its state, as with
 	// --token-history.state-file.
 	stateFile string
 	store     *statefile.Store
-	logs      *syncBuffer
 }
 
-var readingsEpoch = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-
-func newReadingsRig(t *testing.T, s *fakeexchange.Scenario, configure func(*Config)) *readingsRig {
+func newReadingsRig(t *testing.T, s *fakeexchange.Scenario) *readingsRig {
 	t.Helper()
-	clock := &manualClock{now: readingsEpoch}
-	s.Accounts = []fakeexchange.Account{{Name: "main", AccountName: "Main", UserID: 1,
-		Keys: []fakeexchange.Key{{APIKey: e2eKey, APISecret: e2eSecret, Permissions: []string{"READ"}}}}}
-	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(0, 0), fakeexchange.WithPublicRateLimit(0, 0), fakeexchange.WithClock(clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	x := &readingsRig{clock: clock, fake: fake, url: srv.URL, logs: &syncBuffer{},
-		stateFile: filepath.Join(t.TempDir(), "state.json")}
-	x.cfg = Config{
-		Intervals: map[string]time.Duration{client.EndpointTokenHistory: time.Minute}, HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
-		HistorySkipMalformedAfter: 3,
-		Logger:                    log.NewLogfmtLogger(x.logs),
-		Now:                       clock.Now,
-	}
-	if configure != nil {
-		configure(&x.cfg)
-	}
+	x := &readingsRig{rig: newRig(t, s), stateFile: filepath.Join(t.TempDir(), "state.json")}
+	x.cfg = x.config()
+	x.cfg.Public = nil
+	x.cfg.Intervals[client.EndpointTokenHistory] = time.Minute
+	x.cfg.HistorySkipMalformedAfter = 3
 	x.start(t)
 	return x
 }
@@ -93,25 +49,9 @@ func (x *readingsRig) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.store = store
-	api, err := client.New(client.Config{BaseURL: x.url, Account: "main", APIKey: e2eKey, APISecret: e2eSecret,
-		RateLimit: client.RateLimit{Requests: 1000, Window: time.Second}, Budget: 1, Now: x.clock.Now,
-		Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := x.cfg
-	cfg.Accounts = []Account{{Name: "main", APIKey: e2eKey, API: api}}
 	cfg.State = store
-	e, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x.account = e.history.accounts[0]
-	for _, p := range e.pollers {
-		if p.endpoint == client.EndpointTokenHistory {
-			x.poller = p
-		}
-	}
+	x.account = newExporter(t, cfg).history.accounts[0]
 }
 
 // restart rebuilds the exporter from the state file.
@@ -135,76 +75,17 @@ func (x *readingsRig) mustPoll(t *testing.T) {
 	}
 }
 
-func (x *readingsRig) add(t *testing.T, recs ...fakeexchange.HistoryRecord) {
-	t.Helper()
-	if err := x.fake.AppendHistory("main", recs...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// historyRequests counts the token history requests the fake received.
-func (x *readingsRig) historyRequests() int {
-	n := 0
-	for _, r := range x.fake.Requests() {
-		if r.Endpoint == fakeexchange.EndpointTokenHistory {
-			n++
-		}
-	}
-	return n
-}
-
 // checkExact compares the counted totals with exact sums over every record
-// the fake holds from the first window's start (now − lookback at the
-// epoch) up to until, skipping the ids in except.
+// the fake holds from the first window's start (now − lookback at
+// historyNow) up to until, skipping the ids in except.
 func (x *readingsRig) checkExact(t *testing.T, until time.Time, except ...int64) {
 	t.Helper()
-	type sums struct {
-		records         uint64
-		inflow, outflow decimal.Decimal
-	}
-	want := map[[2]string]*sums{}
-	from := readingsEpoch.Add(-x.cfg.HistoryLookback).UnixMilli()
-next:
-	for _, r := range x.fake.ServedHistory("main") {
-		for _, id := range except {
-			if r.ID == id {
-				continue next
-			}
-		}
-		if r.Timestamp < from || r.Timestamp > until.UnixMilli() {
-			continue
-		}
-		k := [2]string{r.Token, r.Type}
-		if want[k] == nil {
-			want[k] = &sums{}
-		}
-		a := decimal.RequireFromString(r.Amount)
-		want[k].records++
-		if a.Sign() > 0 {
-			want[k].inflow = want[k].inflow.Add(a)
-		} else {
-			want[k].outflow = want[k].outflow.Sub(a)
-		}
-	}
-	got := x.account.ledger.Snapshot().Totals
-	if len(got) != len(want) {
-		t.Errorf("counted %d (token, type) pairs, want %d", len(got), len(want))
-	}
-	for _, g := range got {
-		w := want[[2]string{g.Token, g.Type}]
-		if w == nil {
-			t.Errorf("counted %s %s, which the fake does not hold", g.Token, g.Type)
-			continue
-		}
-		if g.Records != w.records || !g.Inflow.Equal(w.inflow) || !g.Outflow.Equal(w.outflow) {
-			t.Errorf("%s %s: records %d inflow %s outflow %s; want %d, %s, %s",
-				g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w.records, w.inflow, w.outflow)
-		}
-	}
+	from := historyNow.Add(-x.cfg.HistoryLookback)
+	checkTotals(t, x.account.ledger.Snapshot().Totals, x.served("main", from, until, except...))
 }
 
 func TestLateListedRecordsAreCountedOnceAcrossARestart(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{LateListing: &fakeexchange.LateListing{Share: 0.4, Delay: 30 * time.Minute}}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{LateListing: &fakeexchange.LateListing{Share: 0.4, Delay: 30 * time.Minute}})
 	id := int64(0)
 	restarted := false
 	// Three hours of a record every two minutes, polled every minute: 40 %
@@ -242,7 +123,7 @@ func TestLateListedRecordsAreCountedOnceAcrossARestart(t *testing.T) {
 }
 
 func TestUnstableTieOrderIsReadInSlices(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{UnstableTieOrder: true}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{UnstableTieOrder: true})
 	// 1,001 records; the three oldest share a timestamp, at the boundary
 	// of the first page (the exchange lists newest first).
 	base := x.clock.Now().Add(-50 * time.Minute)
@@ -258,13 +139,13 @@ func TestUnstableTieOrderIsReadInSlices(t *testing.T) {
 	if n := x.account.inconsistent.Load(); n != 0 {
 		t.Errorf("inconsistent polls %d: a window read in slices is complete", n)
 	}
-	if start := x.account.ledger.Start(); start == readingsEpoch.Add(-time.Hour).UnixMilli() {
+	if start := x.account.ledger.Start(); start == historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("the cursor did not advance after the window was read in slices")
 	}
 }
 
 func TestCappedPagesWithAnUnderstatedTotalLoseNothing(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{PageCap: 500, UnderstateTotal: 1200}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{PageCap: 500, UnderstateTotal: 1200})
 	base := x.clock.Now().Add(-55 * time.Minute)
 	var recs []fakeexchange.HistoryRecord
 	for i := int64(1); i <= 2500; i++ {
@@ -276,7 +157,7 @@ func TestCappedPagesWithAnUnderstatedTotalLoseNothing(t *testing.T) {
 }
 
 func TestClampedPageNumbersEndPaging(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{ClampPages: true}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{ClampPages: true})
 	base := x.clock.Now().Add(-55 * time.Minute)
 	var recs []fakeexchange.HistoryRecord
 	for i := int64(1); i <= 2000; i++ {
@@ -286,13 +167,13 @@ func TestClampedPageNumbersEndPaging(t *testing.T) {
 	x.mustPoll(t)
 	x.checkExact(t, x.clock.Now())
 	// Two full pages and the repeated last one, which brings no new record.
-	if n := x.historyRequests(); n > 4 {
+	if n := len(x.requests(fakeexchange.EndpointTokenHistory)); n > 4 {
 		t.Errorf("%d history requests for 2,000 records with clamped pages", n)
 	}
 }
 
 func TestARecordWhoseTimestampMovesLaterIsCountedOnce(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{})
 	x.add(t, hist(1, x.clock.Now().Add(-20*time.Minute), "WITHDRAW", "USDT", "-100"),
 		hist(2, x.clock.Now().Add(-time.Minute), "DEPOSIT", "USDT", "1"))
 	x.mustPoll(t)
@@ -313,7 +194,7 @@ func TestARecordWhoseTimestampMovesLaterIsCountedOnce(t *testing.T) {
 }
 
 func TestIDsSharedAcrossTokensAreDistinctRecords(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{SharedIDs: true}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{SharedIDs: true})
 	ts := x.clock.Now().Add(-10 * time.Minute)
 	x.add(t, hist(7, ts, "TRANSACTION_FEE", "BTC", "-0.0001"), hist(7, ts, "TRANSACTION_FEE", "USDT", "-2"),
 		hist(8, ts, "DEPOSIT", "USDT", "5"))
@@ -332,7 +213,7 @@ func TestIDsSharedAcrossTokensAreDistinctRecords(t *testing.T) {
 }
 
 func TestAMalformedRowFailsPollsThenIsSkipped(t *testing.T) {
-	x := newReadingsRig(t, &fakeexchange.Scenario{MalformedIDs: []int64{5}}, nil)
+	x := newReadingsRig(t, &fakeexchange.Scenario{MalformedIDs: []int64{5}})
 	for i := int64(1); i <= 9; i++ {
 		x.add(t, hist(i, x.clock.Now().Add(-time.Duration(i)*time.Minute), "DEPOSIT", "USDT", "1"))
 	}
@@ -341,7 +222,7 @@ func TestAMalformedRowFailsPollsThenIsSkipped(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `"5"`) {
 			t.Fatalf("poll %d: %v; want a failure naming row id 5", poll, err)
 		}
-		if start := x.account.ledger.Start(); start != readingsEpoch.Add(-time.Hour).UnixMilli() {
+		if start := x.account.ledger.Start(); start != historyNow.Add(-time.Hour).UnixMilli() {
 			t.Fatalf("cursor moved past a malformed row")
 		}
 		x.clock.Add(time.Minute)
@@ -361,7 +242,7 @@ func TestAMalformedRowFailsPollsThenIsSkipped(t *testing.T) {
 func TestRowTimesInSecondsAreCounted(t *testing.T) {
 	for _, unit := range []string{"s", "s_fraction"} {
 		t.Run(unit, func(t *testing.T) {
-			x := newReadingsRig(t, &fakeexchange.Scenario{RowTimeUnit: unit}, nil)
+			x := newReadingsRig(t, &fakeexchange.Scenario{RowTimeUnit: unit})
 			now := x.clock.Now()
 			x.add(t, hist(1, now.Add(-59*time.Minute-999*time.Millisecond), "DEPOSIT", "USDT", "1"),
 				hist(2, now.Add(-30*time.Minute+123*time.Millisecond), "WITHDRAW", "USDT", "-2"),
@@ -382,7 +263,7 @@ func TestABogusServerTimeOnErrorAnswersNeverMovesTheCursorAhead(t *testing.T) {
 	for _, et := range []fakeexchange.ErrorTimestamp{{Offset: 72 * time.Hour}, {Offset: 0, Unit: "us"}} {
 		t.Run(fmt.Sprintf("%s %s", et.Offset, et.Unit), func(t *testing.T) {
 			et := et
-			x := newReadingsRig(t, &fakeexchange.Scenario{ErrorTimestamp: &et}, nil)
+			x := newReadingsRig(t, &fakeexchange.Scenario{ErrorTimestamp: &et})
 			x.add(t, hist(1, x.clock.Now().Add(-time.Minute), "DEPOSIT", "USDT", "1"))
 			x.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 500, Count: 2})
 			for range 3 {
@@ -405,7 +286,7 @@ func TestAHostClockTenMinutesOffStillCountsExactly(t *testing.T) {
 	for _, offset := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
 		t.Run(offset.String(), func(t *testing.T) {
 			// The fake's clock is the exchange's: offset from the host's.
-			x := newReadingsRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset}, nil)
+			x := newReadingsRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset})
 			server := func() time.Time { return x.clock.Now().Add(offset) }
 			x.add(t, hist(1, server().Add(-30*time.Minute), "DEPOSIT", "USDT", "1"))
 			// The first signed request is rejected (its timestamp is 10

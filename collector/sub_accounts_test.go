@@ -9,30 +9,54 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 func TestSubAccountsMetrics(t *testing.T) {
-	account := &fakeAccount{now: historyNow, subAccounts: []client.SubAccount{
-		{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "desk-a", CreatedMs: 1579399877041},
+	r := newRig(t, &fakeexchange.Scenario{})
+	for _, s := range []fakeexchange.SubAccount{
+		{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "desk-a", CreatedTime: 1579399877041},
 		{ApplicationID: "7c00", Name: ""},
-	}}
-	e := onlyEndpoint(t, client.EndpointSubAccounts, account)
+	} {
+		if err := r.fake.AddSubAccount("main", s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := onlyEndpoint(t, r, client.EndpointSubAccounts)
 	expectMetrics(t, e.byName[client.EndpointSubAccounts], "sub_accounts.metrics")
 }
 
 // A sub-account's key is refused: logged once at warn, never asked again,
 // and the poll does not fail (nobody is paged for it).
 func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
+	sub := mainAccount()
+	sub.Name, sub.IsSubAccount = "sub", true
+	sub.Keys[0].APIKey = "SUBKEYaaaaaaaaaaaaaa0001"
+	// Without retries, each request is one call of the collector's.
+	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{mainAccount(), sub}},
+		clientConfig(func(c *client.Config) { c.MaxRetries = -1 }))
+	calls := func(account string) int {
+		n := 0
+		for _, q := range r.requests(fakeexchange.EndpointSubAccounts) {
+			if q.Account == account {
+				n++
+			}
+		}
+		return n
+	}
 	var logs bytes.Buffer
-	account := &countingSubAccounts{err: &client.Error{Op: "get sub-accounts page 1", Kind: client.KindAuth, StatusCode: 401, Code: client.CodeUnauthorized}}
-	s := &subAccounts{latest: latest[[]client.SubAccount]{account: "sub"}, api: account, logger: log.NewLogfmtLogger(&logs)}
-	for range 3 {
+	s := &subAccounts{latest: latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
+	asked := 0 // by the first poll: the client may sign again after learning the exchange's time
+	for i := range 3 {
 		if err := s.poll(context.Background(), func() {}); err != nil {
 			t.Fatalf("a refused key failed the poll: %v", err)
 		}
+		if i == 0 {
+			asked = calls("sub")
+		}
 	}
-	if account.calls != 1 {
-		t.Errorf("%d requests, want 1: a refused key is not asked again", account.calls)
+	if n := calls("sub"); asked == 0 || n != asked {
+		t.Errorf("%d requests after three polls, %d after the first: a refused key is not asked again", n, asked)
 	}
 	if n := strings.Count(logs.String(), "level=warn"); n != 1 || !strings.Contains(logs.String(), "account=sub") {
 		t.Errorf("want one warning naming the account, got:\n%s", logs.String())
@@ -42,24 +66,14 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 	}
 
 	// Other failures fail the poll and are retried.
-	other := &countingSubAccounts{err: &client.Error{Op: "get sub-accounts page 1", Kind: client.KindTransient, StatusCode: 502}}
-	s = &subAccounts{latest: latest[[]client.SubAccount]{account: "main"}, api: other, logger: log.NewNopLogger()}
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointSubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
+	s = &subAccounts{latest: latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
 	for range 2 {
 		if err := s.poll(context.Background(), func() {}); err == nil {
 			t.Fatal("a 502 did not fail the poll")
 		}
 	}
-	if other.calls != 2 {
-		t.Errorf("%d requests after transient failures, want 2", other.calls)
+	if n := calls("main"); n != 2 {
+		t.Errorf("%d requests after transient failures, want 2", n)
 	}
-}
-
-type countingSubAccounts struct {
-	calls int
-	err   error
-}
-
-func (c *countingSubAccounts) SubAccounts(context.Context) ([]client.SubAccount, error) {
-	c.calls++
-	return nil, c.err
 }

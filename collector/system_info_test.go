@@ -2,10 +2,8 @@ package collector
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -13,17 +11,8 @@ import (
 // state exported, the current one at 1, an unknown code under its own name,
 // and the end of maintenance only while one is announced.
 func TestSystemInfoMetrics(t *testing.T) {
-	fake, err := fakeexchange.New(&fakeexchange.Scenario{}, fakeexchange.WithPublicRateLimit(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	api, err := client.New(client.Config{BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &SystemInfoCollector{api: api}
+	r := newRig(t, &fakeexchange.Scenario{})
+	c := &SystemInfoCollector{api: r.public}
 	expectMetrics(t, c, "system_info_empty.metrics")
 	for _, tc := range []struct {
 		status fakeexchange.SystemStatus
@@ -33,7 +22,7 @@ func TestSystemInfoMetrics(t *testing.T) {
 		{fakeexchange.SystemStatus{Status: 2, Msg: "maintenance", EstimatedEndTime: 1749963600362}, "system_info_maintenance.metrics"},
 		{fakeexchange.SystemStatus{Status: 9, Msg: "something new"}, "system_info_unknown.metrics"},
 	} {
-		fake.SetSystemStatus(tc.status)
+		r.fake.SetSystemStatus(tc.status)
 		if err := c.poll(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,7 @@ package collector
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,22 +11,22 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-var historyNow = time.UnixMilli(1_700_000_000_000)
-
-func hrec(id int64, ago time.Duration, token, typ, amount string) client.HistoryRecord {
-	return client.HistoryRecord{ID: id, Timestamp: historyNow.Add(-ago).UnixMilli(), Token: token, Type: typ, Amount: dec(amount)}
-}
-
-func newTestHistory(api TokenHistoryAPI) *historyAccount {
+// newTestHistory is the token history of "main" read from the rig in pages
+// of pageSize rows, its first window the hour before historyNow.
+func newTestHistory(r *rig, pageSize int) *historyAccount {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
-	return newHistoryAccount("main", api, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
+	a := newHistoryAccount("main", r.api(), l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
+	a.pageSize = pageSize
+	return a
 }
 
 func TestTokenHistoryMetrics(t *testing.T) {
-	api := &fakeAccount{now: historyNow, pageSize: 2, history: []client.HistoryRecord{
+	r := newRig(t, &fakeexchange.Scenario{UndocumentedTypes: []string{"SOMETHING_NEW"}})
+	r.add(t,
 		hrec(1, 2*time.Hour, "USDT", "DEPOSIT", "1000"), // before the lookback
 		hrec(2, 50*time.Minute, "USDT", "DEPOSIT", "2500.000000000000000000000000000001"),
 		hrec(3, 40*time.Minute, "USDT", "TRANSACTION_FEE", "-1.25"),
@@ -34,8 +34,8 @@ func TestTokenHistoryMetrics(t *testing.T) {
 		hrec(5, 20*time.Minute, "USDT", "REALIZED_PNL", "7.5"),
 		hrec(6, 10*time.Minute, "BTC", "SOMETHING_NEW", "0"),
 		hrec(7, 5*time.Minute, "BTC", "WITHDRAW", "-0.01"),
-	}}
-	a := newTestHistory(api)
+	)
+	a := newTestHistory(r, 2)
 	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
 	// Before the first poll: no history series, the health counter at 0.
 	expectMetrics(t, c, "token_history_empty.metrics")
@@ -43,25 +43,32 @@ func TestTokenHistoryMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second poll re-reads the overlap and counts nothing twice.
-	api.now = historyNow.Add(time.Minute)
+	r.clock.Add(time.Minute)
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	expectMetrics(t, c, "token_history.metrics")
-	if len(api.queries) != 2 || api.queries[1].StartTime != historyNow.Add(-10*time.Minute).UnixMilli() {
-		t.Errorf("second query %+v, want it to start 5m before the newest record", api.queries[1:])
+	var starts []string // of each read, at its first page
+	for _, q := range r.requests(fakeexchange.EndpointTokenHistory) {
+		if query(t, q, "page") == "1" {
+			starts = append(starts, query(t, q, "startTime"))
+		}
+	}
+	if want := fmt.Sprint(historyNow.Add(-10 * time.Minute).UnixMilli()); len(starts) != 2 || starts[1] != want {
+		t.Errorf("reads starting at %v, want two, the second at %s: 5m before the newest record", starts, want)
 	}
 }
 
 func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
-	api := &fakeAccount{now: historyNow, pageSize: 1, history: []client.HistoryRecord{
-		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"),
-		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"),
-	}}
-	api.afterPage = func(_ context.Context, page int) error {
-		return errors.New("get token history page 2: transient failure")
-	}
-	a := newTestHistory(api)
+	r := newRig(t, &fakeexchange.Scenario{})
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"), hrec(2, 20*time.Minute, "USDT", "DEPOSIT", "2"))
+	// While page 1 is read, every request after it is set to fail.
+	r.fake.BeforeHistoryPage(func(_ string, page int) {
+		if page == 1 {
+			r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 503})
+		}
+	})
+	a := newTestHistory(r, 1)
 	p := testPoller(client.EndpointTokenHistory, "main", a.poll, historyNow)
 	p.pollOnce(context.Background())
 	if st := p.lastStatus(); !st.polled || st.success {
@@ -73,7 +80,8 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	if a.ledger.Start() != historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("cursor advanced after a failed poll")
 	}
-	api.afterPage = nil
+	r.fake.BeforeHistoryPage(nil)
+	r.fake.ClearFaults()
 	p.pollOnce(context.Background())
 	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 2 || !got[0].Inflow.Equal(dec("3")) {
 		t.Errorf("after the retry totals = %+v, want both records once", got)
@@ -84,13 +92,14 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 // exported as the nearest float, with a scrape that still lints clean.
 func TestTokenHistoryHugeTotalsStayExactAndExportAsFloats(t *testing.T) {
 	huge := "9999999999999999999999999999999999999999.000000000000000000000000000001" // 40 digits . 30 decimals
-	api := &fakeAccount{now: historyNow, pageSize: 2, history: []client.HistoryRecord{
+	r := newRig(t, &fakeexchange.Scenario{})
+	r.add(t,
 		hrec(1, 30*time.Minute, "USDT", "DEPOSIT", huge),
 		hrec(2, 20*time.Minute, "USDT", "DEPOSIT", huge),
 		hrec(3, 10*time.Minute, "USDT", "DEPOSIT", "0.000000000000000000000000000001"),
 		hrec(4, 5*time.Minute, "USDT", "WITHDRAW", "-"+huge),
-	}}
-	a := newTestHistory(api)
+	)
+	a := newTestHistory(r, 2)
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +180,8 @@ func recordsByType(t *testing.T, c prometheus.Collector) (byType, summed map[str
 // the first record of a type: every documented type is exported at 0 before
 // any record, and stays exported, as the per-token counters summed, after.
 func TestTokenHistoryRecordsByTypeExportsEveryDocumentedTypeFromTheStart(t *testing.T) {
-	api := &fakeAccount{now: historyNow, pageSize: 2}
-	a := newTestHistory(api)
+	r := newRig(t, &fakeexchange.Scenario{UndocumentedTypes: []string{"SOMETHING_NEW"}})
+	a := newTestHistory(r, 2)
 	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
 	if err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
@@ -190,7 +199,7 @@ func TestTokenHistoryRecordsByTypeExportsEveryDocumentedTypeFromTheStart(t *test
 		}
 	}
 
-	api.addHistory(
+	r.add(t,
 		hrec(1, 3*time.Minute, "USDT", "LIQUIDATION", "-5"),
 		hrec(2, 2*time.Minute, "BTC", "LIQUIDATION", "-0.1"),
 		hrec(3, time.Minute, "ETH", "SOMETHING_NEW", "1"),

@@ -2,27 +2,26 @@ package collector
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-func tokenNetworkRows() []client.TokenNetwork {
-	return []client.TokenNetwork{
-		{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: dec("10.00000000"), WithdrawalFee: dec("1.5"), AllowDeposit: true, AllowWithdraw: true},
-		{Token: "BTC", Network: "BTC", Protocol: "BTC", Name: "Bitcoin", MinimumWithdrawal: dec("0.001"), WithdrawalFee: dec("0.0002"), AllowDeposit: true, AllowWithdraw: false},
+func tokenNetworkRows() []fakeexchange.TokenNetworkRow {
+	return []fakeexchange.TokenNetworkRow{
+		{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10.00000000", WithdrawalFee: "1.5", AllowDeposit: 1, AllowWithdraw: 1},
+		{Token: "BTC", Network: "BTC", Protocol: "BTC", Name: "Bitcoin", MinimumWithdrawal: "0.001", WithdrawalFee: "0.0002", AllowDeposit: 1, AllowWithdraw: 0},
 		// The exchange repeats a row with another name and fee: the first wins.
-		{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum (old)", MinimumWithdrawal: dec("20"), WithdrawalFee: dec("3"), AllowDeposit: false, AllowWithdraw: false},
+		{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum (old)", MinimumWithdrawal: "20", WithdrawalFee: "3", AllowDeposit: 0, AllowWithdraw: 0},
 		// Same token and network, another protocol: a row of its own.
-		{Token: "USDT", Network: "ETH", Protocol: "OMNI", Name: "Ethereum", MinimumWithdrawal: dec("1"), WithdrawalFee: dec("0"), AllowDeposit: false, AllowWithdraw: true},
+		{Token: "USDT", Network: "ETH", Protocol: "OMNI", Name: "Ethereum", MinimumWithdrawal: "1", WithdrawalFee: "0", AllowDeposit: 0, AllowWithdraw: 1},
 	}
 }
 
 func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
-	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api, nil)
+	c := newTokenNetworkCollector(newTestRig(t).public, nil)
 	if err := c.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -30,19 +29,22 @@ func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
 }
 
 func TestTokenNetworkExportsNothingBeforeTheFirstPoll(t *testing.T) {
-	c := newTokenNetworkCollector(&fakeNetworks{}, nil)
+	c := newTokenNetworkCollector(newTestRig(t).public, nil)
 	expectMetrics(t, c, "empty.metrics")
 }
 
 func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
-	api := &fakeNetworks{rows: tokenNetworkRows()}
-	c := newTokenNetworkCollector(api, nil)
+	r := newTestRig(t)
+	c := newTokenNetworkCollector(r.public, nil)
 	now := time.Unix(1_700_000_000, 0)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, now)
 	p.pollOnce(context.Background())
-	api.set(nil, errors.New("get token networks: transient failure (HTTP 503)"))
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503})
 	p.now = func() time.Time { return now.Add(time.Minute) }
 	p.pollOnce(context.Background())
+	if st := p.lastStatus(); st.success {
+		t.Fatal("the poll succeeded through a 503")
+	}
 
 	expectMetrics(t, c, "token_network.metrics")
 	expectMetrics(t, &HealthCollector{pollers: []*poller{p}}, "health_failed.metrics",

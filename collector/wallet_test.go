@@ -2,14 +2,27 @@ package collector
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-func transfer(id, token, side, status string, age time.Duration) client.Transfer {
-	return client.Transfer{ID: id, Token: token, Side: side, Status: status, Amount: decp("1"), CreatedMs: historyNow.Add(-age).UnixMilli()}
+func transfer(id, token, side, status string, age time.Duration) fakeexchange.Transfer {
+	return fakeexchange.Transfer{ID: id, Token: token, Side: side, Status: status, Amount: "1", CreatedTime: historyNow.Add(-age).UnixMilli()}
+}
+
+// putTransfers adds transfers to "main", or replaces those with their ids.
+func (r *rig) putTransfers(t *testing.T, ts ...fakeexchange.Transfer) {
+	t.Helper()
+	for _, tr := range ts {
+		if err := r.fake.PutTransfer("main", tr); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // walletNetworks are the token networks the wallet tests split ids by.
@@ -24,7 +37,8 @@ var walletNetworks = []client.TokenNetwork{
 // flight; the oldest creation time by side; transfers older than the
 // lookback are not read.
 func TestWalletMetrics(t *testing.T) {
-	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{
+	r := newRig(t, &fakeexchange.Scenario{})
+	transfers := []fakeexchange.Transfer{
 		transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", 3*time.Hour),
 		transfer("w2", "ETH_USDT", "WITHDRAW", "PROCESSING", time.Hour),
 		// Plain ids, and one whose prefix is no listed network, stay whole.
@@ -39,23 +53,29 @@ func TestWalletMetrics(t *testing.T) {
 		// A network listed for other tokens still splits a new token.
 		transfer("d4", "ARB_USDCNATIVE", "DEPOSIT", "CONFIRMING", 20*time.Minute),
 		transfer("old", "TRON_USDT", "WITHDRAW", "PROCESSING", 8*24*time.Hour),
-	}}
-	e := onlyEndpoint(t, client.EndpointWallet, account)
+	}
+	r.putTransfers(t, transfers...)
+	e := onlyEndpoint(t, r, client.EndpointWallet)
 	e.networks.store(walletNetworks)
 	expectMetrics(t, e.byName[client.EndpointWallet], "wallet.metrics")
-	account.mu.Lock()
-	calls := account.walletCalls
-	account.mu.Unlock()
-	if want := [2]int64{historyNow.Add(-DefaultWalletLookback).UnixMilli(), historyNow.UnixMilli()}; len(calls) != 1 || calls[0] != want {
-		t.Errorf("wallet windows %v, want one %v: the lookback ending at the exchange's time", calls, want)
+	var windows [][2]string
+	polls := 0
+	for _, q := range r.requests(fakeexchange.EndpointWallet) {
+		windows = append(windows, [2]string{query(t, q, "startTime"), query(t, q, "endTime")})
+		if query(t, q, "page") == "1" {
+			polls++
+		}
+	}
+	want := [2]string{fmt.Sprint(historyNow.Add(-DefaultWalletLookback).UnixMilli()), fmt.Sprint(historyNow.UnixMilli())}
+	if polls != 1 || len(windows) == 0 || slices.ContainsFunc(windows, func(w [2]string) bool { return w != want }) {
+		t.Errorf("wallet windows %v in %d reads, want one read of %v: the lookback ending at the exchange's time", windows, polls, want)
 	}
 
 	// Everything settles: no series is left.
-	account.mu.Lock()
-	for i := range account.transfers {
-		account.transfers[i].Status = "COMPLETED"
+	for i := range transfers {
+		transfers[i].Status = "COMPLETED"
 	}
-	account.mu.Unlock()
+	r.putTransfers(t, transfers...)
 	e.pollers[0].pollOnce(context.Background())
 	expectMetrics(t, e.byName[client.EndpointWallet], "wallet_empty.metrics")
 }
@@ -64,8 +84,9 @@ func TestWalletMetrics(t *testing.T) {
 // stay whole; a list read later splits them, and the wallet's generation
 // changes so that its cached families are gathered again.
 func TestWalletSplitsIDsOnceTheNetworksArrive(t *testing.T) {
-	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour)}}
-	e := onlyEndpoint(t, client.EndpointWallet, account)
+	r := newRig(t, &fakeexchange.Scenario{})
+	r.putTransfers(t, transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour))
+	e := onlyEndpoint(t, r, client.EndpointWallet)
 	c := e.byName[client.EndpointWallet].(*WalletCollector)
 	expectMetrics(t, c, "wallet_unsplit.metrics", "woox_wallet_transfers_in_flight")
 	before := c.generation()
@@ -80,9 +101,13 @@ func TestWalletSplitsIDsOnceTheNetworksArrive(t *testing.T) {
 // them (WalletNetworks) to split ids: one extra poller of the token network
 // endpoint, nothing of it exported. Turned off, the wallet reads none.
 func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
-	account := &fakeAccount{now: historyNow, transfers: []client.Transfer{transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour)}}
-	networks := &fakeNetworks{}
-	networks.set(walletNetworks, nil)
+	r := newRig(t, &fakeexchange.Scenario{})
+	r.putTransfers(t, transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour))
+	var rows []fakeexchange.TokenNetworkRow
+	for _, n := range walletNetworks {
+		rows = append(rows, fakeexchange.TokenNetworkRow{Token: n.Token, Network: n.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"})
+	}
+	r.fake.SetTokenNetworks(rows)
 	collectors := map[string]bool{}
 	for _, ep := range Endpoints {
 		collectors[ep.Name] = ep.Name == client.EndpointWallet
@@ -93,15 +118,13 @@ func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
 		pollers  int
 		golden   string
 	}{
-		{"with WalletNetworks", networks, 2, "wallet_split.metrics"},
+		{"with WalletNetworks", r.public, 2, "wallet_split.metrics"},
 		{"without", nil, 1, "wallet_unsplit.metrics"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := New(Config{Accounts: []Account{{Name: "main", APIKey: ownKey, API: account}}, Collectors: collectors,
-				WalletNetworks: c.networks, Now: func() time.Time { return historyNow }})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := r.config()
+			cfg.Public, cfg.Collectors, cfg.WalletNetworks = nil, collectors, c.networks
+			e := newExporter(t, cfg)
 			if len(e.pollers) != c.pollers {
 				t.Fatalf("%d pollers, want %d", len(e.pollers), c.pollers)
 			}

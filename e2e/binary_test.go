@@ -20,6 +20,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // The fake answers in the shapes captured from the live exchange (sub-accounts
@@ -317,7 +318,7 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 			}
 			cmd := exec.CommandContext(ctx, bin, append(args, tc.args...)...)
 			cmd.Env = tc.env
-			var output exportertest.SyncBuffer
+			var output testsupport.SyncBuffer
 			cmd.Stdout, cmd.Stderr = &output, &output
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -27,30 +28,10 @@ func checkStateExact(t *testing.T, fake *fakeexchange.Exchange, st ledger.State,
 	}
 }
 
-// historySums are the exact totals of one (token, transaction type).
-type historySums struct {
-	records         uint64
-	inflow, outflow decimal.Decimal
-}
-
 // fakeSums sums every record the fake holds for account exactly, by
 // (token, transaction type).
-func fakeSums(fake *fakeexchange.Exchange, account string) map[[2]string]*historySums {
-	want := map[[2]string]*historySums{}
-	for _, r := range fake.ServedHistory(account) {
-		k := [2]string{r.Token, r.Type}
-		if want[k] == nil {
-			want[k] = &historySums{}
-		}
-		a := decimal.RequireFromString(r.Amount)
-		want[k].records++
-		if a.Sign() > 0 {
-			want[k].inflow = want[k].inflow.Add(a)
-		} else {
-			want[k].outflow = want[k].outflow.Sub(a)
-		}
-	}
-	return want
+func fakeSums(fake *fakeexchange.Exchange, account string) map[testsupport.HistoryKey]testsupport.HistorySums {
+	return testsupport.HistoryTotals(fake.ServedHistory(account), fakeexchange.HistoryRecord.Leg)
 }
 
 // scrapedMatches describes how an account's scraped token history counters
@@ -74,14 +55,14 @@ func scrapedMatches(fake *fakeexchange.Exchange, samples map[string]*model.Sampl
 		diffs = append(diffs, fmt.Sprintf("%s: %d token history counter series scraped, want %d (3 for each of %d (token, type))", account, series, 3*len(want), len(want)))
 	}
 	for k, w := range want {
-		labels := fmt.Sprintf(`{account=%q, token=%q, transaction_type=%q}`, account, k[0], k[1])
+		labels := fmt.Sprintf(`{account=%q, token=%q, transaction_type=%q}`, account, k.Token, k.Type)
 		for _, c := range []struct {
 			metric string
 			want   float64
 		}{
-			{"woox_token_history_records_total", float64(w.records)},
-			{"woox_token_history_inflow_total", w.inflow.InexactFloat64()},
-			{"woox_token_history_outflow_total", w.outflow.InexactFloat64()},
+			{"woox_token_history_records_total", float64(w.Records)},
+			{"woox_token_history_inflow_total", w.Inflow.InexactFloat64()},
+			{"woox_token_history_outflow_total", w.Outflow.InexactFloat64()},
 		} {
 			s, ok := samples[c.metric+labels]
 			switch {
@@ -99,21 +80,18 @@ func scrapedMatches(fake *fakeexchange.Exchange, samples map[string]*model.Sampl
 // exactMatches describes how an account's saved totals differ from the
 // exact decimal sums over every record the fake holds; "" when they agree.
 func exactMatches(fake *fakeexchange.Exchange, st ledger.State, account string) string {
-	want := fakeSums(fake, account)
+	saved := map[testsupport.HistoryKey]testsupport.HistorySums{}
 	var diffs []string
-	if len(st.Totals) != len(want) {
-		diffs = append(diffs, fmt.Sprintf("%s: %d saved (token, type) totals, want %d: %+v", account, len(st.Totals), len(want), st.Totals))
-	}
 	for _, g := range st.Totals {
-		w := want[[2]string{g.Token, g.Type}]
-		if w == nil {
-			diffs = append(diffs, fmt.Sprintf("%s: saved %s %s, which the fake does not hold", account, g.Token, g.Type))
-			continue
+		k := testsupport.HistoryKey{Token: g.Token, Type: g.Type}
+		if _, twice := saved[k]; twice {
+			diffs = append(diffs, fmt.Sprintf("%s: saved %s %s twice", account, g.Token, g.Type))
 		}
-		if g.Records != w.records || !decimal.RequireFromString(g.Inflow).Equal(w.inflow) || !decimal.RequireFromString(g.Outflow).Equal(w.outflow) {
-			diffs = append(diffs, fmt.Sprintf("%s %s %s: saved %d records, inflow %s, outflow %s; the fake holds %d, %s, %s",
-				account, g.Token, g.Type, g.Records, g.Inflow, g.Outflow, w.records, w.inflow, w.outflow))
-		}
+		saved[k] = testsupport.HistorySums{Records: g.Records,
+			Inflow: decimal.RequireFromString(g.Inflow), Outflow: decimal.RequireFromString(g.Outflow)}
+	}
+	for _, d := range testsupport.DiffTotals(saved, fakeSums(fake, account)) {
+		diffs = append(diffs, account+" "+d)
 	}
 	return strings.Join(diffs, "\n")
 }

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	exporterconfig "github.com/woox-exporter/woox_exporter/config"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // catchUp measures how fast a backlog is consumed at the rate limit.
@@ -150,43 +150,27 @@ func waitHistoryPollAfter(hc *http.Client, url string, t, deadline time.Time) ([
 // the account from WOOX_API_KEY, so its account label is the default name.
 // It returns one line per mismatch.
 func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) []string {
-	type sums struct {
-		n       int
-		in, out decimal.Decimal
-	}
-	want := map[[2]string]*sums{}
+	want := testsupport.HistoryTotals(recs, fakeexchange.HistoryRecord.Leg)
 	var newest int64
 	for _, rec := range recs {
-		k := [2]string{rec.Token, rec.Type}
-		if want[k] == nil {
-			want[k] = &sums{}
-		}
-		s := want[k]
-		s.n++
-		a := decimal.RequireFromString(rec.Amount)
-		if a.Sign() > 0 {
-			s.in = s.in.Add(a)
-		} else {
-			s.out = s.out.Sub(a)
-		}
 		newest = max(newest, rec.Timestamp)
 	}
 	account := exporterconfig.DefaultAccountName
 	counters := []string{"woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total"}
-	got := map[string]map[[2]string]float64{}
+	got := map[string]map[testsupport.HistoryKey]float64{}
 	var bad []string
 	for _, mf := range mfs {
 		if !slices.Contains(counters, mf.GetName()) {
 			continue
 		}
-		got[mf.GetName()] = map[[2]string]float64{}
+		got[mf.GetName()] = map[testsupport.HistoryKey]float64{}
 		for _, m := range mf.GetMetric() {
 			l := map[string]string{}
 			for _, p := range m.GetLabel() {
 				l[p.GetName()] = p.GetValue()
 			}
-			k := [2]string{l["token"], l["transaction_type"]}
-			if l["account"] != account || want[k] == nil {
+			k := testsupport.HistoryKey{Token: l["token"], Type: l["transaction_type"]}
+			if _, held := want[k]; l["account"] != account || !held {
 				bad = append(bad, fmt.Sprintf("%s%v: no such records at the exchange", mf.GetName(), l))
 				continue
 			}
@@ -195,14 +179,14 @@ func compareTotals(mfs []*dto.MetricFamily, recs []fakeexchange.HistoryRecord) [
 	}
 	for k, s := range want {
 		for name, v := range map[string]float64{
-			counters[0]: float64(s.n),
-			counters[1]: s.in.InexactFloat64(),
-			counters[2]: s.out.InexactFloat64(),
+			counters[0]: float64(s.Records),
+			counters[1]: s.Inflow.InexactFloat64(),
+			counters[2]: s.Outflow.InexactFloat64(),
 		} {
 			if g, ok := got[name][k]; !ok {
-				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} missing, want %v", name, k[0], k[1], v))
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} missing, want %v", name, k.Token, k.Type, v))
 			} else if g != v {
-				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} = %v, want %v", name, k[0], k[1], g, v))
+				bad = append(bad, fmt.Sprintf("%s{token=%q, transaction_type=%q} = %v, want %v", name, k.Token, k.Type, g, v))
 			}
 		}
 	}

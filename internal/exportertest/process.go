@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // ErrStillRunning is returned when the process has not exited in time.
@@ -23,7 +25,7 @@ type Process struct {
 	Started time.Time
 
 	cmd     *exec.Cmd
-	output  *SyncBuffer
+	output  *testsupport.SyncBuffer
 	done    chan struct{} // closed when the process has exited
 	exitErr error         // what cmd.Wait returned, once done is closed
 }
@@ -45,7 +47,7 @@ func StartBinary(ctx context.Context, bin string, env []string, args ...string) 
 // standard output and error collected in Output. It is for starts that
 // StartBinary cannot express, such as a socket handed over by a wrapper.
 func StartCommand(cmd *exec.Cmd, addr string) (*Process, error) {
-	p := &Process{Addr: addr, cmd: cmd, output: &SyncBuffer{}, done: make(chan struct{})}
+	p := &Process{Addr: addr, cmd: cmd, output: &testsupport.SyncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.output, p.output
 	p.Started = time.Now()
 	if err := cmd.Start(); err != nil {

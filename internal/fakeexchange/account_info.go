@@ -129,26 +129,18 @@ func (e *Exchange) SetAccountInfo(account string, info AccountInfo) error {
 	if err := info.validate(); err != nil {
 		return fmt.Errorf("set account info: %w", err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("set account info: unknown account %q", account)
-	}
-	a.info, a.walkFrom = info, e.now()
-	return nil
+	return e.withAccount("set account info", account, func(a *accountState) error {
+		a.info, a.walkFrom = info, e.now()
+		return nil
+	})
 }
 
 // patchAccountInfo applies an event; a walk keeps its start.
 func (e *Exchange) patchAccountInfo(ev AccountInfoEvent) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[ev.Account]
-	if !ok {
-		return fmt.Errorf("account info event: unknown account %q", ev.Account)
-	}
-	a.info.patch(ev.AccountInfo)
-	return nil
+	return e.withAccount("account info event", ev.Account, func(a *accountState) error {
+		a.info.patch(ev.AccountInfo)
+		return nil
+	})
 }
 
 // marginRatio is the margin ratio served at now: the walk's steps taken

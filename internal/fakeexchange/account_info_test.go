@@ -78,7 +78,7 @@ func TestMarginRatioWalksToMaintenance(t *testing.T) {
 		if got := ratio(); got != want {
 			t.Errorf("margin ratio %v, want %s", got, want)
 		}
-		h.clock.advance(5 * time.Second)
+		h.clock.Add(5 * time.Second)
 	}
 	if err := h.ex.patchAccountInfo(AccountInfoEvent{Account: "a", AccountInfo: AccountInfo{TakerFeeRate: "0.0008"}}); err != nil {
 		t.Fatal(err)

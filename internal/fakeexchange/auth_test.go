@@ -41,7 +41,7 @@ func TestVerifySignatureRejectsAlteredInputs(t *testing.T) {
 
 func TestAuthenticationErrors(t *testing.T) {
 	h := newHarness(t, testScenario())
-	ts := func(d time.Duration) string { return strconv.FormatInt(h.clock.now().Add(d).UnixMilli(), 10) }
+	ts := func(d time.Duration) string { return strconv.FormatInt(h.clock.Now().Add(d).UnixMilli(), 10) }
 	for _, tc := range []struct {
 		name   string
 		mutate func(r *http.Request)
@@ -56,7 +56,7 @@ func TestAuthenticationErrors(t *testing.T) {
 		{"bad signature", func(r *http.Request) { r.Header.Set("x-api-signature", "00"+r.Header.Get("x-api-signature")[2:]) }, "a1", 401, "-1001"},
 		{"missing timestamp", func(r *http.Request) { r.Header.Del("x-api-timestamp") }, "a1", 401, "-1001"},
 		{"timestamp in seconds", func(r *http.Request) {
-			r.Header.Set("x-api-timestamp", strconv.FormatInt(h.clock.now().Unix(), 10))
+			r.Header.Set("x-api-timestamp", strconv.FormatInt(h.clock.Now().Unix(), 10))
 		}, "a1", 401, "-1001"},
 		{"no READ permission", func(*http.Request) {}, "a-trade", 401, "-1002"},
 		{"ip not allowed", func(*http.Request) {}, "a-ip", 401, "-1002"},
@@ -112,7 +112,7 @@ func TestServerTimeOffsetShiftsTimestampWindow(t *testing.T) {
 	wantError(t, h.get(PathCredentials, "", "a1"), 401, "-1001")
 	// A client whose clock agrees with the server's is accepted.
 	req := h.signedRequest(PathCredentials, "", "a1")
-	stamp := strconv.FormatInt(h.clock.now().Add(10*time.Minute).UnixMilli(), 10)
+	stamp := strconv.FormatInt(h.clock.Now().Add(10*time.Minute).UnixMilli(), 10)
 	req.Header.Set("x-api-timestamp", stamp)
 	req.Header.Set("x-api-signature", Sign("s-a1", stamp, "GET", PathCredentials, ""))
 	m := wantOK(t, h.do(req))

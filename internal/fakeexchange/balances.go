@@ -51,14 +51,24 @@ func (e *Exchange) SetBalance(account string, b Balance) error {
 	if err := b.validate(); err != nil {
 		return fmt.Errorf("set balance: %w", err)
 	}
+	return e.withAccount("set balance", account, func(a *accountState) error {
+		a.setBalance(b)
+		return nil
+	})
+}
+
+// RemoveBalance takes the token out of the account's balances, as when the
+// account no longer holds it; it reports whether the token was listed.
+func (e *Exchange) RemoveBalance(account, token string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a, ok := e.accounts[account]
 	if !ok {
-		return fmt.Errorf("set balance: unknown account %q", account)
+		return false
 	}
-	a.setBalance(b)
-	return nil
+	n := len(a.balances)
+	a.balances = slices.DeleteFunc(a.balances, func(b Balance) bool { return b.Token == token })
+	return len(a.balances) < n
 }
 
 func (a *accountState) setBalance(b Balance) {

@@ -57,3 +57,19 @@ func TestBalancesSortedFilteredAndChanged(t *testing.T) {
 		t.Errorf("account b holds nothing, got %v", rows)
 	}
 }
+
+// A token the account no longer holds is no longer listed.
+func TestRemoveBalanceDelistsTheToken(t *testing.T) {
+	s := testScenario()
+	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "1000"}, {Token: "BTC", Holding: "1.5"}}
+	h := newHarness(t, s)
+	if !h.ex.RemoveBalance("a", "USDT") {
+		t.Error("USDT was held, RemoveBalance says not")
+	}
+	if h.ex.RemoveBalance("a", "USDT") || h.ex.RemoveBalance("nobody", "BTC") {
+		t.Error("RemoveBalance removed a token not held")
+	}
+	if rows := holdingOf(t, wantOK(t, h.get(PathBalances, "", "a1"))); len(rows) != 1 || rows[0]["token"] != "BTC" {
+		t.Errorf("after removing USDT: %v, want BTC alone", rows)
+	}
+}

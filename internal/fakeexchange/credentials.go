@@ -1,6 +1,9 @@
 package fakeexchange
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // PathCredentials lists the API keys of the account that signs the request.
 const PathCredentials = "/v3/account/credentials"
@@ -19,6 +22,42 @@ type credentialJSON struct {
 	AllowedIPs  []string `json:"allowedIPs,omitempty"`
 }
 
+// ListCredentials makes the credentials endpoint list rows for the account,
+// in order, instead of its keys, which sign as before: a list that
+// disagrees with the keys the exchange accepts, repeating a key or leaving
+// out the one that signs, for clients that must not trust it blindly. Only
+// the rows' keys, permissions and allowed IPs are used. nil lists the
+// account's keys again.
+func (e *Exchange) ListCredentials(account string, rows []Key) error {
+	for i, k := range rows {
+		if k.APIKey == "" {
+			return fmt.Errorf("list credentials: rows[%d]: empty api key", i)
+		}
+	}
+	return e.withAccount("list credentials", account, func(a *accountState) error {
+		a.listed = nil
+		for _, k := range rows {
+			a.listed = append(a.listed, cloneKey(k))
+		}
+		if rows != nil && a.listed == nil {
+			a.listed = []Key{}
+		}
+		return nil
+	})
+}
+
+// listedKeys are the keys the credentials endpoint lists for a.
+func (e *Exchange) listedKeys(a *accountState) []Key {
+	if a.listed != nil {
+		return a.listed
+	}
+	keys := make([]Key, 0, len(a.keyOrder))
+	for _, k := range a.keyOrder {
+		keys = append(keys, e.keys[k].key)
+	}
+	return keys
+}
+
 func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "page", "size")
 	if aerr != nil {
@@ -31,9 +70,9 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a := e.accounts[account]
-	all := make([]credentialJSON, 0, len(a.keyOrder))
-	for _, k := range a.keyOrder {
-		key := e.keys[k].key
+	listed := e.listedKeys(a)
+	all := make([]credentialJSON, 0, len(listed))
+	for _, key := range listed {
 		all = append(all, credentialJSON{
 			AccountName: a.accountName, UserID: e.integer(a.userID), APIKey: key.APIKey,
 			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),

@@ -31,10 +31,12 @@
 // records listed after their own time (late_listing) or restamped
 // (MoveRecord), unstable order of records sharing a timestamp
 // (unstable_tie_order), ids shared by the legs of a trade (shared_ids),
-// silent page caps, understated totals and clamped pages (page_cap,
-// understate_total, clamp_pages), unreadable amounts (malformed_ids) and
-// bogus timestamps on errors (error_timestamp). The defaults are the
-// documented or most likely reading.
+// silent page caps, understated or overstated totals and clamped pages
+// (page_cap, understate_total, overstate_total, clamp_pages), transaction
+// types beyond the documented ones (undocumented_types), unreadable amounts
+// (malformed_ids) and bogus timestamps on errors (error_timestamp). The
+// defaults are the documented or most likely reading. A credentials list
+// that disagrees with the keys that sign is set with ListCredentials.
 //
 // Choices where the public documentation is silent, documented so tests can
 // rely on them:

@@ -16,7 +16,8 @@ type FaultKind string
 // Fault kinds.
 const (
 	// FaultLatency delays the answer by Fault.Delay, then answers normally
-	// (or with the next matching fault). It gives up when the client does.
+	// (or with the next matching fault). It gives up when the client does,
+	// and ends early when the faults are cleared.
 	FaultLatency FaultKind = "latency"
 	// FaultHTTPError answers Fault.Status (default 502) with an HTML body
 	// when Fault.HTML is set or the status is 502/503/504, else with the
@@ -100,15 +101,19 @@ func (e *Exchange) InjectFault(f Fault) {
 	e.faults = append(e.faults, &f)
 }
 
-// ClearFaults removes every injected fault.
+// ClearFaults removes every injected fault; requests held by a latency
+// fault are answered at once, as by an exchange that recovered.
 func (e *Exchange) ClearFaults() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.faults = nil
+	close(e.cleared)
+	e.cleared = make(chan struct{})
 }
 
-// takeFaults consumes the faults that apply to one request of endpoint.
-func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fault) {
+// takeFaults consumes the faults that apply to one request of endpoint;
+// cleared is closed when the faults are next cleared.
+func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fault, cleared <-chan struct{}) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	kept := e.faults[:0]
@@ -132,15 +137,18 @@ func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fau
 	}
 	clear(e.faults[len(kept):])
 	e.faults = kept
-	return delay, answer
+	return delay, answer, e.cleared
 }
 
-// sleep waits d or until ctx is done, reporting whether it waited fully.
-func sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits d, or until cleared is closed, unless ctx is done first; it
+// reports whether the request should still be answered.
+func sleep(ctx context.Context, d time.Duration, cleared <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-cleared:
 		return true
 	case <-ctx.Done():
 		return false

@@ -131,6 +131,40 @@ func TestFaultLatencyDelaysAndRespectsClientCancel(t *testing.T) {
 	wantOK(t, h.public())
 }
 
+// Clearing the faults answers the requests a latency fault holds at once,
+// so a test can hold a poll for as long as it needs and then let it go.
+func TestClearFaultsEndsLatencyUnderWay(t *testing.T) {
+	h := newHarness(t, testScenario())
+	h.ex.InjectFault(Fault{Kind: FaultLatency, Delay: time.Hour})
+	answered := make(chan reply)
+	go func() {
+		req, _ := http.NewRequest(http.MethodGet, h.srv.URL+PathTokenNetwork, nil)
+		resp, err := h.srv.Client().Do(req)
+		if err != nil {
+			answered <- reply{}
+			return
+		}
+		resp.Body.Close()
+		answered <- reply{status: resp.StatusCode}
+	}()
+	// A held request is recorded only once answered: give it time to
+	// arrive and be held.
+	select {
+	case r := <-answered:
+		t.Fatalf("answered (status %d) while the latency fault holds it", r.status)
+	case <-time.After(200 * time.Millisecond):
+	}
+	h.ex.ClearFaults()
+	select {
+	case r := <-answered:
+		if r.status != http.StatusOK {
+			t.Errorf("status %d after the faults were cleared, want 200", r.status)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still held 5s after the faults were cleared")
+	}
+}
+
 func TestFaultLatencyCombinesWithAnswerFault(t *testing.T) {
 	h := newHarness(t, testScenario())
 	h.ex.InjectFault(Fault{Kind: FaultLatency, Delay: 50 * time.Millisecond, Count: 1})

@@ -7,28 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
-
-// testClock is a settable clock.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 var testStart = time.UnixMilli(1721295317627)
 
@@ -36,13 +19,13 @@ type harness struct {
 	t     *testing.T
 	ex    *Exchange
 	srv   *httptest.Server
-	clock *testClock
+	clock *testsupport.Clock
 }
 
 func newHarness(t *testing.T, s *Scenario, opts ...Option) *harness {
 	t.Helper()
-	clock := &testClock{t: testStart}
-	ex, err := New(s, append([]Option{WithClock(clock.now)}, opts...)...)
+	clock := testsupport.NewClock(testStart)
+	ex, err := New(s, append([]Option{WithClock(clock.Now)}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -134,7 +117,7 @@ func (h *harness) signedRequest(path, rawQuery, key string) *http.Request {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	ts := strconv.FormatInt(h.clock.now().UnixMilli(), 10)
+	ts := strconv.FormatInt(h.clock.Now().UnixMilli(), 10)
 	req.Header.Set("x-api-key", key)
 	req.Header.Set("x-api-timestamp", ts)
 	req.Header.Set("x-api-signature", Sign(secrets[key], ts, http.MethodGet, path, rawQuery))

@@ -106,6 +106,29 @@ func sequentialHistory(n int) []HistoryRecord {
 // With page_cap 500 and understate_total 1200, 2,500 rows asked for 1,000 a
 // page come 500 a page over five pages, each saying recordsPerPage 1000 and
 // total 1300: a client that trusts either stops early.
+// An overstated total promises rows no page serves; an undocumented type is
+// served and filtered like a documented one.
+func TestOverstateTotalAndUndocumentedTypes(t *testing.T) {
+	s := testScenario()
+	s.OverstateTotal, s.UndocumentedTypes = 3, []string{"SOMETHING_NEW"}
+	h := newHarness(t, s, WithRateLimit(0, 0))
+	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 1, Type: "SOMETHING_NEW", Token: "ETH", Amount: "1", Timestamp: testStart.UnixMilli()},
+		HistoryRecord{ID: 2, Type: "DEPOSIT", Token: "ETH", Amount: "2", Timestamp: testStart.UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+	m := wantOK(t, h.get(PathTokenHistory, "type=SOMETHING_NEW&page=1&size=25", "a1"))
+	if got := ids(t, rowsOf(t, m)); len(got) != 1 || got[0] != "1" {
+		t.Errorf("rows %v, want id 1 alone", got)
+	}
+	if got := fmt.Sprint(metaOf(t, m)["total"]); got != "4" {
+		t.Errorf("meta.total %s, want the 1 row held and 3 more", got)
+	}
+	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 3, Type: "OTHER_NEW", Token: "ETH", Amount: "1", Timestamp: 1}); err == nil {
+		t.Error("a type neither documented nor listed was taken")
+	}
+	wantError(t, h.get(PathTokenHistory, "type=OTHER_NEW", "a1"), http.StatusBadRequest, "-1005")
+}
+
 func TestPageCapAndUnderstateTotal(t *testing.T) {
 	s := testScenario()
 	s.PageCap, s.UnderstateTotal = 500, 1200
@@ -285,11 +308,11 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 			t.Errorf("late id %d listed 5 minutes after its timestamp", id)
 		}
 	}
-	h.clock.advance(5*time.Minute - time.Millisecond)
+	h.clock.Add(5*time.Minute - time.Millisecond)
 	if got, _ := listed(); len(got) != 200-len(late) {
 		t.Errorf("1 ms before the delay: %d listed", len(got))
 	}
-	h.clock.advance(time.Millisecond)
+	h.clock.Add(time.Millisecond)
 	if got, _ := listed(); len(got) != 200 {
 		t.Errorf("at timestamp + delay: %d listed, want 200", len(got))
 	}

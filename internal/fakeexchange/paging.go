@@ -65,14 +65,14 @@ func (e *Exchange) integer(n int64) any {
 
 // meta is the pagination meta of a list answer, spelt as the docs show it
 // (camelCase) unless the scenario asks for snake_case; the scenario may
-// understate the total.
+// understate or overstate the total.
 func (e *Exchange) meta(total, page, size int) any {
 	return e.metaSpelt(e.snakeMeta, total, page, size)
 }
 
 // metaSpelt is meta in snake_case or camelCase.
 func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
-	total = max(0, total-e.understate)
+	total = max(0, total-e.understate) + e.overstate
 	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
 	if snake {
 		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}

@@ -21,16 +21,16 @@ func TestRateLimitIsSharedByKeysOfOneAccount(t *testing.T) {
 func TestRateLimitWindowSlides(t *testing.T) {
 	h := newHarness(t, testScenario(), WithRateLimit(3, time.Minute))
 	wantOK(t, h.get(PathCredentials, "", "a1"))
-	h.clock.advance(30 * time.Second)
+	h.clock.Add(30 * time.Second)
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
 	// Rejected requests use no budget: once the first request is a full
 	// window old, exactly one more is admitted.
-	h.clock.advance(30 * time.Second)
+	h.clock.Add(30 * time.Second)
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
-	h.clock.advance(30 * time.Second)
+	h.clock.Add(30 * time.Second)
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
@@ -75,6 +75,6 @@ func TestPublicRateLimitDefaultsTo10PerSecond(t *testing.T) {
 		wantOK(t, h.public())
 	}
 	wantError(t, h.public(), 429, "-1003")
-	h.clock.advance(time.Second)
+	h.clock.Add(time.Second)
 	wantOK(t, h.public())
 }

@@ -34,7 +34,7 @@ func (e *Exchange) Start(ctx context.Context) {
 }
 
 func (e *Exchange) runEvent(ctx context.Context, ev Event) {
-	if ev.After > 0 && !sleep(ctx, ev.After) {
+	if ev.After > 0 && !sleep(ctx, ev.After, nil) {
 		return
 	}
 	if p := ev.TokenNetwork; p != nil {

@@ -70,10 +70,17 @@ type Scenario struct {
 	// UnderstateTotal reports meta.total of both list endpoints this much
 	// below the true count (never below 0).
 	UnderstateTotal int `yaml:"understate_total"`
+	// OverstateTotal reports meta.total of both list endpoints this much
+	// above the true count: rows promised that no page serves.
+	OverstateTotal int `yaml:"overstate_total"`
 	// ClampPages answers a page beyond the last with the last page again,
 	// and its number in meta.currentPage, instead of an empty page (as
 	// "reasonable" paging helpers of Java backends do).
 	ClampPages bool `yaml:"clamp_pages"`
+	// UndocumentedTypes are token history transaction types beyond the
+	// documented ones, as the exchange may start to send any day: records
+	// may carry them and the type filter takes them.
+	UndocumentedTypes []string `yaml:"undocumented_types"`
 	// SharedIDs lets history records of one account share an id when their
 	// token or type differ, as the exchange may give the legs of one trade
 	// one id; records then count as the same only when id, token and type
@@ -223,6 +230,10 @@ type HistoryRecord struct {
 	// Timestamp is Unix milliseconds.
 	Timestamp int64 `yaml:"timestamp"`
 }
+
+// Leg returns what the record changes: its token, type and exact amount, by
+// which tests sum what the exporter should count.
+func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Type, r.Amount }
 
 // HistoryEntry is a scenario history record whose time may be given relative
 // to the exchange's creation instead of absolutely.

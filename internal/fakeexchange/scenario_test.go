@@ -189,6 +189,8 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"events: [{after: 1s, system_status: {status: -2}}]\n", "events[0].system_status.status: must not be negative"},
 		{"error_timestamp: {offset: 1h, unit: s}\n", `error_timestamp.unit: must be "ms" or "us"`},
 		{"understate_total: -5\n", "understate_total: must not be negative"},
+		{"overstate_total: -5\n", "overstate_total: must not be negative"},
+		{"accounts: [{name: a, history: [{id: 1, type: SOMETHING_NEW, token: U, amount: '1'}]}]\n", `accounts[0].history[0].type: unknown type "SOMETHING_NEW"`},
 		{"shared_ids: true\naccounts: [{name: a, history: [{id: 1, type: DEPOSIT, token: U, amount: '1'}, {id: 1, type: DEPOSIT, token: U, amount: '2'}]}]\n",
 			"accounts[0].history[1].id: duplicate id 1 with token U and type DEPOSIT"},
 	} {
@@ -207,6 +209,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		"system_status: {status: 7, msg: new, estimated_end_time: 1749963600362}\n",
 		"error_timestamp: {offset: 1h, unit: us}\n",
 		"late_listing: {share: 0.25, delay: 30m}\nunstable_tie_order: true\npage_cap: 500\nunderstate_total: 1200\nclamp_pages: true\n",
+		"overstate_total: 3\nundocumented_types: [SOMETHING_NEW]\naccounts: [{name: a, history: [{id: 1, type: SOMETHING_NEW, token: U, amount: '1'}]}]\n",
 	} {
 		if _, err := ParseScenario([]byte(y)); err != nil {
 			t.Errorf("%q: %v", y, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,9 @@ func (s *Scenario) validateSettings() error {
 	if s.UnderstateTotal < 0 {
 		return fieldErr("understate_total", "must not be negative")
 	}
+	if s.OverstateTotal < 0 {
+		return fieldErr("overstate_total", "must not be negative")
+	}
 	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
 		return fieldErr("rate_limit", "%v", err)
 	}
@@ -133,7 +137,7 @@ func (s *Scenario) validateHistory(p string, history []HistoryEntry) error {
 		if h.TimestampAgo < 0 {
 			return fieldErr(hp+".timestamp_ago", "must not be negative")
 		}
-		if err := validateRecord(h.HistoryRecord); err != nil {
+		if err := validateRecord(h.HistoryRecord, s.UndocumentedTypes); err != nil {
 			return fmt.Errorf("%s.%w", hp, err)
 		}
 		k := recordKey(h.HistoryRecord, s.SharedIDs)
@@ -246,8 +250,8 @@ func validateKey(k Key, seen map[string]bool) error {
 	return nil
 }
 
-func validateRecord(r HistoryRecord) error {
-	if !historyTypes[r.Type] {
+func validateRecord(r HistoryRecord, undocumented []string) error {
+	if !knownType(r.Type, undocumented) {
 		return fieldErr("type", "unknown type %q", r.Type)
 	}
 	if r.Token == "" {
@@ -343,6 +347,12 @@ var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-
 
 // historyTypes are the transaction types of the token history endpoint.
 var historyTypes = map[string]bool{}
+
+// knownType reports whether typ is documented or one of the scenario's
+// undocumented types.
+func knownType(typ string, undocumented []string) bool {
+	return historyTypes[typ] || slices.Contains(undocumented, typ)
+}
 
 func init() {
 	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN

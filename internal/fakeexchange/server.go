@@ -38,6 +38,8 @@ type Exchange struct {
 	unstableTies     bool
 	pageCap          int
 	understate       int
+	overstate        int
+	undocumented     []string
 	clampPages       bool
 	sharedIDs        bool
 	errorTime        *ErrorTimestamp
@@ -51,11 +53,13 @@ type Exchange struct {
 	events            []Event
 	startOnce         sync.Once
 
-	mu                sync.Mutex
-	accounts          map[string]*accountState
-	keys              map[string]keyRef
-	networks          []TokenNetworkRow
-	faults            []*Fault
+	mu       sync.Mutex
+	accounts map[string]*accountState
+	keys     map[string]keyRef
+	networks []TokenNetworkRow
+	faults   []*Fault
+	// cleared is closed by ClearFaults, to end latency faults under way.
+	cleared           chan struct{}
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
 	systemStatus      SystemStatus
@@ -71,10 +75,13 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	history     []HistoryRecord // ascending by compareRecords
-	keys        map[legKey]bool
-	maxID       int64
-	generator   *HistoryGenerator
+	// listed, when not nil, is what the credentials endpoint lists
+	// instead of the keys (ListCredentials).
+	listed    []Key
+	history   []HistoryRecord // ascending by compareRecords
+	keys      map[legKey]bool
+	maxID     int64
+	generator *HistoryGenerator
 
 	info AccountInfo
 	// walkFrom is when the margin ratio walk started; zero before Start.
@@ -158,6 +165,8 @@ func newExchange(s *Scenario, o options) *Exchange {
 		unstableTies:      s.UnstableTieOrder,
 		pageCap:           s.PageCap,
 		understate:        s.UnderstateTotal,
+		overstate:         s.OverstateTotal,
+		undocumented:      append([]string(nil), s.UndocumentedTypes...),
 		clampPages:        s.ClampPages,
 		sharedIDs:         s.SharedIDs,
 		snakeBodies:       s.SnakeCaseBodies,
@@ -170,6 +179,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 		accounts:          map[string]*accountState{},
 		keys:              map[string]keyRef{},
 		networks:          append([]TokenNetworkRow(nil), s.TokenNetworks...),
+		cleared:           make(chan struct{}),
 		systemStatus:      normalSystemStatus,
 	}
 	if s.SystemStatus != nil {
@@ -270,10 +280,10 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	delay, fault := e.takeFaults(endpoint)
+	delay, fault, cleared := e.takeFaults(endpoint)
 	if delay > 0 {
 		rec.Fault = FaultLatency
-		if !sleep(r.Context(), delay) {
+		if !sleep(r.Context(), delay, cleared) {
 			return
 		}
 	}

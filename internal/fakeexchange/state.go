@@ -12,13 +12,13 @@ import (
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("append history: unknown account %q", account)
+	a, err := e.accountLocked("append history", account)
+	if err != nil {
+		return err
 	}
 	batch := map[legKey]bool{}
 	for i, r := range recs {
-		if err := validateRecord(r); err != nil {
+		if err := validateRecord(r, e.undocumented); err != nil {
 			return fmt.Errorf("append history record %d: %w", i, err)
 		}
 		k := recordKey(r, e.sharedIDs)
@@ -36,6 +36,28 @@ func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	return nil
 }
 
+// withAccount runs fn on the named account with mu held; an unknown account
+// is an error naming op.
+func (e *Exchange) withAccount(op, name string, fn func(a *accountState) error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, err := e.accountLocked(op, name)
+	if err != nil {
+		return err
+	}
+	return fn(a)
+}
+
+// accountLocked is the named account, or an error naming op; the caller
+// holds mu.
+func (e *Exchange) accountLocked(op, name string) (*accountState, error) {
+	a, ok := e.accounts[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown account %q", op, name)
+	}
+	return a, nil
+}
+
 // MoveRecord changes the timestamp of the account's record with id (of
 // every record with that id, under Scenario.SharedIDs), as a status update
 // that restamps a record would, keeping the history sorted.
@@ -45,9 +67,9 @@ func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) er
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("move record: unknown account %q", account)
+	a, err := e.accountLocked("move record", account)
+	if err != nil {
+		return err
 	}
 	found := false
 	for i := range a.history {
@@ -188,9 +210,9 @@ func (e *Exchange) RemoveTokenNetwork(token, network string) {
 func (e *Exchange) SetCredentials(account string, keys []Key) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("set credentials: unknown account %q", account)
+	a, err := e.accountLocked("set credentials", account)
+	if err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for k, ref := range e.keys {
@@ -218,9 +240,9 @@ func (e *Exchange) SetCredentials(account string, keys []Key) error {
 func (e *Exchange) AddKey(account string, k Key) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("add key: unknown account %q", account)
+	a, err := e.accountLocked("add key", account)
+	if err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for k := range e.keys {

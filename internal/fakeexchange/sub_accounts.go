@@ -49,19 +49,15 @@ func (e *Exchange) AddSubAccount(account string, s SubAccount) error {
 	if err := s.validate(); err != nil {
 		return fmt.Errorf("add sub-account: %w", err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("add sub-account: unknown account %q", account)
-	}
-	for _, old := range a.subAccounts {
-		if old.ApplicationID == s.ApplicationID {
-			return fmt.Errorf("add sub-account: account %q already has %s", account, s.ApplicationID)
+	return e.withAccount("add sub-account", account, func(a *accountState) error {
+		for _, old := range a.subAccounts {
+			if old.ApplicationID == s.ApplicationID {
+				return fmt.Errorf("add sub-account: account %q already has %s", account, s.ApplicationID)
+			}
 		}
-	}
-	a.subAccounts = append(a.subAccounts, s)
-	return nil
+		a.subAccounts = append(a.subAccounts, s)
+		return nil
+	})
 }
 
 // serveSubAccounts answers as the docs show: data.rows of applicationId,

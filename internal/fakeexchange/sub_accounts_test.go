@@ -87,7 +87,7 @@ func TestMaintenanceWindowAnnouncesAndRefusesPrivateEndpoints(t *testing.T) {
 		t.Fatalf("before the window: %v", st)
 	}
 	wantOK(t, h.get(PathBalances, "", "a1"))
-	h.clock.advance(time.Minute)
+	h.clock.Add(time.Minute)
 	st := status()
 	if st["status"] != jsonInt(2) || st["estimatedEndTime"] != jsonInt(testStart.Add(11*time.Minute).UnixMilli()) {
 		t.Errorf("in the window: %v", st)
@@ -96,7 +96,7 @@ func TestMaintenanceWindowAnnouncesAndRefusesPrivateEndpoints(t *testing.T) {
 		wantError(t, h.get(path, "", "a1"), http.StatusBadRequest, "-1011")
 	}
 	wantOK(t, h.public())
-	h.clock.advance(10 * time.Minute)
+	h.clock.Add(10 * time.Minute)
 	if st := status(); st["status"] != jsonInt(0) {
 		t.Errorf("after the window: %v", st)
 	}

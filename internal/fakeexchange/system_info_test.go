@@ -60,7 +60,7 @@ func TestSystemInfoRateLimitAndFaults(t *testing.T) {
 	}
 	wantError(t, h.systemInfo(""), 429, "-1003")
 	wantError(t, h.public(), 429, "-1003")
-	h.clock.advance(time.Second)
+	h.clock.Add(time.Second)
 	wantOK(t, h.systemInfo(""))
 	var got []string
 	for _, r := range h.ex.Requests()[:2] {

@@ -33,7 +33,7 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		return nil, aerr
 	}
 	typ, hasType := q["type"]
-	if hasType && !historyTypes[typ] {
+	if hasType && !knownType(typ, e.undocumented) {
 		return nil, errInvalidParam("invalid type: %q", typ)
 	}
 	window, aerr := readTimeWindow(q)

@@ -80,14 +80,10 @@ func (e *Exchange) PutTransfer(account string, t Transfer) error {
 		return fmt.Errorf("put transfer: %w", err)
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return fmt.Errorf("put transfer: unknown account %q", account)
-	}
-	a.putTransfer(t, now, now)
-	return nil
+	return e.withAccount("put transfer", account, func(a *accountState) error {
+		a.putTransfer(t, now, now)
+		return nil
+	})
 }
 
 // putTransfer stores t, its relative creation time taken from created.

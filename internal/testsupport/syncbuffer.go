@@ -1,11 +1,12 @@
-package exportertest
+package testsupport
 
 import (
 	"bytes"
 	"sync"
 )
 
-// SyncBuffer collects a process's output safely while it runs.
+// SyncBuffer collects output, such as a logger's or a process's, safely
+// while concurrent writers write to it.
 type SyncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
