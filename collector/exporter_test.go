@@ -67,17 +67,20 @@ func (r *rig) holdTokenNetworks() {
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultLatency, Delay: time.Hour})
 }
 
-// failEveryEndpoint makes every endpoint of testConfig fail, each in a way
-// of its own, until the faults are cleared.
+// failEveryEndpoint makes every endpoint fail until the faults are cleared:
+// those named here each in a way of its own, any other with maintenance.
 func (r *rig) failEveryEndpoint() {
-	for _, f := range []fakeexchange.Fault{
-		{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503},
-		{Endpoint: fakeexchange.EndpointCredentials, Kind: fakeexchange.FaultHTTPError, Status: 500},
-		{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultRateLimitStorm},
-		{Endpoint: fakeexchange.EndpointAccountInfo, Kind: fakeexchange.FaultMaintenance},
-		{Endpoint: fakeexchange.EndpointBalances, Kind: fakeexchange.FaultMaintenance},
-		{Endpoint: fakeexchange.EndpointWallet, Kind: fakeexchange.FaultMaintenance},
-	} {
+	faults := map[string]fakeexchange.Fault{
+		fakeexchange.EndpointTokenNetwork: {Kind: fakeexchange.FaultHTTPError, Status: 503},
+		fakeexchange.EndpointCredentials:  {Kind: fakeexchange.FaultHTTPError, Status: 500},
+		fakeexchange.EndpointTokenHistory: {Kind: fakeexchange.FaultRateLimitStorm},
+	}
+	for _, ep := range Endpoints {
+		f, ok := faults[ep.Name]
+		if !ok {
+			f = fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance}
+		}
+		f.Endpoint = ep.Name
 		r.fake.InjectFault(f)
 	}
 }
@@ -171,7 +174,8 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 	r := newTestRig(t)
 	r.failEveryEndpoint()
-	e := newExporter(t, testConfig(r))
+	cfg := testConfig(r)
+	e := newExporter(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.Run(ctx); close(done) }()
@@ -192,6 +196,11 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 	} {
 		if !strings.Contains(r.logs.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, r.logs.String())
+		}
+	}
+	for _, name := range append(EndpointNames(false, cfg.Collectors), EndpointNames(true, cfg.Collectors)...) {
+		if !strings.Contains(r.logs.String(), `level=warn msg="poll failed" endpoint=`+name+` `) {
+			t.Errorf("no failed poll of %s logged:\n%s", name, r.logs.String())
 		}
 	}
 	if got := sumOf(t, e.byName["health"], "woox_poll_success"); got != 0 {

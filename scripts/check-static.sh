@@ -84,9 +84,11 @@ check_dashboard() {
 		{ echo "templating: no datasource variable of type datasource (prometheus)"; rc=1; }
 	jq -e '.templating.list[] | select(.name == "account" and .type == "query" and .multi == true and .includeAll == true and ((.definition // .query.query // .query) | tostring | test("^label_values\\(woox_api_key_info\\{[^}]*\\}, account\\)$")))' "$DASHBOARD" >/dev/null ||
 		{ echo "templating: no multi, include-All account variable from label_values(woox_api_key_info{...}, account)"; rc=1; }
-	# Every selector of a metric with an account label filters on $account.
+	# Every selector of a metric with an account label filters on $account:
+	# every woox_ family and woox: recording rule but the public and
+	# exporter-wide ones, so a new per-account endpoint needs no edit here.
 	bad=$(jq -r "$panels | .[] | . as \$p | .targets[]? | .expr // empty
-		| select(([scan(\"woox_(api_key_[a-z_]+|exporter_api_key_permission|token_history_[a-z_]+|poll_[a-z_]+|api_requests_total|account_[a-z_]+|balance_[a-z_]+|wallet_[a-z_]+|sub_account_[a-z_]+)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
+		| select(([scan(\"woox(_(?!token_network_|exchange_|api_request_duration_|api_clock_skew_|exporter_(?!api_key_permission))[a-z0-9_]+|:(?!watched_token_networks)[a-z0-9_:]+)\\\\b\")] | length) != ([scan(\"account=~\\\"\\\\\$account\")] | length))
 		| \"panel \(\$p.id) \(\$p.title): a selector lacks account=~\\\"\$account...\\\": \(.)\"" "$DASHBOARD")
 	[ -z "$bad" ] || { echo "$bad"; rc=1; }
 	# Every selector of a token network metric filters on $token.

@@ -12,7 +12,8 @@
 #   panel-title-description-rule  panels have a title and a description
 #   panel-units-rule              panels have a unit (fieldConfig.defaults.unit)
 #   target-rate-interval-rule     rate()/irate() over [$__rate_interval]
-#   target-job-rule               every metric selector has job=~"$job"
+#   target-job-rule               every metric selector (recording rules
+#                                 woox:... included) has job=~"$job"
 #   target-instance-rule          every metric selector has instance=~"$instance"
 #   target-counter-agg-rule       counters (_total, _bucket) only as range vectors
 #                                 (inside rate/increase)
@@ -60,7 +61,7 @@ problems=$(jq -r '
 			| (if (.datasource.uid // "" | dsok | not) then "panel-datasource-rule: \($n) target \(.refId): datasource is not ${datasource}" else empty end),
 			  (if ([$e | scan("\\b(?:rate|irate)\\s*\\([^\\[]*\\[([^\\]]*)\\]")] | map(select(.[0] != "$__rate_interval")) | length) > 0
 				then "target-rate-interval-rule: \($n): rate over something else than $__rate_interval: \($e)" else empty end),
-			  ([$e | scan("\\b(?:woox|process)_[a-z0-9_]+\\b")] | length) as $sel
+			  ([$e | scan("\\b(?:(?:woox|process)_[a-z0-9_]+|woox:[a-z0-9_:]+)\\b")] | length) as $sel
 			| (if ([$e | scan("job=~\"\\$job\"")] | length) != $sel then "target-job-rule: \($n): a selector lacks job=~\"$job\": \($e)" else empty end),
 			  (if ([$e | scan("instance=~\"\\$instance\"")] | length) != $sel then "target-instance-rule: \($n): a selector lacks instance=~\"$instance\": \($e)" else empty end),
 			  (if ([$e | scan("\\b[a-z0-9_]+_(?:total|bucket)\\{[^}]*\\}(?!\\[)")] | length) > 0 then "target-counter-agg-rule: \($n): a counter used outside rate/increase: \($e)" else empty end)))
