@@ -50,6 +50,7 @@ type AccountAPI interface {
 	BalancesAPI
 	WalletAPI
 	SubAccountsAPI
+	PositionsAPI
 }
 
 // StateStore keeps token history ledger states across restarts (package

@@ -54,6 +54,8 @@ var Endpoints = []Endpoint{
 		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
 	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
+	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: time.Minute,
+		Description: "each account's futures positions", build: buildPositions},
 }
 
 // CollectorName is the endpoint's name in flags: token_history is polled

@@ -316,6 +316,10 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + created + `}` +
 			`]},"timestamp":1700000000000}`,
 		"/v3/account/subAccounts/all": `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + long + `","account":""}]},"timestamp":1700000000000}`,
+		"/v3/futures/positions": `{"success":true,"data":{"positions":[` +
+			`{"symbol":"PERP_\xffBTC_USDT","positionSide":"BO\xfeTH","marginMode":"CR\xc3\x28OSS","holding":"1","markPrice":"2"},` +
+			`{"symbol":"` + long + `","positionSide":"X\u0000Y","marginMode":"\ud800","holding":"-1","estLiqPrice":"3"}` +
+			`]},"timestamp":1700000000000}`,
 		"/v3/asset/token/history": `{"success":true,"data":{"rows":[` +
 			`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
 			`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +

@@ -38,7 +38,7 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions',
     dataStaleFastSeconds: 300,
     dataStaleSlowEndpoints: 'credentials|token_network|wallet',
     dataStaleSlowSeconds: 1200,
@@ -55,6 +55,20 @@
     // tokenHistoryInconsistentWindow before it fires.
     tokenHistoryInconsistentPolls: 3,
     tokenHistoryInconsistentWindow: '1h',
+
+    // Positions (woox_position_*, polled every --positions.interval, 1m).
+    // WooxPositionNearLiquidation fires when the distance between the mark
+    // price and the estimated liquidation price, as a share of the mark price
+    // (woox:position_liquidation_distance:ratio), stays below a threshold for
+    // its `for`: kept short, a position can lose 10% in a few minutes.
+    positionLiquidationWarning: 0.10,
+    positionLiquidationWarningFor: '2m',
+    positionLiquidationCritical: 0.05,
+    positionLiquidationCriticalFor: '1m',
+    // WooxPositionAutoDeleverageRisk: auto-deleverage rank (1 low to 5 high)
+    // at or above which it fires, and for how long.
+    positionAdlQuantile: 4,
+    positionAdlFor: '5m',
 
     // Dashboard.
     dashboardUID: 'woox-exporter',

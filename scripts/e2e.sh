@@ -13,7 +13,7 @@
 # collector off). There a panel may be empty only when its description says
 # what it needs (fresh_no_data_ok below).
 # Needs Debian's prometheus, prometheus-alertmanager, jq and curl (.ci/run
-# installs them). Bounded: waits at most E2E_TIMEOUT seconds (default 240)
+# installs them). Bounded: waits at most E2E_TIMEOUT seconds (default 480)
 # for the alerts, every curl has --max-time, and .ci/run adds a hard
 # `timeout 600`. Stops every process it started by PID (SIGTERM, SIGKILL
 # after 5 s). On failure, also on SIGTERM/SIGINT, it names the part that
@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-timeout_s=${E2E_TIMEOUT:-240}
+timeout_s=${E2E_TIMEOUT:-480}
 for tool in prometheus prometheus-alertmanager promtool jq curl go; do
   command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed" >&2; exit 2; }
 done
@@ -175,6 +175,23 @@ fresh_no_data_ok=(
   'sum by (account, side, token, network, status) (woox_wallet_transfers_in_flight{job=~"woox", instance=~".+", account=~".*"})|Empty while nothing is in flight'
   'time() - woox_wallet_oldest_in_flight_timestamp_seconds{job=~"woox", instance=~".+", account=~".*"}|Empty while nothing is in flight'
   'woox_account_fee_rate{job=~"woox", instance=~".+", account=~".*"}|Empty when the exchange sends no fee rate'
+  'abs(woox_position_holding{job=~"woox", instance=~".+", account=~".*"}) * woox_position_mark_price{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (abs(woox_position_holding{job=~"woox", instance=~".+", account=~".*"}) * woox_position_mark_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox:position_liquidation_distance:ratio{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_adl_quantile{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_average_open_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_estimated_liquidation_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_holding{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_isolated_margin{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_leverage{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_mark_price{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'max by (account, symbol, position_side, margin_mode) (woox_position_pnl_24h{job=~"woox", instance=~".+", account=~".*"})|Empty while the account has no open position'
+  'woox:position_liquidation_distance:ratio{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'woox_position_adl_quantile{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'woox_position_fee_24h{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'woox_position_holding{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'woox_position_leverage{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
+  'woox_position_pnl_24h{job=~"woox", instance=~".+", account=~".*"}|Empty while the account has no open position'
 )
 # check_described ENTRY...: the panel of each entry's query says in its
 # description what it needs (the words after the |).
@@ -219,7 +236,7 @@ start exporter env WOOX_E2E_SUB_SECRET=E2ESUBEXPORTERSECRET00000004 "$work/woox_
   --api.rate-limit=100/10s \
   --token-network.interval=5s --credentials.interval=5s --token-history.interval=5s \
   --system-info.interval=5s --account-info.interval=5s --balances.interval=5s \
-  --wallet.interval=5s --sub-accounts.interval=5s --collector.sub-accounts \
+  --wallet.interval=5s --sub-accounts.interval=5s --collector.sub-accounts --positions.interval=5s \
   --token-history.state-file="$work/state.json" \
   --log.level=debug
 wait_http "http://127.0.0.1:$exporter_port/-/ready" exporter
@@ -236,7 +253,7 @@ start exporter-fresh env WOOX_E2E_FRESH_SECRET=E2EFRESHEXPORTERSECRET000001 "$wo
   --api.rate-limit=100/10s \
   --token-network.interval=5s --credentials.interval=5s --token-history.interval=5s \
   --system-info.interval=5s --account-info.interval=5s --balances.interval=5s \
-  --wallet.interval=5s
+  --wallet.interval=5s --positions.interval=5s
 wait_http "http://127.0.0.1:$fresh_exporter_port/-/ready" exporter-fresh
 
 echo "e2e: starting Alertmanager on 127.0.0.1:$am_port"
@@ -292,6 +309,11 @@ expected=(
   'WooxExchangeMaintenance status=trading_maintenance'
   # main's margin ratio walks down to its maintenance margin ratio.
   'WooxMarginRatioLow severity=critical account=main'
+  # The risky short's mark price walks to within 5 % of its liquidation
+  # price; main's critical margin alert, firing too, must not hide it.
+  'WooxPositionNearLiquidation severity=critical account=main symbol=PERP_BTC_USDT position_side=SHORT margin_mode=ISOLATED'
+  # ADL rank 5 from 5s, for positionAdlFor (5m): the run's longest wait.
+  'WooxPositionAutoDeleverageRisk account=main symbol=PERP_BTC_USDT position_side=SHORT'
 )
 # Alerts that must reach Alertmanager but no one: it holds them back with the
 # example's inhibition rules. WooxRateLimited needs 429s over 10+ minutes,
@@ -305,6 +327,8 @@ inhibited=(
   'WooxDataStale e2e=synthetic instance=synthetic:1 endpoint=balances account=main'
   # The warning of a key that also has the critical one.
   'WooxApiKeyWithoutIPRestriction e2e=synthetic severity=warning api_key=e2e-synthetic'
+  # Real: the risky position's warning, held back by its critical alert.
+  'WooxPositionNearLiquidation severity=warning account=main symbol=PERP_BTC_USDT position_side=SHORT'
 )
 # Synthetic alerts that must not be inhibited: the sources above.
 expected_synthetic=(
@@ -360,6 +384,14 @@ silent=(
   'WooxExporterShardingMismatch'
   'WooxExporterShardMissing'
   'WooxMarginRatioLow account=sub'
+  # The safe long, the position without a liquidation price, the closed one.
+  'WooxPositionNearLiquidation symbol=PERP_ETH_USDT'
+  'WooxPositionNearLiquidation symbol=PERP_LTC_USDT'
+  'WooxPositionNearLiquidation symbol=PERP_SOL_USDT'
+  'WooxPositionAutoDeleverageRisk symbol=PERP_ETH_USDT'
+  'WooxPositionAutoDeleverageRisk symbol=PERP_LTC_USDT'
+  'WooxPositionAutoDeleverageRisk symbol=PERP_SOL_USDT'
+  'WooxPositionNearLiquidation account=sub'
   'WooxWithdrawalStuck account=sub'
   # Both compare with an hour ago, which this run has not seen.
   'WooxFeeRateIncreased'

@@ -21,9 +21,9 @@ const (
 
 // DefaultScenario is the built-in scenario used when none is given: account
 // "main" (Main, user 12523) with the keys DefaultMainKey, DefaultMainReadKey
-// and DefaultMainTradeKey, recent history and a generator adding a record
-// every 15 s; account "sub" (Sub-1, user 12524) with DefaultSubKey and a
-// little history; ten token networks, WOO on BSC with withdrawals disabled
+// and DefaultMainTradeKey, recent history, a generator adding a record
+// every 15 s and three futures positions (one closed); account "sub"
+// (Sub-1, user 12524) with DefaultSubKey and a little history; ten token networks, WOO on BSC with withdrawals disabled
 // and SOL on SOL with deposits disabled. Each call returns a fresh copy.
 func DefaultScenario() *Scenario {
 	ago := func(d time.Duration, id int64, typ, token, amount string) HistoryEntry {
@@ -74,7 +74,7 @@ func DefaultScenario() *Scenario {
 					{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute},
 					{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
 				},
-				SubAccounts: []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}},
+				SubAccounts: []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}, Positions: defaultPositions(),
 			},
 			{
 				Name: "sub", AccountName: "Sub-1", UserID: 12524,
@@ -103,5 +103,21 @@ func DefaultScenario() *Scenario {
 			tn("WOO", "BSC", "BEP20", "BNB Smart Chain", "10.00000000", "1.00000000", 1, 0),
 			tn("SOL", "SOL", "SOL", "Solana", "0.10000000", "0.01000000", 0, 1),
 		},
+	}
+}
+
+// defaultPositions are the captured position (no liquidation price), an
+// isolated short 20 % from its liquidation price, and a closed position the
+// exchange still lists.
+func defaultPositions() []Position {
+	return []Position{
+		CapturedPosition(),
+		{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH", MarginMode: "ISOLATED", Holding: "-0.02", PendingLongQty: "0",
+			PendingShortQty: "0", SettlePrice: "64000", AverageOpenPrice: "64000", Pnl24H: "-12.5", Fee24H: "0.768",
+			MarkPrice: "65000", EstLiqPrice: "78000", AdlQuantile: "1", Leverage: "5",
+			IsolatedMarginToken: "USDT", IsolatedMarginAmount: "260"},
+		{Symbol: "PERP_ETH_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0", PendingLongQty: "0",
+			PendingShortQty: "0", SettlePrice: "0", AverageOpenPrice: "0", Pnl24H: "4.2", Fee24H: "0.9",
+			MarkPrice: "3000", EstLiqPrice: "0", AdlQuantile: "0", Leverage: "10", IsolatedMarginAmount: "0"},
 	}
 }

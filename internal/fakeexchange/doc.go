@@ -4,8 +4,8 @@
 //
 // It serves GET /v3/public/tokenNetwork, GET /v3/public/systemInfo,
 // GET /v3/account/credentials, GET /v3/asset/token/history,
-// GET /v3/account/info, GET /v3/asset/balances, GET /v3/asset/wallet/history
-// and GET /v3/account/subAccounts/all with the real
+// GET /v3/account/info, GET /v3/asset/balances, GET /v3/asset/wallet/history,
+// GET /v3/account/subAccounts/all and GET /v3/futures/positions with the real
 // envelope, field names and types, authentication (HMAC-SHA256 signature
 // over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,

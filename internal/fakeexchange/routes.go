@@ -15,7 +15,7 @@ type route struct {
 
 // routes are every endpoint the fake serves.
 var routes = []route{tokenNetworkRoute, credentialsRoute, tokenHistoryRoute, systemInfoRoute,
-	accountInfoRoute, balancesRoute, walletHistoryRoute, subAccountsRoute}
+	accountInfoRoute, balancesRoute, walletHistoryRoute, subAccountsRoute, positionsRoute}
 
 // routeFor finds the endpoint served at path.
 func routeFor(path string) (route, bool) {

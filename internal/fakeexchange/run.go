@@ -56,7 +56,7 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.SystemStatus != nil {
 		e.SetSystemStatus(*ev.SystemStatus)
 	}
-	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount)} {
+	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount), e.applyPositionEvent(ev.Position)} {
 		if err != nil {
 			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "err", err)
 		}

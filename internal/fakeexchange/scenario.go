@@ -203,6 +203,7 @@ type Account struct {
 	Balances    []Balance    `yaml:"balances"`
 	Transfers   []Transfer   `yaml:"transfers"`
 	SubAccounts []SubAccount `yaml:"sub_accounts"`
+	Positions   []Position   `yaml:"positions"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -303,6 +304,8 @@ type Event struct {
 	Transfer *TransferEvent `yaml:"transfer"`
 	// AddSubAccount adds a sub-account to an account.
 	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
+	// Position opens, changes or removes a futures position.
+	Position *PositionEvent `yaml:"position"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are

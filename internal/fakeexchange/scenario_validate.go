@@ -198,7 +198,7 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 			return fieldErr(p+".after", "must not be negative")
 		}
 		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil &&
-			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil {
+			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil && ev.Position == nil {
 			return fieldErr(p, "no action")
 		}
 		if err := validateHealthEvent(ev, names); err != nil {
@@ -364,8 +364,8 @@ func init() {
 	}
 }
 
-// validateHealth checks an account's account info, balances, transfers and
-// sub-accounts.
+// validateHealth checks an account's account info, balances, transfers,
+// sub-accounts and positions.
 func validateHealth(a Account) error {
 	if a.AccountInfo != nil {
 		if err := a.AccountInfo.validate(); err != nil {
@@ -402,7 +402,7 @@ func validateHealth(a Account) error {
 		}
 		apps[s.ApplicationID] = true
 	}
-	return nil
+	return validatePositions(a.Positions)
 }
 
 // validateHealthEvent checks an event's account health actions against the
@@ -434,6 +434,11 @@ func validateHealthEvent(ev Event, accounts map[string]bool) error {
 	}
 	if s := ev.AddSubAccount; s != nil {
 		if err := check("add_sub_account", s.Account, s.validate()); err != nil {
+			return err
+		}
+	}
+	if p := ev.Position; p != nil {
+		if err := check("position", p.Account, p.validate()); err != nil {
 			return err
 		}
 	}

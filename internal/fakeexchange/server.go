@@ -90,6 +90,7 @@ type accountState struct {
 	transfers    []Transfer
 	subAccounts  []SubAccount
 	isSubAccount bool
+	positions    []positionState // sorted by symbol and side
 }
 
 // RequestRecord is one request the fake received, whatever its fate.
@@ -200,7 +201,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 }
 
 // addAccount adds a scenario account with its keys, account info, balances,
-// transfers, sub-accounts, generator and history; created is the server time
+// transfers, sub-accounts, positions, generator and history; created is the server time
 // of timestamp_ago and of the transfers.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
 	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{},
@@ -213,6 +214,9 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 	}
 	for _, t := range a.Transfers {
 		st.putTransfer(t, created, created)
+	}
+	for _, p := range a.Positions {
+		st.setPosition(positionState{Position: p.withDefaults()})
 	}
 	if a.HistoryGenerator != nil {
 		g := *a.HistoryGenerator

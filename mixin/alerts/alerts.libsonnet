@@ -1,4 +1,4 @@
-// Alerting rules and the one recording rule of woox_exporter. Rendered to
+// Alerting and recording rules of woox_exporter. Rendered to
 // alerts/woox_exporter.rules.yml by scripts/mixin.sh; what each alert means
 // and what to do about it: RUNBOOK.md, one section per alert name.
 //
@@ -15,6 +15,8 @@
 //   recording rule woox:watched_token_networks, chosen by
 //   _config.watchedTokenNetworksSelector (see RUNBOOK.md, "Restricting the
 //   network alerts to chosen tokens").
+// - Position alerts watch each position (account, symbol, position_side,
+//   margin_mode) on its own; WooxMarginRatioLow watches the account.
 local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower(name)];
 {
   local runbook = runbookFor($._config),
@@ -369,6 +371,93 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               summary: 'WOO X {{ $labels.market }} {{ $labels.side }} fee rate of account {{ $labels.account }} increased',
               description: 'The {{ $labels.market }} {{ $labels.side }} fee rate of account {{ $labels.account }} is now {{ $value | humanizePercentage }}, up from {{ with printf "woox_account_fee_rate{job=%q,instance=%q,account=%q,market=%q,side=%q} offset 1h" $labels.job $labels.instance $labels.account $labels.market $labels.side | query }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }} one hour ago. Trading on this account costs more; check its fee tier.',
               runbook_url: runbook('WooxFeeRateIncreased'),
+            },
+          },
+        ],
+      },
+      {
+        name: 'woox_exporter.positions',
+        // A Go template of the query for the position series METRIC with
+        // the alert's labels, printing its value, or "unknown" without one.
+        local positionValue(metric) =
+          '{{ with printf "%s{job=%%q,instance=%%q,account=%%q,symbol=%%q,position_side=%%q,margin_mode=%%q}" $labels.job $labels.instance $labels.account $labels.symbol $labels.position_side $labels.margin_mode | query }}{{ . | first | value | printf "%%g" }}{{ else }}unknown{{ end }}' % metric,
+        local position = '{{ $labels.symbol }} ({{ $labels.position_side }}, {{ $labels.margin_mode }}) of account {{ $labels.account }}',
+        local percent(ratio) = '%g%%' % (ratio * 100),
+        // The critical and the warning rule differ only in these.
+        local nearLiquidation(severity, threshold, forDuration, advice) = {
+          alert: 'WooxPositionNearLiquidation',
+          expr: 'woox:position_liquidation_distance:ratio{%s} < %g' % [$._config.wooxSelector, threshold],
+          'for': forDuration,
+          labels: { severity: severity },
+          annotations: {
+            summary: 'WOO X position %s is {{ $value | humanizePercentage }} from liquidation' % position,
+            description: 'The mark price of the position %s has been less than %s away from its estimated liquidation price for at least %s, now {{ $value | humanizePercentage }}: mark price %s, estimated liquidation price %s, size %s. WOO X liquidates the position when the mark price reaches that price. %s' % [
+              position,
+              percent(threshold),
+              forDuration,
+              positionValue('woox_position_mark_price'),
+              positionValue('woox_position_estimated_liquidation_price'),
+              positionValue('woox_position_holding'),
+              advice,
+            ],
+            runbook_url: runbook('WooxPositionNearLiquidation'),
+          },
+        },
+        rules: [
+          // |mark - estimated liquidation price| / mark, per position. The
+          // exporter exports a liquidation price only while the exchange
+          // gives one other than 0, so positions without one have no
+          // series here and never alert; a mark price of 0 is left out
+          // rather than divided by. In the alerts' group, before them: they
+          // read this evaluation's value.
+          {
+            record: 'woox:position_liquidation_distance:ratio',
+            expr: |||
+              abs(woox_position_mark_price{%(wooxSelector)s} - woox_position_estimated_liquidation_price{%(wooxSelector)s})
+                /
+              (woox_position_mark_price{%(wooxSelector)s} > 0)
+            ||| % $._config,
+          },
+          // Positions are polled every minute (--positions.interval) and a
+          // price can cover the remaining distance in minutes: `for` only
+          // rides out a single odd mark price (critical 1m, two polls) or
+          // two (warning 2m). As with WooxMarginRatioLow, the warning also
+          // fires below the critical threshold, so nothing is silent while
+          // the critical one is pending; examples/alertmanager.yml inhibits
+          // the warning of the same position while the critical one fires.
+          nearLiquidation(
+            'critical',
+            $._config.positionLiquidationCritical,
+            $._config.positionLiquidationCriticalFor,
+            'Add margin or reduce the position now.',
+          ),
+          nearLiquidation(
+            'warning',
+            $._config.positionLiquidationWarning,
+            $._config.positionLiquidationWarningFor,
+            'Consider adding margin or reducing the position.',
+          ),
+          // The rank (1 to 5) of the position in the exchange's
+          // auto-deleverage queue: when a liquidation cannot be filled and
+          // the insurance fund does not cover it, WOO X closes opposite
+          // positions of the highest ranks, profitable and leveraged ones,
+          // at the liquidated position's price. The rank moves with price
+          // and PnL, so a longer `for` than the liquidation alert's.
+          {
+            alert: 'WooxPositionAutoDeleverageRisk',
+            expr: 'woox_position_adl_quantile{%(wooxSelector)s} >= %(positionAdlQuantile)g' % $._config,
+            'for': $._config.positionAdlFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X position %s is at auto-deleverage rank {{ $value | printf "%%.0f" }} of 5' % position,
+              description: 'The position %s has been at auto-deleverage rank {{ $value | printf "%%.0f" }} of 5 (alert at %g or above) for at least %s. If a position on the other side is liquidated and the exchange cannot fill it, WOO X may close this position, without an order, at the liquidated position\'s price. Leverage %s, 24 h PnL %s. Lower the leverage or take some profit to lower the rank.' % [
+                position,
+                $._config.positionAdlQuantile,
+                $._config.positionAdlFor,
+                positionValue('woox_position_leverage'),
+                positionValue('woox_position_pnl_24h'),
+              ],
+              runbook_url: runbook('WooxPositionAutoDeleverageRisk'),
             },
           },
         ],

@@ -1,0 +1,115 @@
+package client_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// samePosition compares every field; decimals by value, nil only with nil.
+func samePosition(got, want client.Position) bool {
+	for _, d := range [][2]*decimal.Decimal{
+		{got.PendingLongQty, want.PendingLongQty}, {got.PendingShortQty, want.PendingShortQty},
+		{got.AverageOpenPrice, want.AverageOpenPrice}, {got.MarkPrice, want.MarkPrice}, {got.EstLiqPrice, want.EstLiqPrice},
+		{got.Pnl24H, want.Pnl24H}, {got.Fee24H, want.Fee24H}, {got.Leverage, want.Leverage}, {got.AdlQuantile, want.AdlQuantile},
+		{got.IsolatedMarginAmount, want.IsolatedMarginAmount},
+	} {
+		if !sameDecimal(d[0], d[1]) {
+			return false
+		}
+	}
+	return got.Symbol == want.Symbol && got.Side == want.Side && got.MarginMode == want.MarginMode &&
+		got.Holding.Equal(want.Holding) && got.IsolatedMarginToken == want.IsolatedMarginToken && got.TimestampMs == want.TimestampMs
+}
+
+// capturedPosition is the row of futures_positions.json, written by hand
+// from the file.
+var capturedPosition = client.Position{Symbol: "PERP_LTC_USDT", Side: "BOTH", MarginMode: "CROSS", Holding: *dec("0.1"),
+	PendingLongQty: dec("0"), PendingShortQty: dec("0"), AverageOpenPrice: dec("96.87"), MarkPrice: dec("96.83793449"),
+	EstLiqPrice: dec("0"), Pnl24H: dec("0"), Fee24H: dec("0.0048435"), Leverage: dec("10"), AdlQuantile: dec("2"),
+	IsolatedMarginAmount: dec("0"), TimestampMs: 1752500555823}
+
+func TestCapturePositions(t *testing.T) {
+	for _, file := range forms("futures_positions") {
+		t.Run(file, func(t *testing.T) {
+			got, err := captureClient(t, client.PathPositions, file).Positions(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || !samePosition(got[0], capturedPosition) {
+				t.Fatalf("got %+v,\nwant %+v", got, capturedPosition)
+			}
+			if got[0].Closed() {
+				t.Error("a holding of 0.1 is an open position")
+			}
+		})
+	}
+}
+
+// The positions endpoint through the fake, in every reading of the API:
+// hedge-mode sides, an isolated short, a closed position still listed.
+func TestPositionsAgainstTheFake(t *testing.T) {
+	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
+		s.Accounts[0].Positions = []fakeexchange.Position{
+			fakeexchange.CapturedPosition(),
+			{Symbol: "PERP_BTC_USDT", PositionSide: "SHORT", MarginMode: "ISOLATED", Holding: "-0.000000000000000001",
+				MarkPrice: "65000.5", EstLiqPrice: "70000", AdlQuantile: "5", Leverage: "12.5", IsolatedMarginToken: "USDT",
+				IsolatedMarginAmount: "300.25", TimestampMs: 1752500000000},
+			{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", Holding: "0", PendingLongQty: "0", PendingShortQty: "0", TimestampMs: 1752500000001},
+		}
+		h := newHarness(t, s, fakeexchange.WithRateLimit(0, 0))
+		got, err := h.client(t, nil).Positions(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []client.Position{
+			{Symbol: "PERP_BTC_USDT", Side: "SHORT", MarginMode: "ISOLATED", Holding: *dec("-0.000000000000000001"),
+				MarkPrice: dec("65000.5"), EstLiqPrice: dec("70000"), AdlQuantile: dec("5"), Leverage: dec("12.5"),
+				IsolatedMarginToken: "USDT", IsolatedMarginAmount: dec("300.25"), TimestampMs: 1752500000000},
+			{Symbol: "PERP_ETH_USDT", Side: "LONG", MarginMode: "CROSS", Holding: *dec("0"), PendingLongQty: dec("0"),
+				PendingShortQty: dec("0"), TimestampMs: 1752500000001},
+			capturedPosition,
+		}
+		if len(got) != len(want) {
+			t.Fatalf("got %d positions: %+v", len(got), got)
+		}
+		for i := range want {
+			if !samePosition(got[i], want[i]) {
+				t.Errorf("position %d: got %+v,\nwant %+v", i, got[i], want[i])
+			}
+			if closed := got[i].Closed(); closed != (i == 1) {
+				t.Errorf("position %d closed = %v", i, closed)
+			}
+		}
+	})
+}
+
+func TestPositionsErrors(t *testing.T) {
+	row := `"symbol":"PERP_BTC_USDT","positionSide":"BOTH","marginMode":"CROSS","holding":"1"`
+	for body, want := range map[string]string{
+		`{"success":true,"data":{}}`: "answer has no rows",
+		`{"success":true,"data":{"positions":[{"positionSide":"BOTH","marginMode":"CROSS","holding":"1"}]}}`:            "positions row 0: symbol: missing",
+		`{"success":true,"data":{"positions":[{"symbol":"PERP_BTC_USDT","marginMode":"CROSS","holding":"1"}]}}`:         "positions row 0: symbol PERP_BTC_USDT: positionSide: missing",
+		`{"success":true,"data":{"positions":[{"symbol":"PERP_BTC_USDT","positionSide":"BOTH","holding":"1"}]}}`:        "marginMode: missing",
+		`{"success":true,"data":{"positions":[{"symbol":"PERP_BTC_USDT","positionSide":"BOTH","marginMode":"CROSS"}]}}`: "holding: missing",
+		`{"success":true,"data":{"positions":[{` + row + `,"markPrice":"1.2.3"}]}}`:                                     `symbol PERP_BTC_USDT: markPrice: invalid decimal "1.2.3"`,
+		`{"success":true,"data":{"positions":[{` + row + `,"timestamp":"yesterday"}]}}`:                                 "timestamp",
+		`{"success":true,"data":{"positions":[{` + row + `},{` + row + `}]}}`:                                           "positions row 1: symbol PERP_BTC_USDT side BOTH listed twice",
+		`{"success":true,"data":{"positions":[{` + row + `,"estLiqPrice":"1","est_liq_price":"2"}]}}`:                   "disagree",
+		`{"success":true,"data":{"positions":{"symbol":"PERP_BTC_USDT"}}}`:                                              "positions",
+	} {
+		_, err := bodyClient(t, client.PathPositions, []byte(body)).Positions(context.Background())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
+		}
+	}
+	got, err := bodyClient(t, client.PathPositions, []byte(`{"success":true,"data":{"positions":[]}}`)).Positions(context.Background())
+	if err != nil || len(got) != 0 {
+		t.Errorf("an empty list is an account without positions: %v, %v", got, err)
+	}
+}

@@ -1,0 +1,121 @@
+package collector
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/client"
+)
+
+// PositionsAPI reads one account's futures positions.
+type PositionsAPI interface {
+	Positions(ctx context.Context) ([]client.Position, error)
+}
+
+var positionLabels = []string{"account", "symbol", "position_side", "margin_mode"}
+
+func positionDesc(name, help string) *prometheus.Desc {
+	return prometheus.NewDesc(prometheus.BuildFQName(namespace, "position", name), help+refreshed, positionLabels, nil)
+}
+
+// positionGauges are the position fields exported, one gauge each; a field
+// whose value is nil is not exported.
+var positionGauges = []struct {
+	desc  *prometheus.Desc
+	field func(*client.Position) *decimal.Decimal
+}{
+	{positionDesc("holding", "The position's signed size in the symbol's base currency: negative for a short."),
+		func(p *client.Position) *decimal.Decimal { return &p.Holding }},
+	{positionDesc("average_open_price", "The position's average open price, in the symbol's quote currency."),
+		func(p *client.Position) *decimal.Decimal { return p.AverageOpenPrice }},
+	{positionDesc("mark_price", "The symbol's mark price, in its quote currency."),
+		func(p *client.Position) *decimal.Decimal { return p.MarkPrice }},
+	{positionDesc("estimated_liquidation_price", "The exchange's estimated liquidation price of the position, in the quote currency; absent while the exchange gives none (0)."),
+		func(p *client.Position) *decimal.Decimal { return nonZero(p.EstLiqPrice) }},
+	{positionDesc("leverage", "The position's leverage."),
+		func(p *client.Position) *decimal.Decimal { return p.Leverage }},
+	{positionDesc("adl_quantile", "The position's auto-deleverage rank, 1 (last to be closed) to 5 (first)."),
+		func(p *client.Position) *decimal.Decimal { return p.AdlQuantile }},
+	{positionDesc("isolated_margin", "The margin held by an ISOLATED position, in its isolated margin token; absent for CROSS positions."),
+		func(p *client.Position) *decimal.Decimal {
+			if p.MarginMode != "ISOLATED" {
+				return nil
+			}
+			return p.IsolatedMarginAmount
+		}},
+	{positionDesc("pnl_24h", "The position's profit and loss over the last 24 hours, in the quote currency."),
+		func(p *client.Position) *decimal.Decimal { return p.Pnl24H }},
+	{positionDesc("fee_24h", "The position's trading fees over the last 24 hours, in the quote currency."),
+		func(p *client.Position) *decimal.Decimal { return p.Fee24H }},
+}
+
+// nonZero is d, or nil when d is 0: the exchange's "no value".
+func nonZero(d *decimal.Decimal) *decimal.Decimal {
+	if d == nil || d.IsZero() {
+		return nil
+	}
+	return d
+}
+
+// PositionsCollector exports each account's open futures positions as last
+// polled. A closed position (nothing held, nothing pending) disappears
+// with the next poll, whether the exchange lists it with zeros or not.
+type PositionsCollector struct {
+	accounts []*latest[[]client.Position]
+	changes  atomic.Uint64
+}
+
+var _ prometheus.Collector = (*PositionsCollector)(nil)
+
+// buildPositions polls each account's positions.
+func buildPositions(b *builder) (prometheus.Collector, error) {
+	c := &PositionsCollector{}
+	for _, a := range b.cfg.Accounts {
+		l := &latest[[]client.Position]{account: a.Name, changes: &c.changes}
+		c.accounts = append(c.accounts, l)
+		api := a.API
+		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
+			ps, err := api.Positions(ctx)
+			return l.set(openPositions(ps), err)
+		})
+	}
+	return collectorOrNil(c, len(c.accounts)), nil
+}
+
+// openPositions drops the closed positions.
+func openPositions(ps []client.Position) []client.Position {
+	return slices.DeleteFunc(ps, func(p client.Position) bool { return p.Closed() })
+}
+
+// generation changes when an account's open positions do.
+func (c *PositionsCollector) generation() uint64 { return c.changes.Load() }
+
+// Describe implements prometheus.Collector.
+func (c *PositionsCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, g := range positionGauges {
+		ch <- g.desc
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *PositionsCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, a := range c.accounts {
+		positions := a.load()
+		if positions == nil {
+			continue
+		}
+		for i := range *positions {
+			p := &(*positions)[i]
+			for _, g := range positionGauges {
+				if v := g.field(p); v != nil {
+					ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v.InexactFloat64(),
+						a.account, p.Symbol, p.Side, p.MarginMode)
+				}
+			}
+		}
+	}
+}

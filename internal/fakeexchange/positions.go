@@ -1,0 +1,317 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// PathPositions lists the futures positions of the account that signs the
+// request.
+const PathPositions = "/v3/futures/positions"
+
+// EndpointPositions names the positions endpoint in faults and the request
+// log.
+const EndpointPositions = "positions"
+
+var positionsRoute = route{path: PathPositions, name: EndpointPositions, serve: (*Exchange).servePositions}
+
+// Position is one futures position, identified by symbol and side. Amounts
+// are exact decimal text; an empty one is left out of the answer. The
+// exchange keeps listing a closed position with a holding of 0.
+type Position struct {
+	Symbol string `yaml:"symbol"`
+	// PositionSide is BOTH (one-way mode, the default), LONG or SHORT.
+	PositionSide string `yaml:"position_side"`
+	// MarginMode is CROSS (the default) or ISOLATED.
+	MarginMode       string `yaml:"margin_mode"`
+	Holding          string `yaml:"holding"`
+	PendingLongQty   string `yaml:"pending_long_qty"`
+	PendingShortQty  string `yaml:"pending_short_qty"`
+	SettlePrice      string `yaml:"settle_price"`
+	AverageOpenPrice string `yaml:"average_open_price"`
+	Pnl24H           string `yaml:"pnl_24h"`
+	Fee24H           string `yaml:"fee_24h"`
+	MarkPrice        string `yaml:"mark_price"`
+	// EstLiqPrice is "0" for a position the exchange would not liquidate.
+	EstLiqPrice          string `yaml:"est_liq_price"`
+	AdlQuantile          string `yaml:"adl_quantile"`
+	Leverage             string `yaml:"leverage"`
+	IsolatedMarginToken  string `yaml:"isolated_margin_token"`
+	IsolatedMarginAmount string `yaml:"isolated_margin_amount"`
+	// TimestampMs is when the position last changed, in Unix milliseconds;
+	// 0 serves the time of the request.
+	TimestampMs int64 `yaml:"timestamp_ms"`
+	// MarkPriceWalk moves the served mark price towards the estimated
+	// liquidation price over time; nil keeps it still.
+	MarkPriceWalk *MarkPriceWalk `yaml:"mark_price_walk"`
+}
+
+// MarkPriceWalk moves the mark price by Step every Every of server time
+// since the exchange's Start (or since SetPosition) towards the estimated
+// liquidation price, never past it: a position walking towards liquidation.
+type MarkPriceWalk struct {
+	Every time.Duration `yaml:"every"`
+	Step  string        `yaml:"step"`
+}
+
+// positionState is a position with the time its walk starts; zero walks
+// from the exchange's Start.
+type positionState struct {
+	Position
+	walkFrom time.Time
+}
+
+// withDefaults fills in the side and margin mode.
+func (p Position) withDefaults() Position {
+	if p.PositionSide == "" {
+		p.PositionSide = "BOTH"
+	}
+	if p.MarginMode == "" {
+		p.MarginMode = "CROSS"
+	}
+	return p
+}
+
+// decimalFields are the decimal fields by name, for validation and patches.
+func (p *Position) decimalFields() map[string]*string {
+	return map[string]*string{
+		"holding": &p.Holding, "pending_long_qty": &p.PendingLongQty, "pending_short_qty": &p.PendingShortQty,
+		"settle_price": &p.SettlePrice, "average_open_price": &p.AverageOpenPrice, "pnl_24h": &p.Pnl24H,
+		"fee_24h": &p.Fee24H, "mark_price": &p.MarkPrice, "est_liq_price": &p.EstLiqPrice,
+		"adl_quantile": &p.AdlQuantile, "leverage": &p.Leverage, "isolated_margin_amount": &p.IsolatedMarginAmount,
+	}
+}
+
+func (p Position) validate() error {
+	if p.Symbol == "" {
+		return fieldErr("symbol", "must not be empty")
+	}
+	if s := p.PositionSide; s != "" && s != "BOTH" && s != "LONG" && s != "SHORT" {
+		return fieldErr("position_side", "must be BOTH, LONG or SHORT, not %q", s)
+	}
+	if m := p.MarginMode; m != "" && m != "CROSS" && m != "ISOLATED" {
+		return fieldErr("margin_mode", "must be CROSS or ISOLATED, not %q", m)
+	}
+	for name, v := range p.decimalFields() {
+		if err := validateDecimal(name, *v); err != nil {
+			return err
+		}
+	}
+	if w := p.MarkPriceWalk; w != nil {
+		if w.Every <= 0 {
+			return fieldErr("mark_price_walk.every", "must be positive")
+		}
+		if err := validateDecimal("mark_price_walk.step", w.Step); err != nil || w.Step == "" {
+			return fieldErr("mark_price_walk.step", "must be a decimal")
+		}
+		if p.MarkPrice == "" || p.EstLiqPrice == "" {
+			return fieldErr("mark_price_walk", "needs mark_price and est_liq_price")
+		}
+	}
+	return nil
+}
+
+// PositionEvent opens, changes or removes a position of an account: the
+// fields it sets replace the position's (a new one starts from zeros);
+// Remove drops the row, as a reading of the API in which closed positions
+// are not listed.
+type PositionEvent struct {
+	Account  string `yaml:"account"`
+	Position `yaml:",inline"`
+	Remove   bool `yaml:"remove"`
+}
+
+func (ev PositionEvent) validate() error {
+	if ev.Remove {
+		if ev.Symbol == "" {
+			return fieldErr("symbol", "must not be empty")
+		}
+		return nil
+	}
+	return ev.Position.validate()
+}
+
+// SetPosition adds the position to account, or replaces the one with its
+// symbol and side; its mark price walk starts now.
+func (e *Exchange) SetPosition(account string, p Position) error {
+	if err := p.validate(); err != nil {
+		return fmt.Errorf("set position: %w", err)
+	}
+	return e.withAccount("set position", account, func(a *accountState) error {
+		a.setPosition(positionState{Position: p.withDefaults(), walkFrom: e.now()})
+		return nil
+	})
+}
+
+// RemovePosition drops the row of the position with symbol and side (""
+// for BOTH) from account, as if the exchange stopped listing it.
+func (e *Exchange) RemovePosition(account, symbol, side string) error {
+	return e.withAccount("remove position", account, func(a *accountState) error {
+		i, found := a.findPosition(Position{Symbol: symbol, PositionSide: side}.withDefaults())
+		if !found {
+			return fmt.Errorf("remove position: account %q has no position %s %s", account, symbol, side)
+		}
+		a.positions = slices.Delete(a.positions, i, i+1)
+		return nil
+	})
+}
+
+// applyPositionEvent patches, opens or removes a position; a patched walk
+// keeps its start.
+func (e *Exchange) applyPositionEvent(ev *PositionEvent) error {
+	if ev == nil {
+		return nil
+	}
+	if ev.Remove {
+		return e.RemovePosition(ev.Account, ev.Symbol, ev.PositionSide)
+	}
+	return e.withAccount("position event", ev.Account, func(a *accountState) error {
+		p := positionState{Position: ev.withDefaults(), walkFrom: e.now()}
+		if i, found := a.findPosition(p.Position); found {
+			p = a.positions[i]
+			p.patch(ev.Position)
+		}
+		a.setPosition(p)
+		return nil
+	})
+}
+
+// patch replaces the fields of p that q sets.
+func (p *Position) patch(q Position) {
+	if q.MarginMode != "" {
+		p.MarginMode = q.MarginMode
+	}
+	if q.IsolatedMarginToken != "" {
+		p.IsolatedMarginToken = q.IsolatedMarginToken
+	}
+	if q.TimestampMs != 0 {
+		p.TimestampMs = q.TimestampMs
+	}
+	dst := p.decimalFields()
+	for name, v := range q.decimalFields() {
+		if *v != "" {
+			*dst[name] = *v
+		}
+	}
+	if q.MarkPriceWalk != nil {
+		w := *q.MarkPriceWalk
+		p.MarkPriceWalk = &w
+	}
+}
+
+// comparePositions orders positions by symbol, then side.
+func comparePositions(a, b Position) int {
+	if c := strings.Compare(a.Symbol, b.Symbol); c != 0 {
+		return c
+	}
+	return strings.Compare(a.PositionSide, b.PositionSide)
+}
+
+func (a *accountState) findPosition(p Position) (int, bool) {
+	return slices.BinarySearchFunc(a.positions, p, func(x positionState, p Position) int { return comparePositions(x.Position, p) })
+}
+
+func (a *accountState) setPosition(p positionState) {
+	i, found := a.findPosition(p.Position)
+	if found {
+		a.positions[i] = p
+		return
+	}
+	a.positions = slices.Insert(a.positions, i, p)
+}
+
+// markPrice is the mark price served at now: the walk's steps taken since
+// it started, stopped at the estimated liquidation price.
+func (p *positionState) markPrice(now, started time.Time) string {
+	w, from := p.MarkPriceWalk, p.walkFrom
+	if from.IsZero() {
+		from = started
+	}
+	if w == nil || from.IsZero() || now.Before(from) {
+		return p.MarkPrice
+	}
+	mark, liq := decimal.RequireFromString(p.MarkPrice), decimal.RequireFromString(p.EstLiqPrice)
+	moved := decimal.RequireFromString(w.Step).Abs().Mul(decimal.NewFromInt(int64(now.Sub(from) / w.Every)))
+	if gap := liq.Sub(mark); moved.GreaterThanOrEqual(gap.Abs()) {
+		return liq.String()
+	} else if gap.IsNegative() {
+		return mark.Sub(moved).String()
+	}
+	return mark.Add(moved).String()
+}
+
+// servePositions answers with the fields of the live answer, in its order:
+// adlQuantile and leverage JSON numbers, the other decimals strings.
+func (e *Exchange) servePositions(account, rawQuery string) (any, *apiError) {
+	if _, aerr := parseQuery(rawQuery); aerr != nil {
+		return nil, aerr
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.accounts[account]
+	rows := make([]object, 0, len(a.positions))
+	for i := range a.positions {
+		rows = append(rows, e.positionRow(&a.positions[i], now))
+	}
+	return object{"positions": rows}, nil
+}
+
+func (e *Exchange) positionRow(p *positionState, now time.Time) object {
+	o := object{"symbol": p.Symbol}
+	for _, f := range []struct{ name, text string }{
+		{"holding", p.Holding}, {"pendingLongQty", p.PendingLongQty}, {"pendingShortQty", p.PendingShortQty},
+		{"settlePrice", p.SettlePrice}, {"averageOpenPrice", p.AverageOpenPrice}, {"pnl24H", p.Pnl24H},
+		{"fee24H", p.Fee24H}, {"markPrice", p.markPrice(now, e.started)}, {"estLiqPrice", p.EstLiqPrice},
+	} {
+		e.set(o, f.name, e.decimalField(f.text))
+	}
+	ts := p.TimestampMs
+	if ts == 0 {
+		ts = now.UnixMilli()
+	}
+	e.set(o, "timestamp", e.integer(ts))
+	e.set(o, "adlQuantile", e.numberField(p.AdlQuantile))
+	e.set(o, "positionSide", p.PositionSide)
+	e.set(o, "marginMode", p.MarginMode)
+	e.setAlways(o, "isolatedMarginToken", p.IsolatedMarginToken)
+	for _, f := range []struct{ name, text string }{
+		{"isolatedMarginAmount", p.IsolatedMarginAmount}, {"isolatedFrozenLong", "0"}, {"isolatedFrozenShort", "0"},
+	} {
+		e.set(o, f.name, e.decimalField(f.text))
+	}
+	e.set(o, "leverage", e.numberField(p.Leverage))
+	return o
+}
+
+// validatePositions checks a scenario account's positions: each valid, and
+// no symbol and side twice.
+func validatePositions(ps []Position) error {
+	seen := map[[2]string]bool{}
+	for i, p := range ps {
+		if err := p.validate(); err != nil {
+			return fmt.Errorf("positions[%d].%w", i, err)
+		}
+		p = p.withDefaults()
+		key := [2]string{p.Symbol, p.PositionSide}
+		if seen[key] {
+			return fieldErr(fmt.Sprintf("positions[%d]", i), "duplicate symbol %s side %s", p.Symbol, p.PositionSide)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// CapturedPosition is the position of the live answer captured in
+// client/testdata/captures/futures_positions.json: a one-way, cross-margin
+// long without a liquidation price.
+func CapturedPosition() Position {
+	return Position{Symbol: "PERP_LTC_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0.1",
+		PendingLongQty: "0", PendingShortQty: "0", SettlePrice: "96.87", AverageOpenPrice: "96.87", Pnl24H: "0",
+		Fee24H: "0.0048435", MarkPrice: "96.83793449", EstLiqPrice: "0", TimestampMs: 1752500555823, AdlQuantile: "2",
+		IsolatedMarginToken: "", IsolatedMarginAmount: "0", Leverage: "10"}
+}
