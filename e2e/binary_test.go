@@ -28,23 +28,7 @@ import (
 // wallet times in seconds), and again with every number a JSON string, as
 // live answers from October 2025 on: the binary exports the same values.
 func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
-	for _, mode := range []struct {
-		name  string
-		apply func(*fakeexchange.Scenario)
-	}{
-		{"live shapes", func(*fakeexchange.Scenario) {}},
-		{"every number a string", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
-	} {
-		t.Run(mode.name, func(t *testing.T) {
-			s := fakeexchange.DefaultScenario()
-			mode.apply(s)
-			fake, err := fakeexchange.New(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			binaryExportsEveryArea(t, serveFake(t, fake))
-		})
-	}
+	eachLiveEncoding(t, binaryExportsEveryArea)
 }
 
 func binaryExportsEveryArea(t *testing.T, url string) {

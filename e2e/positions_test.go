@@ -16,27 +16,13 @@ import (
 // number a string: each open position's values exactly, nothing for the
 // closed one, no liquidation price where the exchange gives 0.
 func TestBinaryExportsPositionsExactly(t *testing.T) {
-	for _, mode := range []struct {
-		name  string
-		apply func(*fakeexchange.Scenario)
-	}{
-		{"live shapes", func(*fakeexchange.Scenario) {}},
-		{"every number a string", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
-	} {
-		t.Run(mode.name, func(t *testing.T) {
-			s := fakeexchange.DefaultScenario()
-			mode.apply(s)
-			fake, err := fakeexchange.New(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
-				"--woox.api-url="+serveFake(t, fake), "--config.file="+everyAreaConfig(t))
-			p.WaitReady(t)
-			checkPositions(t, p.Scrape(t))
-			p.Stop(t)
-		})
-	}
+	eachLiveEncoding(t, func(t *testing.T, url string) {
+		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
+			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
+		p.WaitReady(t)
+		checkPositions(t, p.Scrape(t))
+		p.Stop(t)
+	})
 }
 
 func checkPositions(t *testing.T, samples map[string]*model.Sample) {

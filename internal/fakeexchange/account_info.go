@@ -41,13 +41,11 @@ type AccountInfo struct {
 	MarginRatioWalk *MarginRatioWalk `yaml:"margin_ratio_walk"`
 }
 
-// MarginRatioWalk lowers the margin ratio by Step every Every of server
-// time since the exchange's Start (or since SetAccountInfo), never below the
-// maintenance margin ratio: an account walking towards liquidation.
-type MarginRatioWalk struct {
-	Every time.Duration `yaml:"every"`
-	Step  string        `yaml:"step"`
-}
+// MarginRatioWalk moves the margin ratio by Step every Every of server
+// time since the exchange's Start (or since SetAccountInfo) towards the
+// maintenance margin ratio, never past it: an account walking towards
+// liquidation.
+type MarginRatioWalk = Walk
 
 // defaultAccountInfo is served for an account whose scenario sets none: a
 // spot account far from any margin call, without fee rates, as captured.
@@ -76,11 +74,8 @@ func (a AccountInfo) validate() error {
 		}
 	}
 	if w := a.MarginRatioWalk; w != nil {
-		if w.Every <= 0 {
-			return fieldErr("margin_ratio_walk.every", "must be positive")
-		}
-		if err := validateDecimal("margin_ratio_walk.step", w.Step); err != nil || w.Step == "" {
-			return fieldErr("margin_ratio_walk.step", "must be a decimal")
+		if err := w.validate("margin_ratio_walk"); err != nil {
+			return err
 		}
 		if a.MarginRatio == "" || a.MaintenanceMarginRatio == "" {
 			return fieldErr("margin_ratio_walk", "needs margin_ratio and maintenance_margin_ratio")
@@ -94,12 +89,7 @@ func (a *AccountInfo) patch(p AccountInfo) {
 	if p.AccountMode != "" {
 		a.AccountMode = p.AccountMode
 	}
-	dst := a.decimalFields()
-	for name, v := range p.decimalFields() {
-		if *v != "" {
-			*dst[name] = *v
-		}
-	}
+	patchText(a.decimalFields(), p.decimalFields())
 	if p.MarginRatioWalk != nil {
 		w := *p.MarginRatioWalk
 		a.MarginRatioWalk = &w
@@ -144,19 +134,9 @@ func (e *Exchange) patchAccountInfo(ev AccountInfoEvent) error {
 }
 
 // marginRatio is the margin ratio served at now: the walk's steps taken
-// since it started, floored at the maintenance margin ratio.
+// since it started, stopped at the maintenance margin ratio.
 func (a *accountState) marginRatio(now time.Time) string {
-	w := a.info.MarginRatioWalk
-	if w == nil || a.walkFrom.IsZero() || now.Before(a.walkFrom) {
-		return a.info.MarginRatio
-	}
-	steps := decimal.NewFromInt(int64(now.Sub(a.walkFrom) / w.Every))
-	ratio := decimal.RequireFromString(a.info.MarginRatio).Sub(decimal.RequireFromString(w.Step).Mul(steps))
-	floor := decimal.RequireFromString(a.info.MaintenanceMarginRatio)
-	if ratio.LessThan(floor) {
-		ratio = floor
-	}
-	return ratio.String()
+	return a.info.MarginRatioWalk.at(a.info.MarginRatio, a.info.MaintenanceMarginRatio, a.walkFrom, now)
 }
 
 // serveAccountInfo answers with the fields of the live answer, in its

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // PathPositions lists the futures positions of the account that signs the
@@ -53,10 +51,7 @@ type Position struct {
 // MarkPriceWalk moves the mark price by Step every Every of server time
 // since the exchange's Start (or since SetPosition) towards the estimated
 // liquidation price, never past it: a position walking towards liquidation.
-type MarkPriceWalk struct {
-	Every time.Duration `yaml:"every"`
-	Step  string        `yaml:"step"`
-}
+type MarkPriceWalk = Walk
 
 // positionState is a position with the time its walk starts; zero walks
 // from the exchange's Start.
@@ -102,11 +97,8 @@ func (p Position) validate() error {
 		}
 	}
 	if w := p.MarkPriceWalk; w != nil {
-		if w.Every <= 0 {
-			return fieldErr("mark_price_walk.every", "must be positive")
-		}
-		if err := validateDecimal("mark_price_walk.step", w.Step); err != nil || w.Step == "" {
-			return fieldErr("mark_price_walk.step", "must be a decimal")
+		if err := w.validate("mark_price_walk"); err != nil {
+			return err
 		}
 		if p.MarkPrice == "" || p.EstLiqPrice == "" {
 			return fieldErr("mark_price_walk", "needs mark_price and est_liq_price")
@@ -191,12 +183,7 @@ func (p *Position) patch(q Position) {
 	if q.TimestampMs != 0 {
 		p.TimestampMs = q.TimestampMs
 	}
-	dst := p.decimalFields()
-	for name, v := range q.decimalFields() {
-		if *v != "" {
-			*dst[name] = *v
-		}
-	}
+	patchText(p.decimalFields(), q.decimalFields())
 	if q.MarkPriceWalk != nil {
 		w := *q.MarkPriceWalk
 		p.MarkPriceWalk = &w
@@ -225,23 +212,14 @@ func (a *accountState) setPosition(p positionState) {
 }
 
 // markPrice is the mark price served at now: the walk's steps taken since
-// it started, stopped at the estimated liquidation price.
+// it started (the exchange's Start for a scenario position), stopped at the
+// estimated liquidation price.
 func (p *positionState) markPrice(now, started time.Time) string {
-	w, from := p.MarkPriceWalk, p.walkFrom
+	from := p.walkFrom
 	if from.IsZero() {
 		from = started
 	}
-	if w == nil || from.IsZero() || now.Before(from) {
-		return p.MarkPrice
-	}
-	mark, liq := decimal.RequireFromString(p.MarkPrice), decimal.RequireFromString(p.EstLiqPrice)
-	moved := decimal.RequireFromString(w.Step).Abs().Mul(decimal.NewFromInt(int64(now.Sub(from) / w.Every)))
-	if gap := liq.Sub(mark); moved.GreaterThanOrEqual(gap.Abs()) {
-		return liq.String()
-	} else if gap.IsNegative() {
-		return mark.Sub(moved).String()
-	}
-	return mark.Add(moved).String()
+	return p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, from, now)
 }
 
 // servePositions answers with the fields of the live answer, in its order:

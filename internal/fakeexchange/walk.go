@@ -1,0 +1,53 @@
+package fakeexchange
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Walk moves a served value by Step every Every of server time, towards a
+// bound it never passes: a margin ratio towards the maintenance margin
+// ratio, a mark price towards the liquidation price.
+type Walk struct {
+	Every time.Duration `yaml:"every"`
+	Step  string        `yaml:"step"`
+}
+
+// validate checks a walk of the scenario field named field.
+func (w *Walk) validate(field string) error {
+	if w.Every <= 0 {
+		return fieldErr(field+".every", "must be positive")
+	}
+	if err := validateDecimal(field+".step", w.Step); err != nil || w.Step == "" {
+		return fieldErr(field+".step", "must be a decimal")
+	}
+	return nil
+}
+
+// at is the value walked from start towards bound for the time between from
+// and now; start itself when the walk is nil or has not begun.
+func (w *Walk) at(start, bound string, from, now time.Time) string {
+	if w == nil || from.IsZero() || now.Before(from) {
+		return start
+	}
+	s, b := decimal.RequireFromString(start), decimal.RequireFromString(bound)
+	moved := decimal.RequireFromString(w.Step).Abs().Mul(decimal.NewFromInt(int64(now.Sub(from) / w.Every)))
+	gap := b.Sub(s)
+	switch {
+	case moved.GreaterThanOrEqual(gap.Abs()):
+		return b.String()
+	case gap.IsNegative():
+		return s.Sub(moved).String()
+	}
+	return s.Add(moved).String()
+}
+
+// patchText replaces each text of dst that src sets (non-empty).
+func patchText(dst, src map[string]*string) {
+	for name, v := range src {
+		if *v != "" {
+			*dst[name] = *v
+		}
+	}
+}
