@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/shard"
@@ -147,8 +149,11 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 			t.Errorf("%s: %d requests in one %s window, budget %d", k, n, window, requests/2)
 		}
 	}
-	if len(keys) != accounts*6 {
-		t.Errorf("requests for %d (account, endpoint) pairs, want each of the 6 per-account endpoints of %d accounts", len(keys), accounts)
+	// Every per-account endpoint: --collector.sub-accounts turns on the one
+	// off by default.
+	perAccount := len(collector.EndpointNames(true, map[string]bool{client.EndpointSubAccounts: true}))
+	if len(keys) != accounts*perAccount {
+		t.Errorf("requests for %d (account, endpoint) pairs, want each of the %d per-account endpoints of %d accounts", len(keys), perAccount, accounts)
 	}
 }
 
