@@ -27,12 +27,28 @@ type Balance struct {
 	MarkPrice *decimal.Decimal
 }
 
+// BalanceSnapshot is one answer of the balances endpoint: every token's
+// balance as of TimeMs, the answer's server time in Unix milliseconds (0
+// when the answer carries none).
+type BalanceSnapshot struct {
+	TimeMs   int64
+	Balances []Balance
+}
+
 // Balances returns the account's balance of every token it holds.
 func (c *Client) Balances(ctx context.Context) ([]Balance, error) {
-	var out []Balance
+	s, err := c.BalanceSnapshot(ctx)
+	return s.Balances, err
+}
+
+// BalanceSnapshot returns the account's balances with the time they are
+// from.
+func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
+	var out BalanceSnapshot
 	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			out, err = decodeBalances(data)
+		decode: func(data json.RawMessage, serverMs int64) (err error) {
+			out.TimeMs = serverMs
+			out.Balances, err = decodeBalances(data)
 			return err
 		}})
 	return out, err

@@ -8,11 +8,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// BalancesAPI reads one account's token balances.
+// BalancesAPI reads one account's token balances with their time.
 type BalancesAPI interface {
-	Balances(ctx context.Context) ([]client.Balance, error)
+	BalanceSnapshot(ctx context.Context) (client.BalanceSnapshot, error)
 }
 
 // balanceGauges are the balance fields exported, one gauge each.
@@ -37,11 +38,23 @@ func balanceGauge(name, help string) *prometheus.Desc {
 		help+" Absent when the exchange does not send it."+refreshed, []string{"account", "token"}, nil)
 }
 
-// BalancesCollector exports each account's token balances as last polled.
-// A token the exchange stops listing disappears with the next poll.
+var unexplainedDesc = prometheus.NewDesc(prometheus.BuildFQName(namespace, "balance", "unexplained_change"),
+	"The change of the account's holding of the token that its token history does not explain, in token units: "+
+		"since the baseline (the first balances answer after start, or the one saved with --token-history.state-file), "+
+		"the holding's change minus the signed amounts of the records dated up to the latest balances answer the token history "+
+		"has been read past. 0 while every change is explained; a record listed late brings it back when it arrives. "+
+		"Only while both the balances and the token history are polled."+refreshed,
+	[]string{"account", "token"}, nil)
+
+// BalancesCollector exports each account's token balances as last polled,
+// and the change of each that the token history does not explain. A token
+// the exchange stops listing disappears with the next poll.
 type BalancesCollector struct {
 	accounts []*latest[[]client.Balance]
-	changes  atomic.Uint64
+	// ledgers are the accounts' token history ledgers, which hold the
+	// balances against the records; nil without the token history.
+	ledgers []*ledger.Ledger
+	changes atomic.Uint64
 }
 
 var _ prometheus.Collector = (*BalancesCollector)(nil)
@@ -52,24 +65,69 @@ func buildBalances(b *builder) (prometheus.Collector, error) {
 	for _, a := range b.cfg.Accounts {
 		l := &latest[[]client.Balance]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
-		api := a.API
-		b.poll(c, a.Name, func(ctx context.Context, _ func()) error { return l.set(api.Balances(ctx)) })
+		api, led := a.API, b.e.ledgers[a.Name]
+		if led != nil {
+			led.ReconcileBalances()
+		}
+		c.ledgers = append(c.ledgers, led)
+		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
+			s, err := api.BalanceSnapshot(ctx)
+			if err == nil && led != nil {
+				if h, ok := holdingsOf(s); ok {
+					led.ObserveBalances(h)
+				}
+			}
+			return l.set(s.Balances, err)
+		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
 
-// generation changes when an account's answer does.
-func (c *BalancesCollector) generation() uint64 { return c.changes.Load() }
+// holdingsOf is what reconciliation needs of an answer; not ok when the
+// answer has no time or a token without a holding.
+func holdingsOf(s client.BalanceSnapshot) (ledger.Holdings, bool) {
+	h := ledger.Holdings{TimeMs: s.TimeMs, Tokens: make(map[string]decimal.Decimal, len(s.Balances))}
+	for _, b := range s.Balances {
+		if b.Holding == nil {
+			return h, false
+		}
+		h.Tokens[b.Token] = *b.Holding
+	}
+	return h, s.TimeMs > 0
+}
+
+// generation changes when an account's answer does, or what its token
+// history explains of it.
+func (c *BalancesCollector) generation() uint64 {
+	g := c.changes.Load()
+	for _, l := range c.ledgers {
+		if l != nil {
+			g += l.ReconcileGeneration()
+		}
+	}
+	return g
+}
 
 // Describe implements prometheus.Collector.
 func (c *BalancesCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, g := range balanceGauges {
 		ch <- g.desc
 	}
+	ch <- unexplainedDesc
 }
 
 // Collect implements prometheus.Collector.
 func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
+	for i, l := range c.ledgers {
+		if l == nil {
+			continue
+		}
+		if by, ok := l.Unexplained(); ok {
+			for token, d := range by {
+				ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, d.InexactFloat64(), c.accounts[i].account, token)
+			}
+		}
+	}
 	for _, a := range c.accounts {
 		balances := a.load()
 		if balances == nil {

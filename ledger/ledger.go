@@ -192,6 +192,9 @@ type Ledger struct {
 	pendingEnd   int64
 	hasPending   bool
 	pendingStale bool
+
+	// rec holds the balances against the records counted.
+	rec reconcile
 }
 
 // New returns an empty ledger whose first window starts at startMs (now −
@@ -304,6 +307,7 @@ func (l *Ledger) observe(r Record) bool {
 	if l.hasPending && r.TimestampMs <= l.pendingEnd {
 		l.pendingStale = true
 	}
+	l.rec.record(r)
 	return true
 }
 
@@ -378,6 +382,7 @@ func (l *Ledger) complete(end int64) {
 	}
 	l.start = next
 	l.forget(min(next, end-l.cfg.LateWindow.Milliseconds()))
+	l.rec.readThrough(end)
 }
 
 // forget moves the horizon up to h and drops the ids older than it.

@@ -35,6 +35,9 @@ type State struct {
 	LateRecords     uint64       `json:"late_records,omitempty"`
 	SharedIDRecords uint64       `json:"shared_id_records,omitempty"`
 	Sweep           *SweepState  `json:"sweep,omitempty"`
+	// Reconcile is the balance reconciliation; absent before the first
+	// balances answer and in states written before it existed.
+	Reconcile *ReconcileState `json:"reconcile,omitempty"`
 }
 
 // SeenRecord is a remembered record: its id, token and type, and the latest
@@ -95,6 +98,7 @@ func (l *Ledger) Export() State {
 	if s := l.sweep; s != (sweep{}) {
 		st.Sweep = &SweepState{Active: s.active, FromMs: s.from, ToMs: s.to, NextMs: s.next, StepMs: s.step, LastStartMs: s.lastStart}
 	}
+	st.Reconcile = l.rec.export()
 	return st
 }
 
@@ -179,6 +183,9 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 			return nil, errors.New("ledger state: sweep progress out of order")
 		}
 		l.sweep = sweep{active: s.Active, from: s.FromMs, to: s.ToMs, next: s.NextMs, step: s.StepMs, lastStart: s.LastStartMs}
+	}
+	if err := l.rec.restore(st.Reconcile); err != nil {
+		return nil, fmt.Errorf("ledger state: %w", err)
 	}
 	return l, nil
 }

@@ -70,6 +70,17 @@
     positionAdlQuantile: 4,
     positionAdlFor: '5m',
 
+    // WooxBalanceUnexplainedChange: fires when a token's balance change
+    // that the token history does not explain (woox_balance_unexplained_change,
+    // in units of that token) stays beyond balanceUnexplainedTolerance, on
+    // either side, for balanceUnexplainedFor. The tolerance applies to each
+    // token's series in its own units. The `for` is long enough for a late
+    // record the token history's overlap catches to arrive and clear it; a
+    // record found only by the late sweep (--token-history.late-interval,
+    // 1h) takes longer.
+    balanceUnexplainedTolerance: 0,
+    balanceUnexplainedFor: '30m',
+
     // Dashboard.
     dashboardUID: 'woox-exporter',
     dashboardTitle: 'WOO X exporter',

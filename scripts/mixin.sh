@@ -10,6 +10,11 @@
 #   bash scripts/mixin.sh settings every _config field is used: renders once per
 #                                  field with that field changed and fails,
 #                                  naming it, when neither output changes
+#   bash scripts/mixin.sh rules CONFIG
+#                                  prints the rules as JSON (which Prometheus
+#                                  reads as YAML) with _config overridden by
+#                                  the jsonnet object CONFIG, for runs that
+#                                  cannot wait a shipped `for`
 #
 # Needs jsonnet (Debian's `apt-get install jsonnet`, or go-jsonnet:
 # `go install github.com/google/go-jsonnet/cmd/jsonnet@v0.21.0`) and jq.
@@ -95,6 +100,9 @@ check)
 	;;
 lint)
 	bash scripts/dashboard-lint.sh "$DASHBOARD"
+	;;
+rules)
+	jsonnet -J mixin --tla-code "config=${2:-"{}"}" -e "$MIXIN $RULE_GROUPS"
 	;;
 settings)
 	# The field list is the config's own keys, so a new field is checked

@@ -1,9 +1,12 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/shopspring/decimal"
 )
 
 // PathBalances lists the token balances of the account that signs the
@@ -72,12 +75,88 @@ func (e *Exchange) RemoveBalance(account, token string) bool {
 }
 
 func (a *accountState) setBalance(b Balance) {
-	i, found := slices.BinarySearchFunc(a.balances, b.Token, func(x Balance, token string) int { return strings.Compare(x.Token, token) })
+	i, found := a.balanceIndex(b.Token)
 	if found {
 		a.balances[i] = b
 		return
 	}
 	a.balances = slices.Insert(a.balances, i, b)
+}
+
+// balanceIndex is where token's row is, or would be inserted, in the
+// balances sorted by token.
+func (a *accountState) balanceIndex(token string) (int, bool) {
+	return slices.BinarySearchFunc(a.balances, token, func(x Balance, token string) int { return strings.Compare(x.Token, token) })
+}
+
+// BalanceMoveEvent moves one token's balance of an account with no history
+// record (MoveBalance).
+type BalanceMoveEvent struct {
+	Account string `yaml:"account"`
+	Token   string `yaml:"token"`
+	// Amount is the signed exact decimal added to the balance.
+	Amount string `yaml:"amount"`
+}
+
+func (m BalanceMoveEvent) validate() error {
+	if m.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if _, err := parseAmount(m.Amount); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MoveBalance adds the signed amount to the account's balance of token, as
+// AppendHistory does for each record, but with no record: money the
+// exchange does not explain, which a reconciliation of balances with the
+// history must notice.
+func (e *Exchange) MoveBalance(account, token, amount string) error {
+	m := BalanceMoveEvent{Account: account, Token: token, Amount: amount}
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("move balance: %w", err)
+	}
+	d, _ := parseAmount(amount)
+	return e.withAccount("move balance", account, func(a *accountState) error {
+		a.moveBalance(token, d)
+		return nil
+	})
+}
+
+// parseAmount reads a signed exact decimal, as history amounts are written.
+func parseAmount(text string) (decimal.Decimal, error) {
+	if !decimalText.MatchString(text) {
+		return decimal.Decimal{}, fieldErr("amount", "not a decimal: %q", text)
+	}
+	d, err := decimal.NewFromString(text)
+	if err != nil {
+		return decimal.Decimal{}, fieldErr("amount", "not a decimal: %q", text)
+	}
+	return d, nil
+}
+
+// moveBalance adds d exactly to token's holding (an empty one counts as 0)
+// and, when the row has one, its available balance; a token without a row
+// gets one holding d, all of it available. The caller holds mu.
+func (a *accountState) moveBalance(token string, d decimal.Decimal) {
+	i, found := a.balanceIndex(token)
+	if !found {
+		a.balances = slices.Insert(a.balances, i, Balance{Token: token, Holding: d.String(), AvailableBalance: d.String()})
+		return
+	}
+	b := &a.balances[i]
+	b.Holding = addDecimal(b.Holding, d)
+	if b.AvailableBalance != "" {
+		b.AvailableBalance = addDecimal(b.AvailableBalance, d)
+	}
+}
+
+// addDecimal is text (validated decimal text, or empty for 0) plus d, as
+// exact decimal text.
+func addDecimal(text string, d decimal.Decimal) string {
+	v, _ := decimal.NewFromString(cmp.Or(text, "0"))
+	return v.Add(d).String()
 }
 
 func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
@@ -86,10 +165,13 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 		return nil, aerr
 	}
 	token, hasToken := q["token"]
-	now := e.now().UnixMilli()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a := e.accounts[account]
+	// Read with the balances, so the answer holds exactly the money of the
+	// records dated up to its timestamp (see datedLocked).
+	now := e.now().UnixMilli()
+	a.balancesAt = max(a.balancesAt, now)
 	rows := make([]object, 0, len(a.balances))
 	for _, b := range a.balances {
 		if hasToken && b.Token != token {
@@ -107,5 +189,5 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	}
 	o := object{"holding": rows}
 	e.set(o, "userId", e.integer(a.userID))
-	return o, nil
+	return stamped{data: o, ms: now}, nil
 }

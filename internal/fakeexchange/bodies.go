@@ -96,3 +96,20 @@ func (e *Exchange) timeIn(unit string, ms int64) any {
 func formatSecondsFraction(ms int64) string {
 	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
 }
+
+// stamped is an answer read at server time ms: its envelope carries ms as
+// its timestamp, rather than the time the answer is sent.
+type stamped struct {
+	data any
+	ms   int64
+}
+
+// successBody is the success envelope of data, stamped with the server
+// time now unless data is stamped.
+func (e *Exchange) successBody(data any) []byte {
+	ms := e.now().UnixMilli()
+	if s, ok := data.(stamped); ok {
+		data, ms = s.data, s.ms
+	}
+	return mustJSON(envelope{Success: true, Data: data, Timestamp: e.integer(ms)})
+}

@@ -28,8 +28,10 @@
 // reading, so tests can show the exporter copes with all of them: number
 // spellings (numbers_as_json_numbers, numbers_as_strings, snake_case_meta),
 // the signed query (signature_query), row time units (row_time_unit),
-// records listed after their own time (late_listing) or restamped
-// (MoveRecord), unstable order of records sharing a timestamp
+// records listed after their own time (late_listing, or one by one with
+// AppendLateHistory and the late_record event) or restamped (MoveRecord),
+// balances moved with no record (MoveBalance, unrecorded_balance_move),
+// unstable order of records sharing a timestamp
 // (unstable_tie_order), ids shared by the legs of a trade (shared_ids),
 // silent page caps, understated or overstated totals and clamped pages
 // (page_cap, understate_total, overstate_total, clamp_pages), transaction
@@ -67,6 +69,18 @@
 //   - Every request, including rejected and faulted ones, is kept in the
 //     request log returned by Requests, before the first byte of its answer
 //     is sent.
+//   - Balances follow the token history: every record added after New
+//     (AppendHistory, AppendLateHistory, the history generator, events)
+//     moves its token's holding, and available balance when the row has
+//     one, by its exact amount in the same step (a token without a row gets
+//     one from 0); the scenario's own history, dated before creation, does
+//     not move its balances, nor does MoveRecord. A balances answer's
+//     envelope timestamp is the server time at which its balances were
+//     read, and a record the fake dates itself (generator, late_record,
+//     AppendLateHistory without a timestamp) is dated after every balances
+//     answer already stamped: an answer holds the money of exactly the
+//     records dated at or before its timestamp, those appended with an
+//     explicit earlier timestamp aside.
 //
 // A scenario (YAML or Go, see Scenario) sets accounts, keys, history, token
 // networks and timed events; DefaultScenario is a ready-made one.

@@ -56,7 +56,8 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.SystemStatus != nil {
 		e.SetSystemStatus(*ev.SystemStatus)
 	}
-	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount), e.applyPositionEvent(ev.Position)} {
+	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount), e.applyPositionEvent(ev.Position),
+		e.eventBalanceMove(ev.UnrecordedBalanceMove), e.eventLateRecord(ev.LateRecord)} {
 		if err != nil {
 			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "err", err)
 		}
@@ -64,8 +65,9 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
 }
 
-// generate appends one record every g.Every, cycling through every
-// type/token pair, with deterministic pseudo-random amounts.
+// generate appends one record every g.Every, dated when appended and
+// moving its balance, cycling through every type/token pair, with
+// deterministic pseudo-random amounts.
 func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenerator) {
 	h := fnv.New64a()
 	h.Write([]byte(account))
@@ -79,19 +81,16 @@ func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenera
 		case <-t.C:
 		}
 		typ := g.Types[i%len(g.Types)]
-		rec := HistoryRecord{
-			Type:      typ,
-			Token:     g.Tokens[(i/len(g.Types))%len(g.Tokens)],
-			Amount:    randomAmount(rnd, outflow[typ]),
-			Timestamp: e.now().UnixMilli(),
-		}
-		e.mu.Lock()
-		rec.ID = e.nextHistoryIDLocked(account)
-		e.mu.Unlock()
-		if err := e.AppendHistory(account, rec); err != nil {
+		recs, err := e.appendNow("generate history", account, 0, []HistoryRecord{{
+			Type:   typ,
+			Token:  g.Tokens[(i/len(g.Types))%len(g.Tokens)],
+			Amount: randomAmount(rnd, outflow[typ]),
+		}})
+		if err != nil {
 			level.Warn(e.logger).Log("msg", "generated history record rejected", "account", account, "err", err)
 			continue
 		}
+		rec := recs[0]
 		level.Debug(e.logger).Log("msg", "generated history record", "account", account, "id", rec.ID, "type", rec.Type, "token", rec.Token, "amount", rec.Amount)
 	}
 }
@@ -142,4 +141,18 @@ func (e *Exchange) eventSubAccount(ev *SubAccountEvent) error {
 		return nil
 	}
 	return e.AddSubAccount(ev.Account, ev.SubAccount)
+}
+
+func (e *Exchange) eventBalanceMove(ev *BalanceMoveEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.MoveBalance(ev.Account, ev.Token, ev.Amount)
+}
+
+func (e *Exchange) eventLateRecord(ev *LateRecordEvent) error {
+	if ev == nil {
+		return nil
+	}
+	return e.AppendLateHistory(ev.Account, ev.ListedAfter, ev.HistoryRecord)
 }

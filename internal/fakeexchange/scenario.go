@@ -306,6 +306,11 @@ type Event struct {
 	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
 	// Position opens, changes or removes a futures position.
 	Position *PositionEvent `yaml:"position"`
+	// UnrecordedBalanceMove moves a balance with no history record.
+	UnrecordedBalanceMove *BalanceMoveEvent `yaml:"unrecorded_balance_move"`
+	// LateRecord appends a history record whose money moves at once but
+	// which is listed only later.
+	LateRecord *LateRecordEvent `yaml:"late_record"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are

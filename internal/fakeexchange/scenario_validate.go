@@ -198,10 +198,11 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 			return fieldErr(p+".after", "must not be negative")
 		}
 		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil &&
-			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil && ev.Position == nil {
+			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil && ev.Position == nil &&
+			ev.UnrecordedBalanceMove == nil && ev.LateRecord == nil {
 			return fieldErr(p, "no action")
 		}
-		if err := validateHealthEvent(ev, names); err != nil {
+		if err := s.validateHealthEvent(ev, names); err != nil {
 			return fmt.Errorf("%s.%w", p, err)
 		}
 		if tn := ev.TokenNetwork; tn != nil {
@@ -257,66 +258,13 @@ func validateRecord(r HistoryRecord, undocumented []string) error {
 	if r.Token == "" {
 		return fieldErr("token", "must not be empty")
 	}
-	if !decimalText.MatchString(r.Amount) {
-		return fieldErr("amount", "not a decimal: %q", r.Amount)
+	if _, err := parseAmount(r.Amount); err != nil {
+		return err
 	}
 	if r.Timestamp < 0 {
 		return fieldErr("timestamp", "must not be negative")
 	}
 	return nil
-}
-
-func validateTokenNetwork(r TokenNetworkRow) error {
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if r.Network == "" {
-		return fieldErr("network", "must not be empty")
-	}
-	if !decimalText.MatchString(r.MinimumWithdrawal) {
-		return fieldErr("minimum_withdrawal", "not a decimal: %q", r.MinimumWithdrawal)
-	}
-	if !decimalText.MatchString(r.WithdrawalFee) {
-		return fieldErr("withdrawal_fee", "not a decimal: %q", r.WithdrawalFee)
-	}
-	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
-		return fieldErr("allow_deposit", "must be 0 or 1")
-	}
-	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
-		return fieldErr("allow_withdraw", "must be 0 or 1")
-	}
-	return nil
-}
-
-func validatePatch(p TokenNetworkPatch) error {
-	if p.Token == "" || p.Network == "" {
-		return fieldErr("token", "token and network must be set")
-	}
-	var r TokenNetworkRow
-	r.Token, r.Network, r.MinimumWithdrawal, r.WithdrawalFee = p.Token, p.Network, "0", "0"
-	p.apply(&r)
-	return validateTokenNetwork(r)
-}
-
-func (p TokenNetworkPatch) apply(r *TokenNetworkRow) {
-	if p.Protocol != nil {
-		r.Protocol = *p.Protocol
-	}
-	if p.Name != nil {
-		r.Name = *p.Name
-	}
-	if p.MinimumWithdrawal != nil {
-		r.MinimumWithdrawal = *p.MinimumWithdrawal
-	}
-	if p.WithdrawalFee != nil {
-		r.WithdrawalFee = *p.WithdrawalFee
-	}
-	if p.AllowDeposit != nil {
-		r.AllowDeposit = *p.AllowDeposit
-	}
-	if p.AllowWithdraw != nil {
-		r.AllowWithdraw = *p.AllowWithdraw
-	}
 }
 
 // ParseRateLimit parses "N/window", e.g. "10/60s" or "600/1m". "0/0s" (or
@@ -405,9 +353,9 @@ func validateHealth(a Account) error {
 	return validatePositions(a.Positions)
 }
 
-// validateHealthEvent checks an event's account health actions against the
-// scenario's account names.
-func validateHealthEvent(ev Event, accounts map[string]bool) error {
+// validateHealthEvent checks an event's account health and balance moving
+// actions against the scenario's account names.
+func (s *Scenario) validateHealthEvent(ev Event, accounts map[string]bool) error {
 	check := func(field, account string, err error) error {
 		if !accounts[account] {
 			return fieldErr(field+".account", "unknown account %q", account)
@@ -439,6 +387,16 @@ func validateHealthEvent(ev Event, accounts map[string]bool) error {
 	}
 	if p := ev.Position; p != nil {
 		if err := check("position", p.Account, p.validate()); err != nil {
+			return err
+		}
+	}
+	if m := ev.UnrecordedBalanceMove; m != nil {
+		if err := check("unrecorded_balance_move", m.Account, m.validate()); err != nil {
+			return err
+		}
+	}
+	if l := ev.LateRecord; l != nil {
+		if err := check("late_record", l.Account, l.validate(s.UndocumentedTypes)); err != nil {
 			return err
 		}
 	}

@@ -77,11 +77,16 @@ type accountState struct {
 	keyOrder    []string
 	// listed, when not nil, is what the credentials endpoint lists
 	// instead of the keys (ListCredentials).
-	listed    []Key
-	history   []HistoryRecord // ascending by compareRecords
-	keys      map[legKey]bool
-	maxID     int64
-	generator *HistoryGenerator
+	listed  []Key
+	history []HistoryRecord // ascending by compareRecords
+	keys    map[legKey]bool
+	// listAt is when records appended late (AppendLateHistory) are first
+	// listed, by server time.
+	listAt map[legKey]time.Time
+	// balancesAt is the timestamp of the latest balances answer (Unix ms).
+	balancesAt int64
+	maxID      int64
+	generator  *HistoryGenerator
 
 	info AccountInfo
 	// walkFrom is when the margin ratio walk started; zero before Start.
@@ -204,7 +209,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 // transfers, sub-accounts, positions, generator and history; created is the server time
 // of timestamp_ago and of the transfers.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
-	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{},
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
 		info: defaultAccountInfo, isSubAccount: a.IsSubAccount, subAccounts: append([]SubAccount(nil), a.SubAccounts...)}
 	if a.AccountInfo != nil {
 		st.info = *a.AccountInfo
@@ -235,7 +240,9 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 		}
 		recs = append(recs, r)
 	}
-	if err := e.AppendHistory(a.Name, recs...); err != nil {
+	// The balances are the state at creation: the history before it does
+	// not move them. No lock: New has not shared the exchange yet.
+	if err := e.appendLocked("append history", st, recs, false, time.Time{}); err != nil {
 		return fmt.Errorf("invalid scenario: %w", err)
 	}
 	return nil
@@ -304,7 +311,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status, body = aerr.status, e.errorBody(aerr)
 		rec.Code = aerr.code
 	} else {
-		body = mustJSON(envelope{Success: true, Data: data, Timestamp: e.integer(e.now().UnixMilli())})
+		body = e.successBody(data)
 	}
 	if fault != nil {
 		e.answerFault(w, r, &rec, *fault, status, body)

@@ -4,33 +4,56 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
 )
 
-// AppendHistory adds records to an account's history. IDs must be new for
-// the account (with Scenario.SharedIDs, the id, token and type together);
-// on any invalid record nothing is added.
+// AppendHistory adds records to an account's history and, in the same
+// step, moves the account's balance of each record's token by its amount
+// (as MoveBalance does), so no balances answer shows the money without the
+// record or the record without the money. IDs must be new for the account
+// (with Scenario.SharedIDs, the id, token and type together); on any
+// invalid record nothing is added.
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked("append history", account)
-	if err != nil {
-		return err
-	}
+	return e.withAccount("append history", account, func(a *accountState) error {
+		return e.appendLocked("append history", a, recs, true, time.Time{})
+	})
+}
+
+// appendLocked adds records to a's history, moving a's balances by their
+// amounts when move is set; a listAt that is not zero is when the history
+// endpoint first lists them. On any invalid record nothing changes. The
+// caller holds mu.
+func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord, move bool, listAt time.Time) error {
 	batch := map[legKey]bool{}
+	moves := map[string]decimal.Decimal{}
 	for i, r := range recs {
 		if err := validateRecord(r, e.undocumented); err != nil {
-			return fmt.Errorf("append history record %d: %w", i, err)
+			return fmt.Errorf("%s record %d: %w", op, i, err)
 		}
 		k := recordKey(r, e.sharedIDs)
 		if a.keys[k] || batch[k] {
-			return fmt.Errorf("append history record %d: duplicate %s", i, k)
+			return fmt.Errorf("%s record %d: duplicate %s", op, i, k)
 		}
 		batch[k] = true
+		d, _ := parseAmount(r.Amount) // validated
+		moves[r.Token] = moves[r.Token].Add(d)
+	}
+	for k := range batch {
+		a.keys[k] = true
+		if !listAt.IsZero() {
+			a.listAt[k] = listAt
+		}
 	}
 	for _, r := range recs {
-		a.keys[recordKey(r, e.sharedIDs)] = true
 		a.maxID = max(a.maxID, r.ID)
 		a.history = append(a.history, r)
+	}
+	if move {
+		for token, d := range moves {
+			a.moveBalance(token, d)
+		}
 	}
 	slices.SortStableFunc(a.history, compareRecords)
 	return nil

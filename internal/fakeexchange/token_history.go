@@ -1,6 +1,10 @@
 package fakeexchange
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
 // PathTokenHistory lists the balance changes of the account that signs the
 // request.
@@ -52,14 +56,15 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.historyServes++
-	hist := e.accounts[account].history
+	a := e.accounts[account]
+	hist := a.history
 	var all []HistoryRecord
 	for i := len(hist) - 1; i >= 0; i-- {
 		r := hist[i]
 		if (hasType && r.Type != typ) || !window.contains(r.Timestamp) {
 			continue
 		}
-		if e.lateListing != nil && !e.lateListing.listed(r, now) {
+		if !e.listedLocked(a, r, now) {
 			continue
 		}
 		all = append(all, r)
@@ -102,4 +107,95 @@ func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
 		amount = malformedAmount
 	}
 	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: e.rowTime(r.Timestamp)}
+}
+
+// listedLocked reports whether the history endpoint lists r of account a at
+// server time now: not before its own listing time if it was appended late,
+// nor before the scenario's late listing lets it. The caller holds mu.
+func (e *Exchange) listedLocked(a *accountState, r HistoryRecord, now time.Time) bool {
+	if len(a.listAt) > 0 {
+		if at, late := a.listAt[recordKey(r, e.sharedIDs)]; late && now.Before(at) {
+			return false
+		}
+	}
+	return e.lateListing == nil || e.lateListing.listed(r, now)
+}
+
+// LateRecordEvent appends one history record that the history endpoint
+// lists only ListedAfter after the event (AppendLateHistory). An ID of 0
+// takes the account's next id; a Timestamp of 0 dates the record at the
+// event's server time.
+type LateRecordEvent struct {
+	Account       string `yaml:"account"`
+	HistoryRecord `yaml:",inline"`
+	ListedAfter   time.Duration `yaml:"listed_after"`
+}
+
+func (l LateRecordEvent) validate(undocumented []string) error {
+	if err := validateRecord(l.HistoryRecord, undocumented); err != nil {
+		return err
+	}
+	if l.ListedAfter < 0 {
+		return fieldErr("listed_after", "must not be negative")
+	}
+	return nil
+}
+
+// AppendLateHistory adds records as AppendHistory does, moving the
+// account's balances at once, but the history endpoint lists them (on any
+// page and in meta.total) only from listAfter later by server time, as an
+// exchange that lists a record some time after the money moved. A record
+// with ID 0 gets the account's next unused id; one with Timestamp 0 is
+// dated now by server time (see datedLocked).
+func (e *Exchange) AppendLateHistory(account string, listAfter time.Duration, recs ...HistoryRecord) error {
+	_, err := e.appendNow("append late history", account, listAfter, recs)
+	return err
+}
+
+// appendNow appends records completed by datedLocked at server time now,
+// moving the account's balances, and listed from listAfter later; it
+// returns the records as appended.
+func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs []HistoryRecord) ([]HistoryRecord, error) {
+	if listAfter < 0 {
+		return nil, fmt.Errorf("%s: listing delay must not be negative", op)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, err := e.accountLocked(op, account)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	recs = a.datedLocked(recs, now)
+	var listAt time.Time
+	if listAfter > 0 {
+		listAt = now.Add(listAfter)
+	}
+	return recs, e.appendLocked(op, a, recs, true, listAt)
+}
+
+// datedLocked returns the records with what they leave to the fake filled
+// in: an ID of 0 becomes the account's next unused id, a Timestamp of 0 the
+// server time now, read with mu held like the time of a balances answer.
+// When a balances answer of the account was already stamped this very
+// millisecond (without the record's money), the record is dated the next
+// one: a record is dated at or before a balances answer's timestamp exactly
+// when the answer holds its money. The caller holds mu.
+func (a *accountState) datedLocked(recs []HistoryRecord, now time.Time) []HistoryRecord {
+	out := slices.Clone(recs)
+	next := max(a.maxID, 0)
+	for _, r := range out {
+		next = max(next, r.ID)
+	}
+	ts := max(now.UnixMilli(), a.balancesAt+1)
+	for i := range out {
+		if out[i].ID == 0 {
+			next++
+			out[i].ID = next
+		}
+		if out[i].Timestamp == 0 {
+			out[i].Timestamp = ts
+		}
+	}
+	return out
 }

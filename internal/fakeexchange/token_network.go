@@ -36,3 +36,56 @@ func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
 	}
 	return rowsData{Rows: rows}, nil
 }
+
+func validateTokenNetwork(r TokenNetworkRow) error {
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if r.Network == "" {
+		return fieldErr("network", "must not be empty")
+	}
+	if !decimalText.MatchString(r.MinimumWithdrawal) {
+		return fieldErr("minimum_withdrawal", "not a decimal: %q", r.MinimumWithdrawal)
+	}
+	if !decimalText.MatchString(r.WithdrawalFee) {
+		return fieldErr("withdrawal_fee", "not a decimal: %q", r.WithdrawalFee)
+	}
+	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
+		return fieldErr("allow_deposit", "must be 0 or 1")
+	}
+	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
+		return fieldErr("allow_withdraw", "must be 0 or 1")
+	}
+	return nil
+}
+
+func validatePatch(p TokenNetworkPatch) error {
+	if p.Token == "" || p.Network == "" {
+		return fieldErr("token", "token and network must be set")
+	}
+	var r TokenNetworkRow
+	r.Token, r.Network, r.MinimumWithdrawal, r.WithdrawalFee = p.Token, p.Network, "0", "0"
+	p.apply(&r)
+	return validateTokenNetwork(r)
+}
+
+func (p TokenNetworkPatch) apply(r *TokenNetworkRow) {
+	if p.Protocol != nil {
+		r.Protocol = *p.Protocol
+	}
+	if p.Name != nil {
+		r.Name = *p.Name
+	}
+	if p.MinimumWithdrawal != nil {
+		r.MinimumWithdrawal = *p.MinimumWithdrawal
+	}
+	if p.WithdrawalFee != nil {
+		r.WithdrawalFee = *p.WithdrawalFee
+	}
+	if p.AllowDeposit != nil {
+		r.AllowDeposit = *p.AllowDeposit
+	}
+	if p.AllowWithdraw != nil {
+		r.AllowWithdraw = *p.AllowWithdraw
+	}
+}

@@ -373,6 +373,32 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               runbook_url: runbook('WooxFeeRateIncreased'),
             },
           },
+          // The value, in token units, is the latest balances snapshot's
+          // holding minus the baseline's, minus the token history records
+          // dated between them: 0 while every change is explained. A record
+          // listed late explains its change when it arrives, and the value
+          // returns to 0: balanceUnexplainedFor (default 30m) is long enough
+          // for a record the token history's overlap catches (5m behind its
+          // cursor, read every minute). One found only by the late sweep
+          // (every --token-history.late-interval, 1h) may fire it first and
+          // then resolve it; raise balanceUnexplainedFor above that interval
+          // to wait for the sweep. balanceUnexplainedTolerance is in units
+          // of each token, applied to each token's series. $value is the
+          // absolute value: the annotations query the signed one.
+          {
+            alert: 'WooxBalanceUnexplainedChange',
+            local signed = '{{ with printf "woox_balance_unexplained_change{job=%q,instance=%q,account=%q,token=%q}" $labels.job $labels.instance $labels.account $labels.token | query }}{{ . | first | value | printf "%+g" }}{{ else }}±{{ $value | printf "%g" }}{{ end }} {{ $labels.token }}',
+            // std.toString, not %g: Debian's jsonnet overflows formatting 0 with %g.
+            local tolerance = std.toString($._config.balanceUnexplainedTolerance),
+            expr: 'abs(woox_balance_unexplained_change{%s}) > %s' % [$._config.wooxSelector, tolerance],
+            'for': $._config.balanceUnexplainedFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Unexplained change of %s in the balance of WOO X account {{ $labels.account }}' % signed,
+              description: 'The {{ $labels.token }} balance of account {{ $labels.account }} on {{ $labels.instance }} differs by %s from what its token history explains (the holding now, minus the holding at the baseline, minus the records dated in between; positive: the balance holds more than the records explain), for at least %s (tolerance %s {{ $labels.token }}). Money moved that the token history does not list, or a record is missing; a record listed late would most likely have cleared it by now. Check the token history, deposits, withdrawals and sub-account transfers of {{ $labels.token }} in the WOO X UI; if nothing explains it, treat it as a possible security incident.' % [signed, $._config.balanceUnexplainedFor, tolerance],
+              runbook_url: runbook('WooxBalanceUnexplainedChange'),
+            },
+          },
         ],
       },
       {
