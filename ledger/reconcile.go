@@ -73,7 +73,7 @@ func (l *Ledger) ObserveBalances(h Holdings) {
 		r.gen++
 		return
 	}
-	if h.TimeMs <= r.baseMs {
+	if h.TimeMs <= r.baseMs || r.awaiting != nil && h.TimeMs <= r.awaiting.TimeMs {
 		return
 	}
 	r.awaiting = &Holdings{TimeMs: h.TimeMs, Tokens: maps.Clone(h.Tokens)}
