@@ -194,7 +194,9 @@ func (c *Client) send(ctx context.Context, r request) error {
 		ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
 		req.Header.Set("x-api-key", c.cfg.APIKey)
 		req.Header.Set("x-api-timestamp", ts)
-		req.Header.Set("x-api-signature", c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
+		sig := c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
+		c.signatures.add(sig)
+		req.Header.Set("x-api-signature", sig)
 	}
 
 	start, sent := c.cfg.Now(), c.clock.now()
@@ -225,7 +227,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
 		if decodeErr == nil {
-			e.Code, e.Message = int(env.Code.Value), truncateForError(env.Message)
+			e.Code, e.Message = int(env.Code.Value), truncateForError(c.redact(env.Message))
 		}
 		e.Kind = classify(resp.StatusCode, e.Code)
 		return e
@@ -234,7 +236,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
 	}
 	if env.Success == nil || !*env.Success {
-		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(env.Message)}
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
 		e.Kind = classify(resp.StatusCode, e.Code)
 		if e.Kind == KindOther {
 			e.Kind = KindBadResponse
