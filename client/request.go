@@ -190,13 +190,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	req.Header.Set("Accept", "application/json")
 	if r.signed {
-		// The exchange checks the timestamp against its own clock.
-		ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
-		req.Header.Set("x-api-key", c.cfg.APIKey)
-		req.Header.Set("x-api-timestamp", ts)
-		sig := c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
-		c.signatures.add(sig)
-		req.Header.Set("x-api-signature", sig)
+		c.signRequest(req, pathAndQuery)
 	}
 
 	start, sent := c.cfg.Now(), c.clock.now()
@@ -256,6 +250,18 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
 	}
 	return nil
+}
+
+// signRequest sets the key, timestamp and signature headers of req, and
+// remembers the signature to redact it from answers.
+func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
+	// The exchange checks the timestamp against its own clock.
+	ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
+	sig := c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
+	c.signatures.add(sig)
+	req.Header.Set("x-api-key", c.cfg.APIKey)
+	req.Header.Set("x-api-timestamp", ts)
+	req.Header.Set("x-api-signature", sig)
 }
 
 func (c *Client) observe(endpoint, code string, start time.Time) {
