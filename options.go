@@ -32,6 +32,7 @@ type options struct {
 	logLevel    string
 	logFormat   string
 	apiURL      string
+	plainHTTP   bool
 	configFile  string
 	configCheck bool
 
@@ -82,6 +83,7 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").EnumVar(&o.logLevel, "debug", "info", "warn", "error")
 	app.Flag("log.format", "Output format of log messages. One of: [logfmt, json]").Default("logfmt").EnumVar(&o.logFormat, "logfmt", "json")
 	app.Flag("woox.api-url", "Base address of the WOO X REST API.").Default(client.DefaultBaseURL).StringVar(&o.apiURL)
+	app.Flag("woox.allow-plain-http", "Allow an http:// --woox.api-url to a host other than loopback (127.0.0.0/8, ::1, localhost), which sends the API key and signatures unencrypted.").BoolVar(&o.plainHTTP)
 	app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").StringVar(&o.configFile)
 	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
 	o.addHistoryFlags(app)
@@ -133,6 +135,9 @@ func (o *options) Validate() error {
 		return err
 	}
 	if err := checkListenAddresses(*o.web.WebListenAddresses); err != nil {
+		return err
+	}
+	if err := checkPlainHTTP(o.apiURL, o.plainHTTP); err != nil {
 		return err
 	}
 	if o.requestTimeout <= 0 {

@@ -116,6 +116,9 @@ type Client struct {
 	// sign signs a request string with the account's secret. A closure, so
 	// that no formatting or reflection of the Client can reach the secret.
 	sign func(timestampMs, method, pathAndQuery, body string) string
+	// signatures are the latest ones sent, redacted from what the
+	// exchange answers.
+	signatures signatureRing
 
 	clock *Clock
 

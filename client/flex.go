@@ -105,7 +105,11 @@ func scalarText(b []byte) (s string, isNull bool, err error) {
 	}
 }
 
+// truncateForError cuts text from the exchange to quote in an error. Its
+// long hex runs are redacted before the cut, which could shorten one below
+// the length that is recognised.
 func truncateForError(s string) string {
+	s = redactHex(s)
 	const maxLen = 64
 	if len(s) > maxLen {
 		return s[:maxLen] + "..."

@@ -190,11 +190,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	req.Header.Set("Accept", "application/json")
 	if r.signed {
-		// The exchange checks the timestamp against its own clock.
-		ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
-		req.Header.Set("x-api-key", c.cfg.APIKey)
-		req.Header.Set("x-api-timestamp", ts)
-		req.Header.Set("x-api-signature", c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, ""))
+		c.signRequest(req, pathAndQuery)
 	}
 
 	start, sent := c.cfg.Now(), c.clock.now()
@@ -225,7 +221,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
 		if decodeErr == nil {
-			e.Code, e.Message = int(env.Code.Value), truncateForError(env.Message)
+			e.Code, e.Message = int(env.Code.Value), truncateForError(c.redact(env.Message))
 		}
 		e.Kind = classify(resp.StatusCode, e.Code)
 		return e
@@ -234,7 +230,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
 	}
 	if env.Success == nil || !*env.Success {
-		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(env.Message)}
+		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
 		e.Kind = classify(resp.StatusCode, e.Code)
 		if e.Kind == KindOther {
 			e.Kind = KindBadResponse
@@ -254,6 +250,18 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
 	}
 	return nil
+}
+
+// signRequest sets the key, timestamp and signature headers of req, and
+// remembers the signature to redact it from answers.
+func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
+	// The exchange checks the timestamp against its own clock.
+	ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
+	sig := c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
+	c.signatures.add(sig)
+	req.Header.Set("x-api-key", c.cfg.APIKey)
+	req.Header.Set("x-api-timestamp", ts)
+	req.Header.Set("x-api-signature", sig)
 }
 
 func (c *Client) observe(endpoint, code string, start time.Time) {

@@ -48,7 +48,7 @@ func Decode(b []byte, now time.Time) (map[string]ledger.State, error) {
 	dec.DisallowUnknownFields()
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, decodeError(err, dec, b)
 	}
 	if dec.More() {
 		return nil, errors.New("decode: data after the document")
