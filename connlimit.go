@@ -91,9 +91,18 @@ func (l *evictingListener) evictable() *trackedConn {
 	return idle
 }
 
+// Close stops accepting and closes the connections that have sent no
+// complete request: http.Server.Shutdown closes idle ones but waits 5 s
+// for silent ones, as long as it allows itself.
 func (l *evictingListener) Close() error {
 	l.mu.Lock()
 	l.closed = true
+	for c := range l.conns {
+		if c.state == http.StateNew {
+			delete(l.conns, c)
+			c.Conn.Close()
+		}
+	}
 	l.freed.Broadcast()
 	l.mu.Unlock()
 	return l.Listener.Close()

@@ -164,3 +164,15 @@ func TestEvictingListenerWaitingAcceptEndsOnClose(t *testing.T) {
 		t.Fatal("Accept still waiting after the listener closed")
 	}
 }
+
+// Closing the listener (as shutdown does) closes the connections that have
+// sent no complete request, and leaves the others to the server.
+func TestEvictingListenerCloseClosesSilentConnections(t *testing.T) {
+	l := newTestEvictingListener(t, 3)
+	c := acceptN(t, l, 3)
+	setStates(l, c, http.StateNew, http.StateIdle, http.StateActive)
+	l.Close()
+	if held(l, c[0]) || !held(l, c[1]) || !held(l, c[2]) {
+		t.Errorf("after Close: silent held %v, idle %v, active %v; want only the silent one closed", held(l, c[0]), held(l, c[1]), held(l, c[2]))
+	}
+}
