@@ -132,7 +132,7 @@ func TestEvictingListenerClosesTheEvictedConnection(t *testing.T) {
 	if err := client.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Read(make([]byte, 1)); err != io.EOF {
+	if _, err := client.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("evicted connection: read returned %v, want EOF", err)
 	}
 }

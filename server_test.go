@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -152,7 +153,7 @@ func TestServerClosesIdleConnections(t *testing.T) {
 	if err := c.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := br.ReadByte(); err != io.EOF {
+	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: read returned %v after %v, want EOF once the server closes it", err, time.Since(idleSince).Round(time.Millisecond))
 	}
 	if d := time.Since(idleSince); d < limits.idleTimeout/2 {
@@ -191,7 +192,7 @@ func TestServerEvictsTheOldestSilentConnectionAtTheCap(t *testing.T) {
 	if err := silent[0].SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := silent[0].Read(make([]byte, 1)); err != io.EOF {
+	if _, err := silent[0].Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Errorf("oldest silent connection: read returned %v, want EOF", err)
 	}
 }
@@ -278,7 +279,7 @@ func smuggle(addr string) ([]string, error) {
 	br := bufio.NewReader(c)
 	for {
 		resp, err := http.ReadResponse(br, nil)
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return answers, nil
 		}
 		if err != nil {
