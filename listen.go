@@ -11,7 +11,6 @@ import (
 	"github.com/coreos/go-systemd/v22/activation"
 	"github.com/mdlayher/vsock"
 	"github.com/prometheus/exporter-toolkit/web"
-	"golang.org/x/net/netutil"
 )
 
 // listen opens the listeners that the web flags name, as exporter-toolkit's
@@ -50,7 +49,7 @@ func listen(flags *web.FlagConfig, maxConns int) ([]net.Listener, error) {
 		}
 	}
 	for i, l := range listeners {
-		listeners[i] = netutil.LimitListener(l, maxConns)
+		listeners[i] = newEvictingListener(l, maxConns)
 	}
 	return listeners, nil
 }

@@ -39,6 +39,10 @@ type serverConfig struct {
 // it may hold at once, so that no client can take the file descriptors the
 // polls need.
 type serverLimits struct {
+	// readHeaderTimeout bounds the TLS handshake and the request headers.
+	// Each connection that sends nothing holds a file descriptor until then
+	// (or until a newer one evicts it at the cap), while a scraper sends its
+	// headers in one write, within a round trip or two of connecting.
 	readHeaderTimeout time.Duration
 	// readTimeout also ends a request's context, and writeTimeout its
 	// answer: both outlast the longest legitimate scrape by far.
@@ -47,12 +51,13 @@ type serverLimits struct {
 	// idleTimeout closes a keep-alive connection between requests; it
 	// outlasts common scrape intervals, so Prometheus keeps its connection.
 	idleTimeout time.Duration
-	// maxConnections per listener: more wait in the kernel's backlog.
+	// maxConnections per listener: at the cap a new connection evicts one
+	// that has no request in progress (evictingListener), or waits.
 	maxConnections int
 }
 
 var defaultServerLimits = serverLimits{
-	readHeaderTimeout: 10 * time.Second,
+	readHeaderTimeout: 5 * time.Second,
 	readTimeout:       time.Minute,
 	writeTimeout:      time.Minute,
 	idleTimeout:       2 * time.Minute,
@@ -70,7 +75,8 @@ func serve(ctx context.Context, listeners []net.Listener, c serverConfig) error 
 		return err
 	}
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           closeAfterChunkedRequest(mux),
+		ConnState:         trackConnState,
 		ReadHeaderTimeout: c.limits.readHeaderTimeout,
 		ReadTimeout:       c.limits.readTimeout,
 		WriteTimeout:      c.limits.writeTimeout,
@@ -128,6 +134,22 @@ func newMux(c serverConfig) (*http.ServeMux, error) {
 		mux.Handle("/", landing)
 	}
 	return mux, nil
+}
+
+// closeAfterChunkedRequest closes the connection after answering a request
+// with a chunked body. Such a request may also carry a Content-Length, which
+// net/http drops without a trace, and a proxy in front that reads the
+// Content-Length instead would hide a second request in the body: RFC 9112
+// §6.1 asks to close the connection. No scrape or health check has a body,
+// so closing after every chunked one costs nothing and needs no second
+// parser of the raw header.
+func closeAfterChunkedRequest(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.TransferEncoding) > 0 {
+			w.Header().Set("Connection", "close")
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // serverErrorLog routes the http.Server's own errors (failed TLS

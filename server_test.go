@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -152,7 +153,7 @@ func TestServerClosesIdleConnections(t *testing.T) {
 	if err := c.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := br.ReadByte(); err != io.EOF {
+	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: read returned %v after %v, want EOF once the server closes it", err, time.Since(idleSince).Round(time.Millisecond))
 	}
 	if d := time.Since(idleSince); d < limits.idleTimeout/2 {
@@ -160,45 +161,136 @@ func TestServerClosesIdleConnections(t *testing.T) {
 	}
 }
 
-// At most maxConnections connections are served at once: one more waits
-// (in the kernel's backlog) until a slot frees, here when an idle one is
-// closed by the idle timeout.
-func TestServerBoundsConcurrentConnections(t *testing.T) {
-	limits := defaultServerLimits
-	limits.maxConnections = 3
-	limits.idleTimeout = 2 * time.Second
-	addr := startServer(t, limits)
-	for range limits.maxConnections {
+// dialN opens n connections to addr that send nothing, one after another,
+// closed when the test ends.
+func dialN(t *testing.T, addr string, n int) []net.Conn {
+	t.Helper()
+	var conns []net.Conn
+	for range n {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		if err := healthCheck(c, bufio.NewReader(c), 5*time.Second); err != nil {
+		t.Cleanup(func() { c.Close() })
+		conns = append(conns, c)
+		time.Sleep(10 * time.Millisecond) // accepted in this order
+	}
+	return conns
+}
+
+// At the cap, connections that have sent nothing do not keep a health check
+// out: it is answered at once, and the oldest silent connection is closed.
+func TestServerEvictsTheOldestSilentConnectionAtTheCap(t *testing.T) {
+	limits := defaultServerLimits
+	limits.maxConnections = 3
+	addr := startServer(t, limits)
+	silent := dialN(t, addr, limits.maxConnections)
+	c := dialN(t, addr, 1)[0]
+	if err := healthCheck(c, bufio.NewReader(c), time.Second); err != nil {
+		t.Fatalf("health check with %d silent connections open at the cap: %v", limits.maxConnections, err)
+	}
+	if err := silent[0].SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := silent[0].Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("oldest silent connection: read returned %v, want EOF", err)
+	}
+}
+
+// A connection whose request is in progress (here its body still
+// arriving) is never closed to make room: a new one waits until a request
+// completes.
+func TestServerNeverEvictsARequestInProgress(t *testing.T) {
+	limits := defaultServerLimits
+	limits.maxConnections = 2
+	addr := startServer(t, limits)
+	busy := dialN(t, addr, limits.maxConnections)
+	for _, c := range busy {
+		if _, err := io.WriteString(c, "POST /-/healthy HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	extra, err := net.Dial("tcp", addr)
-	if err != nil {
+	time.Sleep(100 * time.Millisecond) // the headers are read: both active
+	extra := dialN(t, addr, 1)[0]
+	br := bufio.NewReader(extra)
+	if err := healthCheck(extra, br, 500*time.Millisecond); err == nil {
+		t.Fatal("a new connection was served while every slot had a request in progress")
+	}
+	// The first request completes and its connection goes idle: the new
+	// one takes its slot.
+	if _, err := io.WriteString(busy[0], "ok"); err != nil {
 		t.Fatal(err)
 	}
-	defer extra.Close()
-	br := bufio.NewReader(extra)
-	start := time.Now()
-	if err := healthCheck(extra, br, 500*time.Millisecond); err == nil {
-		t.Fatalf("connection %d of %d answered at once", limits.maxConnections+1, limits.maxConnections)
-	}
-	// The request is sent: once the idle ones are closed, it is answered.
-	if err := extra.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+	if err := extra.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
-		t.Fatalf("connection %d: no answer after the idle ones closed: %v", limits.maxConnections+1, err)
+		t.Fatalf("no answer once a request completed: %v", err)
 	}
 	resp.Body.Close()
-	if d := time.Since(start); d < limits.idleTimeout/2 {
-		t.Errorf("connection %d answered after %v, before an idle one was closed", limits.maxConnections+1, d)
+	if _, err := io.WriteString(busy[1], "ok"); err != nil {
+		t.Fatal(err)
+	}
+	if err := busy[1].SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := http.ReadResponse(bufio.NewReader(busy[1]), nil); err != nil {
+		t.Errorf("the request still in progress was cut: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+}
+
+// A request with both Content-Length and a chunked body is answered and
+// its connection closed, so a request hidden after the chunked body (where
+// a proxy reading the Content-Length sees body) is never answered.
+func TestServerClosesTheConnectionAfterAChunkedRequest(t *testing.T) {
+	addr := startServer(t, defaultServerLimits)
+	answers, err := smuggle(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 1 || !strings.Contains(answers[0], "Healthy") {
+		t.Errorf("answers %q, want the first request's only", answers)
+	}
+}
+
+// smuggle sends, on one connection to addr, a request with both
+// Content-Length and a chunked body followed by a hidden request for
+// /-/ready, and returns every answer read until the server closes the
+// connection (or 3 s pass).
+func smuggle(addr string) ([]string, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	hidden := "GET /-/ready HTTP/1.1\r\nHost: x\r\n\r\n"
+	body := "0\r\n\r\n" + hidden
+	req := fmt.Sprintf("POST /-/healthy HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nTransfer-Encoding: chunked\r\n\r\n%s", len(body), body)
+	if err := c.SetDeadline(time.Now().Add(3 * time.Second)); err != nil {
+		return nil, err
+	}
+	if _, err := io.WriteString(c, req); err != nil {
+		return nil, err
+	}
+	var answers []string
+	br := bufio.NewReader(c)
+	for {
+		resp, err := http.ReadResponse(br, nil)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return answers, nil
+		}
+		if err != nil {
+			return answers, fmt.Errorf("after %d answers: %w", len(answers), err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return answers, err
+		}
+		answers = append(answers, string(b))
 	}
 }
 
