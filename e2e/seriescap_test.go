@@ -126,7 +126,10 @@ func TestHostileExchangeMemory(t *testing.T) {
 	}
 	url, recs := hostileFake(t, 38000, 100000)
 	p := startHostile(t, url)
-	p.WaitReady(t)
+	// The first history poll reads 200 pages.
+	if _, err := p.Ready(3 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
 	var samples map[string]*model.Sample
 	testsupport.WaitFor(t, "every history record counted", func() bool {
 		samples = p.Scrape(t)
