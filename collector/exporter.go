@@ -156,11 +156,9 @@ func New(cfg Config) (*Exporter, error) {
 			*d.v = d.def
 		}
 	}
-	switch {
-	case cfg.SeriesPerEndpoint < 0:
-		return nil, fmt.Errorf("series per endpoint %d: must be greater than 0", cfg.SeriesPerEndpoint)
-	case cfg.SeriesPerEndpoint == 0:
-		cfg.SeriesPerEndpoint = DefaultSeriesPerEndpoint
+	var err error
+	if cfg.SeriesPerEndpoint, err = seriesPerEndpoint(cfg.SeriesPerEndpoint); err != nil {
+		return nil, err
 	}
 	if cfg.HistorySkipMalformedAfter < 0 {
 		return nil, fmt.Errorf("skip malformed rows after %d polls: must not be negative", cfg.HistorySkipMalformedAfter)

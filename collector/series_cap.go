@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"fmt"
 	"slices"
 	"sync/atomic"
 
@@ -54,6 +55,17 @@ func capRows[T any](s *seriesCap, rows []T) []T {
 	}
 	s.note(len(rows) - s.limit)
 	return slices.Clone(rows[:s.limit])
+}
+
+// seriesPerEndpoint resolves Config.SeriesPerEndpoint: zero is the default.
+func seriesPerEndpoint(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, fmt.Errorf("series per endpoint %d: must be greater than 0", n)
+	case n == 0:
+		return DefaultSeriesPerEndpoint, nil
+	}
+	return n, nil
 }
 
 // seriesCap is the cap of the endpoint being built for account, made on
