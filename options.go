@@ -46,6 +46,7 @@ type options struct {
 	rateLimit           string
 	budget              float64
 	requestTimeout      time.Duration
+	seriesPerEndpoint   int
 
 	shardCount        int
 	shardIndex        int
@@ -91,6 +92,9 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").StringVar(&o.rateLimit)
 	app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
 	app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").DurationVar(&o.requestTimeout)
+	app.Flag("limits.series-per-endpoint", "Most distinct label sets (rows) each endpoint exports per account; the exchange's rows beyond it are dropped, "+
+		"token history records beyond it counted under token=\"__other__\", both counted in woox_exporter_series_capped_total.").
+		Default(strconv.Itoa(collector.DefaultSeriesPerEndpoint)).IntVar(&o.seriesPerEndpoint)
 	o.addShardFlags(app)
 }
 
@@ -143,6 +147,9 @@ func (o *options) Validate() error {
 	if o.requestTimeout <= 0 {
 		// Zero would turn the request timeout off.
 		return fmt.Errorf("--api.timeout %s: must be greater than 0", o.requestTimeout)
+	}
+	if o.seriesPerEndpoint <= 0 {
+		return fmt.Errorf("--limits.series-per-endpoint %d: must be greater than 0", o.seriesPerEndpoint)
 	}
 	var err error
 	if o.shard, err = shardFlags(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname); err != nil {

@@ -149,6 +149,7 @@ func (w *wiring) collectorConfig() collector.Config {
 		HistoryLateWindow:         o.historyLateWindow,
 		HistorySkipMalformedAfter: o.skipMalformedAfter,
 		ShowFullKey:               o.showFullKey,
+		SeriesPerEndpoint:         o.seriesPerEndpoint,
 		Idle:                      o.shard.count > 1,
 		// Shards other than 0 export no token networks, but their
 		// wallets still split the exchange's ids by them.

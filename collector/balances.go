@@ -2,6 +2,8 @@ package collector
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -55,13 +57,16 @@ type BalancesCollector struct {
 	// balances against the records; nil without the token history.
 	ledgers []*ledger.Ledger
 	changes atomic.Uint64
+	// limit bounds the tokens of the unexplained change exported per
+	// account: the token history's tokens are the exchange's to choose.
+	limit int
 }
 
 var _ prometheus.Collector = (*BalancesCollector)(nil)
 
 // buildBalances polls each account's balances.
 func buildBalances(b *builder) (prometheus.Collector, error) {
-	c := &BalancesCollector{}
+	c := &BalancesCollector{limit: b.cfg.SeriesPerEndpoint}
 	for _, a := range b.cfg.Accounts {
 		l := &latest[[]client.Balance]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
@@ -70,6 +75,7 @@ func buildBalances(b *builder) (prometheus.Collector, error) {
 			led.ReconcileBalances()
 		}
 		c.ledgers = append(c.ledgers, led)
+		sc := b.seriesCap(a.Name)
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
 			s, err := api.BalanceSnapshot(ctx)
 			if err == nil && led != nil {
@@ -77,7 +83,7 @@ func buildBalances(b *builder) (prometheus.Collector, error) {
 					led.ObserveBalances(h)
 				}
 			}
-			return l.set(s.Balances, err)
+			return l.set(capRows(sc, s.Balances), err)
 		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
@@ -123,8 +129,8 @@ func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
 			continue
 		}
 		if by, ok := l.Unexplained(); ok {
-			for token, d := range by {
-				ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, d.InexactFloat64(), c.accounts[i].account, token)
+			for _, token := range firstTokens(by, c.limit) {
+				ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, by[token].InexactFloat64(), c.accounts[i].account, token)
 			}
 		}
 	}
@@ -142,4 +148,14 @@ func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
+}
+
+// firstTokens are the tokens of by, the first limit in order when there are
+// more (a limit of 0 keeps all).
+func firstTokens(by map[string]decimal.Decimal, limit int) []string {
+	tokens := slices.Sorted(maps.Keys(by))
+	if limit > 0 && len(tokens) > limit {
+		tokens = tokens[:limit]
+	}
+	return tokens
 }

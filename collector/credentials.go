@@ -58,6 +58,7 @@ type credentialsAccount struct {
 	api      CredentialsAPI
 	showFull bool
 	logger   log.Logger
+	cap      *seriesCap
 
 	snap atomic.Pointer[credentialsSnapshot]
 	// ownMissing is set while the exporter's own key is absent from the
@@ -86,7 +87,7 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
 	if err != nil {
 		return err
 	}
-	snap := &credentialsSnapshot{keys: apiKeyRows(creds, a.showFull)}
+	snap := &credentialsSnapshot{keys: capRows(a.cap, apiKeyRows(creds, a.showFull))}
 	for _, c := range creds {
 		if c.APIKey == a.ownKey {
 			snap.own = permissionSet(c.Permissions)
@@ -224,7 +225,8 @@ func buildCredentials(b *builder) (prometheus.Collector, error) {
 	}
 	c := &CredentialsCollector{}
 	for _, a := range b.cfg.Accounts {
-		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger}
+		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
+			cap: b.seriesCap(a.Name)}
 		c.accounts = append(c.accounts, ca)
 		b.poll(c, a.Name, ca.poll)
 	}

@@ -84,6 +84,12 @@ type Config struct {
 	// ShowFullKey exports API keys unmasked in the api_key label.
 	ShowFullKey bool
 
+	// SeriesPerEndpoint bounds the distinct label sets (rows) each endpoint
+	// keeps and exports per account; rows beyond it are dropped, token
+	// history records beyond it counted under token "__other__". Zero
+	// means DefaultSeriesPerEndpoint.
+	SeriesPerEndpoint int
+
 	// State, when set, keeps every account's token history across
 	// restarts: an account found in it resumes its counters and cursor,
 	// and its state is saved after every token history poll and when Run
@@ -107,6 +113,9 @@ type Exporter struct {
 	state      StateStore
 	logger     log.Logger
 	history    *TokenHistoryCollector
+	// caps are the series caps of every endpoint and account, exported
+	// with the poll health.
+	caps []*seriesCap
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
@@ -146,6 +155,10 @@ func New(cfg Config) (*Exporter, error) {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	var err error
+	if cfg.SeriesPerEndpoint, err = seriesPerEndpoint(cfg.SeriesPerEndpoint); err != nil {
+		return nil, err
 	}
 	if cfg.HistorySkipMalformedAfter < 0 {
 		return nil, fmt.Errorf("skip malformed rows after %d polls: must not be negative", cfg.HistorySkipMalformedAfter)
@@ -189,7 +202,9 @@ func New(cfg Config) (*Exporter, error) {
 	e.collectors = append(e.collectors, health)
 	e.byName["health"] = health
 	e.healthReg = prometheus.NewRegistry()
-	e.healthReg.MustRegister(health)
+	capped := seriesCapCollector{caps: &e.caps}
+	e.collectors = append(e.collectors, capped)
+	e.healthReg.MustRegister(health, capped)
 	for _, p := range e.pregathered {
 		p.refresh()
 	}

@@ -211,7 +211,7 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 func TestStalledPollIsCancelled(t *testing.T) {
 	r := newTestRig(t)
 	r.holdTokenNetworks()
-	c := newTokenNetworkCollector(r.public, nil)
+	c := newTokenNetworkCollector(r.public, nil, nil)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, historyNow)
 	p.interval, p.stallAfter = 50*time.Millisecond, 50*time.Millisecond
 	var logs testsupport.SyncBuffer

@@ -126,7 +126,7 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 
 func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	r := newTestRig(t)
-	c := newTokenNetworkCollector(r.public, nil)
+	c := newTokenNetworkCollector(r.public, nil, nil)
 	pg := newPregathered(c)
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {

@@ -77,10 +77,10 @@ func buildPositions(b *builder) (prometheus.Collector, error) {
 	for _, a := range b.cfg.Accounts {
 		l := &latest[[]client.Position]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
-		api := a.API
+		api, sc := a.API, b.seriesCap(a.Name)
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
 			ps, err := api.Positions(ctx)
-			return l.set(openPositions(ps), err)
+			return l.set(capRows(sc, openPositions(ps)), err)
 		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil

@@ -34,6 +34,7 @@ type subAccounts struct {
 	latest[[]client.SubAccount]
 	api    SubAccountsAPI
 	logger log.Logger
+	cap    *seriesCap
 	// refused is set once the exchange refused the key: a sub-account's
 	// key may not read sub-accounts, and asking again would only spend
 	// the budget. It holds until restart.
@@ -44,7 +45,8 @@ type subAccounts struct {
 func buildSubAccounts(b *builder) (prometheus.Collector, error) {
 	c := &SubAccountsCollector{}
 	for _, a := range b.cfg.Accounts {
-		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name, changes: &c.changes}, api: a.API, logger: b.cfg.Logger}
+		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name, changes: &c.changes}, api: a.API, logger: b.cfg.Logger,
+			cap: b.seriesCap(a.Name)}
 		c.accounts = append(c.accounts, s)
 		b.poll(c, a.Name, s.poll)
 	}
@@ -65,7 +67,7 @@ func (s *subAccounts) poll(ctx context.Context, _ func()) error {
 			"account", s.account, "err", err)
 		return nil
 	}
-	return s.set(rows, err)
+	return s.set(capRows(s.cap, rows), err)
 }
 
 // generation changes when an account's answer does.

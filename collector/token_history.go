@@ -123,6 +123,10 @@ type historyAccount struct {
 	// that counted a record; published counts the publications.
 	snap      atomic.Pointer[ledger.Snapshot]
 	published atomic.Uint64
+	// cap counts the records the ledger counted under ledger.Other (see
+	// Config.SeriesPerEndpoint), folded up to the last publication.
+	cap    *seriesCap
+	folded uint64
 	// onPoll, when set, receives the ledger state after each poll that
 	// read every page.
 	onPoll func(account string, st ledger.State)
@@ -149,6 +153,10 @@ func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, opts 
 
 func (a *historyAccount) publish() {
 	s := a.ledger.Snapshot()
+	if a.cap != nil {
+		a.cap.note(int(s.FoldedRecords - a.folded))
+	}
+	a.folded = s.FoldedRecords
 	a.snap.Store(&s)
 	a.published.Add(1)
 }
@@ -223,7 +231,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 		saved = cfg.State.States()
 	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
-	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow}
+	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint}
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
 		if st, ok := saved[a.Name]; ok {
@@ -235,6 +243,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 		b.e.ledgers[a.Name] = l
 		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
 			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
+		ha.cap = b.seriesCap(a.Name)
 		if cfg.State != nil {
 			ha.onPoll = b.e.save
 		}

@@ -53,14 +53,15 @@ type TokenNetworkCollector struct {
 	rows atomic.Pointer[[]client.TokenNetwork]
 	// index, when set, is given every new list.
 	index *tokenNetworkIndex
+	cap   *seriesCap
 	// changes counts the polls whose rows differed from the previous ones.
 	changes atomic.Uint64
 }
 
 var _ prometheus.Collector = (*TokenNetworkCollector)(nil)
 
-func newTokenNetworkCollector(api TokenNetworkAPI, index *tokenNetworkIndex) *TokenNetworkCollector {
-	return &TokenNetworkCollector{api: api, index: index}
+func newTokenNetworkCollector(api TokenNetworkAPI, index *tokenNetworkIndex, sc *seriesCap) *TokenNetworkCollector {
+	return &TokenNetworkCollector{api: api, index: index, cap: sc}
 }
 
 func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
@@ -68,7 +69,7 @@ func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
 	if err != nil {
 		return err
 	}
-	rows = dedupeTokenNetworks(rows)
+	rows = capRows(c.cap, dedupeTokenNetworks(rows))
 	if old := c.rows.Load(); old != nil && slices.EqualFunc(*old, rows, sameTokenNetwork) {
 		return nil
 	}
@@ -136,7 +137,7 @@ func buildTokenNetwork(b *builder) (prometheus.Collector, error) {
 	if b.cfg.Public == nil {
 		return nil, nil
 	}
-	c := newTokenNetworkCollector(b.cfg.Public, &b.e.networks)
+	c := newTokenNetworkCollector(b.cfg.Public, &b.e.networks, b.seriesCap(""))
 	b.poll(c, "", c.poll)
 	return c, nil
 }

@@ -21,7 +21,7 @@ func tokenNetworkRows() []fakeexchange.TokenNetworkRow {
 }
 
 func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
-	c := newTokenNetworkCollector(newTestRig(t).public, nil)
+	c := newTokenNetworkCollector(newTestRig(t).public, nil, nil)
 	if err := c.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
@@ -29,13 +29,13 @@ func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
 }
 
 func TestTokenNetworkExportsNothingBeforeTheFirstPoll(t *testing.T) {
-	c := newTokenNetworkCollector(newTestRig(t).public, nil)
+	c := newTokenNetworkCollector(newTestRig(t).public, nil, nil)
 	expectMetrics(t, c, "empty.metrics")
 }
 
 func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
 	r := newTestRig(t)
-	c := newTokenNetworkCollector(r.public, nil)
+	c := newTokenNetworkCollector(r.public, nil, nil)
 	now := time.Unix(1_700_000_000, 0)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, now)
 	p.pollOnce(context.Background())

@@ -83,11 +83,13 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 	for _, a := range b.cfg.Accounts {
 		l := &latest[walletSnapshot]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
-		api := a.API
+		api, sc := a.API, b.seriesCap(a.Name)
 		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
 			end := api.ServerNow()
 			transfers, err := api.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
-			return l.set(walletInFlight(transfers), err)
+			snap := walletInFlight(transfers)
+			snap.counts = capRows(sc, snap.counts)
+			return l.set(snap, err)
 		})
 	}
 	// The token network endpoint is on unless Collectors turns it off.

@@ -248,6 +248,8 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"interval of a new endpoint too short", nil, []string{"--balances.interval=5s"}, "--balances.interval 5s does not fit the API budget"},
 		{"interval of a collector turned on too short", nil, []string{"--collector.sub-accounts", "--sub-accounts.interval=5s"}, "--sub-accounts.interval 5s does not fit the API budget"},
 		{"zero wallet lookback", nil, []string{"--wallet.lookback=0s"}, "--wallet.lookback 0s: must be greater than 0"},
+		{"zero series per endpoint", nil, []string{"--limits.series-per-endpoint=0"}, "--limits.series-per-endpoint 0: must be greater than 0"},
+		{"negative series per endpoint", nil, []string{"--limits.series-per-endpoint=-5"}, "--limits.series-per-endpoint -5: must be greater than 0"},
 		{"wallet lookback not a duration", nil, []string{"--wallet.lookback=week"}, "--wallet.lookback"},
 		{"everything turned off", nil, []string{"--no-collector.token-network", "--no-collector.system-info"}, "nothing to poll"},
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},

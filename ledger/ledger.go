@@ -102,6 +102,9 @@ type Config struct {
 	// and the late sweep reads; zero disables the sweep and remembers ids
 	// from the cursor on only.
 	LateWindow time.Duration
+	// MaxPairs bounds the (token, type) pairs counted by name (see
+	// Other); zero leaves them unbounded.
+	MaxPairs int
 }
 
 // Total is the running count of one (token, transaction type) pair.
@@ -129,6 +132,9 @@ type Snapshot struct {
 	// another token or type had the same id.
 	LateRecords     uint64
 	SharedIDRecords uint64
+	// FoldedRecords counts the records counted under Other since this
+	// ledger was made or loaded.
+	FoldedRecords uint64
 }
 
 type key struct{ token, typ string }
@@ -181,9 +187,14 @@ type Ledger struct {
 	newest    int64
 	hasNew    bool
 	totals    map[key]*sums
-	late      uint64
-	shared    uint64
-	sweep     sweep
+	// named and others count the totals by name and under Other.
+	named, others int
+	// folded counts the records counted under Other since the ledger was
+	// made (not saved: a process counter).
+	folded uint64
+	late   uint64
+	shared uint64
+	sweep  sweep
 
 	// pendingEnd is the end of the last steady poll that came up short of
 	// meta.total (see Finish); pendingStale is set when a record at or
@@ -238,6 +249,8 @@ type Observed struct {
 	// Unplaceable are rows older than the horizon: they may have been
 	// counted before their ids were forgotten, so they are not counted.
 	Unplaceable []Record
+	// Folded is the number of records counted under Other.
+	Folded int
 }
 
 // ObservePage counts the records of one page of the poll of the window
@@ -255,8 +268,11 @@ func (l *Ledger) ObservePage(recs []Record, end int64) Observed {
 			// The next window includes it.
 		case !l.placeable(r):
 			o.Unplaceable = append(o.Unplaceable, r)
-		case l.observe(r):
-			o.Counted++
+		default:
+			if counted, folded := l.observe(r); counted {
+				o.Counted++
+				o.Folded += boolInt(folded)
+			}
 		}
 	}
 	return o
@@ -266,8 +282,9 @@ func (l *Ledger) placeable(r Record) bool {
 	return r.TimestampMs >= l.horizon-TruncationSlack.Milliseconds()
 }
 
-// observe counts r unless the same record was counted before.
-func (l *Ledger) observe(r Record) bool {
+// observe counts r unless the same record was counted before, and reports
+// whether it was counted under Other.
+func (l *Ledger) observe(r Record) (counted, folded bool) {
 	k := key{r.Token, r.Type}
 	kind := l.kinds[k]
 	s, ok := l.seen[r.ID]
@@ -275,7 +292,7 @@ func (l *Ledger) observe(r Record) bool {
 		s.latestMs = max(s.latestMs, r.TimestampMs)
 		if l.has(r.ID, s, kind) {
 			l.seen[r.ID] = s
-			return false
+			return false, false
 		}
 	}
 	if kind == nil {
@@ -289,11 +306,8 @@ func (l *Ledger) observe(r Record) bool {
 		s = seenID{latestMs: r.TimestampMs, kind: kind}
 	}
 	l.seen[r.ID] = s
-	t := l.totals[k]
-	if t == nil {
-		t = &sums{}
-		l.totals[k] = t
-	}
+	t, folded := l.total(k)
+	l.folded += uint64(boolInt(folded))
 	t.records++
 	switch r.Amount.Sign() {
 	case 1:
@@ -308,7 +322,7 @@ func (l *Ledger) observe(r Record) bool {
 		l.pendingStale = true
 	}
 	l.rec.record(r)
-	return true
+	return true, folded
 }
 
 // PollResult is what Finish made of a poll.
@@ -417,5 +431,5 @@ func (l *Ledger) Snapshot() Snapshot {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return Snapshot{Totals: l.totalsLocked(), LastRecordMs: l.newest, HasRecord: l.hasNew,
-		LateRecords: l.late, SharedIDRecords: l.shared}
+		LateRecords: l.late, SharedIDRecords: l.shared, FoldedRecords: l.folded}
 }

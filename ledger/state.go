@@ -176,7 +176,7 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 		if _, dup := l.totals[k]; dup {
 			return nil, fmt.Errorf("ledger state: total of %s %s listed twice", t.Token, t.Type)
 		}
-		l.totals[k] = &sums{records: t.Records, inflow: in, outflow: out}
+		*l.newTotal(k) = sums{records: t.Records, inflow: in, outflow: out}
 	}
 	if s := st.Sweep; s != nil {
 		if s.Active && (s.StepMs < 1 || s.NextMs < s.FromMs || s.ToMs < s.FromMs) {

@@ -69,7 +69,7 @@ func (l *Ledger) SweepRead(from, to int64, recs []Record, fits bool) (counted in
 		if r.TimestampMs < from || r.TimestampMs > to || !l.placeable(r) {
 			continue
 		}
-		if l.observe(r) {
+		if ok, _ := l.observe(r); ok {
 			counted++
 		}
 	}

@@ -50,6 +50,10 @@
     rateLimitedWindows: 3,
     rateLimitedWindowsOf: 4,
 
+    // WooxSeriesCapped: rows capped by --limits.series-per-endpoint within
+    // this window.
+    seriesCappedWindow: '1h',
+
     // WooxTokenHistoryInconsistent: inconsistent token history polls (the
     // exchange's meta.total above the records it returns) within
     // tokenHistoryInconsistentWindow before it fires.

@@ -605,6 +605,21 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               runbook_url: runbook('WooxStateFileWriteFailing'),
             },
           },
+          // The exchange sent more distinct rows than --limits.series-per-endpoint:
+          // gauges beyond the cap are missing, token history records beyond
+          // it are counted under token="__other__". A window of several
+          // polls of the slowest endpoints (sub-accounts, 15m).
+          {
+            alert: 'WooxSeriesCapped',
+            expr: 'increase(woox_exporter_series_capped_total{%(wooxSelector)s}[%(seriesCappedWindow)s]) > 0' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} capped the series of {{ $labels.endpoint }}',
+              description: 'The exchange sent more distinct rows of {{ $labels.endpoint }} (account "{{ $labels.account }}") than --limits.series-per-endpoint in the last %s ({{ $value | printf "%%.0f" }} rows capped): gauges beyond the cap are not exported, token history records beyond it are counted under token="__other__".' % $._config.seriesCappedWindow,
+              runbook_url: runbook('WooxSeriesCapped'),
+            },
+          },
           // A poll is inconsistent when the exchange's meta.total promises
           // more records than its pages return. Once is a race with new
           // records; a steady rise means the exchange overstates it.
