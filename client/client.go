@@ -121,9 +121,8 @@ type Client struct {
 
 	mu      sync.Mutex
 	budgets map[string]*budget
-	// served is, per endpoint, the most rows the exchange put on a page
-	// that was not the last of its list: a page shorter is the last (see
-	// paginate).
+	// served is, per endpoint, the most rows the exchange has put on one
+	// page: a page shorter is the last (see paginate).
 	served map[string]int
 
 	// episode is what the system status said in the current -1011 episode:

@@ -42,15 +42,15 @@ const DefaultPageSize = 25
 // memory here.
 //
 // A page is clearly the last when it holds fewer rows than the exchange is
-// known to serve a page: DefaultPageSize, or served, the most rows it put on
-// a page that was not the last of its list (one of an earlier paging, or of
-// this one). A shorter page than asked is not enough: an exchange may cap
-// pages below the size asked without saying so in meta.recordsPerPage, and
-// understate meta.total, and stopping there would lose the records beyond
-// for good. paginate returns served, raised by what this paging showed.
+// known to serve a page: DefaultPageSize, or served, the most rows it has
+// put on one page (of an earlier paging, or of this one), which no cap it
+// applies can be below. A shorter page than asked is not enough: an
+// exchange may cap pages below the size asked without saying so in
+// meta.recordsPerPage, and understate meta.total, and stopping there would
+// lose the records beyond for good. paginate returns served, raised by what
+// this paging showed.
 func paginate[K comparable](size, served int, fetch func(page, size int) (identities []K, err error)) (int, error) {
 	previous := map[K]struct{}{}
-	previousRows := 0
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
 		if err != nil {
@@ -67,12 +67,12 @@ func paginate[K comparable](size, served int, fetch func(page, size int) (identi
 		if !fresh {
 			return served, nil
 		}
-		// A later page brought rows: the page before was not the last.
-		served = max(served, previousRows)
-		if len(ids) < min(size, max(DefaultPageSize, served)) {
+		last := len(ids) < min(size, max(DefaultPageSize, served))
+		served = max(served, len(ids))
+		if last {
 			return served, nil
 		}
-		previous, previousRows = current, len(ids)
+		previous = current
 	}
 	return served, &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }
@@ -138,16 +138,16 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 	return err
 }
 
-// pageServed is the most rows the exchange has put on a page of endpoint
-// that was not the last of its list, 0 before one was seen.
+// pageServed is the most rows the exchange has put on a page of endpoint,
+// 0 before a page was seen.
 func (c *Client) pageServed(endpoint string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.served[endpoint]
 }
 
-// pageServe remembers that the exchange served n rows on a page of endpoint
-// that was not the last.
+// pageServe remembers that the exchange served n rows on a page of
+// endpoint.
 func (c *Client) pageServe(endpoint string, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

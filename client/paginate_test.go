@@ -182,8 +182,8 @@ func TestCredentialsStopOnARepeatedPage(t *testing.T) {
 }
 
 // What a paging showed of the exchange's pages ends the next one early: a
-// page shorter than one the exchange served before a later page is the
-// last, with no empty page after it. A short last page teaches nothing.
+// page shorter than one the exchange served before, a last one too, is the
+// last, with no empty page after it; one as long asks on.
 func TestASeenCapEndsTheNextListOnItsFirstPage(t *testing.T) {
 	pages := func(sizes ...int) (func(page, size int) ([]int, error), *int) {
 		fetched := 0
@@ -205,12 +205,14 @@ func TestASeenCapEndsTheNextListOnItsFirstPage(t *testing.T) {
 		sizes          []int
 		fetched, after int
 	}{
-		{"nothing seen: 28 of 1000 may be capped", 0, []int{28}, 2, 0},
+		{"nothing seen: 28 of 1000 may be capped", 0, []int{28}, 2, 28},
+		{"28 seen on a last page: 27 is the last", 28, []int{27}, 1, 28},
+		{"28 seen on a last page: 28 asks on", 28, []int{28}, 2, 28},
 		{"28 then more: the exchange capped at 28", 0, []int{28, 5}, 2, 28},
 		{"capped at 30, learnt on the way", 0, []int{30, 30, 29}, 3, 30},
 		{"cap 30 seen before: 29 is the last", 30, []int{29}, 1, 30},
 		{"cap 30 seen before: 30 asks on", 30, []int{30}, 2, 30},
-		{"below the default page size", 0, []int{24}, 1, 0},
+		{"below the default page size", 0, []int{24}, 1, 24},
 		{"a full page seen before: anything shorter is the last", 1000, []int{999}, 1, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
