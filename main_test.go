@@ -34,10 +34,10 @@ func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
 		{[]string{"--no-collector.balances", "--balances.interval=1s"}, 0, "configuration OK"},
 		{[]string{"--balances.interval=1s"}, 1, "--balances.interval 1s does not fit the API budget"},
 		{[]string{"--collector.sub-accounts", "--sub-accounts.interval=1s"}, 1, "--sub-accounts.interval 1s does not fit"},
-		// 5 requests a minute: 12s a request; a paged poll sends two.
+		// 5 requests a minute: 12s a request; a quiet paged poll sends one.
 		{[]string{"--balances.interval=12s"}, 0, "configuration OK"},
-		{[]string{"--wallet.interval=23s"}, 1, "the smallest interval that fits is 24s"},
-		{[]string{"--token-history.interval=24s", "--credentials.interval=24s", "--wallet.interval=24s"}, 0, "configuration OK"},
+		{[]string{"--wallet.interval=11s"}, 1, "the smallest interval that fits is 12s"},
+		{[]string{"--token-history.interval=12s", "--credentials.interval=12s", "--wallet.interval=12s"}, 0, "configuration OK"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, getenv)

@@ -124,6 +124,9 @@ type Client struct {
 
 	mu      sync.Mutex
 	budgets map[string]*budget
+	// served is, per endpoint, the most rows the exchange has put on one
+	// page: a page shorter is the last (see paginate).
+	served map[string]int
 
 	// episode is what the system status said in the current -1011 episode:
 	// from the first -1011 until an answer succeeds.
@@ -201,7 +204,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, episode: episode{ask: make(chan struct{}, 1)},
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)},
 		sign: func(ts, method, pathAndQuery, body string) string {
 			return Sign(secret, ts, method, pathAndQuery, body)
 		}}

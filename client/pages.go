@@ -30,22 +30,31 @@ func fnv1a(h uint64, s string, sep bool) uint64 {
 	return h
 }
 
+// DefaultPageSize is the exchange's documented default page size. No
+// silent cap explains a page shorter than this: it is the last.
+const DefaultPageSize = 25
+
 // paginate fetches pages 1, 2, ... of size rows until a page comes back
-// empty or brings no row the page before it did not (an exchange may answer
-// a page beyond the last with the last again), or maxPages were fetched.
-// fetch returns the identity of each row of its page. Only the previous
-// page's rows are remembered, so a long catch-up costs no memory here.
+// empty, brings no row the page before it did not (an exchange may answer a
+// page beyond the last with the last again), is clearly the last, or
+// maxPages were fetched. fetch returns the identity of each row of its page.
+// Only the previous page's rows are remembered, so a long catch-up costs no
+// memory here.
 //
-// Neither a short page nor meta ends the list: an exchange may cap pages
-// below the size asked without saying so in meta.recordsPerPage, and
-// understate meta.total, and stopping early would lose the records beyond
-// for good. The cost is one empty page per poll.
-func paginate[K comparable](size int, fetch func(page, size int) (identities []K, err error)) error {
+// A page is clearly the last when it holds fewer rows than the exchange is
+// known to serve a page: DefaultPageSize, or served, the most rows it has
+// put on one page (of an earlier paging, or of this one), which no cap it
+// applies can be below. A shorter page than asked is not enough: an
+// exchange may cap pages below the size asked without saying so in
+// meta.recordsPerPage, and understate meta.total, and stopping there would
+// lose the records beyond for good. paginate returns served, raised by what
+// this paging showed.
+func paginate[K comparable](size, served int, fetch func(page, size int) (identities []K, err error)) (int, error) {
 	previous := map[K]struct{}{}
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
 		if err != nil {
-			return err
+			return served, err
 		}
 		fresh := false
 		current := make(map[K]struct{}, len(ids))
@@ -56,11 +65,16 @@ func paginate[K comparable](size int, fetch func(page, size int) (identities []K
 			}
 		}
 		if !fresh {
-			return nil
+			return served, nil
+		}
+		last := len(ids) < min(size, max(DefaultPageSize, served))
+		served = max(served, len(ids))
+		if last {
+			return served, nil
 		}
 		previous = current
 	}
-	return &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
+	return served, &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }
 
 type param struct{ key, value string }
@@ -104,7 +118,7 @@ type listRequest[P any, K comparable] struct {
 // getPages reads the pages of a signed list endpoint in order, handing each
 // decoded page to fn, until paginate's rules end the list or fn fails.
 func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest[P, K], fn func(P) error) error {
-	return paginate(r.size, func(page, size int) ([]K, error) {
+	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
 		var p P
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
 			path: r.path, query: encodeQuery(pageParams(r.params, page, size)), signed: true,
@@ -120,4 +134,22 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 		}
 		return r.identities(p), nil
 	})
+	c.pageServe(r.endpoint, served)
+	return err
+}
+
+// pageServed is the most rows the exchange has put on a page of endpoint,
+// 0 before a page was seen.
+func (c *Client) pageServed(endpoint string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.served[endpoint]
+}
+
+// pageServe remembers that the exchange served n rows on a page of
+// endpoint.
+func (c *Client) pageServe(endpoint string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.served[endpoint] = max(c.served[endpoint], n)
 }

@@ -59,7 +59,7 @@ func pagesServer(t *testing.T, pages ...string) *httptest.Server {
 	return srv
 }
 
-func TestPagingEndsOnlyOnAnEmptyOrRepeatedPage(t *testing.T) {
+func TestPagingEndsOnAnEmptyRepeatedOrClearlyLastPage(t *testing.T) {
 	camel := func(total int) func(int, int) string {
 		return func(served, page int) string {
 			return fmt.Sprintf(`{"total":%d,"recordsPerPage":%d,"currentPage":%d}`, total, served, page)
@@ -79,29 +79,37 @@ func TestPagingEndsOnlyOnAnEmptyOrRepeatedPage(t *testing.T) {
 		meta     func(served, page int) string
 		requests int32
 	}{
-		// Every list ends with an empty page: a short page may be one the
-		// exchange capped without saying so.
-		{"total matches", 250, 100, 0, false, camel(250), 4},
+		// A full page followed by more shows the exchange serves 100 a
+		// page: the short third page is the last, whatever meta says.
+		{"total matches", 250, 100, 0, false, camel(250), 3},
 		// Stopping at page*size >= total lost records 101..250 for good.
-		{"total understated", 250, 100, 0, false, camel(100), 4},
-		{"total zero with full pages", 250, 100, 0, false, camel(0), 4},
-		{"total overstated", 150, 100, 0, false, camel(1000), 3},
+		{"total understated", 250, 100, 0, false, camel(100), 3},
+		{"total zero with full pages", 250, 100, 0, false, camel(0), 3},
+		{"total overstated", 150, 100, 0, false, camel(1000), 2},
+		// 40 of 100 on the first page may be a silent cap: the second
+		// page asks on, and then 10 of 40 is clearly the last.
 		{"server caps page size silently", 250, 100, 40, false, func(_, page int) string {
 			return fmt.Sprintf(`{"total":250,"currentPage":%d}`, page)
-		}, 8},
-		{"no meta", 250, 100, 0, false, nil, 4},
-		{"server caps page size", 250, 100, 40, false, camel(250), 8},
+		}, 7},
+		{"no meta", 250, 100, 0, false, nil, 3},
+		{"server caps page size", 250, 100, 40, false, camel(250), 7},
 		{"server caps page size, snake case meta", 250, 100, 40, false, func(served, page int) string {
 			return fmt.Sprintf(`{"total":"250","records_per_page":"%d","current_page":"%d"}`, served, page)
-		}, 8},
+		}, 7},
+		// Fewer than the documented default page size: no cap explains it.
+		{"first page below the default page size", 24, 100, 0, false, camel(24), 1},
+		// 25 or more and fewer than asked: perhaps capped, so ask on.
+		{"first page short of the size but not of the default", 30, 100, 0, false, camel(30), 2},
+		{"first page capped at 30 with an understated total", 70, 100, 30, false, asked(20), 3},
 		// 500 rows a page when 1000 were asked, and meta claiming 1000 a
 		// page and 1,200 rows fewer than there are.
 		{"capped pages and understated total", 2500, 1000, 500, false, asked(1300), 6},
 		{"exact multiple", 200, 100, 0, false, camel(200), 3},
 		{"empty", 0, 100, 0, false, camel(0), 1},
-		// The page after the last answers the last again: nothing new.
-		{"clamped pages", 250, 100, 0, true, camel(250), 4},
-		{"clamped and capped pages", 250, 100, 40, true, camel(250), 8},
+		// The page after the last, full, answers the last again: nothing new.
+		{"clamped pages", 200, 100, 0, true, camel(200), 3},
+		{"clamped and capped pages", 240, 100, 40, true, camel(240), 7},
+		{"clamped single page short of the size", 30, 100, 0, true, camel(30), 2},
 		{"clamped empty list", 0, 100, 0, true, camel(0), 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,34 +158,88 @@ func TestCredentialsPageOnPastAnUnderstatedTotal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1003 || calls.Load() != 3 {
-		t.Errorf("got %d keys in %d requests, want 1003 in 3 (the last empty)", len(got), calls.Load())
+	if len(got) != 1003 || calls.Load() != 2 {
+		t.Errorf("got %d keys in %d requests, want 1003 in 2 (the second, short of a full page, the last)", len(got), calls.Load())
 	}
 }
 
 // Credentials answered with the last page again for every page beyond it
-// end after one repeated page.
+// end after one repeated page. 30 keys of 1000 asked might be a silent cap,
+// so only the repeat ends the list.
 func TestCredentialsStopOnARepeatedPage(t *testing.T) {
-	srv, calls := cannedServer(t, 200, `{"success":true,"data":{"rows":[{"apiKey":"k1","permissions":["READ"]},{"apiKey":"k2","permissions":["READ"]}],"meta":{"total":2,"recordsPerPage":1000,"currentPage":1}},"timestamp":1721295318000}`)
+	var rows []string
+	for i := range 30 {
+		rows = append(rows, fmt.Sprintf(`{"apiKey":"k%d","permissions":["READ"]}`, i))
+	}
+	srv, calls := cannedServer(t, 200, `{"success":true,"data":{"rows":[`+strings.Join(rows, ",")+`],"meta":{"total":30,"recordsPerPage":1000,"currentPage":1}},"timestamp":1721295318000}`)
 	got, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := calls.Load(); n != 2 || len(got) != 2 {
-		t.Errorf("%d requests and %d keys, want 2 keys in 2 requests: the second page brought no new key", n, len(got))
+	if n := calls.Load(); n != 2 || len(got) != 30 {
+		t.Errorf("%d requests and %d keys, want 30 keys in 2 requests: the second page brought no new key", n, len(got))
+	}
+}
+
+// What a paging showed of the exchange's pages ends the next one early: a
+// page shorter than one the exchange served before, a last one too, is the
+// last, with no empty page after it; one as long asks on.
+func TestASeenCapEndsTheNextListOnItsFirstPage(t *testing.T) {
+	pages := func(sizes ...int) (func(page, size int) ([]int, error), *int) {
+		fetched := 0
+		return func(page, size int) ([]int, error) {
+			fetched++
+			if page > len(sizes) {
+				return nil, nil
+			}
+			ids := make([]int, sizes[page-1])
+			for i := range ids {
+				ids[i] = page*10000 + i
+			}
+			return ids, nil
+		}, &fetched
+	}
+	for _, tc := range []struct {
+		name           string
+		served         int
+		sizes          []int
+		fetched, after int
+	}{
+		{"nothing seen: 28 of 1000 may be capped", 0, []int{28}, 2, 28},
+		{"28 seen on a last page: 27 is the last", 28, []int{27}, 1, 28},
+		{"28 seen on a last page: 28 asks on", 28, []int{28}, 2, 28},
+		{"28 then more: the exchange capped at 28", 0, []int{28, 5}, 2, 28},
+		{"capped at 30, learnt on the way", 0, []int{30, 30, 29}, 3, 30},
+		{"cap 30 seen before: 29 is the last", 30, []int{29}, 1, 30},
+		{"cap 30 seen before: 30 asks on", 30, []int{30}, 2, 30},
+		{"below the default page size", 0, []int{24}, 1, 24},
+		{"a full page seen before: anything shorter is the last", 1000, []int{999}, 1, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fetch, fetched := pages(tc.sizes...)
+			served, err := paginate(1000, tc.served, fetch)
+			if err != nil || *fetched != tc.fetched || served != tc.after {
+				t.Errorf("%d pages fetched, served %d, %v; want %d pages, served %d", *fetched, served, err, tc.fetched, tc.after)
+			}
+		})
 	}
 }
 
 // Malformed rows are rows: a page of them leads to the next, and a repeat
 // of them is recognised by their keys.
 func TestMalformedRowsCountTowardPaging(t *testing.T) {
-	bad := `[{"id":1,"amount":"x","timestamp":1721295317001},{"amount":"1","timestamp":1721295317002}]`
-	srv := pagesServer(t, bad, `[{"id":3,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317003}]`)
+	// 25 rows: as many as the default page size, so the page may be capped.
+	rows := []string{`{"amount":"1","timestamp":1721295317002}`}
+	for id := 1; id < 25; id++ {
+		rows = append(rows, fmt.Sprintf(`{"id":%d,"amount":"x","timestamp":1721295317001}`, id))
+	}
+	bad := "[" + strings.Join(rows, ",") + "]"
+	srv := pagesServer(t, bad, `[{"id":100,"type":"DEPOSIT","token":"BTC","amount":"1","timestamp":1721295317003}]`)
 	recs, malformed, err := newTestClient(t, srv.URL, nil).TokenHistory(context.Background(), HistoryQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1 || recs[0].ID != 3 || len(malformed) != 2 || malformed[0].Key != "id:1" {
+	if len(recs) != 1 || recs[0].ID != 100 || len(malformed) != 25 || malformed[1].Key != "id:1" {
 		t.Errorf("records %+v, malformed %+v", recs, malformed)
 	}
 	repeat := pagesServer(t, bad, bad, bad)
@@ -191,7 +253,7 @@ func TestMalformedRowsCountTowardPaging(t *testing.T) {
 // An exchange that serves new rows forever is cut off, not followed.
 func TestPagingGivesUpAfterMaxPages(t *testing.T) {
 	fetched := 0
-	err := paginate(10, func(page, size int) ([]string, error) {
+	_, err := paginate(1, 0, func(page, size int) ([]string, error) {
 		fetched++
 		return []string{strconv.Itoa(page)}, nil
 	})

@@ -38,7 +38,9 @@ func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRec
 
 // TokenHistoryPages calls fn for each page of records matching q, in order,
 // so a caller can process a large backlog page by page. The last page is
-// empty or brings only rows already seen (see paginate). It stops at the first error, from the exchange or from fn.
+// empty, brings only rows already seen, or is shorter than the exchange is
+// known to serve (see paginate). It stops at the first error, from the
+// exchange or from fn.
 func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
 	params, err := q.params()
 	if err != nil {

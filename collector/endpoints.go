@@ -24,8 +24,8 @@ type Endpoint struct {
 	DefaultInterval time.Duration
 	// Description says what is polled, for the interval flag's help.
 	Description string
-	// Paged endpoints send at least two requests a poll: a page, and the
-	// empty page that ends the list.
+	// Paged endpoints read a list page by page. A quiet poll still sends
+	// one request: its one page is clearly the last (see client.paginate).
 	Paged bool
 	// OffByDefault endpoints are polled only when Config.Collectors (the
 	// --collector.NAME flag) turns them on.
@@ -63,13 +63,10 @@ var Endpoints = []Endpoint{
 // --no-collector.token-history.
 func (ep Endpoint) CollectorName() string { return strings.ReplaceAll(ep.Name, "_", "-") }
 
-// RequestsPerPoll is the fewest requests one poll sends.
-func (ep Endpoint) RequestsPerPoll() int {
-	if ep.Paged {
-		return 2
-	}
-	return 1
-}
+// RequestsPerPoll is the requests a quiet poll sends, what the interval
+// check at start counts: one, for a paged endpoint too. A poll that needs
+// more pages waits its turn in the budget limiter.
+func (Endpoint) RequestsPerPoll() int { return 1 }
 
 // FlagName is the command-line flag of the endpoint's poll interval.
 func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }

@@ -156,6 +156,50 @@ func TestCappedPagesWithAnUnderstatedTotalLoseNothing(t *testing.T) {
 	x.checkExact(t, x.clock.Now())
 }
 
+// An exchange that caps pages at 30 rows without saying so, and understates
+// the total: the first poll's backlog shows the cap, and then each poll
+// whose page holds 26 to 29 rows (more than the default page size, fewer
+// than the cap) ends on that one page and counts exactly.
+func TestCappedAt30PollsOf26To29RowsSendOneRequestEach(t *testing.T) {
+	x := newReadingsRig(t, &fakeexchange.Scenario{PageCap: 30, UnderstateTotal: 20})
+	// No late sweep within the test: every request is a regular poll's. An
+	// overlap of a second re-reads only the previous poll's newest record.
+	x.cfg.HistoryLateInterval = 24 * time.Hour
+	x.cfg.HistoryOverlap = time.Second
+	x.start(t)
+	id := int64(0)
+	batch := func(n int, from time.Time, step time.Duration) {
+		var recs []fakeexchange.HistoryRecord
+		for i := range n {
+			id++
+			recs = append(recs, hist(id, from.Add(time.Duration(i)*step), "DEPOSIT", []string{"USDT", "BTC"}[id%2], fmt.Sprintf("%d.25", id)))
+		}
+		x.add(t, recs...)
+	}
+	batch(100, x.clock.Now().Add(-55*time.Minute), 30*time.Second)
+	x.mustPoll(t)
+	x.checkExact(t, x.clock.Now())
+	// Pages of 30, 30, 30 and 10: the 10 is shorter than the cap seen.
+	if n := len(x.requests(fakeexchange.EndpointTokenHistory)); n != 4 {
+		t.Fatalf("%d requests for the backlog of 100, want 4", n)
+	}
+	for poll := range 12 {
+		x.clock.Add(10 * time.Minute)
+		before := len(x.requests(fakeexchange.EndpointTokenHistory))
+		// 25 to 28 new records and the previous newest: 26 to 29 rows.
+		rows := 26 + poll%4
+		batch(rows-1, x.clock.Now().Add(-9*time.Minute), 6*time.Second)
+		x.mustPoll(t)
+		x.checkExact(t, x.clock.Now())
+		if n := len(x.requests(fakeexchange.EndpointTokenHistory)) - before; n != 1 {
+			t.Errorf("poll %d of %d rows sent %d requests, want 1", poll, rows, n)
+		}
+	}
+	if n := x.account.inconsistent.Load(); n != 0 {
+		t.Errorf("inconsistent polls %d, want 0", n)
+	}
+}
+
 func TestClampedPageNumbersEndPaging(t *testing.T) {
 	x := newReadingsRig(t, &fakeexchange.Scenario{ClampPages: true})
 	base := x.clock.Now().Add(-55 * time.Minute)

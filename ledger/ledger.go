@@ -51,8 +51,8 @@
 // # An exchange that overstates meta.total
 //
 // A poll is consistent when meta.total did not change while paging and at
-// least that many distinct records arrived (more is fine: paging on to an
-// empty page finds rows an understated total leaves out). If the exchange
+// least that many distinct records arrived (more is fine: paging on past a
+// page that may be capped finds rows an understated total leaves out). If the exchange
 // reports more rows than it ever serves, no poll is consistent and the
 // cursor would never move. So a poll whose total held steady but came up
 // short (and that the collector could not complete by reading the window

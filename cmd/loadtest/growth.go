@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -38,6 +40,11 @@ type growthRow struct {
 	requestsPerAccountMinute     float64
 	busiestWindow, allowed       int
 	readyAfterPoll               time.Duration
+	// quietPoll is, per paged endpoint, the requests a poll after each
+	// account's first sent (the first when the run held no later one), and
+	// quietFirst tells that it is the first's.
+	quietPoll  map[string]float64
+	quietFirst map[string]bool
 }
 
 // growth measures how the exporter's cost grows with its accounts.
@@ -244,6 +251,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	row.allowed = int(float64(limitN) * growthBudget)
 	byKey := map[string][]time.Time{}
 	private := 0
+
 	for _, q := range fake.Requests() {
 		if q.Status == http.StatusTooManyRequests {
 			tooMany++
@@ -255,11 +263,57 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		k := q.Account + " " + q.Endpoint
 		byKey[k] = append(byKey[k], q.Time)
 	}
+	row.quietPoll, row.quietFirst = quietPolls(byKey)
 	for _, times := range byKey {
 		row.busiestWindow = max(row.busiestWindow, busiestIn(times, limitWindow))
 	}
 	row.requestsPerAccountMinute = float64(private) / float64(n) / time.Since(started).Minutes()
 	return tooMany, nil
+}
+
+// quietPolls is, per paged endpoint, the requests a poll sent, from the
+// requests of each account and endpoint (byKey, "ACCOUNT ENDPOINT"). A
+// poll is a burst of requests; polls are at least a minute apart. Each
+// account's first poll reads the whole lookback and is left out, unless no
+// account had a later one (first is then true for the endpoint).
+func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first map[string]bool) {
+	const gap = 10 * time.Second
+	type tally struct{ requests, polls, firstRequests, firstPolls int }
+	tallies := map[string]*tally{}
+	for _, ep := range collector.Endpoints {
+		if ep.Paged && ep.Enabled(nil) {
+			tallies[ep.Name] = &tally{}
+		}
+	}
+	for key, times := range byKey {
+		t := tallies[key[strings.LastIndexByte(key, ' ')+1:]]
+		if t == nil || len(times) == 0 {
+			continue
+		}
+		times = slices.SortedFunc(slices.Values(times), time.Time.Compare)
+		poll := 0
+		for i, at := range times {
+			if i > 0 && at.Sub(times[i-1]) > gap {
+				poll++
+				t.polls++
+			}
+			if poll == 0 {
+				t.firstRequests++
+			} else {
+				t.requests++
+			}
+		}
+		t.firstPolls++
+	}
+	perPoll, first = map[string]float64{}, map[string]bool{}
+	for ep, t := range tallies {
+		if t.polls == 0 {
+			first[ep] = true
+			t.requests, t.polls = t.firstRequests, t.firstPolls
+		}
+		perPoll[ep] = float64(t.requests) / float64(max(t.polls, 1))
+	}
+	return perPoll, first
 }
 
 // reportGrowth adds one size's checks to the report.
@@ -269,6 +323,14 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
 	r.add("growth, "+label+": busiest 60 s per account and endpoint", row.busiestWindow, row.allowed, "requests",
 		row.busiestWindow <= row.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s; %.1f requests per account per minute)", tooMany, row.requestsPerAccountMinute))
+	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
+		note := "(polls after each account's first)"
+		if row.quietFirst[ep] {
+			note = "(each account's first poll, the only one in the run; its list fits one page)"
+		}
+		r.add("growth, "+label+": requests per quiet poll, "+ep, fmt.Sprintf("%.2f", row.quietPoll[ep]), "1.00", "",
+			row.quietPoll[ep] <= 1, true, note)
+	}
 	r.add("growth, "+label+": /-/ready after the last first-poll answer", row.readyAfterPoll, maxReadyAfterPoll, "",
 		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", startToReady.Round(time.Millisecond)))
 	if hard {
