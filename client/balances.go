@@ -63,7 +63,11 @@ func decodeBalances(data json.RawMessage) ([]Balance, error) {
 	}
 	out := make([]Balance, 0, len(rows))
 	seen := make(map[string]bool, len(rows))
-	for i, r := range rows {
+	for i, raw := range rows {
+		r, err := rowFields("holding", i, raw)
+		if err != nil {
+			return nil, err
+		}
 		b, err := decodeBalance(r)
 		if err != nil {
 			return nil, fmt.Errorf("holding row %d: %w", i, err)

@@ -141,9 +141,10 @@ func (f fields) time(name string) (int64, bool, error) {
 	return ms, true, nil
 }
 
-// decodeRows reads the objects of a JSON array of rows, naming the row in
-// any error.
-func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
+// decodeRows splits a JSON array of rows; each row is read with rowFields
+// as the caller gets to it, so an answer's rows are never all held as
+// field maps at once (ten times the answer's size).
+func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
@@ -151,21 +152,23 @@ func decodeRows(raw json.RawMessage, field string) ([]fields, error) {
 	if err := json.Unmarshal(raw, &rows); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
 	}
-	out := make([]fields, 0, len(rows))
-	for i, r := range rows {
-		f, err := decodeFields(r)
-		if err != nil {
-			return nil, fmt.Errorf("%s row %d: %w", field, i, err)
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return rows, nil
 }
 
-// decodeDataRows reads the envelope's data as an object and the rows of its
-// array field; what names the answer in errors. The object's fields are
-// returned too, for what sits beside the rows (meta).
-func decodeDataRows(data json.RawMessage, what, field string) (fields, []fields, error) {
+// rowFields reads row i of the array field, naming it in any error.
+func rowFields(field string, i int, raw json.RawMessage) (fields, error) {
+	f, err := decodeFields(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s row %d: %w", field, i, err)
+	}
+	return f, nil
+}
+
+// decodeDataRows reads the envelope's data as an object and splits the rows
+// of its array field (read each with rowFields); what names the answer in
+// errors. The object's fields are returned too, for what sits beside the
+// rows (meta).
+func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
 	if err := decodeData(data, new(json.RawMessage)); err != nil {
 		return nil, nil, err
 	}

@@ -72,7 +72,11 @@ func decodePositions(data json.RawMessage) ([]Position, error) {
 	}
 	out := make([]Position, 0, len(rows))
 	seen := make(map[[2]string]bool, len(rows))
-	for i, r := range rows {
+	for i, raw := range rows {
+		r, err := rowFields("positions", i, raw)
+		if err != nil {
+			return nil, err
+		}
 		p, err := decodePosition(r)
 		if err != nil {
 			return nil, fmt.Errorf("positions row %d: %w", i, err)

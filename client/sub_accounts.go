@@ -95,7 +95,11 @@ func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
 		out.meta = metaOf(&pm)
 	}
 	out.rows = make([]SubAccount, 0, len(rows))
-	for i, r := range rows {
+	for i, raw := range rows {
+		r, err := rowFields("rows", i, raw)
+		if err != nil {
+			return subAccountsPage{}, err
+		}
 		id, err := r.requiredText("applicationId")
 		if err != nil {
 			return subAccountsPage{}, fmt.Errorf("row %d: %w", i, err)

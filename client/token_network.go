@@ -51,7 +51,11 @@ func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
 		return nil, err
 	}
 	out := make([]TokenNetwork, 0, len(rows))
-	for i, r := range rows {
+	for i, raw := range rows {
+		r, err := rowFields("rows", i, raw)
+		if err != nil {
+			return nil, err
+		}
 		n, err := decodeTokenNetwork(r)
 		if err != nil {
 			return nil, fmt.Errorf("row %d%s: %w", i, n.rowName(), err)

@@ -92,7 +92,11 @@ func decodeWalletHistory(data json.RawMessage) ([]Transfer, error) {
 		return nil, err
 	}
 	out := make([]Transfer, 0, len(rows))
-	for i, r := range rows {
+	for i, raw := range rows {
+		r, err := rowFields("rows", i, raw)
+		if err != nil {
+			return nil, err
+		}
 		t, err := decodeTransfer(r)
 		if err != nil {
 			return nil, fmt.Errorf("row %d: %w", i, err)

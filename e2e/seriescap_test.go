@@ -126,16 +126,22 @@ func TestHostileExchangeMemory(t *testing.T) {
 	}
 	url, recs := hostileFake(t, 38000, 100000)
 	p := startHostile(t, url)
-	// The first history poll reads 200 pages.
-	if _, err := p.Ready(3 * time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	// The first history poll reads 100 pages of 1,000 records against the
+	// fake's rate limit: minutes, not seconds.
+	deadline := time.Now().Add(15 * time.Minute)
 	var samples map[string]*model.Sample
-	testsupport.WaitFor(t, "every history record counted", func() bool {
-		samples = p.Scrape(t)
-		n, _ := sumOf(samples, "woox_token_history_records_total")
-		return int(n) == len(recs)
-	})
+	for {
+		if _, err := p.Ready(time.Second); err == nil {
+			samples = p.Scrape(t)
+			if n, _ := sumOf(samples, "woox_token_history_records_total"); int(n) == len(recs) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not every history record counted within 15 minutes")
+		}
+		time.Sleep(5 * time.Second)
+	}
 	for range 10 {
 		samples = p.Scrape(t)
 		time.Sleep(time.Second)
