@@ -4,8 +4,8 @@
 # catch-up measurements and prints each figure beside its floor or budget,
 # with PASS/FAIL (see docs/performance.md).
 #
-#   bash scripts/loadtest.sh            # full run, about 7 minutes
-#   bash scripts/loadtest.sh --short    # CI run, about 4 minutes, without the realistic-size growth row
+#   bash scripts/loadtest.sh            # full run, about 9 minutes
+#   bash scripts/loadtest.sh --short    # CI run, about 5 minutes, without the realistic-size growth row
 #   bash scripts/loadtest.sh --chart=docs/loadtest-growth.png   # also draw the cost growth
 #   bash scripts/loadtest.sh --strict   # also fail on missed timing ratios
 #
