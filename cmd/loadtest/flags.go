@@ -23,9 +23,12 @@ type config struct {
 	strict      bool
 	// growthAccounts are the sizes of the cost-growth run; none skips it.
 	growthAccounts []int
-	growthIdle     time.Duration
-	chart          string
-	onlyGrowth     bool
+	// realisticAccounts are the sizes of the cost-growth run on accounts
+	// of realistic size; none skips it.
+	realisticAccounts []int
+	growthIdle        time.Duration
+	chart             string
+	onlyGrowth        bool
 	// floorFile and floorAddress make this process the floor server.
 	floorFile    string
 	floorAddress string
@@ -49,6 +52,7 @@ func parseFlags(args []string) config {
 	app.Flag("catch-up-timeout", "Give up on the catch-up after this long.").Default("3m").DurationVar(&c.catchUpWait)
 	app.Flag("strict", "Also fail on missed timing targets.").BoolVar(&c.strict)
 	app.Flag("growth-accounts", "Account counts of the cost-growth run (each 10 keys, 240 token x type pairs, default intervals, the published limit); repeatable; none skips it.").Default("1", "10", "100").IntsVar(&c.growthAccounts)
+	app.Flag("growth-realistic-accounts", "Account counts of the cost-growth run on accounts of realistic size (each 20 balances, 300 history records over 10 tokens x 8 types, 6 keys, 3 positions, 4 transfers); repeatable; 0 skips it.").Default("100").IntsVar(&c.realisticAccounts)
 	app.Flag("growth-idle", "How long the cost-growth run watches the pollers' CPU with nobody scraping.").Default("60s").DurationVar(&c.growthIdle)
 	app.Flag("chart", "Write the cost-growth chart (PNG) here.").Default("").StringVar(&c.chart)
 	app.Flag("only-growth", "Run the cost-growth measurement alone.").BoolVar(&c.onlyGrowth)

@@ -18,20 +18,40 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-// Growth accounts: 10 keys each, a history of 240 token x type pairs, the
-// other endpoints as the fake's defaults serve them; every endpoint at its
-// default interval, against the published limit of 10 requests per 60 s.
+// Every growth run polls each endpoint at its default interval, against the
+// published limit of 10 requests per 60 s.
 const (
-	growthKeys           = 10
-	growthHistoryRecords = 240
-	growthHistoryTokens  = 9 // 9 tokens x 27 types cover 240 pairs
-	growthRateLimit      = "10/60s"
-	growthBudget         = 0.5
-	maxRSSAt100Accounts  = 150_000_000 // 150 MB
+	growthRateLimit     = "10/60s"
+	growthBudget        = 0.5
+	maxRSSAt100Accounts = 150_000_000 // 150 MB
 )
+
+// accountShape is what each account of a growth run holds.
+type accountShape struct {
+	name string
+	keys int
+	// historyRecords cycle through historyTypes, then historyTokens
+	// tokens (TOK0000, ...); nil historyTypes is every type.
+	historyRecords, historyTokens int
+	historyTypes                  []string
+	balances, positions           int
+	transfers                     int
+}
+
+// largeShape is the first growth runs' account: 10 keys, a history of 240
+// token x type pairs (9 tokens x 27 types), 9 balances, 2 transfers.
+var largeShape = accountShape{name: "large", keys: 10, historyRecords: 240, historyTokens: 9, balances: 9, transfers: 2}
+
+// realisticShape is an account of realistic size: 20 balance tokens, 300
+// history records over 10 tokens and 8 types, 6 keys, 3 positions and 4
+// transfers.
+var realisticShape = accountShape{name: "realistic", keys: 6, historyRecords: 300, historyTokens: 10,
+	historyTypes: []string{"DEPOSIT", "WITHDRAW", "SPOT_TRANSACTION", "TRANSACTION_FEE", "FUNDING_FEE", "REALIZED_PNL", "SUB_ACCOUNT_TRANSFER", "INTEREST"},
+	balances:     20, positions: 3, transfers: 4}
 
 // growthRow is one size's figures.
 type growthRow struct {
+	shape                        string
 	accounts, series             int
 	p50, p99, floorP50, floorP99 time.Duration
 	scrapesPerSec, floorPerSec   float64
@@ -49,24 +69,35 @@ type growthRow struct {
 
 // growth measures how the exporter's cost grows with its accounts.
 func growth(ctx context.Context, c config, r *report) error {
-	var rows []growthRow
-	for _, n := range c.growthAccounts {
-		row, err := growthRun(ctx, c, n, r)
-		if err != nil {
-			return fmt.Errorf("%d accounts: %w", n, err)
+	var rows, large []growthRow
+	for _, run := range []struct {
+		shape  accountShape
+		counts []int
+	}{{largeShape, c.growthAccounts}, {realisticShape, c.realisticAccounts}} {
+		for _, n := range run.counts {
+			if n <= 0 {
+				continue
+			}
+			row, err := growthRun(ctx, c, run.shape, n, r)
+			if err != nil {
+				return fmt.Errorf("%d %s accounts: %w", n, run.shape.name, err)
+			}
+			rows = append(rows, row)
+			if run.shape.name == largeShape.name {
+				large = append(large, row)
+			}
 		}
-		rows = append(rows, row)
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | busiest 60 s per account and endpoint (allowed) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | busiest 60 s per account and endpoint (allowed) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %d (%d) |\n",
-			g.accounts, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %d (%d) |\n",
+			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
 			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.busiestWindow, g.allowed)
 	}
 	if c.chart != "" {
-		if err := writeGrowthChart(c.chart, rows); err != nil {
+		if err := writeGrowthChart(c.chart, large); err != nil {
 			return fmt.Errorf("chart: %w", err)
 		}
 		fmt.Printf("chart: %s\n", c.chart)
@@ -74,9 +105,9 @@ func growth(ctx context.Context, c config, r *report) error {
 	return nil
 }
 
-// growthFake holds n accounts, named acct-000 ..., each with growthKeys
-// keys (the first READ-only, the one the exporter uses).
-func growthFake(c config, n int) (*fakeexchange.Exchange, []string, error) {
+// growthFake holds n accounts of the given shape, named acct-000 ..., each
+// with shape.keys keys (the first READ-only, the one the exporter uses).
+func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []string, error) {
 	s := fakeexchange.LargeScenario(c.networks, 0)
 	s.RateLimit, s.PublicRateLimit = growthRateLimit, ""
 	s.Accounts = nil
@@ -84,21 +115,19 @@ func growthFake(c config, n int) (*fakeexchange.Exchange, []string, error) {
 	var env []string
 	for i := range n {
 		a := fakeexchange.Account{Name: fmt.Sprintf("acct-%03d", i), AccountName: fmt.Sprintf("Desk %d", i), UserID: int64(20000 + i)}
-		for k := range growthKeys {
+		for k := range shape.keys {
 			perms := []string{"READ", "TRADE"}
 			if k == 0 {
 				perms = []string{"READ"}
 			}
 			a.Keys = append(a.Keys, fakeexchange.Key{APIKey: fmt.Sprintf("growth-%03d-%02d==", i, k), APISecret: fmt.Sprintf("GROWTHSECRET%03d%013d", i, k), Permissions: perms})
 		}
-		for t := range growthHistoryTokens {
+		for t := range shape.balances {
 			a.Balances = append(a.Balances, fakeexchange.Balance{Token: fmt.Sprintf("TOK%04d", t), Holding: fmt.Sprintf("%d.5", i+t),
 				AvailableBalance: fmt.Sprintf("%d.5", i+t), Frozen: "0", Staked: "0", MarkPrice: "1.25"})
 		}
-		a.Transfers = []fakeexchange.Transfer{
-			{ID: fmt.Sprintf("g%03d-1", i), Token: "TOK0000", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING", CreatedAgo: time.Hour},
-			{ID: fmt.Sprintf("g%03d-2", i), Token: "TOK0001", Side: "DEPOSIT", Amount: "2", Status: "COMPLETED", CreatedAgo: 2 * time.Hour},
-		}
+		a.Transfers = growthTransfers(i, shape.transfers)
+		a.Positions = growthPositions(shape.positions)
 		s.Accounts = append(s.Accounts, a)
 		env = append(env, fmt.Sprintf("GROWTH_SECRET_%03d=%s", i, a.Keys[0].APISecret))
 	}
@@ -107,7 +136,7 @@ func growthFake(c config, n int) (*fakeexchange.Exchange, []string, error) {
 		return nil, nil, err
 	}
 	for i := range n {
-		recs := fakeexchange.LargeHistory(growthHistoryTokens, growthHistoryRecords, int64(1+i*growthHistoryRecords), now.Add(-50*time.Minute), now.Add(-time.Minute))
+		recs := growthHistory(shape, int64(1+i*shape.historyRecords), now.Add(-50*time.Minute), now.Add(-time.Minute))
 		if err := fake.AppendHistory(fmt.Sprintf("acct-%03d", i), recs...); err != nil {
 			return nil, nil, err
 		}
@@ -115,9 +144,52 @@ func growthFake(c config, n int) (*fakeexchange.Exchange, []string, error) {
 	return fake, env, nil
 }
 
-func growthRun(ctx context.Context, c config, n int, r *report) (growthRow, error) {
-	row := growthRow{accounts: n}
-	fake, env, err := growthFake(c, n)
+// growthTransfers are n transfers of account i, every other one in flight.
+func growthTransfers(i, n int) []fakeexchange.Transfer {
+	var ts []fakeexchange.Transfer
+	for j := range n {
+		side, status := "WITHDRAW", "PROCESSING"
+		if j%2 == 1 {
+			side, status = "DEPOSIT", "COMPLETED"
+		}
+		ts = append(ts, fakeexchange.Transfer{ID: fmt.Sprintf("g%03d-%d", i, j+1), Token: fmt.Sprintf("TOK%04d", j), Side: side,
+			Amount: strconv.Itoa(j + 1), Status: status, CreatedAgo: time.Duration(j+1) * time.Hour})
+	}
+	return ts
+}
+
+// growthPositions are n positions like the captured one, on n symbols.
+func growthPositions(n int) []fakeexchange.Position {
+	symbols := []string{"PERP_LTC_USDT", "PERP_BTC_USDT", "PERP_ETH_USDT", "PERP_SOL_USDT", "PERP_WOO_USDT"}
+	var ps []fakeexchange.Position
+	for j := range n {
+		p := fakeexchange.CapturedPosition()
+		p.Symbol = symbols[j%len(symbols)]
+		if j >= len(symbols) {
+			p.Symbol += strconv.Itoa(j)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// growthHistory is an account's history of the given shape: every type of
+// shape.historyTypes (every type when nil) for each of its tokens in turn,
+// ids from firstID, as fakeexchange.LargeHistory spreads them over [from, to].
+func growthHistory(shape accountShape, firstID int64, from, to time.Time) []fakeexchange.HistoryRecord {
+	recs := fakeexchange.LargeHistory(shape.historyTokens, shape.historyRecords, firstID, from, to)
+	if types := shape.historyTypes; types != nil {
+		for i := range recs {
+			recs[i].Type = types[i%len(types)]
+			recs[i].Token = fmt.Sprintf("TOK%04d", (i/len(types))%shape.historyTokens)
+		}
+	}
+	return recs
+}
+
+func growthRun(ctx context.Context, c config, shape accountShape, n int, r *report) (growthRow, error) {
+	row := growthRow{shape: shape.name, accounts: n}
+	fake, env, err := growthFake(c, shape, n)
 	if err != nil {
 		return row, err
 	}
@@ -318,7 +390,7 @@ func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first
 
 // reportGrowth adds one size's checks to the report.
 func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Duration) {
-	label := fmt.Sprintf("%d account(s)", row.accounts)
+	label := fmt.Sprintf("%d %s account(s)", row.accounts, row.shape)
 	hard := row.accounts >= 100
 	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
 	r.add("growth, "+label+": busiest 60 s per account and endpoint", row.busiestWindow, row.allowed, "requests",

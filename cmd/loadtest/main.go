@@ -85,7 +85,7 @@ func run(ctx context.Context, c config, r *report) error {
 	if err := catchUp(ctx, c, requests, window, r); err != nil {
 		return fmt.Errorf("catch-up: %w", err)
 	}
-	if len(c.growthAccounts) > 0 {
+	if len(c.growthAccounts)+len(c.realisticAccounts) > 0 {
 		if err := growth(ctx, c, r); err != nil {
 			return fmt.Errorf("cost growth: %w", err)
 		}
