@@ -87,7 +87,7 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"writable root", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "read-only root filesystem"},
 		{"capabilities kept", "drop: [ALL]", "drop: [NET_RAW]", "drop ALL"},
 		{"liveness on the readiness path", "              path: /-/healthy\n", "              path: /-/ready\n", "liveness probe must GET /-/healthy"},
-		{"no memory limit", "            limits:\n              memory: 128Mi\n", "", "limit memory"},
+		{"no memory limit", "            limits:\n              memory: 120Mi\n", "", "limit memory"},
 		{"state off the claim", "--token-history.state-file=/var/lib/woox_exporter/", "--token-history.state-file=/tmp/", "volume claim template"},
 		{"service selects nothing", "  selector:\n    app.kubernetes.io/component: exporter\n  ports:", "  selector:\n    app.kubernetes.io/component: other\n  ports:", "does not select the exporter's pods"},
 		{"monitor on a missing port", "    - port: http\n", "    - port: metrics\n", `port "metrics"`},
