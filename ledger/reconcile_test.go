@@ -197,3 +197,14 @@ func TestReconcileKeepsNothingWithoutBalances(t *testing.T) {
 		t.Errorf("%d records kept before the first balances answer, want those of the last 15 minutes", n)
 	}
 }
+
+// An answer older than the one waiting for the history (answers arriving
+// out of order) does not replace it.
+func TestReconcileKeepsTheNewestWaitingSnapshot(t *testing.T) {
+	x := newReconcileRig(t)
+	x.l.ObserveBalances(holdings(minute(0), "USDT", "100"))
+	x.l.ObserveBalances(holdings(minute(2), "USDT", "130"))
+	x.l.ObserveBalances(holdings(minute(1), "USDT", "999"))
+	x.read(minute(2), x.rec(minute(1), "USDT", "10"), x.rec(minute(2), "USDT", "20"))
+	x.want("compared with the newest answer", "USDT", "0")
+}
