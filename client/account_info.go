@@ -49,7 +49,7 @@ func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
 
 // decodeAccountInfo reads the v3 camelCase and the v1 snake_case answer.
 func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
+	if err := checkData(data); err != nil {
 		return AccountInfo{}, err
 	}
 	f, err := decodeFields(data)

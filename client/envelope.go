@@ -69,6 +69,14 @@ func decodeData(data json.RawMessage, v any) error {
 	return nil
 }
 
+// checkData is decodeData's checks without a copy of the data.
+func checkData(data json.RawMessage) error {
+	if json.Valid(data) && !isNull(data) {
+		return nil
+	}
+	return decodeData(data, new(json.RawMessage))
+}
+
 func metaOf(m *pageMeta) *PageMeta {
 	if m == nil {
 		return nil

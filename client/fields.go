@@ -28,22 +28,27 @@ func decodeFields(raw json.RawMessage) (fields, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
+	if !json.Valid(raw) {
+		var m map[string]json.RawMessage
+		return nil, json.Unmarshal(raw, &m)
 	}
-	f := make(fields, len(m))
-	spelled := make(map[string]string, len(m))
-	for name, v := range m {
+	f := fields{}
+	spelled := map[string]string{}
+	var err error
+	objectMembers(bytes.TrimSpace(raw), func(name string, v []byte) {
 		k := fieldKey(name)
-		if prev, dup := f[k]; dup && !bytes.Equal(bytes.TrimSpace(prev), bytes.TrimSpace(v)) {
+		// The same name twice: the last one counts, as encoding/json has it.
+		if prev, dup := f[k]; err == nil && dup && spelled[k] != name && !bytes.Equal(prev, v) {
 			a, b := spelled[k], name
 			if b < a {
 				a, b = b, a
 			}
-			return nil, fmt.Errorf("fields %q and %q disagree", a, b)
+			err = fmt.Errorf("fields %q and %q disagree", a, b)
 		}
 		f[k], spelled[k] = v, name
+	})
+	if err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -148,6 +153,9 @@ func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' && json.Valid(t) {
+		return arrayElements(t), nil
+	}
 	var rows []json.RawMessage
 	if err := json.Unmarshal(raw, &rows); err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
@@ -169,7 +177,7 @@ func rowFields(field string, i int, raw json.RawMessage) (fields, error) {
 // errors. The object's fields are returned too, for what sits beside the
 // rows (meta).
 func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
-	if err := decodeData(data, new(json.RawMessage)); err != nil {
+	if err := checkData(data); err != nil {
 		return nil, nil, err
 	}
 	f, err := decodeFields(data)
