@@ -14,36 +14,26 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// pregathered holds what one collector exported, gathered (label pairs
-// built, checked, sorted) once per change rather than per scrape: a poll
-// only notes that it stored new snapshots (refresh), and the next scrape
-// that wants the families gathers them (current). Polls never gather, so
-// a hundred accounts finishing their polls at once cost one gather, not a
-// hundred.
+// pregathered is one collector's part of what scrapes are served: its
+// generation tells the exposition handler when the part changed, and only
+// then does the handler gather it (label pairs built, checked, sorted) and
+// encode it again. Polls never gather, so a hundred accounts finishing
+// their polls at once cost one gather per format asked for, not a hundred.
+// The gathered families are not kept: the handler keeps the encodings, and
+// the families of a big part cost four times their encoding.
 type pregathered struct {
 	reg *prometheus.Registry
-	// gen, when the collector has one, tells whether its snapshots changed
-	// since lastGen was gathered; otherwise every refresh counts as a
-	// change.
+	// gen, when the collector has one, changes when its snapshots do;
+	// otherwise every refresh counts as a change.
 	gen       func() uint64
 	requested atomic.Uint64
 	// mu serialises gathers; polls never take it.
-	mu                     sync.Mutex
-	last                   atomic.Pointer[gatherResult]
-	lastGen, lastRequested uint64
-	// changed counts the results stored: the generation of this part of
-	// the exporter's data.
-	changed atomic.Uint64
+	mu sync.Mutex
 }
 
 // versioned is a collector that can tell when its snapshots change.
 type versioned interface {
 	generation() uint64
-}
-
-type gatherResult struct {
-	mfs []*dto.MetricFamily
-	err error
 }
 
 func newPregathered(c prometheus.Collector) *pregathered {
@@ -60,30 +50,21 @@ func newPregathered(c prometheus.Collector) *pregathered {
 // a poll, the end of a poll).
 func (p *pregathered) refresh() { p.requested.Add(1) }
 
-// current is the collector's families as of its latest snapshots,
-// gathered now if they changed since the last gather.
-func (p *pregathered) current() *gatherResult {
+// generation changes whenever the collector's families may have. Read it
+// before gathering: a change during the gather shows as a new generation
+// next time.
+func (p *pregathered) generation() uint64 {
+	if p.gen != nil {
+		return p.gen()
+	}
+	return p.requested.Load()
+}
+
+// gather is the collector's families as of its latest snapshots.
+func (p *pregathered) gather() ([]*dto.MetricFamily, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	// Read before gathering: a change during the gather shows next time.
-	req := p.requested.Load()
-	var gen uint64
-	last := p.last.Load()
-	fresh := last != nil && req == p.lastRequested
-	if p.gen != nil {
-		gen = p.gen()
-		fresh = last != nil && gen == p.lastGen
-	}
-	if fresh {
-		p.lastRequested = req
-		return last
-	}
-	mfs, err := p.reg.Gather()
-	r := &gatherResult{mfs: mfs, err: err}
-	p.last.Store(r)
-	p.lastGen, p.lastRequested = gen, req
-	p.changed.Add(1)
-	return r
+	return p.reg.Gather()
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
@@ -98,19 +79,18 @@ func (p *pregathered) wrap(poll pollFunc) pollFunc {
 }
 
 // Gatherer serves the exporter's metrics together with live's (Go, process,
-// build and client metrics). The poll health metrics are gathered at scrape
-// time; the token network, API key and token history families are served as
-// gathered when their poll last made progress. live must not hold the
-// Collectors. The returned families are shared between scrapes: read only.
+// build and client metrics), every part gathered at each call. live must not
+// hold the Collectors. Scrapes use Source instead, which gathers a part only
+// when it changed.
 func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		mfs, err := prometheus.Gatherers{live, e.healthReg}.Gather()
 		errs := prometheus.MultiError{}
 		errs.Append(err)
 		for _, p := range e.pregathered {
-			r := p.current()
-			mfs = append(mfs, r.mfs...)
-			errs.Append(r.err)
+			part, err := p.gather()
+			mfs = append(mfs, part...)
+			errs.Append(err)
 		}
 		slices.SortFunc(mfs, func(a, b *dto.MetricFamily) int { return cmp.Compare(a.GetName(), b.GetName()) })
 		mfs = slices.CompactFunc(mfs, func(a, b *dto.MetricFamily) bool {
@@ -126,8 +106,8 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 
 // Source is what the exposition handler serves: live's families (Go,
 // process, build and client metrics) and the poll health, gathered per
-// scrape, and the data families as gathered after their polls, with the
-// generation that tells the handler when to encode them again.
+// scrape, and the data parts, with the generation that tells the handler
+// when to gather and encode them again.
 func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
 	return exposition.Source{Live: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		mfs, err := live.Gather()
@@ -161,14 +141,12 @@ func (h *healthCache) gather(e *Exporter) []*dto.MetricFamily {
 	return mfs
 }
 
-// data is the pregathered families, a part per collector with its own
-// generation, read first: a poll that stores a result while the families
-// are read shows as a new generation next time.
+// data is the exporter's parts, one per collector, each with its own
+// generation.
 func (e *Exporter) data() []exposition.Part {
 	parts := make([]exposition.Part, len(e.pregathered))
 	for i, p := range e.pregathered {
-		r := p.current()
-		parts[i] = exposition.Part{Families: r.mfs, Generation: p.changed.Load(), Err: r.err}
+		parts[i] = exposition.Part{Generation: p.generation(), Gather: p.gather}
 	}
 	return parts
 }

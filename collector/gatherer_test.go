@@ -97,15 +97,15 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 	}
 }
 
-func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
+func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
-	first := pg.current()
+	first := pg.generation()
 	pg.refresh()
-	if pg.current() != first {
-		t.Fatal("regathered although nothing was counted")
+	if pg.generation() != first {
+		t.Fatal("the generation moved although nothing was counted")
 	}
 	end := historyNow.UnixMilli()
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), end).Counted != 1 {
@@ -113,18 +113,19 @@ func TestHistoryFamiliesAreRegatheredOnlyWhenRecordsWereCounted(t *testing.T) {
 	}
 	a.publish()
 	pg.refresh()
-	if pg.last.Load() != first {
-		t.Fatal("the poll gathered: polls only note a change, the next scrape gathers")
+	if pg.generation() == first {
+		t.Fatal("the generation did not move after a record was counted")
 	}
-	if pg.current() == first {
-		t.Fatal("not regathered after a record was counted")
+	mfs, err := pg.gather()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := len(pg.current().mfs); got == 0 {
-		t.Fatal("no families after the record")
+	if got := asText(t, static(mfs)); !strings.Contains(got, `transaction_type="DEPOSIT"} 1`) {
+		t.Errorf("the gather does not show the record:\n%s", got)
 	}
 }
 
-func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
+func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	r := newTestRig(t)
 	c := newTokenNetworkCollector(r.public, nil, nil)
 	pg := newPregathered(c)
@@ -132,12 +133,12 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	first := pg.current()
+	first := pg.generation()
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.current() != first {
-		t.Fatal("regathered an unchanged list")
+	if pg.generation() != first {
+		t.Fatal("an unchanged list moved the generation")
 	}
 	rows := tokenNetworkRows()
 	rows[0].AllowWithdraw = 1 - rows[0].AllowWithdraw
@@ -145,38 +146,32 @@ func TestTokenNetworkFamiliesAreRegatheredOnlyWhenTheListChanged(t *testing.T) {
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.current() == first {
-		t.Fatal("a changed withdrawal flag was not regathered")
+	if pg.generation() == first {
+		t.Fatal("a changed withdrawal flag did not move the generation")
 	}
 }
 
-// The end of a poll whose last page a scrape already showed neither
-// gathers again nor moves the data generation, so the exposition handler
-// does not encode the same families twice; and polls only note changes,
-// scrapes gather them.
+// The end of a poll whose last page already moved the generation does not
+// move it again, so the exposition handler does not encode the same
+// families twice.
 func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
-	changed := &pg.changed
 	pg.refresh()
-	pg.current()
+	before := pg.generation()
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.publish()
-	before := changed.Load()
 	pg.refresh() // the page
-	page := pg.current()
-	if changed.Load() != before+1 {
-		t.Fatalf("a page that counted a record moved the generation from %d to %d", before, changed.Load())
+	page := pg.generation()
+	if page == before {
+		t.Fatal("a page that counted a record did not move the generation")
 	}
 	pg.refresh() // the end of the poll
-	if pg.current() != page || changed.Load() != before+1 {
-		t.Error("the end of the poll gathered again although nothing changed since the page")
-	}
-	if got := asText(t, static(page.mfs)); !strings.Contains(got, `transaction_type="DEPOSIT"} 1`) {
-		t.Errorf("the page does not show the record:\n%s", got)
+	if pg.generation() != page {
+		t.Error("the end of the poll moved the generation although nothing changed since the page")
 	}
 }
 

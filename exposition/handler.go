@@ -33,18 +33,19 @@ type Source struct {
 	// Live is gathered and encoded on every scrape.
 	Live prometheus.Gatherer
 	// Data returns the families that change only with polls, in parts
-	// that change independently (one per collector): a change re-encodes
-	// only its part. The parts, and their number, are the same at every
-	// call; their families are shared: read only.
+	// that change independently (one per collector): a change gathers
+	// and re-encodes only its part. The parts, and their number, are the
+	// same at every call.
 	Data func() []Part
 }
 
 // Part is one independently changing set of data families.
 type Part struct {
-	Families []*dto.MetricFamily
-	// Generation changes whenever the families do.
+	// Generation changes whenever the families do; read before Gather.
 	Generation uint64
-	Err        error
+	// Gather returns the families, called only when they are to be
+	// encoded: they are not kept after.
+	Gather func() ([]*dto.MetricFamily, error)
 }
 
 // Options tune a Handler.
@@ -109,8 +110,9 @@ func NewHandler(src Source, opts Options) *Handler {
 		mfs, err := src.Live.Gather()
 		errs := []error{err}
 		for _, p := range src.Data() {
-			mfs = append(mfs, p.Families...)
-			errs = append(errs, p.Err)
+			part, err := p.Gather()
+			mfs = append(mfs, part...)
+			errs = append(errs, err)
 		}
 		return mfs, errors.Join(errs...)
 	})
@@ -212,8 +214,9 @@ func (h *Handler) data(key cacheKey) ([]encodedPart, []byte, error) {
 	for i, p := range parts {
 		ep := &e.parts[i]
 		if !ep.valid || ep.generation != p.Generation {
-			body, names, err := encode(p.Families, key)
-			*ep = encodedPart{generation: p.Generation, valid: true, body: body, names: names, err: errors.Join(p.Err, err)}
+			mfs, gatherErr := p.Gather()
+			body, names, err := encode(mfs, key)
+			*ep = encodedPart{generation: p.Generation, valid: true, body: body, names: names, err: errors.Join(gatherErr, err)}
 		}
 		errs = append(errs, ep.err)
 	}

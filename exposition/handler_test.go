@@ -28,7 +28,9 @@ type rig struct {
 	live, data, other *prometheus.Registry
 	// gen is the generation of data, the part the tests change; other is
 	// a part that never changes.
-	gen     atomic.Uint64
+	gen atomic.Uint64
+	// gathers counts the gathers of data.
+	gathers atomic.Int64
 	gauge   *prometheus.GaugeVec
 	handler *Handler
 	plain   http.Handler
@@ -55,10 +57,11 @@ func newRig(t *testing.T) *rig {
 
 // parts are the two data parts: data at the test's generation, other at 0.
 func (r *rig) parts() []Part {
-	gen := r.gen.Load()
-	data, err := r.data.Gather()
-	other, oerr := r.other.Gather()
-	return []Part{{Families: data, Generation: gen, Err: err}, {Families: other, Err: oerr}}
+	data := func() ([]*dto.MetricFamily, error) {
+		r.gathers.Add(1)
+		return r.data.Gather()
+	}
+	return []Part{{Generation: r.gen.Load(), Gather: data}, {Gather: r.other.Gather}}
 }
 
 // accepts are Accept headers of every format promhttp negotiates, with the
@@ -206,9 +209,9 @@ func TestEveryFormatServesWhatAPlainRegistryServes(t *testing.T) {
 	}
 }
 
-// The cache encodes once per change and format, and only the part that
-// changed: an unchanged generation is not encoded again, however many
-// scrapes.
+// The cache gathers and encodes once per change and format, and only the
+// part that changed: an unchanged generation is neither gathered nor
+// encoded again, however many scrapes.
 func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	r := newRig(t)
 	for range 5 {
@@ -225,8 +228,14 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	if &e.parts[0].body[0] != &changed[0] || &e.parts[1].body[0] != &unchanged[0] {
 		t.Error("an unchanged generation was encoded again")
 	}
+	if n := r.gathers.Load(); n != 2 {
+		t.Errorf("the data part was gathered %d times for 11 scrapes in 2 formats, want 2", n)
+	}
 	r.gen.Add(1)
 	get(t, r.handler, "", true)
+	if n := r.gathers.Load(); n != 3 {
+		t.Errorf("the data part was gathered %d times in all after a change, want 3", n)
+	}
 	if &e.parts[0].body[0] == &changed[0] {
 		t.Error("the changed part was not encoded again")
 	}
