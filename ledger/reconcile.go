@@ -199,9 +199,9 @@ func texts(m map[string]decimal.Decimal) map[string]string {
 func decimals(field string, m map[string]string) (map[string]decimal.Decimal, error) {
 	out := make(map[string]decimal.Decimal, len(m))
 	for k, v := range m {
-		d, err := decimal.NewFromString(v)
+		d, err := parseDecimal(v)
 		if err != nil {
-			return nil, fmt.Errorf("reconcile %s of %q: %w", field, k, err)
+			return nil, fmt.Errorf("reconcile %s of %s: %w", field, k, err)
 		}
 		out[k] = d
 	}
@@ -241,9 +241,9 @@ func (r *reconcile) restore(st *ReconcileState) error {
 	*r = reconcile{enabled: r.enabled, hasBase: true, originMs: st.OriginMs, baseMs: st.BaseMs, readThroughMs: st.ReadThroughMs,
 		base: base, unexplained: unexplained, gen: 1}
 	for _, p := range st.Pending {
-		d, err := decimal.NewFromString(p.Amount)
+		d, err := parseDecimal(p.Amount)
 		if err != nil {
-			return fmt.Errorf("reconcile pending %s record: %w", p.Token, err)
+			return fmt.Errorf("reconcile pending record of %s: %w", p.Token, err)
 		}
 		r.pending = append(r.pending, Record{TimestampMs: p.TimestampMs, Token: p.Token, Amount: d})
 	}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/json"
 	"maps"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,15 +168,21 @@ func TestReconcileSurvivesARestart(t *testing.T) {
 
 func TestReconcileStateErrors(t *testing.T) {
 	for _, st := range []*ReconcileState{
-		{Base: map[string]string{"USDT": "x"}},
-		{Base: map[string]string{}, Unexplained: map[string]string{"USDT": "1.2.3"}},
-		{Base: map[string]string{}, Pending: []PendingRecord{{Token: "USDT", Amount: ""}}},
+		{Base: map[string]string{"USDT": "secret-x"}},
+		{Base: map[string]string{}, Unexplained: map[string]string{"USDT": "1.2.3secret"}},
+		{Base: map[string]string{}, Pending: []PendingRecord{{Token: "USDT", Amount: "secret"}}},
 	} {
 		l := New(t0, Config{})
 		exported := l.Export()
 		exported.Reconcile = st
-		if _, err := FromState(exported, Config{}); err == nil {
+		_, err := FromState(exported, Config{})
+		if err == nil {
 			t.Errorf("state %+v restored", st)
+			continue
+		}
+		// The error names the field and the token, never the value.
+		if strings.Contains(err.Error(), "secret") || !strings.HasSuffix(err.Error(), "USDT: not a decimal") {
+			t.Errorf("state %+v: %v, want the token and \"not a decimal\" without the value", st, err)
 		}
 	}
 }

@@ -191,12 +191,25 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 }
 
 func parseAmount(s string) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(s)
+	d, err := parseDecimal(s)
 	if err != nil {
 		return decimal.Decimal{}, err
 	}
 	if d.Sign() < 0 {
 		return decimal.Decimal{}, errors.New("negative")
+	}
+	return d, nil
+}
+
+// errNotDecimal leaves the value out: a state file's values are the
+// exchange's, and a damaged one can hold anything.
+var errNotDecimal = errors.New("not a decimal")
+
+// parseDecimal reads a decimal the ledger saved.
+func parseDecimal(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, errNotDecimal
 	}
 	return d, nil
 }
