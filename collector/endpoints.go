@@ -100,7 +100,7 @@ type builder struct {
 	interval time.Duration
 	// every is the poll interval of every endpoint, by name.
 	every map[string]time.Duration
-	pg    *pregathered
+	pg    *dataPart
 }
 
 // poll adds a poller of the endpoint for account ("" for a public one)
@@ -113,8 +113,8 @@ func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
 // its own interval.
 func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c prometheus.Collector, account string, fn pollFunc) {
 	if b.pg == nil {
-		b.pg = newPregathered(c)
-		b.e.pregathered = append(b.e.pregathered, b.pg)
+		b.pg = newDataPart(c)
+		b.e.parts = append(b.e.parts, b.pg)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: endpoint, account: account, interval: interval,
 		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,

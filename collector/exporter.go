@@ -119,10 +119,10 @@ type Exporter struct {
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
-	// pregathered are the big collectors as gathered after their polls,
-	// healthReg the poll health gathered at scrape time: see Gatherer.
-	pregathered []*pregathered
-	healthReg   *prometheus.Registry
+	// parts are the data collectors, each gathered when it changed,
+	// healthReg the poll health gathered at scrape time: see Source.
+	parts     []*dataPart
+	healthReg *prometheus.Registry
 	// pollsFinished is the generation of the poll health; health caches
 	// its gathered families for it.
 	pollsFinished atomic.Uint64
@@ -205,7 +205,7 @@ func New(cfg Config) (*Exporter, error) {
 	capped := seriesCapCollector{caps: &e.caps}
 	e.collectors = append(e.collectors, capped)
 	e.healthReg.MustRegister(health, capped)
-	for _, p := range e.pregathered {
+	for _, p := range e.parts {
 		p.refresh()
 	}
 	return e, nil

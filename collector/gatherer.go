@@ -14,14 +14,14 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// pregathered is one collector's part of what scrapes are served: its
+// dataPart is one collector's part of what scrapes are served: its
 // generation tells the exposition handler when the part changed, and only
 // then does the handler gather it (label pairs built, checked, sorted) and
 // encode it again. Polls never gather, so a hundred accounts finishing
 // their polls at once cost one gather per format asked for, not a hundred.
 // The gathered families are not kept: the handler keeps the encodings, and
 // the families of a big part cost four times their encoding.
-type pregathered struct {
+type dataPart struct {
 	reg *prometheus.Registry
 	// gen, when the collector has one, changes when its snapshots do;
 	// otherwise every refresh counts as a change.
@@ -36,10 +36,10 @@ type versioned interface {
 	generation() uint64
 }
 
-func newPregathered(c prometheus.Collector) *pregathered {
+func newDataPart(c prometheus.Collector) *dataPart {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	p := &pregathered{reg: reg}
+	p := &dataPart{reg: reg}
 	if v, ok := c.(versioned); ok {
 		p.gen = v.generation
 	}
@@ -48,12 +48,12 @@ func newPregathered(c prometheus.Collector) *pregathered {
 
 // refresh notes that the collector's snapshots may have changed (a page of
 // a poll, the end of a poll).
-func (p *pregathered) refresh() { p.requested.Add(1) }
+func (p *dataPart) refresh() { p.requested.Add(1) }
 
 // generation changes whenever the collector's families may have. Read it
 // before gathering: a change during the gather shows as a new generation
 // next time.
-func (p *pregathered) generation() uint64 {
+func (p *dataPart) generation() uint64 {
 	if p.gen != nil {
 		return p.gen()
 	}
@@ -61,14 +61,14 @@ func (p *pregathered) generation() uint64 {
 }
 
 // gather is the collector's families as of its latest snapshots.
-func (p *pregathered) gather() ([]*dto.MetricFamily, error) {
+func (p *dataPart) gather() ([]*dto.MetricFamily, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.reg.Gather()
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
-func (p *pregathered) wrap(poll pollFunc) pollFunc {
+func (p *dataPart) wrap(poll pollFunc) pollFunc {
 	return func(ctx context.Context, progress func()) error {
 		defer p.refresh()
 		return poll(ctx, func() {
@@ -87,7 +87,7 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 		mfs, err := prometheus.Gatherers{live, e.healthReg}.Gather()
 		errs := prometheus.MultiError{}
 		errs.Append(err)
-		for _, p := range e.pregathered {
+		for _, p := range e.parts {
 			part, err := p.gather()
 			mfs = append(mfs, part...)
 			errs.Append(err)
@@ -144,8 +144,8 @@ func (h *healthCache) gather(e *Exporter) []*dto.MetricFamily {
 // data is the exporter's parts, one per collector, each with its own
 // generation.
 func (e *Exporter) data() []exposition.Part {
-	parts := make([]exposition.Part, len(e.pregathered))
-	for i, p := range e.pregathered {
+	parts := make([]exposition.Part, len(e.parts))
+	for i, p := range e.parts {
 		parts[i] = exposition.Part{Generation: p.generation(), Gather: p.gather}
 	}
 	return parts

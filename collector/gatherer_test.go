@@ -100,7 +100,7 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	first := pg.generation()
 	pg.refresh()
@@ -128,7 +128,7 @@ func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	r := newTestRig(t)
 	c := newTokenNetworkCollector(r.public, nil, nil)
-	pg := newPregathered(c)
+	pg := newDataPart(c)
 	poll := pg.wrap(c.poll)
 	if err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
@@ -157,7 +157,7 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
-	pg := newPregathered(&TokenHistoryCollector{accounts: []*historyAccount{a}})
+	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	before := pg.generation()
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {

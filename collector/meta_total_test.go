@@ -83,7 +83,7 @@ func TestTokenHistoryOverstatedTotalAdvancesAfterReRead(t *testing.T) {
 	gen := (&TokenHistoryCollector{accounts: []*historyAccount{r.hist}}).generation()
 	r.poll(t)
 	if (&TokenHistoryCollector{accounts: []*historyAccount{r.hist}}).generation() == gen {
-		t.Error("generation unchanged after an inconsistent poll: the pregathered counter would go stale")
+		t.Error("generation unchanged after an inconsistent poll: the data part's generation would go stale")
 	}
 	if r.hist.ledger.Start() <= start {
 		t.Fatal("cursor did not move after a re-read found nothing new")
