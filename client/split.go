@@ -66,11 +66,13 @@ func valueEnd(b []byte) int {
 		}
 		return len(b)
 	}
-	i := 0
-	for i < len(b) && bytes.IndexByte([]byte(",]} \t\r\n"), b[i]) < 0 {
-		i++
+	for i, c := range b {
+		switch c {
+		case ',', ']', '}', ' ', '\t', '\r', '\n':
+			return i
+		}
 	}
-	return i
+	return len(b)
 }
 
 // stringEnd is the length of the JSON string at the start of b.
