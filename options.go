@@ -22,10 +22,12 @@ import (
 // resolves what follows from several of them together.
 type options struct {
 	web *web.FlagConfig
-	// pollEvery and collectors are each endpoint's --*.interval and
-	// --collector.* flags, by endpoint name.
+	// pollEvery, collectors and rateLimits are each endpoint's
+	// --*.interval, --collector.* and (private endpoints) --*.rate-limit
+	// flags, by endpoint name.
 	pollEvery      map[string]*time.Duration
 	collectors     map[string]*bool
+	rateLimits     map[string]*rateLimitFlag
 	walletLookback namedDuration
 
 	metricsPath string
@@ -55,9 +57,13 @@ type options struct {
 
 	// Set by Validate.
 	shard     sharding
-	limit     client.RateLimit
 	enabled   map[string]bool
 	intervals map[string]time.Duration
+	// limits are the private endpoints' limits per account, after
+	// --api.rate-limit; accountIntervals the polls of account endpoints
+	// that must fit them, checked once an account is configured.
+	limits           map[string]client.RateLimit
+	accountIntervals []namedInterval
 }
 
 // newApp is the command line without its flags. --help and --version end
@@ -89,8 +95,8 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
 	o.addHistoryFlags(app)
 	app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").BoolVar(&o.showFullKey)
-	app.Flag("api.rate-limit", "The exchange's published limit for each private endpoint per account, as REQUESTS/WINDOW.").Default("10/60s").StringVar(&o.rateLimit)
-	app.Flag("api.budget", "Fraction of the rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
+	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").StringVar(&o.rateLimit)
+	app.Flag("api.budget", "Fraction of each endpoint's rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
 	app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").DurationVar(&o.requestTimeout)
 	app.Flag("limits.series-per-endpoint", "Most distinct label sets (rows) each endpoint exports per account; the exchange's rows beyond it are dropped, "+
 		"token history records beyond it counted under token=\"__other__\", both counted in woox_exporter_series_capped_total.").
@@ -98,13 +104,21 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	o.addShardFlags(app)
 }
 
-// addEndpointFlags declares each endpoint's poll interval and switch.
+// addEndpointFlags declares each endpoint's poll interval and switch, and
+// each private endpoint's rate limit.
 func (o *options) addEndpointFlags(app *kingpin.Application) {
 	o.pollEvery = map[string]*time.Duration{}
 	o.collectors = map[string]*bool{}
+	o.rateLimits = map[string]*rateLimitFlag{}
 	for _, ep := range collector.Endpoints {
 		o.pollEvery[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
 			Default(shortDuration(ep.DefaultInterval)).Duration()
+		if ep.PerAccount {
+			f := &rateLimitFlag{flag: "--" + ep.RateLimitFlagName()}
+			o.rateLimits[ep.Name] = f
+			app.Flag(ep.RateLimitFlagName(), "The exchange's limit of "+ep.Description+" per account, as REQUESTS/WINDOW (default: the published one).").
+				Default(ep.PublishedLimit().Limit.String()).SetValue(f)
+		}
 		state := "enabled"
 		if ep.OffByDefault {
 			state = "disabled"
@@ -155,25 +169,80 @@ func (o *options) Validate() error {
 	if o.shard, err = shardFlags(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname); err != nil {
 		return err
 	}
-	if o.limit, err = client.ParseRateLimit(o.rateLimit); err != nil {
-		return fmt.Errorf("--api.rate-limit: %w", err)
+	if err := o.resolveLimits(); err != nil {
+		return err
 	}
-	named := o.resolveEndpoints()
+	public := o.resolveEndpoints()
 	if o.walletLookback.d <= 0 {
 		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
 	}
-	if err := checkIntervals(o.limit, o.budget, named); err != nil {
+	if o.budget <= 0 || o.budget > 1 {
+		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", o.budget)
+	}
+	if err := checkIntervals(o.budget, public); err != nil {
 		return err
 	}
 	return o.validateHistory()
 }
 
+// resolveLimits sets the limit of each private endpoint: --api.rate-limit
+// when given, else the endpoint's own flag.
+func (o *options) resolveLimits() error {
+	o.limits = map[string]client.RateLimit{}
+	var all client.RateLimit
+	if o.rateLimit != "" {
+		var err error
+		if all, err = client.ParseRateLimit(o.rateLimit); err != nil {
+			return fmt.Errorf("--api.rate-limit: %w", err)
+		}
+	}
+	for name, f := range o.rateLimits {
+		o.limits[name] = f.limit
+		if o.rateLimit != "" {
+			o.limits[name] = all
+		}
+	}
+	return nil
+}
+
+// limitFlag names the flag that set the limit of a private endpoint.
+func (o *options) limitFlag(ep collector.Endpoint) string {
+	if o.rateLimit != "" {
+		return "--api.rate-limit"
+	}
+	return "--" + ep.RateLimitFlagName()
+}
+
+// checkAccountIntervals holds the account endpoints' intervals to their
+// limits; it matters only once an account is configured.
+func (o *options) checkAccountIntervals() error {
+	return checkIntervals(o.budget, o.accountIntervals)
+}
+
+// longestLimit is the limit with the longest window of any endpoint this
+// replica may call: a poll waiting out a 429 waits that long.
+func (o *options) longestLimit() client.RateLimit {
+	longest := client.DefaultRateLimit
+	for _, l := range o.limits {
+		if l.Window > longest.Window {
+			longest = l
+		}
+	}
+	for _, p := range client.PublishedLimits {
+		if p.PerIP && p.Limit.Window > longest.Window {
+			longest = p.Limit
+		}
+	}
+	return longest
+}
+
 // resolveEndpoints sets which endpoints this replica polls and how often,
-// and returns the intervals the API budget must fit.
-func (o *options) resolveEndpoints() []namedInterval {
-	var named []namedInterval
+// and the account endpoints' intervals their limits must fit. It returns the
+// public endpoints' intervals, which their per-IP limits must fit.
+func (o *options) resolveEndpoints() (public []namedInterval) {
 	o.intervals = map[string]time.Duration{}
 	o.enabled = map[string]bool{}
+	o.accountIntervals = nil
 	for _, ep := range collector.Endpoints {
 		// The public endpoints are polled by shard 0 alone: N replicas cost
 		// the public limit no more than one.
@@ -181,11 +250,19 @@ func (o *options) resolveEndpoints() []namedInterval {
 		o.intervals[ep.Name] = *o.pollEvery[ep.Name]
 		// A shard other than 0 still reads the token networks for its wallets.
 		walletReads := ep.Name == client.EndpointTokenNetwork && *o.collectors[ep.Name] && *o.collectors[client.EndpointWallet]
-		if o.enabled[ep.Name] || walletReads {
-			named = append(named, namedInterval{"--" + ep.FlagName(), *o.pollEvery[ep.Name], ep.RequestsPerPoll()})
+		if !o.enabled[ep.Name] && !walletReads {
+			continue
 		}
+		i := namedInterval{flag: "--" + ep.FlagName(), interval: *o.pollEvery[ep.Name], requests: ep.RequestsPerPoll()}
+		if ep.PerAccount {
+			i.limit, i.limitFlag, i.scope = o.limits[ep.Name], o.limitFlag(ep), "per account"
+			o.accountIntervals = append(o.accountIntervals, i)
+			continue
+		}
+		i.limit, i.limitFlag, i.scope = ep.PublishedLimit().Limit, "the published limit", "per IP"
+		public = append(public, i)
 	}
-	return named
+	return public
 }
 
 func (o *options) validateHistory() error {
@@ -201,32 +278,51 @@ func (o *options) validateHistory() error {
 	return nil
 }
 
-// namedInterval is a poll interval, the flag that set it and the fewest
-// requests one poll sends.
+// namedInterval is an endpoint's poll interval, the flag that set it, the
+// fewest requests one poll sends, and the limit they must fit: its value,
+// the flag that set it and whom it is shared by.
 type namedInterval struct {
-	flag     string
-	interval time.Duration
-	requests int
+	flag             string
+	interval         time.Duration
+	requests         int
+	limit            client.RateLimit
+	limitFlag, scope string
 }
 
 // checkIntervals refuses a poll interval that would spend more than the
-// budget allows, naming the flag and the smallest interval that fits.
-func checkIntervals(limit client.RateLimit, budget float64, intervals []namedInterval) error {
-	if budget <= 0 || budget > 1 {
-		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", budget)
-	}
-	minimum, err := limit.MinInterval(budget)
-	if err != nil {
-		return fmt.Errorf("--api.budget %v with --api.rate-limit %s: %w", budget, limit, err)
-	}
+// budget allows of its endpoint's limit, naming the flags and the smallest
+// interval that fits.
+func checkIntervals(budget float64, intervals []namedInterval) error {
 	for _, i := range intervals {
+		minimum, err := i.limit.MinInterval(budget)
+		if err != nil {
+			return fmt.Errorf("--api.budget %v with %s %s: %w", budget, i.limitFlag, i.limit, err)
+		}
 		if least := minimum * time.Duration(max(i.requests, 1)); i.interval < least {
-			return fmt.Errorf("%s %s does not fit the API budget (%d of %s per account and endpoint, %d request(s) a poll): the smallest interval that fits is %s",
-				i.flag, i.interval, limit.Allowed(budget), limit, max(i.requests, 1), least)
+			return fmt.Errorf("%s %s does not fit the API budget (%d of %s %s and endpoint, from %s and --api.budget; %d request(s) a poll): the smallest interval that fits is %s",
+				i.flag, i.interval, i.limit.Allowed(budget), i.limit, i.scope, i.limitFlag, max(i.requests, 1), least)
 		}
 	}
 	return nil
 }
+
+// rateLimitFlag is a flag value REQUESTS/WINDOW whose parse error names its
+// flag.
+type rateLimitFlag struct {
+	flag  string
+	limit client.RateLimit
+}
+
+func (f *rateLimitFlag) Set(s string) error {
+	l, err := client.ParseRateLimit(s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.flag, err)
+	}
+	f.limit = l
+	return nil
+}
+
+func (f *rateLimitFlag) String() string { return f.limit.String() }
 
 // shortDuration prints d as flags take it: 5m, not 5m0s.
 func shortDuration(d time.Duration) string {

@@ -58,6 +58,11 @@ func prepare(o *options, getenv func(string) string, logger log.Logger) (*wiring
 		return nil, err
 	}
 	w.accounts = o.shard.accounts(w.configured)
+	if len(w.configured) > 0 {
+		if err := o.checkAccountIntervals(); err != nil {
+			return nil, err
+		}
+	}
 	// exporter-toolkit reads the web config only once it listens: check it,
 	// and the state file's directory, before polling or --config.check's OK.
 	if f := *o.web.WebConfigFile; f != "" {
@@ -80,9 +85,14 @@ func prepare(o *options, getenv func(string) string, logger log.Logger) (*wiring
 // key is empty and w.public not yet set.
 func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 	o := w.o
+	// The public client keeps to the published per-IP limits.
+	var limits map[string]client.RateLimit
+	if key != "" {
+		limits = o.limits
+	}
 	return client.New(client.Config{
 		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
-		RateLimit: o.limit, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
+		RateLimits: limits, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
 		HTTPClient: client.NewHTTPClient(o.requestTimeout), Clock: w.clock, Public: w.public,
 	})
 }
@@ -142,7 +152,7 @@ func (w *wiring) collectorConfig() collector.Config {
 		Intervals:      o.intervals,
 		WalletLookback: time.Duration(o.walletLookback.d),
 		// A poll waiting out the budget, 429s or back-offs is not stuck.
-		StallTimeout:              client.LongestRequest(o.limit, o.requestTimeout) + 10*time.Second,
+		StallTimeout:              client.LongestRequest(o.longestLimit(), o.requestTimeout) + 10*time.Second,
 		HistoryOverlap:            o.historyOverlap,
 		HistoryLookback:           o.historyLookback,
 		HistoryLateInterval:       o.historyLateInterval,

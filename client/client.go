@@ -44,8 +44,8 @@ func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
-// DefaultRateLimit is the exchange's published limit for the private
-// endpoints: 10 requests per 60 s per account.
+// DefaultRateLimit is the limit of an endpoint PublishedLimits lacks: 10
+// requests per 60 s, the lowest the exchange publishes for a private one.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
 
 // Config configures a Client for one account, or for the public endpoints
@@ -57,9 +57,13 @@ type Config struct {
 	Account   string
 	APIKey    string
 	APISecret string
-	// RateLimit is the exchange's published limit for each private endpoint.
-	RateLimit RateLimit
-	// Budget is the fraction of RateLimit the client may use, in (0, 1].
+	// RateLimits are the limits of single endpoints. An endpoint not in it
+	// has RateLimit when that is set, else its published limit
+	// (PublishedLimits).
+	RateLimits map[string]RateLimit
+	RateLimit  RateLimit
+	// Budget is the fraction of each endpoint's limit the client may use,
+	// in (0, 1].
 	Budget float64
 	// HTTPClient defaults to a client with a 30 s timeout. The client uses a
 	// copy that never follows redirects, whatever its CheckRedirect says.
@@ -160,20 +164,14 @@ func New(cfg Config) (*Client, error) {
 	if (cfg.APIKey == "") != (cfg.APISecret == "") {
 		return nil, errors.New("account " + cfg.Account + ": API key and secret must be given together")
 	}
-	if cfg.RateLimit == (RateLimit{}) {
-		cfg.RateLimit = DefaultRateLimit
-	}
-	if cfg.RateLimit.Requests <= 0 || cfg.RateLimit.Window <= 0 {
-		return nil, fmt.Errorf("rate limit %s: must be positive", cfg.RateLimit)
-	}
 	if cfg.Budget == 0 {
 		cfg.Budget = DefaultBudget
 	}
 	if cfg.Budget < 0 || cfg.Budget > 1 {
 		return nil, fmt.Errorf("budget %v: must be in (0, 1]", cfg.Budget)
 	}
-	if cfg.RateLimit.Allowed(cfg.Budget) < 1 {
-		return nil, fmt.Errorf("budget %v of %s allows no request at all", cfg.Budget, cfg.RateLimit)
+	if err := checkLimits(cfg); err != nil {
+		return nil, err
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewHTTPClient(DefaultTimeout)
@@ -249,12 +247,57 @@ func (c *Client) ClockOffset() (offset time.Duration, ok bool) { return c.clock.
 // Clock is the clock the client signs with, shared or its own.
 func (c *Client) Clock() *Clock { return c.clock }
 
+// checkLimits refuses a limit that is not positive, or that the budget
+// leaves no request of.
+func checkLimits(cfg Config) error {
+	check := func(what string, l RateLimit) error {
+		if l.Requests <= 0 || l.Window <= 0 {
+			return fmt.Errorf("rate limit %s%s: must be positive", l, what)
+		}
+		if l.Allowed(cfg.Budget) < 1 {
+			return fmt.Errorf("budget %v of %s%s allows no request at all", cfg.Budget, l, what)
+		}
+		return nil
+	}
+	if cfg.RateLimit != (RateLimit{}) {
+		if err := check("", cfg.RateLimit); err != nil {
+			return err
+		}
+	}
+	for endpoint, l := range cfg.RateLimits {
+		if err := check(" of "+endpoint, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LimitOf is the rate limit the client keeps to on endpoint: its own in
+// Config.RateLimits, else Config.RateLimit, else the published one.
+func (c *Client) LimitOf(endpoint string) RateLimit {
+	return limitOf(c.cfg, endpoint)
+}
+
+func limitOf(cfg Config, endpoint string) RateLimit {
+	if l, ok := cfg.RateLimits[endpoint]; ok {
+		return l
+	}
+	if cfg.RateLimit != (RateLimit{}) {
+		return cfg.RateLimit
+	}
+	if p, ok := PublishedLimitOf(endpoint); ok {
+		return p.Limit
+	}
+	return DefaultRateLimit
+}
+
 func (c *Client) budgetFor(endpoint string) *budget {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.budgets[endpoint]
 	if !ok {
-		b = newBudget(c.cfg.RateLimit.Allowed(c.cfg.Budget), c.cfg.RateLimit.Window)
+		limit := c.LimitOf(endpoint)
+		b = newBudget(limit.Allowed(c.cfg.Budget), limit.Window)
 		b.now, b.sleep = c.cfg.Now, c.cfg.Sleep
 		c.budgets[endpoint] = b
 	}

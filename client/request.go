@@ -81,7 +81,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 		if kind == KindRateLimited {
 			// Someone (maybe the user's own bots) used up the account's
 			// budget: stay away for a whole window.
-			b.block(jitter(c.cfg.RateLimit.Window))
+			b.block(jitter(c.LimitOf(r.endpoint).Window))
 		}
 		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
 			return err

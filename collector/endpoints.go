@@ -46,15 +46,18 @@ var Endpoints = []Endpoint{
 		Description: "each account's token history", build: buildTokenHistory},
 	{Name: client.EndpointSystemInfo, DefaultInterval: time.Minute,
 		Description: "the exchange's public system status", build: buildSystemInfo},
-	{Name: client.EndpointAccountInfo, PerAccount: true, DefaultInterval: time.Minute,
+	// Margin ratio, balances and positions move with prices: polled as
+	// often as their limits sensibly allow, so that a liquidation is paged
+	// minutes before it.
+	{Name: client.EndpointAccountInfo, PerAccount: true, DefaultInterval: 15 * time.Second,
 		Description: "each account's margin and fees", build: buildAccountInfo},
-	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: time.Minute,
+	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: 15 * time.Second,
 		Description: "each account's token balances", build: buildBalances},
 	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
 		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
 	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
-	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: time.Minute,
+	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: 5 * time.Second,
 		Description: "each account's futures positions", build: buildPositions},
 }
 
@@ -70,6 +73,19 @@ func (Endpoint) RequestsPerPoll() int { return 1 }
 
 // FlagName is the command-line flag of the endpoint's poll interval.
 func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
+
+// RateLimitFlagName is the command-line flag of a private endpoint's rate
+// limit per account.
+func (ep Endpoint) RateLimitFlagName() string { return ep.CollectorName() + ".rate-limit" }
+
+// PublishedLimit is the exchange's published limit of the endpoint.
+func (ep Endpoint) PublishedLimit() client.PublishedLimit {
+	l, ok := client.PublishedLimitOf(ep.Name)
+	if !ok {
+		return client.PublishedLimit{Endpoint: ep.Name, Limit: client.DefaultRateLimit, PerIP: !ep.PerAccount}
+	}
+	return l
+}
 
 // Enabled reports whether the endpoint is polled under collectors, which
 // overrides the endpoints it names (Config.Collectors).

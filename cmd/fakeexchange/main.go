@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, logOut io.Writer) error {
 	app := kingpin.New("fakeexchange", "A fake WOO X v3 REST API for tests.")
 	listen := app.Flag("listen", "Address to listen on, e.g. 127.0.0.1:8080 (port 0 picks a free one).").Default("127.0.0.1:8080").String()
 	scenarioPath := app.Flag("scenario", "Scenario YAML file (every field is shown in internal/fakeexchange/testdata/example.yaml); the built-in default scenario when empty.").String()
-	rateLimit := app.Flag("rate-limit", "Per-account limit of each private endpoint, N/window (e.g. 10/60s); overrides the scenario.").String()
+	rateLimit := app.Flag("rate-limit", "Per-account limit of every private endpoint, N/window (e.g. 10/60s); overrides the scenario and the published limits.").String()
 	publicRateLimit := app.Flag("public-rate-limit", "Per-IP limit of the public endpoint, N/window; overrides the scenario.").String()
 	logLevel := app.Flag("log.level", "Log level: debug, info, warn, error.").Default("info").Enum("debug", "info", "warn", "error")
 	if _, err := app.Parse(args); err != nil {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+
+	"github.com/woox-exporter/woox_exporter/client"
 )
 
 // Option configures an Exchange.
@@ -23,7 +25,7 @@ func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.clock = now }
 }
 
-// WithRateLimit sets the per-account limit of each private endpoint,
+// WithRateLimit sets the per-account limit of every private endpoint,
 // overriding the scenario. Zero requests or window disables the limit.
 func WithRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
@@ -45,17 +47,30 @@ func WithRequestLogLimit(n int) Option {
 	return func(o *options) { o.maxRequests = n }
 }
 
-// rateLimits returns the private (rn per rw) and public (pn per pw) rate
-// limits: the defaults, overridden by the scenario, overridden by the
-// options.
-func (o *options) rateLimits(s *Scenario) (rn int, rw time.Duration, pn int, pw time.Duration) {
-	rn, rw = DefaultRateLimitRequests, DefaultRateLimitWindow
+// privateLimit returns the per-account limit of the private endpoint:
+// the published one, overridden by the scenario's rate_limit, then by its
+// rate_limits, then by the options.
+func (o *options) privateLimit(s *Scenario, endpoint string) (n int, w time.Duration) {
+	if p, ok := client.PublishedLimitOf(endpoint); ok {
+		n, w = p.Limit.Requests, p.Limit.Window
+	} else {
+		n, w = client.DefaultRateLimit.Requests, client.DefaultRateLimit.Window
+	}
 	if s.RateLimit != "" {
-		rn, rw, _ = ParseRateLimit(s.RateLimit)
+		n, w, _ = ParseRateLimit(s.RateLimit)
+	}
+	if l, ok := s.RateLimits[endpoint]; ok {
+		n, w, _ = ParseRateLimit(l)
 	}
 	if o.rateRequests != nil {
-		rn, rw = *o.rateRequests, o.rateWindow
+		n, w = *o.rateRequests, o.rateWindow
 	}
+	return n, w
+}
+
+// publicLimit returns the per-IP limit of the public endpoints: the
+// default, overridden by the scenario, overridden by the options.
+func (o *options) publicLimit(s *Scenario) (pn int, pw time.Duration) {
 	pn, pw = DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
 	if s.PublicRateLimit != "" {
 		pn, pw, _ = ParseRateLimit(s.PublicRateLimit)
@@ -63,5 +78,5 @@ func (o *options) rateLimits(s *Scenario) (rn int, rw time.Duration, pn int, pw 
 	if o.publicRequests != nil {
 		pn, pw = *o.publicRequests, o.publicWindow
 	}
-	return rn, rw, pn, pw
+	return pn, pw
 }

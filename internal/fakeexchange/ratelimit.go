@@ -5,11 +5,10 @@ import (
 	"time"
 )
 
-// Default limits: the published private limit, and the public limit public
-// clients assume (10 per second per client IP).
+// The default public limit: the one the other public pages publish (10 per
+// second per client IP), shared by the public endpoints. Each private
+// endpoint's default is its published limit (client.PublishedLimits).
 const (
-	DefaultRateLimitRequests       = 10
-	DefaultRateLimitWindow         = 60 * time.Second
 	DefaultPublicRateLimitRequests = 10
 	DefaultPublicRateLimitWindow   = time.Second
 )

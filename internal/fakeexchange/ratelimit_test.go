@@ -1,8 +1,11 @@
 package fakeexchange
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/client"
 )
 
 func TestRateLimitIsSharedByKeysOfOneAccount(t *testing.T) {
@@ -77,4 +80,56 @@ func TestPublicRateLimitDefaultsTo10PerSecond(t *testing.T) {
 	wantError(t, h.public(), 429, "-1003")
 	h.clock.Add(time.Second)
 	wantOK(t, h.public())
+}
+
+// Each private endpoint admits its published limit by default: positions
+// 30 in 10 s, balances 10 a second, credentials 10 a minute.
+func TestPrivateEndpointsDefaultToTheirPublishedLimits(t *testing.T) {
+	h := newHarness(t, testScenario())
+	for _, tc := range []struct {
+		path     string
+		endpoint string
+	}{{PathPositions, client.EndpointPositions}, {PathBalances, client.EndpointBalances}, {PathCredentials, client.EndpointCredentials}} {
+		limit, ok := client.PublishedLimitOf(tc.endpoint)
+		if !ok {
+			t.Fatalf("%s has no published limit", tc.endpoint)
+		}
+		for i := range limit.Limit.Requests {
+			if r := h.get(tc.path, "", "a1"); r.status != 200 {
+				t.Fatalf("%s request %d of %s: status %d", tc.endpoint, i+1, limit.Limit, r.status)
+			}
+		}
+		wantError(t, h.get(tc.path, "", "a1"), 429, "-1003")
+	}
+	// Each window ends on its own.
+	h.clock.Add(time.Second)
+	wantOK(t, h.get(PathBalances, "", "a1"))
+	wantError(t, h.get(PathPositions, "", "a1"), 429, "-1003")
+	h.clock.Add(9 * time.Second)
+	wantOK(t, h.get(PathPositions, "", "a1"))
+	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
+}
+
+// rate_limits sets one endpoint's limit, before rate_limit and the
+// published ones; a name that is not a private endpoint is refused.
+func TestRateLimitsOfOneEndpointFromScenario(t *testing.T) {
+	s := testScenario()
+	s.RateLimit = "5/10s"
+	s.RateLimits = map[string]string{client.EndpointPositions: "2/10s"}
+	h := newHarness(t, s)
+	wantOK(t, h.get(PathPositions, "", "a1"))
+	wantOK(t, h.get(PathPositions, "", "a1"))
+	wantError(t, h.get(PathPositions, "", "a1"), 429, "-1003")
+	for range 5 {
+		wantOK(t, h.get(PathBalances, "", "a1"))
+	}
+	wantError(t, h.get(PathBalances, "", "a1"), 429, "-1003")
+
+	for _, bad := range []map[string]string{{"token_network": "1/1s"}, {"nope": "1/1s"}, {"positions": "ten"}} {
+		s := testScenario()
+		s.RateLimits = bad
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "rate_limits.") {
+			t.Errorf("rate_limits %v: error %v, want one naming rate_limits.", bad, err)
+		}
+	}
 }

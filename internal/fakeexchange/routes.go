@@ -29,10 +29,16 @@ func routeFor(path string) (route, bool) {
 
 // knownEndpoint reports whether name is an endpoint the fake serves.
 func knownEndpoint(name string) bool {
+	_, ok := routeNamed(name)
+	return ok
+}
+
+// routeNamed finds the endpoint called name.
+func routeNamed(name string) (route, bool) {
 	for _, r := range routes {
 		if r.name == name {
-			return true
+			return r, true
 		}
 	}
-	return false
+	return route{}, false
 }

@@ -17,11 +17,16 @@ type Scenario struct {
 	// ServerTimeOffset moves the fake server clock ahead (positive) or
 	// behind (negative) the real one.
 	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
-	// RateLimit is the per-account limit of each private endpoint, as
-	// "N/window" (e.g. "10/60s"); empty means 10/60s, "0/0s" none.
+	// RateLimits are per-account limits of single private endpoints, by
+	// endpoint name, as "N/window" (e.g. "30/10s"); "0/0s" is none. An
+	// endpoint not named has RateLimit, or else its published limit
+	// (client.PublishedLimits).
+	RateLimits map[string]string `yaml:"rate_limits"`
+	// RateLimit, when set, is the per-account limit of every private
+	// endpoint that RateLimits does not name.
 	RateLimit string `yaml:"rate_limit"`
-	// PublicRateLimit is the per-IP limit of the public endpoints; empty
-	// means 10/1s.
+	// PublicRateLimit is the per-IP limit the public endpoints share; empty
+	// means 10/1s, their published one.
 	PublicRateLimit string `yaml:"public_rate_limit"`
 	// NumbersAsJSONNumbers sends decimal and flag fields (token network
 	// numbers and history amounts) as JSON numbers instead of strings.

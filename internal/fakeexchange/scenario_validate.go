@@ -91,6 +91,14 @@ func (s *Scenario) validateSettings() error {
 	if _, _, err := ParseRateLimit(s.PublicRateLimit); s.PublicRateLimit != "" && err != nil {
 		return fieldErr("public_rate_limit", "%v", err)
 	}
+	for name, limit := range s.RateLimits {
+		if r, ok := routeNamed(name); !ok || r.public {
+			return fieldErr("rate_limits."+name, "not a private endpoint")
+		}
+		if _, _, err := ParseRateLimit(limit); err != nil {
+			return fieldErr("rate_limits."+name, "%v", err)
+		}
+	}
 	return nil
 }
 

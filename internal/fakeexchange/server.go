@@ -47,11 +47,13 @@ type Exchange struct {
 	// walletIgnoresTime serves wallet history whatever its time filter.
 	walletIgnoresTime bool
 	maintenance       []MaintenanceWindow
-	private           *slidingWindow
-	public            *slidingWindow
-	maxRequests       int
-	events            []Event
-	startOnce         sync.Once
+	// private are the private endpoints' limits by endpoint name, each
+	// kept per account; public is per client IP.
+	private     map[string]*slidingWindow
+	public      *slidingWindow
+	maxRequests int
+	events      []Event
+	startOnce   sync.Once
 
 	mu       sync.Mutex
 	accounts map[string]*accountState
@@ -154,7 +156,13 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 // networks and events, and the options' clock, logger and limits, but no
 // accounts yet.
 func newExchange(s *Scenario, o options) *Exchange {
-	rn, rw, pn, pw := o.rateLimits(s)
+	pn, pw := o.publicLimit(s)
+	private := map[string]*slidingWindow{}
+	for _, r := range routes {
+		if !r.public {
+			private[r.name] = newSlidingWindow(o.privateLimit(s, r.name))
+		}
+	}
 	e := &Exchange{
 		clock:             o.clock,
 		offset:            s.ServerTimeOffset,
@@ -178,7 +186,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 		snakeBodies:       s.SnakeCaseBodies,
 		walletIgnoresTime: s.WalletIgnoresTimeFilter,
 		maintenance:       append([]MaintenanceWindow(nil), s.MaintenanceWindows...),
-		private:           newSlidingWindow(rn, rw),
+		private:           private,
 		public:            newSlidingWindow(pn, pw),
 		maxRequests:       o.maxRequests,
 		events:            append([]Event(nil), s.Events...),
@@ -280,7 +288,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e.writeError(w, &rec, aerr)
 			return
 		}
-		limiterKey, limiter = ref.account+"\x00"+endpoint, e.private
+		limiterKey, limiter = ref.account, e.private[endpoint]
 	}
 	if !limiter.allow(limiterKey, e.clock()) {
 		e.writeError(w, &rec, errTooManyRequests())
