@@ -31,16 +31,59 @@ func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
 		want string
 	}{
 		{[]string{"--sub-accounts.interval=1s"}, 0, "configuration OK"},
-		{[]string{"--no-collector.balances", "--balances.interval=1s"}, 0, "configuration OK"},
-		{[]string{"--balances.interval=1s"}, 1, "--balances.interval 1s does not fit the API budget"},
+		{[]string{"--no-collector.account-info", "--account-info.interval=1s"}, 0, "configuration OK"},
+		{[]string{"--account-info.interval=1s"}, 1, "--account-info.interval 1s does not fit the API budget"},
 		{[]string{"--collector.sub-accounts", "--sub-accounts.interval=1s"}, 1, "--sub-accounts.interval 1s does not fit"},
 		// 5 requests a minute: 12s a request; a quiet paged poll sends one.
-		{[]string{"--balances.interval=12s"}, 0, "configuration OK"},
+		{[]string{"--account-info.interval=12s"}, 0, "configuration OK"},
 		{[]string{"--wallet.interval=11s"}, 1, "the smallest interval that fits is 12s"},
 		{[]string{"--token-history.interval=12s", "--credentials.interval=12s", "--wallet.interval=12s"}, 0, "configuration OK"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, getenv)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, output %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
+		}
+	}
+}
+
+// Each endpoint's interval is held to its own limit: the published one by
+// default, its --ENDPOINT.rate-limit, or --api.rate-limit for every private
+// endpoint; the public endpoints to their per-IP limit; the account
+// endpoints only once an account is configured.
+func TestIntervalsFitEachEndpointsOwnLimit(t *testing.T) {
+	withAccount := func(k string) string {
+		return map[string]string{"WOOX_API_KEY": "key", "WOOX_API_SECRET": "secret"}[k]
+	}
+	noAccount := func(string) string { return "" }
+	for _, tc := range []struct {
+		args   []string
+		getenv func(string) string
+		code   int
+		want   string
+	}{
+		// Positions: 30 per 10 s, 15 at budget 0.5: 667ms a poll.
+		{[]string{"--positions.interval=700ms"}, withAccount, 0, "configuration OK"},
+		{[]string{"--positions.interval=600ms"}, withAccount, 1,
+			"--positions.interval 600ms does not fit the API budget (15 of 30/10s per account and endpoint, from --positions.rate-limit and --api.budget; 1 request(s) a poll): the smallest interval that fits is 667ms"},
+		// Balances: 10 a second.
+		{[]string{"--balances.interval=200ms"}, withAccount, 0, "configuration OK"},
+		{[]string{"--balances.interval=200ms", "--balances.rate-limit=10/60s"}, withAccount, 1, "--balances.interval 200ms does not fit the API budget (5 of 10/60s per account and endpoint, from --balances.rate-limit"},
+		{[]string{"--account-info.interval=1s", "--account-info.rate-limit=10/1s"}, withAccount, 0, "configuration OK"},
+		// --api.rate-limit replaces every private endpoint's own.
+		{[]string{"--api.rate-limit=10/60s"}, withAccount, 1, "--positions.interval 5s does not fit the API budget (5 of 10/60s per account and endpoint, from --api.rate-limit"},
+		{[]string{"--api.rate-limit=100/1s", "--account-info.interval=1s"}, withAccount, 0, "configuration OK"},
+		// Without an account, no account endpoint is polled.
+		{[]string{"--account-info.interval=1s"}, noAccount, 0, "configuration OK"},
+		// The public endpoints: 10 a second per IP.
+		{[]string{"--system-info.interval=100ms"}, noAccount, 1, "--system-info.interval 100ms does not fit the API budget (5 of 10/1s per IP and endpoint, from the published limit"},
+		{[]string{"--system-info.interval=200ms"}, noAccount, 0, "configuration OK"},
+		{[]string{"--positions.rate-limit=ten"}, withAccount, 2, "--positions.rate-limit: rate limit \"ten\""},
+		{[]string{"--api.budget=0.05"}, noAccount, 1, "--api.budget 0.05 with the published limit 10/1s (--token-network.interval): a budget of 0.05 of 10/1s allows no request at all"},
+		{[]string{"--api.budget=0.4", "--account-info.rate-limit=2/60s"}, withAccount, 1, "--api.budget 0.4 with --account-info.rate-limit 2/60s (--account-info.interval): a budget of 0.40 of 2/60s allows no request at all"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, tc.getenv)
 		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, output %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
 		}

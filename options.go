@@ -95,7 +95,7 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
 	o.addHistoryFlags(app)
 	app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").BoolVar(&o.showFullKey)
-	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").StringVar(&o.rateLimit)
+	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").PlaceHolder("REQUESTS/WINDOW").StringVar(&o.rateLimit)
 	app.Flag("api.budget", "Fraction of each endpoint's rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
 	app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").DurationVar(&o.requestTimeout)
 	app.Flag("limits.series-per-endpoint", "Most distinct label sets (rows) each endpoint exports per account; the exchange's rows beyond it are dropped, "+
@@ -116,7 +116,7 @@ func (o *options) addEndpointFlags(app *kingpin.Application) {
 		if ep.PerAccount {
 			f := &rateLimitFlag{flag: "--" + ep.RateLimitFlagName()}
 			o.rateLimits[ep.Name] = f
-			app.Flag(ep.RateLimitFlagName(), "The exchange's limit of "+ep.Description+" per account, as REQUESTS/WINDOW (default: the published one).").
+			app.Flag(ep.RateLimitFlagName(), "The exchange's limit, per account, of the requests that read "+ep.Description+", as REQUESTS/WINDOW; the default is the published one.").
 				Default(ep.PublishedLimit().Limit.String()).SetValue(f)
 		}
 		state := "enabled"
@@ -296,9 +296,11 @@ func checkIntervals(budget float64, intervals []namedInterval) error {
 	for _, i := range intervals {
 		minimum, err := i.limit.MinInterval(budget)
 		if err != nil {
-			return fmt.Errorf("--api.budget %v with %s %s: %w", budget, i.limitFlag, i.limit, err)
+			return fmt.Errorf("--api.budget %v with %s %s (%s): %w", budget, i.limitFlag, i.limit, i.flag, err)
 		}
-		if least := minimum * time.Duration(max(i.requests, 1)); i.interval < least {
+		// Rounded up to a millisecond, so that the interval named fits.
+		least := (minimum*time.Duration(max(i.requests, 1)) + time.Millisecond - 1).Truncate(time.Millisecond)
+		if i.interval < least {
 			return fmt.Errorf("%s %s does not fit the API budget (%d of %s %s and endpoint, from %s and --api.budget; %d request(s) a poll): the smallest interval that fits is %s",
 				i.flag, i.interval, i.limit.Allowed(budget), i.limit, i.scope, i.limitFlag, max(i.requests, 1), least)
 		}

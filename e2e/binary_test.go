@@ -177,6 +177,8 @@ func TestBinaryIsNotReadyBeforeTheFirstPoll(t *testing.T) {
 func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	bin := exportertest.Binary(t)
 	badSecret := writeSecret(t, "S3CRET-VALUE-IN-FILE")
+	// The account endpoints are held to their limits once an account is configured.
+	account := []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET=S3CRET-VALUE"}
 	if err := os.Chmod(badSecret, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -244,9 +246,12 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"interval too short", nil, []string{"--token-history.interval=5s"}, "--token-history.interval 5s does not fit the API budget"},
-		{"interval of a new endpoint too short", nil, []string{"--balances.interval=5s"}, "--balances.interval 5s does not fit the API budget"},
-		{"interval of a collector turned on too short", nil, []string{"--collector.sub-accounts", "--sub-accounts.interval=5s"}, "--sub-accounts.interval 5s does not fit the API budget"},
+		{"interval too short", account, []string{"--token-history.interval=5s"}, "--token-history.interval 5s does not fit the API budget"},
+		{"interval of a new endpoint too short", account, []string{"--positions.interval=500ms"}, "--positions.interval 500ms does not fit the API budget (15 of 30/10s per account"},
+		{"interval of a collector turned on too short", account, []string{"--collector.sub-accounts", "--sub-accounts.interval=5s"}, "--sub-accounts.interval 5s does not fit the API budget"},
+		{"interval too short for its rate limit flag", account, []string{"--balances.rate-limit=10/60s", "--balances.interval=5s"}, "--balances.interval 5s does not fit the API budget (5 of 10/60s per account and endpoint, from --balances.rate-limit"},
+		{"public interval too short", nil, []string{"--system-info.interval=100ms"}, "--system-info.interval 100ms does not fit the API budget (5 of 10/1s per IP"},
+		{"bad rate limit of an endpoint", nil, []string{"--positions.rate-limit=30"}, "--positions.rate-limit"},
 		{"zero wallet lookback", nil, []string{"--wallet.lookback=0s"}, "--wallet.lookback 0s: must be greater than 0"},
 		{"zero series per endpoint", nil, []string{"--limits.series-per-endpoint=0"}, "--limits.series-per-endpoint 0: must be greater than 0"},
 		{"negative series per endpoint", nil, []string{"--limits.series-per-endpoint=-5"}, "--limits.series-per-endpoint -5: must be greater than 0"},

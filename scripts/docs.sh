@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# docs/flags.md ends with the binary's --help, written by this script:
+# docs/flags.md ends with the binary's --help, and docs/reliability.md holds
+# the budget table (published limits, default intervals), written by this
+# script:
 #
-#   bash scripts/docs.sh flags   # rewrite it after a flag changed
-#   bash scripts/docs.sh check   # CI: fail when it differs, and hold
+#   bash scripts/docs.sh flags   # rewrite flags.md after a flag changed
+#   bash scripts/docs.sh budget  # rewrite the budget table after a limit or
+#                                # default interval changed
+#   bash scripts/docs.sh check   # CI: fail when either differs, and hold
 #                                # docs/metrics.md to the families the binary exports
 #
 # Everything above the marker line in docs/flags.md is written by hand.
@@ -33,16 +37,19 @@ case "${1:-}" in
     render >"$work/flags.md"
     mv "$work/flags.md" "$doc"
     ;;
+  budget)
+    WOOX_WRITE_DOCS=1 go test -count=1 -run '^TestBudgetDocMatchesTheCode$' ./e2e/ >/dev/null
+    ;;
   check)
     render >"$work/flags.md"
     if ! diff -u "$doc" "$work/flags.md"; then
       echo "$doc differs from woox_exporter --help: run bash scripts/docs.sh flags" >&2
       exit 1
     fi
-    go test -count=1 -run 'TestMetricsDoc|TestFlagsDoc' ./e2e/
+    go test -count=1 -run 'TestMetricsDoc|TestFlagsDoc|TestBudgetDoc' ./e2e/
     ;;
   *)
-    echo "usage: $0 flags|check" >&2
+    echo "usage: $0 flags|budget|check" >&2
     exit 2
     ;;
 esac

@@ -47,6 +47,17 @@ func WithRequestLogLimit(n int) Option {
 	return func(o *options) { o.maxRequests = n }
 }
 
+// privateLimiters are the limiters of the private endpoints, by name.
+func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
+	limiters := map[string]*slidingWindow{}
+	for _, r := range routes {
+		if !r.public {
+			limiters[r.name] = newSlidingWindow(o.privateLimit(s, r.name))
+		}
+	}
+	return limiters
+}
+
 // privateLimit returns the per-account limit of the private endpoint:
 // the published one, overridden by the scenario's rate_limit, then by its
 // rate_limits, then by the options.

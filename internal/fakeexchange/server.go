@@ -156,13 +156,6 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 // networks and events, and the options' clock, logger and limits, but no
 // accounts yet.
 func newExchange(s *Scenario, o options) *Exchange {
-	pn, pw := o.publicLimit(s)
-	private := map[string]*slidingWindow{}
-	for _, r := range routes {
-		if !r.public {
-			private[r.name] = newSlidingWindow(o.privateLimit(s, r.name))
-		}
-	}
 	e := &Exchange{
 		clock:             o.clock,
 		offset:            s.ServerTimeOffset,
@@ -186,8 +179,8 @@ func newExchange(s *Scenario, o options) *Exchange {
 		snakeBodies:       s.SnakeCaseBodies,
 		walletIgnoresTime: s.WalletIgnoresTimeFilter,
 		maintenance:       append([]MaintenanceWindow(nil), s.MaintenanceWindows...),
-		private:           private,
-		public:            newSlidingWindow(pn, pw),
+		private:           o.privateLimiters(s),
+		public:            newSlidingWindow(o.publicLimit(s)),
 		maxRequests:       o.maxRequests,
 		events:            append([]Event(nil), s.Events...),
 		accounts:          map[string]*accountState{},

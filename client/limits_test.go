@@ -1,0 +1,104 @@
+package client
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every endpoint the client names has a published limit, with the page that
+// publishes it where one does; the two public ones are per IP.
+func TestEveryEndpointHasAPublishedLimit(t *testing.T) {
+	endpoints := []string{EndpointTokenNetwork, EndpointSystemInfo, EndpointCredentials, EndpointTokenHistory,
+		EndpointAccountInfo, EndpointBalances, EndpointWallet, EndpointSubAccounts, EndpointPositions}
+	for _, e := range endpoints {
+		p, ok := PublishedLimitOf(e)
+		if !ok {
+			t.Errorf("%s: no published limit", e)
+			continue
+		}
+		if p.Limit.Requests <= 0 || p.Limit.Window <= 0 {
+			t.Errorf("%s: limit %s", e, p.Limit)
+		}
+		public := e == EndpointTokenNetwork || e == EndpointSystemInfo
+		if p.PerIP != public {
+			t.Errorf("%s: PerIP = %v, want %v", e, p.PerIP, public)
+		}
+		if !public && p.Page == "" {
+			t.Errorf("%s: no page", e)
+		}
+	}
+	if len(PublishedLimits) != len(endpoints) {
+		t.Errorf("%d published limits, want one for each of the %d endpoints", len(PublishedLimits), len(endpoints))
+	}
+	if _, ok := PublishedLimitOf("no_such_endpoint"); ok {
+		t.Error("an unknown endpoint has a published limit")
+	}
+}
+
+// An endpoint's own limit comes first, then the one for all, then the
+// published one, then the lowest private one for an endpoint the table
+// lacks.
+func TestLimitOfEachEndpoint(t *testing.T) {
+	published, err := New(Config{APIKey: "k", APISecret: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for endpoint, want := range map[string]RateLimit{
+		EndpointPositions:   {30, 10 * time.Second},
+		EndpointBalances:    {10, time.Second},
+		EndpointAccountInfo: {10, time.Minute},
+		"no_such_endpoint":  DefaultRateLimit,
+	} {
+		if got := published.LimitOf(endpoint); got != want {
+			t.Errorf("published: LimitOf(%s) = %s, want %s", endpoint, got, want)
+		}
+	}
+	overridden, err := New(Config{APIKey: "k", APISecret: "s", RateLimit: RateLimit{4, time.Second},
+		RateLimits: map[string]RateLimit{EndpointPositions: {2, time.Second}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := overridden.LimitOf(EndpointPositions); got != (RateLimit{2, time.Second}) {
+		t.Errorf("LimitOf(positions) = %s, want its own 2/1s", got)
+	}
+	if got := overridden.LimitOf(EndpointBalances); got != (RateLimit{4, time.Second}) {
+		t.Errorf("LimitOf(balances) = %s, want the one for all, 4/1s", got)
+	}
+}
+
+// A limit of one endpoint that is not positive, or that the budget leaves
+// no request of, is refused naming the endpoint.
+func TestNewRefusesALimitTheBudgetLeavesNothingOf(t *testing.T) {
+	for _, tc := range []struct {
+		limits map[string]RateLimit
+		want   string
+	}{
+		{map[string]RateLimit{EndpointPositions: {0, time.Second}}, "of positions: must be positive"},
+		{map[string]RateLimit{EndpointBalances: {1, time.Second}}, "budget 0.5 of 1/1s of balances allows no request at all"},
+	} {
+		_, err := New(Config{APIKey: "k", APISecret: "s", RateLimits: tc.limits})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.limits, err, tc.want)
+		}
+	}
+}
+
+// Each endpoint's budget holds its own limit: at budget 0.5, 15 positions
+// requests go out at once (30 per 10 s) and 5 account info requests (10
+// per 60 s).
+func TestEachEndpointsBudgetHoldsItsOwnLimit(t *testing.T) {
+	c, err := New(Config{APIKey: "k", APISecret: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for endpoint, want := range map[string]struct {
+		max    int
+		window time.Duration
+	}{EndpointPositions: {15, 10 * time.Second}, EndpointAccountInfo: {5, time.Minute}, EndpointBalances: {5, time.Second}} {
+		b := c.budgetFor(endpoint)
+		if b.max != want.max || b.window != want.window {
+			t.Errorf("%s: budget of %d per %s, want %d per %s", endpoint, b.max, b.window, want.max, want.window)
+		}
+	}
+}
