@@ -13,16 +13,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
-// Every growth run polls each endpoint at its default interval, against the
-// published limit of 10 requests per 60 s.
+// Every growth run polls each endpoint at its default interval and budget,
+// against each endpoint's published limit at the fake.
 const (
-	growthRateLimit     = "10/60s"
-	growthBudget        = 0.5
+	growthBudget        = client.DefaultBudget
 	maxRSSAt100Accounts = 150_000_000 // 150 MB
 )
 
@@ -58,7 +58,13 @@ type growthRow struct {
 	peakRSS                      int64
 	cpuPerMinute                 float64 // seconds of CPU per minute, pollers only
 	requestsPerAccountMinute     float64
-	busiestWindow, allowed       int
+	// requestsPerMinute is every request the process sent, public ones
+	// too: what the exchange sees from its IP.
+	requestsPerMinute float64
+	// busiest is, per private endpoint, the most requests of one account
+	// within one window of the endpoint's published limit, beside what
+	// the budget allows in it.
+	busiest map[string]windowUse
 	readyAfterPoll               time.Duration
 	// quietPoll is, per paged endpoint, the requests a poll after each
 	// account's first sent (the first when the run held no later one), and
@@ -89,12 +95,12 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | busiest 60 s per account and endpoint (allowed) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %d (%d) |\n",
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %.0f | %s |\n",
 			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
-			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.busiestWindow, g.allowed)
+			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest))
 	}
 	if c.chart != "" {
 		if err := writeGrowthChart(c.chart, large); err != nil {
@@ -109,7 +115,7 @@ func growth(ctx context.Context, c config, r *report) error {
 // with shape.keys keys (the first READ-only, the one the exporter uses).
 func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []string, error) {
 	s := fakeexchange.LargeScenario(c.networks, 0)
-	s.RateLimit, s.PublicRateLimit = growthRateLimit, ""
+	s.RateLimit, s.PublicRateLimit = "", ""
 	s.Accounts = nil
 	now := time.Now()
 	var env []string
@@ -210,8 +216,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	}
 	started := time.Now()
 	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...),
-		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn",
-		"--api.rate-limit="+growthRateLimit, "--api.budget="+strconv.FormatFloat(growthBudget, 'f', -1, 64))
+		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn")
 	if err != nil {
 		return row, err
 	}
@@ -311,20 +316,23 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	return nil
 }
 
+// windowUse is the most requests of one account within one window of an
+// endpoint's limit, and what the budget allows in it.
+type windowUse struct {
+	busiest, allowed int
+	limit            client.RateLimit
+}
+
 // growthBudgetUse fills in how the exporter spent the API budget and
 // returns how many requests the fake refused with 429.
 func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row *growthRow) (tooMany int, err error) {
 	// Every request the exporter sent, by account and endpoint: the
-	// busiest 60 s window of each against what the budget allows.
-	limitN, limitWindow, err := fakeexchange.ParseRateLimit(growthRateLimit)
-	if err != nil {
-		return 0, err
-	}
-	row.allowed = int(float64(limitN) * growthBudget)
+	// busiest window of each endpoint's published limit against what the
+	// budget allows in it.
 	byKey := map[string][]time.Time{}
-	private := 0
-
+	private, all := 0, 0
 	for _, q := range fake.Requests() {
+		all++
 		if q.Status == http.StatusTooManyRequests {
 			tooMany++
 		}
@@ -336,11 +344,35 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		byKey[k] = append(byKey[k], q.Time)
 	}
 	row.quietPoll, row.quietFirst = quietPolls(byKey)
-	for _, times := range byKey {
-		row.busiestWindow = max(row.busiestWindow, busiestIn(times, limitWindow))
+	row.busiest = map[string]windowUse{}
+	for key, times := range byKey {
+		endpoint := key[strings.LastIndexByte(key, ' ')+1:]
+		p, ok := client.PublishedLimitOf(endpoint)
+		if !ok {
+			return tooMany, fmt.Errorf("requests of %s, which has no published limit", endpoint)
+		}
+		use := row.busiest[endpoint]
+		use.limit, use.allowed = p.Limit, p.Limit.Allowed(growthBudget)
+		use.busiest = max(use.busiest, busiestIn(times, p.Limit.Window))
+		row.busiest[endpoint] = use
 	}
-	row.requestsPerAccountMinute = float64(private) / float64(n) / time.Since(started).Minutes()
+	minutes := time.Since(started).Minutes()
+	row.requestsPerAccountMinute = float64(private) / float64(n) / minutes
+	row.requestsPerMinute = float64(all) / minutes
 	return tooMany, nil
+}
+
+// fullest is the endpoint whose busiest window came closest to what the
+// budget allows, as "busiest (allowed) endpoint".
+func fullest(use map[string]windowUse) string {
+	best, bestShare := "", -1.0
+	for _, ep := range slices.Sorted(maps.Keys(use)) {
+		u := use[ep]
+		if share := float64(u.busiest) / float64(u.allowed); share > bestShare {
+			best, bestShare = fmt.Sprintf("%d (%d) %s", u.busiest, u.allowed, ep), share
+		}
+	}
+	return best
 }
 
 // quietPolls is, per paged endpoint, the requests a poll sent, from the
@@ -393,8 +425,13 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	label := fmt.Sprintf("%d %s account(s)", row.accounts, row.shape)
 	hard := row.accounts >= 100
 	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
-	r.add("growth, "+label+": busiest 60 s per account and endpoint", row.busiestWindow, row.allowed, "requests",
-		row.busiestWindow <= row.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s; %.1f requests per account per minute)", tooMany, row.requestsPerAccountMinute))
+	for _, ep := range slices.Sorted(maps.Keys(row.busiest)) {
+		u := row.busiest[ep]
+		r.add(fmt.Sprintf("growth, %s: busiest %s window per account, %s (limit %s)", label, u.limit.Window, ep, u.limit), u.busiest, u.allowed, "requests",
+			u.busiest <= u.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s in the run)", tooMany))
+	}
+	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
+		true, false, fmt.Sprintf("(whole process, public included; %.1f per account)", row.requestsPerAccountMinute))
 	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
 		note := "(polls after each account's first)"
 		if row.quietFirst[ep] {
