@@ -30,12 +30,13 @@ func main() {
 		debug.SetGCPercent(defaultGCPercent)
 	}
 	fillVersion(debug.ReadBuildInfo())
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 }
 
 // run is main without the process exit, so tests can drive it: parse and
-// validate the flags, build the exporter, listen, serve until stopped.
-func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+// validate the flags, build the exporter, listen, serve until stopped. env
+// is the environment, as os.Environ gives it.
+func run(args []string, stdout, stderr io.Writer, env []string) int {
 	app, exited := newApp(stdout, stderr)
 	o := &options{}
 	o.AddFlags(app)
@@ -51,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err := o.Validate(); err != nil {
 		return fail(stderr, err)
 	}
-	w, err := prepare(o, getenv, logger)
+	w, err := prepare(o, env, logger)
 	if err != nil {
 		return fail(stderr, err)
 	}

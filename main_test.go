@@ -9,7 +9,7 @@ import (
 func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
 	for _, flag := range []string{"--help", "--version"} {
 		var stdout, stderr bytes.Buffer
-		code := run([]string{flag, "--web.listen-address=127.0.0.1:1"}, &stdout, &stderr, func(string) string { return "" })
+		code := run([]string{flag, "--web.listen-address=127.0.0.1:1"}, &stdout, &stderr, nil)
 		if code != 0 || stdout.Len()+stderr.Len() == 0 {
 			t.Errorf("%s: exit %d, output %q %q", flag, code, stdout.String(), stderr.String())
 		}
@@ -22,9 +22,7 @@ func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
 // A collector turned off is not held to the budget: its interval is never
 // used.
 func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
-	getenv := func(k string) string {
-		return map[string]string{"WOOX_API_KEY": "key", "WOOX_API_SECRET": "secret"}[k]
-	}
+	env := []string{"WOOX_API_KEY=key", "WOOX_API_SECRET=secret"}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -40,7 +38,7 @@ func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
 		{[]string{"--token-history.interval=12s", "--credentials.interval=12s", "--wallet.interval=12s"}, 0, "configuration OK"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, getenv)
+		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, env)
 		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, output %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
 		}
@@ -52,15 +50,13 @@ func TestIntervalsOfDisabledCollectorsAreNotChecked(t *testing.T) {
 // endpoint; the public endpoints to their per-IP limit; the account
 // endpoints only once an account is configured.
 func TestIntervalsFitEachEndpointsOwnLimit(t *testing.T) {
-	withAccount := func(k string) string {
-		return map[string]string{"WOOX_API_KEY": "key", "WOOX_API_SECRET": "secret"}[k]
-	}
-	noAccount := func(string) string { return "" }
+	withAccount := []string{"WOOX_API_KEY=key", "WOOX_API_SECRET=secret"}
+	var noAccount []string
 	for _, tc := range []struct {
-		args   []string
-		getenv func(string) string
-		code   int
-		want   string
+		args []string
+		env  []string
+		code int
+		want string
 	}{
 		// Positions: 30 per 10 s, 15 at budget 0.5: 667ms a poll.
 		{[]string{"--positions.interval=700ms"}, withAccount, 0, "configuration OK"},
@@ -83,7 +79,7 @@ func TestIntervalsFitEachEndpointsOwnLimit(t *testing.T) {
 		{[]string{"--api.budget=0.4", "--account-info.rate-limit=2/60s"}, withAccount, 1, "--api.budget 0.4 with --account-info.rate-limit 2/60s (--account-info.interval): a budget of 0.40 of 2/60s allows no request at all"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, tc.getenv)
+		code := run(append([]string{"--config.check"}, tc.args...), &stdout, &stderr, tc.env)
 		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, output %q %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.want)
 		}

@@ -83,12 +83,12 @@ func TestShardsSplitTheAccounts(t *testing.T) {
 	if err := os.WriteFile(path, []byte(yaml.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	getenv := func(k string) string { return map[string]string{"SECRET": "S"}[k] }
+	env := []string{"SECRET=S"}
 	total := 0
 	for index := range 3 {
 		var stdout, stderr bytes.Buffer
 		args := []string{"--config.check", "--config.file=" + path, "--shard.count=3", fmt.Sprintf("--shard.index=%d", index)}
-		if code := run(args, &stdout, &stderr, getenv); code != 0 {
+		if code := run(args, &stdout, &stderr, env); code != 0 {
 			t.Fatalf("shard %d: exit %d: %s", index, code, stderr.String())
 		}
 		var n int

@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,11 +43,14 @@ type wiring struct {
 	// ones of this shard.
 	configured []config.Account
 	accounts   []config.Account
+	// unread are the names of WOOX_ variables set but not read: most likely
+	// a mistyped name, whose account is then not watched.
+	unread []string
 }
 
 // prepare builds the public client, loads the accounts and checks the files
 // read only later, all before --config.check's OK.
-func prepare(o *options, getenv func(string) string, logger log.Logger) (*wiring, error) {
+func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
 	w.clientMetrics = client.NewMetrics(w.reg)
 	// Built before --config.check's OK: the client checks the exchange URL.
@@ -54,9 +59,10 @@ func prepare(o *options, getenv func(string) string, logger log.Logger) (*wiring
 		return nil, fmt.Errorf("--woox.api-url: %w", err)
 	}
 	w.public = public
-	if w.configured, err = config.Load(o.configFile, getenv); err != nil {
+	if w.configured, err = config.Load(o.configFile, getenvFrom(env)); err != nil {
 		return nil, err
 	}
+	w.unread = unreadVariables(env, config.ReadVariables(w.configured))
 	w.accounts = o.shard.accounts(w.configured)
 	if len(w.configured) > 0 {
 		if err := o.checkAccountIntervals(); err != nil {
@@ -133,7 +139,11 @@ func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	watched := prometheus.NewGauge(prometheus.GaugeOpts{Name: "woox_exporter_accounts",
+		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_index); 0 in public-only mode."})
+	watched.Set(float64(len(w.accounts)))
 	w.reg.MustRegister(
+		watched,
 		shard.Collector(o.shard.index, o.shard.count),
 		versioncollector.NewCollector("woox_exporter"),
 		collectors.NewGoCollector(),
@@ -176,8 +186,13 @@ func (w *wiring) logStart(store *statefile.Store) {
 		level.Info(logger).Log("msg", "sharded", "shard", s.index, "shards", s.count, "accounts", len(w.accounts), "configured", len(w.configured),
 			"public_endpoints", s.index == 0)
 	}
+	for _, name := range w.unread {
+		level.Warn(logger).Log("msg", "environment variable not read by the exporter: mistyped? It reads "+
+			config.EnvAPIKey+", "+config.EnvAPISecret+", "+config.EnvAPISecretFile+" and the api_secret_env variables of --config.file", "variable", name)
+	}
 	if len(w.configured) == 0 {
-		level.Info(logger).Log("msg", "no account configured; exporting the public token networks and system status only")
+		level.Warn(logger).Log("msg", "no account configured: exporting the public token networks and system status only; "+
+			"to watch an account set "+config.EnvAPIKey+" and "+config.EnvAPISecretFile+" (or "+config.EnvAPISecret+"), or list accounts in --config.file")
 	}
 	for _, a := range w.accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", collector.MaskAPIKey(a.APIKey, false))
@@ -221,4 +236,30 @@ func walletNetworks(public *client.Client, shard int, tokenNetworksOn bool) coll
 		return nil
 	}
 	return public
+}
+
+// getenvFrom looks variables up in env (KEY=VALUE entries); the last entry of
+// a name wins, as with os.Getenv.
+func getenvFrom(env []string) func(string) string {
+	vars := map[string]string{}
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	return func(k string) string { return vars[k] }
+}
+
+// unreadVariables are the names of the WOOX_ variables set in env that the
+// exporter does not read, sorted; never their values.
+func unreadVariables(env []string, read map[string]bool) []string {
+	var unread []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "WOOX_") && !read[name] && !slices.Contains(unread, name) {
+			unread = append(unread, name)
+		}
+	}
+	slices.Sort(unread)
+	return unread
 }

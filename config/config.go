@@ -9,16 +9,21 @@
 //     named "default";
 //   - otherwise none, and the exporter serves public market data only.
 //
-// When a file is given the environment variables WOOX_API_KEY, WOOX_API_SECRET
-// and WOOX_API_SECRET_FILE are ignored; callers that want to warn about this can
-// check [EnvAPIKey] themselves.
+// When a file is given, the environment variables WOOX_API_KEY,
+// WOOX_API_SECRET and WOOX_API_SECRET_FILE must not be set (unless the file
+// names one with api_secret_env): the account they describe would silently
+// not be watched.
 //
 // Secrets are never read from the command line or from the config file itself,
 // only from a file or an environment variable that the file names. They are
 // held in a [Secret], which prints, logs and marshals as "<redacted>".
 package config
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"slices"
+)
 
 // Names of the environment variables that describe the single account of
 // [FromEnv].
@@ -41,6 +46,21 @@ type Account struct {
 	APIKey string
 	// Secret signs the account's requests.
 	Secret Secret
+	// SecretEnv is the environment variable the secret was read from, when
+	// the config file named one (api_secret_env).
+	SecretEnv string
+}
+
+// ReadVariables are the environment variables the accounts were read from:
+// the single account's three, and those the config file names.
+func ReadVariables(accounts []Account) map[string]bool {
+	read := map[string]bool{EnvAPIKey: true, EnvAPISecret: true, EnvAPISecretFile: true}
+	for _, a := range accounts {
+		if a.SecretEnv != "" {
+			read[a.SecretEnv] = true
+		}
+	}
+	return read
 }
 
 // Load resolves the accounts to scrape: from the YAML file at path when path
@@ -49,13 +69,35 @@ type Account struct {
 // os.Getenv.
 func Load(path string, getenv func(string) string) ([]Account, error) {
 	if path != "" {
-		return LoadFile(path, getenv)
+		accounts, err := LoadFile(path, getenv)
+		if err == nil {
+			err = checkEnvBesideFile(accounts, orGetenv(getenv))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return accounts, nil
 	}
 	acc, err := FromEnv(getenv)
 	if err != nil || acc == nil {
 		return nil, err
 	}
 	return []Account{*acc}, nil
+}
+
+// checkEnvBesideFile refuses the single account's variables beside a config
+// file, unless the file reads one of them itself.
+func checkEnvBesideFile(accounts []Account, getenv func(string) string) error {
+	for _, v := range []string{EnvAPIKey, EnvAPISecret, EnvAPISecretFile} {
+		if getenv(v) == "" {
+			continue
+		}
+		if v != EnvAPIKey && slices.ContainsFunc(accounts, func(a Account) bool { return a.SecretEnv == v }) {
+			continue
+		}
+		return fmt.Errorf("environment: %s is set beside --config.file, which lists the accounts and ignores it: add that account to the file, or unset %s", v, v)
+	}
+	return nil
 }
 
 func orGetenv(getenv func(string) string) func(string) string {

@@ -150,13 +150,33 @@ func TestLoadPicksOneSource(t *testing.T) {
 	}
 	env := fakeEnv(map[string]string{EnvAPIKey: "envkey", EnvAPISecret: "env-secret"})
 
-	t.Run("file given: environment ignored", func(t *testing.T) {
-		got, err := Load(cfg, env)
+	t.Run("file given", func(t *testing.T) {
+		got, err := Load(cfg, fakeEnv(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 1 || got[0].Name != "main" || got[0].APIKey != "filekey" || got[0].Secret.Reveal() != "file-secret" {
 			t.Errorf("Load(file) = %+v, want only the file's account", got)
+		}
+	})
+	// The account the environment describes would not be watched: each of
+	// its variables beside a file is refused, naming both.
+	for _, v := range []string{EnvAPIKey, EnvAPISecret, EnvAPISecretFile} {
+		t.Run("file given: "+v+" refused", func(t *testing.T) {
+			got, err := Load(cfg, fakeEnv(map[string]string{v: "x"}))
+			if got != nil || err == nil || !strings.Contains(err.Error(), v+" is set beside --config.file") {
+				t.Errorf("Load(file) with %s = %+v, %v; want an error naming both", v, got, err)
+			}
+		})
+	}
+	t.Run("file given: a secret variable it names is read", func(t *testing.T) {
+		named := filepath.Join(dir, "named.yml")
+		if err := os.WriteFile(named, []byte("accounts:\n  - {name: main, api_key: filekey, api_secret_env: "+EnvAPISecret+"}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(named, fakeEnv(map[string]string{EnvAPISecret: "env-secret"}))
+		if err != nil || len(got) != 1 || got[0].Secret.Reveal() != "env-secret" {
+			t.Errorf("Load(file naming %s) = %+v, %v; want its account", EnvAPISecret, got, err)
 		}
 	})
 	t.Run("no file: environment", func(t *testing.T) {

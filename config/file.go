@@ -185,9 +185,9 @@ func (l *fileLoader) load(data []byte) ([]Account, error) {
 	case accounts.Kind != yaml.SequenceNode:
 		l.errorf(accounts.Line, "accounts", "expected a list of accounts, got %s", kindName(accounts))
 	default:
-		firstLine := map[string]int{} // account name -> line where it is first defined
+		seen := &seenAccounts{names: map[string]int{}, keys: map[string]seenKey{}}
 		for i, n := range accounts.Content {
-			if acc, ok := l.account(resolve(n), fmt.Sprintf("accounts[%d]", i), firstLine); ok {
+			if acc, ok := l.account(resolve(n), fmt.Sprintf("accounts[%d]", i), seen); ok {
 				out = append(out, acc)
 			}
 		}
@@ -206,9 +206,21 @@ type field struct {
 	line  int
 }
 
+// seenAccounts are the names and API keys of the accounts read so far: the
+// line where each name is first defined, and the account each key is.
+type seenAccounts struct {
+	names map[string]int
+	keys  map[string]seenKey
+}
+
+type seenKey struct {
+	account string
+	line    int
+}
+
 // account checks and resolves the account at n; ok is false when it has
 // errors, which are recorded.
-func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int) (acc Account, ok bool) {
+func (l *fileLoader) account(n *yaml.Node, path string, seen *seenAccounts) (acc Account, ok bool) {
 	if n.Kind != yaml.MappingNode {
 		l.errorf(n.Line, path, "expected an account (a mapping with name, api_key and api_secret_file or api_secret_env), got %s", kindName(n))
 		return Account{}, false
@@ -232,10 +244,10 @@ func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int
 	case !accountNameRE.MatchString(name.value):
 		l.errorf(name.line, path+"."+fieldName, "%s must match %s, as it becomes a label value", quote(name.value), accountNameRE)
 	default:
-		if first, dup := firstLine[name.value]; dup {
+		if first, dup := seen.names[name.value]; dup {
 			l.errorf(name.line, path+"."+fieldName, "duplicate account name %s, first defined at line %d", quote(name.value), first)
 		} else {
-			firstLine[name.value] = name.line
+			seen.names[name.value] = name.line
 		}
 	}
 
@@ -247,6 +259,12 @@ func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int
 	default:
 		if err := checkAPIKey(key.value); err != nil {
 			l.errorf(key.line, path+"."+fieldAPIKey, "%v", err)
+		} else if first, dup := seen.keys[key.value]; dup {
+			// Not echoed: a key is not secret, but it needs no printing.
+			l.errorf(key.line, path+"."+fieldAPIKey, "the same API key as account %s (line %d): both would poll one account and spend its one rate limit twice; list each account once",
+				quote(first.account), first.line)
+		} else {
+			seen.keys[key.value] = seenKey{account: name.value, line: key.line}
 		}
 	}
 
@@ -267,7 +285,11 @@ func (l *fileLoader) account(n *yaml.Node, path string, firstLine map[string]int
 	if len(l.errs) > before {
 		return Account{}, false
 	}
-	return Account{Name: name.value, APIKey: key.value, Secret: secret}, true
+	acc = Account{Name: name.value, APIKey: key.value, Secret: secret}
+	if env.set {
+		acc.SecretEnv = env.value
+	}
+	return acc, true
 }
 
 // accountFields reads the fields of the account mapping n, reporting

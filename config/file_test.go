@@ -66,7 +66,7 @@ accounts:
 	}
 	want := []Account{
 		{Name: "main", APIKey: "KEYMAIN1234", Secret: NewSecret(fileSecret)},
-		{Name: "hedging.eu-1_b", APIKey: "KEYHEDGE5678", Secret: NewSecret(envSecret)},
+		{Name: "hedging.eu-1_b", APIKey: "KEYHEDGE5678", Secret: NewSecret(envSecret), SecretEnv: "WOOX_MAIN_SECRET"},
 		{Name: "relative", APIKey: "KEYREL", Secret: NewSecret(fileSecret)},
 	}
 	if len(got) != len(want) {
@@ -137,7 +137,11 @@ func TestLoadFileErrors(t *testing.T) {
 		{name: "name with a space", config: "accounts:\n  - name: my main\n    api_key: KEY1\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{`config.yml:2: accounts[0].name: "my main" must match ^[a-zA-Z0-9_.-]+$`}},
 		{name: "name with a slash", config: "accounts:\n  - name: a/b\n    api_key: KEY1\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{`config.yml:2: accounts[0].name: "a/b" must match`}},
 		{name: "name not ASCII", config: "accounts:\n  - name: haupt-konto-ä\n    api_key: KEY1\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{`config.yml:2: accounts[0].name: "haupt-konto-ä" must match`}},
-		{name: "duplicate name", config: "accounts:\n" + account + account, want: []string{`config.yml:5: accounts[1].name: duplicate account name "main", first defined at line 2`}},
+		{name: "duplicate name", config: "accounts:\n" + account + account, want: []string{
+			`config.yml:5: accounts[1].name: duplicate account name "main", first defined at line 2`,
+			`config.yml:6: accounts[1].api_key: the same API key as account "main" (line 3): both would poll one account and spend its one rate limit twice; list each account once`}},
+		{name: "one key under two names", config: "accounts:\n" + account + strings.Replace(account, "name: main", "name: hedge", 1), want: []string{
+			`config.yml:6: accounts[1].api_key: the same API key as account "main" (line 3): both would poll one account and spend its one rate limit twice; list each account once`}},
 		{name: "api_key missing", config: "accounts:\n  - name: main\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{"config.yml:2: accounts[0].api_key: required"}},
 		{name: "api_key empty", config: "accounts:\n  - name: main\n    api_key: ''\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{"config.yml:3: accounts[0].api_key: must not be empty"}},
 		{name: "api_key with a space", config: "accounts:\n  - name: main\n    api_key: 'KEY 1'\n    api_secret_env: WOOX_MAIN_SECRET\n", want: []string{"config.yml:3: accounts[0].api_key: must not contain whitespace or control characters"}},

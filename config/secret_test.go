@@ -129,7 +129,7 @@ func TestCleanSecret(t *testing.T) {
 // without it.
 func TestLoadedAccountsNeverShowTheSecret(t *testing.T) {
 	dir := inTempConfigDir(t)
-	fromFile, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: secret}\n  - {name: b, api_key: k, api_secret_env: WOOX_MAIN_SECRET}\n"), testEnv)
+	fromFile, err := LoadFile(writeConfig(t, "accounts:\n  - {name: a, api_key: k, api_secret_file: secret}\n  - {name: b, api_key: k2, api_secret_env: WOOX_MAIN_SECRET}\n"), testEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

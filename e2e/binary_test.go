@@ -187,6 +187,14 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(unknownField, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_env: MAIN_SECRET\n    region: eu\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	oneKeyTwice := filepath.Join(dir, "one-key-twice.yml")
+	if err := os.WriteFile(oneKeyTwice, []byte("accounts:\n  - {name: main, api_key: abc, api_secret_env: MAIN_SECRET}\n  - {name: hedge, api_key: abc, api_secret_env: MAIN_SECRET}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	validConfig := filepath.Join(dir, "valid.yml")
+	if err := os.WriteFile(validConfig, []byte("accounts:\n  - {name: main, api_key: abc, api_secret_env: MAIN_SECRET}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	inlineSecret := filepath.Join(dir, "inline-secret.yml")
 	if err := os.WriteFile(inlineSecret, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret: S3CRET-VALUE-IN-FILE\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -264,6 +272,10 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
+		{"one API key under two account names", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + oneKeyTwice},
+			`one-key-twice.yml:3: accounts[1].api_key: the same API key as account "main" (line 2)`},
+		{"account variables beside a config file", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE", "WOOX_API_KEY=abc"}, []string{"--config.file=" + validConfig},
+			"WOOX_API_KEY is set beside --config.file"},
 		{"secret inline in the config", nil, []string{"--config.file=" + inlineSecret}, "secrets are not accepted in the config file"},
 		{"unreadable secret file", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + filepath.Join(dir, "missing-secret")}, nil, "WOOX_API_SECRET_FILE: read secret file: no such file or directory"},
 		{"secret file is a directory", []string{"WOOX_API_KEY=abc", "WOOX_API_SECRET_FILE=" + secretDir}, nil, "WOOX_API_SECRET_FILE: secret file is not a regular file"},

@@ -64,8 +64,8 @@ type growthRow struct {
 	// busiest is, per private endpoint, the most requests of one account
 	// within one window of the endpoint's published limit, beside what
 	// the budget allows in it.
-	busiest map[string]windowUse
-	readyAfterPoll               time.Duration
+	busiest        map[string]windowUse
+	readyAfterPoll time.Duration
 	// quietPoll is, per paged endpoint, the requests a poll after each
 	// account's first sent (the first when the run held no later one), and
 	// quietFirst tells that it is the first's.
