@@ -45,7 +45,7 @@ func run(args []string, stdout, stderr io.Writer, env []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
+		fmt.Fprintf(stderr, "%s: %v\n", exporterName, nameFlag(args, err))
 		return 2
 	}
 	logger, slogger := newLogger(stderr, o.logFormat, o.logLevel)

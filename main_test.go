@@ -85,3 +85,17 @@ func TestIntervalsFitEachEndpointsOwnLimit(t *testing.T) {
 		}
 	}
 }
+
+// A flag whose value does not parse is named in the error, whatever the
+// value's type.
+func TestBadFlagValuesNameTheirFlag(t *testing.T) {
+	for _, arg := range []string{"--positions.interval=5x", "--api.budget=half", "--limits.series-per-endpoint=ten",
+		"--log.level=loud", "--wallet.lookback=x", "--positions.rate-limit=x", "--api.timeout=x", "--shard.count=x"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{arg}, &stdout, &stderr, nil)
+		flag, _, _ := strings.Cut(arg, "=")
+		if code != 2 || !strings.HasPrefix(stderr.String(), exporterName+": "+flag+": ") || strings.Count(stderr.String(), flag) != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and the error starting with %s once", arg, code, stderr.String(), flag)
+		}
+	}
+}

@@ -354,3 +354,31 @@ func (n *namedDuration) Set(s string) error {
 }
 
 func (n *namedDuration) String() string { return n.d.String() }
+
+// nameFlag names the flag whose value did not parse: kingpin's own errors
+// for a value ("strconv.ParseFloat: parsing \"half\"") do not. It parses
+// each flag of args alone until one fails.
+func nameFlag(args []string, err error) error {
+	if strings.HasPrefix(err.Error(), "--") {
+		return err
+	}
+	app, _ := newApp(io.Discard, io.Discard)
+	(&options{}).AddFlags(app)
+	pc, perr := app.ParseContext(args)
+	if perr != nil {
+		return err
+	}
+	for _, el := range pc.Elements {
+		f, ok := el.Clause.(*kingpin.FlagClause)
+		if !ok || el.Value == nil {
+			continue
+		}
+		name := "--" + f.Model().Name
+		probe, _ := newApp(io.Discard, io.Discard)
+		(&options{}).AddFlags(probe)
+		if _, ferr := probe.Parse([]string{name + "=" + *el.Value}); ferr != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return err
+}

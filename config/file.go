@@ -123,14 +123,13 @@ func (l *fileLoader) where(line int, field string) string {
 var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 
 // yamlError rewrites a parser error ("yaml: line 3: ...") into the file:line
-// form of the other errors. yaml.v3 gives no better line: for a syntax error
-// it reports where the enclosing block or flow began (counted from 0 for
-// parser errors), which can be lines before the mistake, and exposes no mark.
-func (l *fileLoader) yamlError(err error) error {
+// form of the other errors, at the line of the mistake (syntaxErrorLine):
+// yaml.v3 reports where the enclosing block or flow began.
+func (l *fileLoader) yamlError(data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return errors.New(l.where(line, "") + "invalid YAML: " + m[2])
+		return errors.New(l.where(syntaxErrorLine(data, line), "") + "invalid YAML: " + m[2])
 	}
 	return errors.New(l.where(0, "") + "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "))
 }
@@ -142,13 +141,13 @@ func (l *fileLoader) load(data []byte) ([]Account, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New(l.where(0, "") + "no accounts: the file is empty")
 		}
-		return nil, l.yamlError(err)
+		return nil, l.yamlError(data, err)
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return nil, l.yamlError(err)
+		return nil, l.yamlError(data, err)
 	default:
 		return nil, errors.New(l.where(extra.Line, "") + "only one YAML document is allowed")
 	}

@@ -191,6 +191,10 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 	if err := os.WriteFile(oneKeyTwice, []byte("accounts:\n  - {name: main, api_key: abc, api_secret_env: MAIN_SECRET}\n  - {name: hedge, api_key: abc, api_secret_env: MAIN_SECRET}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	badIndent := filepath.Join(dir, "bad-indent.yml")
+	if err := os.WriteFile(badIndent, []byte("accounts:\n  - name: main\n    api_key: abc\n    api_secret_env: MAIN_SECRET\n  - name: b\n   api_key: k\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	validConfig := filepath.Join(dir, "valid.yml")
 	if err := os.WriteFile(validConfig, []byte("accounts:\n  - {name: main, api_key: abc, api_secret_env: MAIN_SECRET}\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -272,6 +276,8 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"missing config file", nil, []string{"--config.file=/nonexistent/woox.yml"}, "/nonexistent/woox.yml"},
 		{"unknown flag", nil, []string{"--no-such-flag"}, "no-such-flag"},
 		{"unknown config field", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + unknownField}, "unknown field"},
+		{"YAML mistake on line 6", nil, []string{"--config.file=" + badIndent}, "bad-indent.yml:6: invalid YAML"},
+		{"flag value that does not parse", nil, []string{"--api.timeout=soon"}, "--api.timeout: time: invalid duration"},
 		{"one API key under two account names", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE"}, []string{"--config.file=" + oneKeyTwice},
 			`one-key-twice.yml:3: accounts[1].api_key: the same API key as account "main" (line 2)`},
 		{"account variables beside a config file", []string{"MAIN_SECRET=S3CRET-VALUE-IN-FILE", "WOOX_API_KEY=abc"}, []string{"--config.file=" + validConfig},
