@@ -133,7 +133,7 @@ func classify(status, code int) Kind {
 	case code == CodeMaintenance:
 		// Until the system status says maintenance (see Client.get).
 		return KindTransient
-	case status == 401 || code == CodeInvalidSignature || code == CodeUnauthorized:
+	case status == 401 || status == 403 || code == CodeInvalidSignature || code == CodeUnauthorized:
 		return KindAuth
 	case status >= 500:
 		return KindTransient

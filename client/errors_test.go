@@ -59,6 +59,8 @@ func TestErrorClasses(t *testing.T) {
 		{"bad signature", 401, `{"success":false,"code":-1001,"message":"invalid signature"}`, IsAuth, -1001},
 		{"unauthorized", 401, `{"success":false,"code":-1002,"message":"ip not allowed"}`, IsAuth, -1002},
 		{"401 without body", 401, ``, IsAuth, 0},
+		{"403 without code", 403, `{"success":false,"message":"forbidden"}`, IsAuth, 0},
+		{"-1002 on a 200", 200, `{"success":false,"code":-1002,"message":"no permission"}`, IsAuth, -1002},
 		// The system status answers -1011 too here: -1011 is then transient.
 		{"-1011 without system status", 400, `{"success":false,"code":"-1011","message":"system under maintenance"}`, IsTransient, -1011},
 		{"-1011 with 200 without system status", 200, `{"success":false,"code":-1011,"message":"system under maintenance"}`, IsTransient, -1011},

@@ -39,6 +39,9 @@ type poller struct {
 
 	mu     sync.Mutex
 	status pollStatus
+	// refused is true while the exchange keeps refusing the key: only the
+	// first refusal of a run is logged at error.
+	refused bool
 }
 
 // pollStatus is the outcome of the last finished poll.
@@ -123,7 +126,22 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.finished.Add(1)
 	}
 
-	if err != nil {
+	p.logFailure(err)
+}
+
+// authHint is what to check when the exchange refuses the key.
+const authHint = "that the key is not revoked or expired, that its IP restriction allows the address this host connects from, and that the secret is the key's own"
+
+// logFailure logs a failed poll at warn; a refused key at error, with what
+// to check, on the first refusal after anything else.
+func (p *poller) logFailure(err error) {
+	refused := err != nil && client.IsAuth(err)
+	first := refused && !p.refused
+	p.refused = refused
+	switch {
+	case first:
+		level.Error(p.logger).Log("msg", "the exchange refused the API key; check "+authHint, "endpoint", p.endpoint, "account", p.account, "err", err)
+	case err != nil:
 		level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)
 	}
 }
