@@ -25,6 +25,19 @@
     // liquidates at 1).
     marginRatioCritical: 1.2,
     marginRatioWarning: 1.5,
+    // WooxMarginRatioForecast: the margin ratio over the maintenance ratio
+    // (woox:account_margin_to_maintenance:ratio), fitted by a line over
+    // marginRatioForecastWindow, reaches 1 within marginRatioForecastHorizon
+    // at that pace, while below marginRatioForecastCeiling, for
+    // marginRatioForecastFor. The line needs marginRatioForecastSamples
+    // rule evaluations in the window (45s holds 3 or 4 at a 15s evaluation
+    // interval; raise the window with the interval). A `for` as long as the
+    // window keeps a single step (a position opened) from paging.
+    marginRatioForecastWindow: '45s',
+    marginRatioForecastSamples: 3,
+    marginRatioForecastHorizon: '5m',
+    marginRatioForecastCeiling: 2,
+    marginRatioForecastFor: '45s',
 
     // Seconds a withdrawal may stay in flight before WooxWithdrawalStuck.
     withdrawalStuckSeconds: 3600,
@@ -69,6 +82,20 @@
     positionLiquidationWarningFor: '2m',
     positionLiquidationCritical: 0.05,
     positionLiquidationCriticalFor: '1m',
+    // WooxPositionLiquidationForecast: the distance, fitted by a line over
+    // positionLiquidationForecastWindow, reaches 0 within
+    // positionLiquidationForecastHorizon at that pace, while below
+    // positionLiquidationForecastCeiling, for positionLiquidationForecastFor.
+    // The line needs positionLiquidationForecastSamples rule evaluations in
+    // the window (45s holds 3 or 4 at a 15s evaluation interval; raise the
+    // window with the interval). A `for` as long as the window keeps a single
+    // step (a position increased) or a single odd sample from paging; a
+    // longer window or `for` pages later in a crash.
+    positionLiquidationForecastWindow: '45s',
+    positionLiquidationForecastSamples: 3,
+    positionLiquidationForecastHorizon: '5m',
+    positionLiquidationForecastCeiling: 0.25,
+    positionLiquidationForecastFor: '45s',
     // WooxPositionAutoDeleverageRisk: auto-deleverage rank (1 low to 5 high)
     // at or above which it fires, and for how long.
     positionAdlQuantile: 4,

@@ -17,7 +17,20 @@
 //   network alerts to chosen tokens").
 // - Position alerts watch each position (account, symbol, position_side,
 //   margin_mode) on its own; WooxMarginRatioLow watches the account.
+// - The forecast alerts page on the course, not the level: a line fitted
+//   over a short window of recorded samples (one per rule evaluation, so
+//   their windows assume a 15s evaluation interval), extrapolated to
+//   liquidation. Their `for` is as long as the window, so that a single
+//   step (a position opened or increased) or an odd sample, which tilts the
+//   line for at most one window, never pages.
 local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower(name)];
+// Seconds in a Prometheus duration of one unit ('45s', '5m', '1h'): forecast
+// horizons are compared with a time to liquidation in seconds.
+local seconds(d) =
+  local units = { s: 1, m: 60, h: 3600, d: 86400 };
+  local unit = std.substr(d, std.length(d) - 1, 1);
+  assert std.objectHas(units, unit) : 'duration %s: want a number and one of s, m, h, d' % d;
+  std.parseInt(std.substr(d, 0, std.length(d) - 1)) * units[unit];
 {
   local runbook = runbookFor($._config),
   prometheusAlerts+:: {
@@ -303,6 +316,32 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
       {
         name: 'woox_exporter.account',
         rules: [
+          // Margin ratio as a multiple of the maintenance margin ratio, at
+          // which WOO X liquidates (1); accounts without positions
+          // (maintenance margin ratio 0) have no series. Recorded for the
+          // forecast below, which needs its samples over a window.
+          {
+            record: 'woox:account_margin_to_maintenance:ratio',
+            expr: |||
+              woox_account_margin_ratio{%(wooxSelector)s}
+                /
+              (woox_account_maintenance_margin_ratio{%(wooxSelector)s} > 0)
+            ||| % $._config,
+          },
+          // Seconds until that multiple reaches 1 at the pace of the line
+          // fitted over marginRatioForecastWindow: only while it falls, and
+          // with at least marginRatioForecastSamples samples, so that two
+          // points are never a course.
+          {
+            record: 'woox:account_time_to_liquidation:seconds',
+            expr: |||
+              clamp_min(woox:account_margin_to_maintenance:ratio{%(wooxSelector)s} - 1, 0)
+                /
+              -(deriv(woox:account_margin_to_maintenance:ratio{%(wooxSelector)s}[%(marginRatioForecastWindow)s]) < 0)
+                and
+              count_over_time(woox:account_margin_to_maintenance:ratio{%(wooxSelector)s}[%(marginRatioForecastWindow)s]) >= %(marginRatioForecastSamples)d
+            ||| % $._config,
+          },
           // The value is the margin ratio as a multiple of the maintenance margin
           // ratio, at which WOO X liquidates (1). A maintenance margin ratio of 0
           // (no positions) gives +Inf and never fires; an account without
@@ -340,6 +379,36 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               summary: 'Margin of WOO X account {{ $labels.account }} is low',
               description: 'The margin ratio of account {{ $labels.account }} is {{ $value | printf "%%.2f" }} times its maintenance margin ratio, below %g. WOO X liquidates positions at 1. Consider adding collateral or reducing positions.' % $._config.marginRatioWarning,
               runbook_url: runbook('WooxMarginRatioLow'),
+            },
+          },
+          // Pages on the course of the margin ratio: in a crash it falls
+          // from the warning to liquidation in minutes, faster than
+          // WooxMarginRatioLow's thresholds and `for` can tell. The
+          // ceiling leaves out accounts whose margin is far from
+          // maintenance, where a line over seconds says little.
+          {
+            alert: 'WooxMarginRatioForecast',
+            expr: |||
+              (
+                woox:account_time_to_liquidation:seconds{%(wooxSelector)s} < %(horizon)d
+                  and
+                woox:account_margin_to_maintenance:ratio{%(wooxSelector)s} < %(marginRatioForecastCeiling)g
+              )
+                and
+              (woox_account_total_collateral{%(wooxSelector)s} > 0)
+            ||| % ($._config { horizon: seconds($._config.marginRatioForecastHorizon) }),
+            'for': $._config.marginRatioForecastFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} is on course to liquidation in {{ $value | humanizeDuration }}',
+              description: 'The margin ratio of account {{ $labels.account }}, now %s times its maintenance margin ratio, fell fast enough over the last %s to reach it in {{ $value | humanizeDuration }} at the same pace (alert within %s, below %g times), and has kept that course for at least %s. WOO X liquidates positions at 1. Add collateral or reduce positions now.' % [
+                '{{ with printf "woox:account_margin_to_maintenance:ratio{job=%q,instance=%q,account=%q}" $labels.job $labels.instance $labels.account | query }}{{ . | first | value | printf "%.2f" }}{{ else }}unknown{{ end }}',
+                $._config.marginRatioForecastWindow,
+                $._config.marginRatioForecastHorizon,
+                $._config.marginRatioForecastCeiling,
+                $._config.marginRatioForecastFor,
+              ],
+              runbook_url: runbook('WooxMarginRatioForecast'),
             },
           },
           // The value is the transfer's age. The exporter only sees transfers
@@ -407,6 +476,9 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
         // the alert's labels, printing its value, or "unknown" without one.
         local positionValue(metric) =
           '{{ with printf "%s{job=%%q,instance=%%q,account=%%q,symbol=%%q,position_side=%%q,margin_mode=%%q}" $labels.job $labels.instance $labels.account $labels.symbol $labels.position_side $labels.margin_mode | query }}{{ . | first | value | printf "%%g" }}{{ else }}unknown{{ end }}' % metric,
+        // The same, for the position's distance to liquidation, as a percentage.
+        local positionDistance =
+          '{{ with printf "woox:position_liquidation_distance:ratio{job=%q,instance=%q,account=%q,symbol=%q,position_side=%q,margin_mode=%q}" $labels.job $labels.instance $labels.account $labels.symbol $labels.position_side $labels.margin_mode | query }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }}',
         local position = '{{ $labels.symbol }} ({{ $labels.position_side }}, {{ $labels.margin_mode }}) of account {{ $labels.account }}',
         local percent(ratio) = '%g%%' % (ratio * 100),
         // The critical and the warning rule differ only in these.
@@ -444,6 +516,22 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
               (woox_position_mark_price{%(wooxSelector)s} > 0)
             ||| % $._config,
           },
+          // Seconds until the distance reaches 0 at the pace of the line
+          // fitted over positionLiquidationForecastWindow: only while it
+          // falls, and with at least positionLiquidationForecastSamples
+          // samples, so that a position opened seconds ago (two points) has
+          // no course yet; WooxPositionNearLiquidation covers one opened
+          // close to liquidation.
+          {
+            record: 'woox:position_time_to_liquidation:seconds',
+            expr: |||
+              woox:position_liquidation_distance:ratio{%(wooxSelector)s}
+                /
+              -(deriv(woox:position_liquidation_distance:ratio{%(wooxSelector)s}[%(positionLiquidationForecastWindow)s]) < 0)
+                and
+              count_over_time(woox:position_liquidation_distance:ratio{%(wooxSelector)s}[%(positionLiquidationForecastWindow)s]) >= %(positionLiquidationForecastSamples)d
+            ||| % $._config,
+          },
           // Positions are polled every minute (--positions.interval) and a
           // price can cover the remaining distance in minutes: `for` only
           // rides out a single odd mark price (critical 1m, two polls) or
@@ -463,6 +551,36 @@ local runbookFor(cfg) = function(name) '%s#%s' % [cfg.runbookURL, std.asciiLower
             $._config.positionLiquidationWarningFor,
             'Consider adding margin or reducing the position.',
           ),
+          // Pages on the course: a mark price falling from 20% above the
+          // liquidation price to it in 4 minutes crosses the distance
+          // thresholds too late for their `for`. The ceiling leaves out
+          // positions far from liquidation, where a line over seconds says
+          // little.
+          {
+            alert: 'WooxPositionLiquidationForecast',
+            expr: |||
+              woox:position_time_to_liquidation:seconds{%(wooxSelector)s} < %(horizon)d
+                and
+              woox:position_liquidation_distance:ratio{%(wooxSelector)s} < %(positionLiquidationForecastCeiling)g
+            ||| % ($._config { horizon: seconds($._config.positionLiquidationForecastHorizon) }),
+            'for': $._config.positionLiquidationForecastFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X position %s is on course to liquidation in {{ $value | humanizeDuration }}' % position,
+              description: 'The distance of the position %s to its estimated liquidation price fell fast enough over the last %s to reach 0 in {{ $value | humanizeDuration }} at the same pace (alert within %s, below %s away), and has kept that course for at least %s. It is %s away now: mark price %s, estimated liquidation price %s, size %s. WooxPositionNearLiquidation, on the distance alone, may fire too late at this pace. Add margin or reduce the position now.' % [
+                position,
+                $._config.positionLiquidationForecastWindow,
+                $._config.positionLiquidationForecastHorizon,
+                percent($._config.positionLiquidationForecastCeiling),
+                $._config.positionLiquidationForecastFor,
+                positionDistance,
+                positionValue('woox_position_mark_price'),
+                positionValue('woox_position_estimated_liquidation_price'),
+                positionValue('woox_position_holding'),
+              ],
+              runbook_url: runbook('WooxPositionLiquidationForecast'),
+            },
+          },
           // The rank (1 to 5) of the position in the exchange's
           // auto-deleverage queue: when a liquidation cannot be filled and
           // the insurance fund does not cover it, WOO X closes opposite

@@ -264,7 +264,7 @@ function(cfg)
     lib.timeseries(
       39,
       'Margin ratio over maintenance',
-      'Margin ratio of each account as a multiple of its maintenance margin ratio, at which WOO X liquidates (1). WooxMarginRatioLow: warning below %g, critical below %g. Accounts without positions (maintenance margin ratio 0) are left out.' % [cfg.marginRatioWarning, cfg.marginRatioCritical],
+      'Margin ratio of each account as a multiple of its maintenance margin ratio, at which WOO X liquidates (1). WooxMarginRatioLow: warning below %g, critical below %g. WooxMarginRatioForecast: below %g and on course, over the last %s, to reach 1 within %s. Accounts without positions (maintenance margin ratio 0) are left out.' % [cfg.marginRatioWarning, cfg.marginRatioCritical, cfg.marginRatioForecastCeiling, cfg.marginRatioForecastWindow, cfg.marginRatioForecastHorizon],
       [8, 12, 0, 90],
       [['woox_account_margin_ratio{%(acc)s} / (woox_account_maintenance_margin_ratio{%(acc)s} > 0)', '{{account}}']],
       unit='none',
@@ -340,7 +340,7 @@ function(cfg)
     lib.timeseries(
       54,
       'Distance to liquidation',
-      'Distance between the mark price and the estimated liquidation price of each position, as a share of the mark price (woox:position_liquidation_distance:ratio). WooxPositionNearLiquidation: warning below %g%%, critical below %g%%. Positions without a liquidation price have no line. Empty while the account has no open position.' % [cfg.positionLiquidationWarning * 100, cfg.positionLiquidationCritical * 100],
+      'Distance between the mark price and the estimated liquidation price of each position, as a share of the mark price (woox:position_liquidation_distance:ratio). WooxPositionNearLiquidation: warning below %g%%, critical below %g%%. WooxPositionLiquidationForecast: below %g%% and on course, over the last %s, to reach 0 within %s. Positions without a liquidation price have no line. Empty while the account has no open position.' % [cfg.positionLiquidationWarning * 100, cfg.positionLiquidationCritical * 100, cfg.positionLiquidationForecastCeiling * 100, cfg.positionLiquidationForecastWindow, cfg.positionLiquidationForecastHorizon],
       [8, 12, 0, 115],
       [['woox:position_liquidation_distance:ratio{%(acc)s}', '{{account}} {{symbol}} {{position_side}} {{margin_mode}}']],
       unit='percentunit',
