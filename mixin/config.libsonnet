@@ -21,6 +21,13 @@
     //   'token=~"USDT|USDC", network=~"ETH|TRON|SOL"'
     watchedTokenNetworksSelector: 'token=~".+"',
 
+    // How often Prometheus evaluates the account (margin) and positions
+    // groups, whatever its global evaluation_interval (1m by default, 30s in
+    // many setups): the forecasts' windows below count on one sample per
+    // 15s. Scrape the exporter every 15s or faster too: positions change
+    // every 5s (--positions.interval).
+    riskEvaluationInterval: '15s',
+
     // Margin ratio as a multiple of the maintenance margin ratio (WOO X
     // liquidates at 1).
     marginRatioCritical: 1.2,
@@ -30,8 +37,8 @@
     // marginRatioForecastWindow, reaches 1 within marginRatioForecastHorizon
     // at that pace, while below marginRatioForecastCeiling, for
     // marginRatioForecastFor. The line needs marginRatioForecastSamples
-    // rule evaluations in the window (45s holds 3 or 4 at a 15s evaluation
-    // interval; raise the window with the interval). A `for` as long as the
+    // rule evaluations in the window (45s holds 3 or 4 at the 15s of
+    // riskEvaluationInterval; raise the window with it). A `for` as long as the
     // window keeps a single step (a position opened) from paging.
     marginRatioForecastWindow: '45s',
     marginRatioForecastSamples: 3,
@@ -73,7 +80,7 @@
     tokenHistoryInconsistentPolls: 3,
     tokenHistoryInconsistentWindow: '1h',
 
-    // Positions (woox_position_*, polled every --positions.interval, 1m).
+    // Positions (woox_position_*, polled every --positions.interval, 5s).
     // WooxPositionNearLiquidation fires when the distance between the mark
     // price and the estimated liquidation price, as a share of the mark price
     // (woox:position_liquidation_distance:ratio), stays below a threshold for

@@ -293,9 +293,10 @@ scrape_configs:
       - targets: ["127.0.0.1:$fresh_exporter_port"]
 YAML
 # The shipped rules, but WooxBalanceUnexplainedChange waits 1m instead of
-# balanceUnexplainedFor's 30m, longer than this run.
+# balanceUnexplainedFor's 30m, longer than this run, and the risk groups are
+# evaluated every 2s like the rest here.
 stage="rendering the rules"
-bash scripts/mixin.sh rules '{balanceUnexplainedFor: "1m"}' >"$work/rules.yml"
+bash scripts/mixin.sh rules '{balanceUnexplainedFor: "1m", riskEvaluationInterval: "2s"}' >"$work/rules.yml"
 stage="checking the Prometheus configuration"
 promtool check config "$work/prometheus.yml" >/dev/null
 start prometheus prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prom-data" \

@@ -18,8 +18,8 @@
 // - Position alerts watch each position (account, symbol, position_side,
 //   margin_mode) on its own; WooxMarginRatioLow watches the account.
 // - The forecast alerts page on the course, not the level: a line fitted
-//   over a short window of recorded samples (one per rule evaluation, so
-//   their windows assume a 15s evaluation interval), extrapolated to
+//   over a short window of recorded samples (one per rule evaluation: their
+//   groups are evaluated every _config.riskEvaluationInterval), extrapolated to
 //   liquidation. Their `for` is as long as the window, so that a single
 //   step (a position opened or increased) or an odd sample, which tilts the
 //   line for at most one window, never pages.
@@ -315,6 +315,7 @@ local seconds(d) =
       },
       {
         name: 'woox_exporter.account',
+        interval: $._config.riskEvaluationInterval,
         rules: [
           // Margin ratio as a multiple of the maintenance margin ratio, at
           // which WOO X liquidates (1); accounts without positions
@@ -472,6 +473,7 @@ local seconds(d) =
       },
       {
         name: 'woox_exporter.positions',
+        interval: $._config.riskEvaluationInterval,
         // A Go template of the query for the position series METRIC with
         // the alert's labels, printing its value, or "unknown" without one.
         local positionValue(metric) =
@@ -532,10 +534,8 @@ local seconds(d) =
               count_over_time(woox:position_liquidation_distance:ratio{%(wooxSelector)s}[%(positionLiquidationForecastWindow)s]) >= %(positionLiquidationForecastSamples)d
             ||| % $._config,
           },
-          // Positions are polled every minute (--positions.interval) and a
-          // price can cover the remaining distance in minutes: `for` only
-          // rides out a single odd mark price (critical 1m, two polls) or
-          // two (warning 2m). As with WooxMarginRatioLow, the warning also
+          // A price can cover the remaining distance in minutes: `for` only
+          // rides out an odd mark price or two (critical 1m, warning 2m). As with WooxMarginRatioLow, the warning also
           // fires below the critical threshold, so nothing is silent while
           // the critical one is pending; examples/alertmanager.yml inhibits
           // the warning of the same position while the critical one fires.
