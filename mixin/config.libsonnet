@@ -55,6 +55,14 @@
     // How long a poll must keep failing before WooxPollFailing.
     pollFailingFor: '10m',
 
+    // WooxApiKeyRejected: an account's polls refused as unauthorized (HTTP
+    // 401 or 403, codes -1001 and -1002) within apiKeyRejectedWindow, with
+    // the last poll of that endpoint failed, for apiKeyRejectedFor. Positions
+    // are polled every 5s, so a revoked key shows within seconds; the `for`
+    // rides out a key being rotated.
+    apiKeyRejectedWindow: '5m',
+    apiKeyRejectedFor: '3m',
+
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.

@@ -628,6 +628,28 @@ local seconds(d) =
               runbook_url: runbook('WooxPollFailing'),
             },
           },
+          // A rejected key is no flaky network: the exporter reads nothing
+          // of the account until someone fixes the key, its IP restriction or
+          // the secret. Per account, from any endpoint whose last poll failed
+          // and that was refused within the window; public endpoints
+          // (account="") need no key.
+          {
+            alert: 'WooxApiKeyRejected',
+            expr: |||
+              max by (job, instance, account) (
+                increase(woox_poll_failures_total{%(wooxSelector)s, reason="auth", account!=""}[%(apiKeyRejectedWindow)s]) > 0
+                  and on (job, instance, endpoint, account)
+                woox_poll_success{%(wooxSelector)s} == 0
+              )
+            ||| % $._config,
+            'for': $._config.apiKeyRejectedFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X refuses the API key of account {{ $labels.account }}',
+              description: 'The exchange has refused the API key of account {{ $labels.account }} on {{ $labels.instance }} as unauthorized (HTTP 401 or 403, code -1001 or -1002) for at least %s: nothing of that account is read, so no other alert can fire for it. Check that the key is not revoked or expired, that its IP restriction allows the address the exporter connects from, and that the secret is the key\'s own; the exporter logs the first refusal at error.' % $._config.apiKeyRejectedFor,
+              runbook_url: runbook('WooxApiKeyRejected'),
+            },
+          },
           // Thresholds are about three poll intervals at the default flags
           // (token_history 1m, credentials and token_network 5m); raise them
           // in _config with --token-history.interval, --credentials.interval or
