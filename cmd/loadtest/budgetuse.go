@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// windowUse is the most requests of one account within one window of an
+// endpoint's limit, and what the budget allows in it.
+type windowUse struct {
+	busiest, allowed int
+	limit            client.RateLimit
+}
+
+// growthBudgetUse fills in how the exporter spent the API budget and
+// returns how many requests the fake refused with 429.
+func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row *growthRow) (tooMany int, err error) {
+	// Every request the exporter sent, by account and endpoint: the
+	// busiest window of each endpoint's published limit against what the
+	// budget allows in it.
+	byKey := map[string][]time.Time{}
+	private, all := 0, 0
+	for _, q := range fake.Requests() {
+		all++
+		if q.Status == http.StatusTooManyRequests {
+			tooMany++
+		}
+		if q.Account == "" {
+			continue
+		}
+		private++
+		k := q.Account + " " + q.Endpoint
+		byKey[k] = append(byKey[k], q.Time)
+	}
+	row.quietPoll, row.quietFirst = quietPolls(byKey)
+	row.busiest = map[string]windowUse{}
+	for key, times := range byKey {
+		endpoint := key[strings.LastIndexByte(key, ' ')+1:]
+		p, ok := client.PublishedLimitOf(endpoint)
+		if !ok {
+			return tooMany, fmt.Errorf("requests of %s, which has no published limit", endpoint)
+		}
+		use := row.busiest[endpoint]
+		use.limit, use.allowed = p.Limit, p.Limit.Allowed(growthBudget)
+		use.busiest = max(use.busiest, busiestIn(times, p.Limit.Window))
+		row.busiest[endpoint] = use
+	}
+	minutes := time.Since(started).Minutes()
+	row.requestsPerAccountMinute = float64(private) / float64(n) / minutes
+	row.requestsPerMinute = float64(all) / minutes
+	return tooMany, nil
+}
+
+// fullest is the endpoint whose busiest window came closest to what the
+// budget allows, as "busiest (allowed) endpoint".
+func fullest(use map[string]windowUse) string {
+	best, bestShare := "", -1.0
+	for _, ep := range slices.Sorted(maps.Keys(use)) {
+		u := use[ep]
+		if share := float64(u.busiest) / float64(u.allowed); share > bestShare {
+			best, bestShare = fmt.Sprintf("%d (%d) %s", u.busiest, u.allowed, ep), share
+		}
+	}
+	return best
+}
+
+// quietPolls is, per paged endpoint, the requests a poll sent, from the
+// requests of each account and endpoint (byKey, "ACCOUNT ENDPOINT"). A
+// poll is a burst of requests; polls are at least a minute apart. Each
+// account's first poll reads the whole lookback and is left out, unless no
+// account had a later one (first is then true for the endpoint).
+func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first map[string]bool) {
+	const gap = 10 * time.Second
+	type tally struct{ requests, polls, firstRequests, firstPolls int }
+	tallies := map[string]*tally{}
+	for _, ep := range collector.Endpoints {
+		if ep.Paged && ep.Enabled(nil) {
+			tallies[ep.Name] = &tally{}
+		}
+	}
+	for key, times := range byKey {
+		t := tallies[key[strings.LastIndexByte(key, ' ')+1:]]
+		if t == nil || len(times) == 0 {
+			continue
+		}
+		times = slices.SortedFunc(slices.Values(times), time.Time.Compare)
+		poll := 0
+		for i, at := range times {
+			if i > 0 && at.Sub(times[i-1]) > gap {
+				poll++
+				t.polls++
+			}
+			if poll == 0 {
+				t.firstRequests++
+			} else {
+				t.requests++
+			}
+		}
+		t.firstPolls++
+	}
+	perPoll, first = map[string]float64{}, map[string]bool{}
+	for ep, t := range tallies {
+		if t.polls == 0 {
+			first[ep] = true
+			t.requests, t.polls = t.firstRequests, t.firstPolls
+		}
+		perPoll[ep] = float64(t.requests) / float64(max(t.polls, 1))
+	}
+	return perPoll, first
+}
+
+// busiestIn is the most times within one window.
+func busiestIn(times []time.Time, window time.Duration) int {
+	s := slices.Clone(times)
+	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
+	worst := 0
+	for i := range s {
+		j := i
+		for j < len(s) && s[j].Sub(s[i]) < window {
+			j++
+		}
+		worst = max(worst, j-i)
+	}
+	return worst
+}
