@@ -105,10 +105,12 @@
     // the window (45s holds 3 or 4 at a 15s evaluation interval; raise the
     // window with the interval). A `for` as long as the window keeps a single
     // step (a position increased) or a single odd sample from paging; a
-    // longer window or `for` pages later in a crash.
+    // longer window or `for` pages later in a crash. A 10m horizon pages a
+    // 4-minute crash one evaluation sooner than 5m would, while the noise
+    // of a calm market is a course of hours.
     positionLiquidationForecastWindow: '45s',
     positionLiquidationForecastSamples: 3,
-    positionLiquidationForecastHorizon: '5m',
+    positionLiquidationForecastHorizon: '10m',
     positionLiquidationForecastCeiling: 0.25,
     positionLiquidationForecastFor: '45s',
     // WooxPositionAutoDeleverageRisk: auto-deleverage rank (1 low to 5 high)
