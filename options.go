@@ -112,7 +112,7 @@ func (o *options) addEndpointFlags(app *kingpin.Application) {
 	o.rateLimits = map[string]*rateLimitFlag{}
 	for _, ep := range collector.Endpoints {
 		o.pollEvery[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
-			Default(shortDuration(ep.DefaultInterval)).Duration()
+			Default(ep.DefaultIntervalFlag()).Duration()
 		if ep.PerAccount {
 			f := &rateLimitFlag{flag: "--" + ep.RateLimitFlagName()}
 			o.rateLimits[ep.Name] = f
@@ -325,17 +325,6 @@ func (f *rateLimitFlag) Set(s string) error {
 }
 
 func (f *rateLimitFlag) String() string { return f.limit.String() }
-
-// shortDuration prints d as flags take it: 5m, not 5m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	for _, zero := range []string{"0s", "0m"} {
-		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
-			s = strings.TrimSuffix(s, zero)
-		}
-	}
-	return s
-}
 
 // namedDuration is a flag value in Prometheus' duration syntax (7d, 1w,
 // 90m) whose parse error names its flag.

@@ -74,6 +74,18 @@ func (Endpoint) RequestsPerPoll() int { return 1 }
 // FlagName is the command-line flag of the endpoint's poll interval.
 func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
 
+// DefaultIntervalFlag is DefaultInterval as the interval flag takes it: 5m,
+// not 5m0s.
+func (ep Endpoint) DefaultIntervalFlag() string {
+	s := ep.DefaultInterval.String()
+	for _, zero := range []string{"0s", "0m"} {
+		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
+			s = strings.TrimSuffix(s, zero)
+		}
+	}
+	return s
+}
+
 // RateLimitFlagName is the command-line flag of a private endpoint's rate
 // limit per account.
 func (ep Endpoint) RateLimitFlagName() string { return ep.CollectorName() + ".rate-limit" }

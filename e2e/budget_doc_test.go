@@ -77,7 +77,7 @@ func budgetTable(budget float64) string {
 			public += rate
 		}
 		fmt.Fprintf(&b, "| %s | %s %s (%s) | %s | %s | %s | %s | %s |\n", name, p.Limit, p.Scope(), source,
-			flag, shortDuration(ep.DefaultInterval), figure(rate), figure(allowed), percent(rate/limit))
+			flag, ep.DefaultIntervalFlag(), figure(rate), figure(allowed), percent(rate/limit))
 	}
 	fmt.Fprintf(&b, "| every account endpoint on by default, per account | | | | %s | | |\n", figure(perAccount))
 	fmt.Fprintf(&b, "| the public endpoints, per exporter (shard 0) | | | | %s | | |\n\n", figure(public))
@@ -95,15 +95,4 @@ func percent(f float64) string {
 		return "< 0.1 %"
 	}
 	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
-}
-
-// shortDuration writes d as the flags take it: 5m, not 5m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	for _, zero := range []string{"0s", "0m"} {
-		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
-			s = strings.TrimSuffix(s, zero)
-		}
-	}
-	return s
 }
