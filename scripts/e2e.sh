@@ -390,6 +390,8 @@ silent=(
   'WooxStateFileCorrupt'
   'WooxStateFileWriteFailing'
   'WooxTokenHistoryInconsistent'
+  # The scenario's rows are all readable.
+  'WooxRowsRejected'
   'WooxClockSkew'
   'WooxExporterDown'
   'WooxExporterShardingMismatch'
