@@ -51,6 +51,11 @@ func TestTheFakesUnreadableRowsAreRejectedAlone(t *testing.T) {
 		client.EndpointWallet:       {ID: "id unreadable-1", Field: "createdTime"},
 		client.EndpointSubAccounts:  {Field: "applicationId"},
 	}
+	for _, endpoint := range fakeexchange.UnreadableEndpoints() {
+		if _, ok := want[endpoint]; !ok {
+			t.Errorf("no expectation for the unreadable row of %s: add it here and to readLists", endpoint)
+		}
+	}
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		a := &s.Accounts[0]
 		a.Balances = []fakeexchange.Balance{{Token: "BTC", Holding: "1.5"}, {Token: "USDT", Holding: "100", AvailableBalance: "90"}}

@@ -17,11 +17,20 @@ import (
 )
 
 // listEndpoints are the endpoints whose answers are lists of rows the
-// fake can break one of.
-var listEndpoints = map[string]string{
-	client.EndpointTokenNetwork: "", client.EndpointCredentials: "main", client.EndpointBalances: "main",
-	client.EndpointPositions: "main", client.EndpointWallet: "main", client.EndpointSubAccounts: "main",
-}
+// fake can break one of, with the account of rowsRig that reads them.
+var listEndpoints = func() map[string]string {
+	out := map[string]string{}
+	for _, name := range fakeexchange.UnreadableEndpoints() {
+		for _, ep := range Endpoints {
+			if ep.Name == name && ep.PerAccount {
+				out[name] = "main"
+			} else if ep.Name == name {
+				out[name] = ""
+			}
+		}
+	}
+	return out
+}()
 
 // rowsRig is account main with rows on every list endpoint, polled by an
 // exporter of every endpoint, sub-accounts included.

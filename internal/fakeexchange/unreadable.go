@@ -21,9 +21,9 @@ var unreadableRows = map[string]func(e *Exchange, i int) any{
 	EndpointSubAccounts:  (*Exchange).unreadableSubAccount,
 }
 
-// unreadableEndpoints are the endpoints that serve unreadable rows on
-// request, in route order.
-func unreadableEndpoints() []string {
+// UnreadableEndpoints are the list endpoints that serve unreadable rows on
+// request, in route order: what a test of every list endpoint loops over.
+func UnreadableEndpoints() []string {
 	var names []string
 	for _, r := range routes {
 		if unreadableRows[r.name] != nil {
@@ -36,8 +36,8 @@ func unreadableEndpoints() []string {
 // validateUnreadableRows checks Scenario.UnreadableRows.
 func validateUnreadableRows(rows map[string]int) error {
 	for _, name := range slices.Sorted(maps.Keys(rows)) {
-		if !slices.Contains(unreadableEndpoints(), name) {
-			return fieldErr("unreadable_rows."+name, "not a list endpoint with unreadable rows (%s)", strings.Join(unreadableEndpoints(), ", "))
+		if !slices.Contains(UnreadableEndpoints(), name) {
+			return fieldErr("unreadable_rows."+name, "not a list endpoint with unreadable rows (%s)", strings.Join(UnreadableEndpoints(), ", "))
 		}
 		if rows[name] < 0 {
 			return fieldErr("unreadable_rows."+name, "must not be negative, got %d", rows[name])
