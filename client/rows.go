@@ -72,8 +72,8 @@ func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), n
 
 // keys are the identities of the list's rows for paging: key of each row
 // read, and the bytes of each row rejected (a page of rows that cannot be
-// read is still a page of rows). Keys never hold a NUL; the rejected
-// rows' identities start with one.
+// read is still a page of rows), after a NUL no key or id is expected to
+// hold.
 func (l list[T]) keys(key func(T) string) []string {
 	ids := make([]string, 0, len(l.rows)+len(l.rejected))
 	for _, r := range l.rows {
@@ -130,21 +130,6 @@ func (c *Client) onPage(rejected []RejectedRow, page int) []RejectedRow {
 		rejected[i].Err = c.redact(rejected[i].Err)
 	}
 	return rejected
-}
-
-// MaskAPIKey shortens an API key for logs, labels and rejected rows: its
-// first and last four characters joined by "...", or "****" when the key
-// has eight characters or fewer and showing both ends would give it away.
-// With showFull the key is returned as it is.
-func MaskAPIKey(key string, showFull bool) string {
-	if showFull {
-		return key
-	}
-	r := []rune(key)
-	if len(r) <= 8 {
-		return "****"
-	}
-	return string(r[:4]) + "..." + string(r[len(r)-4:])
 }
 
 // prefixed is prefix and v, or "" when v is: a row's name once its
