@@ -195,7 +195,7 @@ func (w *wiring) logStart(store *statefile.Store) {
 			"to watch an account set "+config.EnvAPIKey+" and "+config.EnvAPISecretFile+" (or "+config.EnvAPISecret+"), or list accounts in --config.file")
 	}
 	for _, a := range w.accounts {
-		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", collector.MaskAPIKey(a.APIKey, false))
+		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", client.MaskAPIKey(a.APIKey, false))
 	}
 	if c := store.Corruption(); c != nil {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",

@@ -42,9 +42,9 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			t.Errorf("account info %+v", info)
 		}
 
-		balances, err := c.Balances(ctx)
-		if err != nil {
-			t.Fatal(err)
+		balances, rejected, err := c.Balances(ctx)
+		if err != nil || len(rejected) != 0 {
+			t.Fatal(err, rejected)
 		}
 		if len(balances) != 1 || balances[0].Holding.String() != "1.000000000000000001" || balances[0].MarkPrice.String() != "65000.25" ||
 			balances[0].Available.String() != "0.9" || balances[0].Staked != nil {
@@ -52,9 +52,9 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 		}
 
 		now := time.Now()
-		transfers, err := c.WalletHistory(ctx, now.Add(-7*24*time.Hour).UnixMilli(), now.UnixMilli())
-		if err != nil {
-			t.Fatal(err)
+		transfers, rejected, err := c.WalletHistory(ctx, now.Add(-7*24*time.Hour).UnixMilli(), now.UnixMilli())
+		if err != nil || len(rejected) != 0 {
+			t.Fatal(err, rejected)
 		}
 		if len(transfers) != 1 || transfers[0].ID != "w1" || transfers[0].Token != "TRON_USDT" || transfers[0].Side != "WITHDRAW" ||
 			transfers[0].Status != "PROCESSING" || transfers[0].Amount.String() != "500" {
@@ -64,9 +64,9 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			t.Errorf("created %v ago, want 2h", age)
 		}
 
-		subs, err := c.SubAccounts(ctx)
-		if err != nil {
-			t.Fatal(err)
+		subs, rejected, err := c.SubAccounts(ctx)
+		if err != nil || len(rejected) != 0 {
+			t.Fatal(err, rejected)
 		}
 		if len(subs) != 2 || subs[0] != (client.SubAccount{ApplicationID: "app-1", Name: "desk-a", CreatedMs: walletTime(s, 1700000000123)}) ||
 			subs[1] != (client.SubAccount{ApplicationID: "app-2", Name: "desk-b"}) {
@@ -75,7 +75,7 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 		sub := h.client(t, func(cfg *client.Config) {
 			cfg.Account, cfg.APIKey, cfg.APISecret = "sub", "sub-key-0123==", "SUB-SECRET"
 		})
-		if _, err := sub.SubAccounts(ctx); !client.NotPermitted(err) {
+		if _, _, err := sub.SubAccounts(ctx); !client.NotPermitted(err) {
 			t.Errorf("a sub-account's key: %v, want NotPermitted", err)
 		}
 	})
@@ -101,9 +101,9 @@ func TestSubAccountsSendNoParametersAndFollowMeta(t *testing.T) {
 			s.Accounts[0].SubAccounts = subs
 			c.apply(s)
 			h := newHarness(t, s, fakeexchange.WithRateLimit(0, 0))
-			got, err := h.client(t, nil).SubAccounts(context.Background())
-			if err != nil {
-				t.Fatal(err)
+			got, rejected, err := h.client(t, nil).SubAccounts(context.Background())
+			if err != nil || len(rejected) != 0 {
+				t.Fatal(err, rejected)
 			}
 			if len(got) != 3 || got[0].Name != "desk-a" || got[1].Name != "desk-b" || got[2].Name != "desk-c" {
 				t.Errorf("sub-accounts %+v", got)

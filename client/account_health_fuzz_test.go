@@ -115,23 +115,14 @@ func FuzzDecodeBalances(f *testing.F) {
 	addHealthSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		decodeAnswer(t, body, func(d json.RawMessage) error {
-			rows, err := decodeBalances(d)
+			l, err := decodeBalances(d)
 			if err != nil {
 				return err
 			}
-			var m map[string]json.RawMessage
-			_ = json.Unmarshal(d, &m)
-			var raw []json.RawMessage
-			for k, v := range m {
-				if strings.EqualFold(k, "holding") {
-					_ = json.Unmarshal(v, &raw)
-				}
-			}
-			if len(raw) != len(rows) {
-				t.Fatalf("%d balances from %d rows", len(rows), len(raw))
-			}
+			raw := rawRowsAnySpelling(t, d, "holding")
 			tokens := map[string]bool{}
-			for i, b := range rows {
+			for j, i := range readIndexes(t, l, len(raw)) {
+				b := l.rows[j]
 				if b.Token == "" || tokens[b.Token] || b.Token != rawField(t, raw[i], "token") {
 					t.Fatalf("row %d: token %q (empty, repeated or not the row's)", i, b.Token)
 				}
@@ -142,6 +133,7 @@ func FuzzDecodeBalances(f *testing.F) {
 				assertDecimalField(t, raw[i], "availableBalance", b.Available)
 				assertDecimalField(t, raw[i], "markPrice", b.MarkPrice)
 			}
+			checkOneRowCorrupted(t, "holding", raw, len(body), decodeBalances)
 			return nil
 		})
 	})
@@ -151,15 +143,13 @@ func FuzzDecodeWalletHistory(f *testing.F) {
 	addHealthSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		decodeAnswer(t, body, func(d json.RawMessage) error {
-			rows, err := decodeWalletHistory(d)
+			l, err := decodeWalletHistory(d)
 			if err != nil {
 				return err
 			}
-			raw := rawRows(t, d, "rows")
-			if len(raw) != len(rows) {
-				t.Fatalf("%d transfers from %d rows", len(rows), len(raw))
-			}
-			for i, tr := range rows {
+			raw := rawRowsAnySpelling(t, d, "rows")
+			for j, i := range readIndexes(t, l, len(raw)) {
+				tr := l.rows[j]
 				if tr.ID == "" || tr.ID != rawField(t, raw[i], "id") || tr.Token == "" || tr.Side == "" || tr.Status == "" {
 					t.Fatalf("row %d decoded without a required field: %+v", i, tr)
 				}
@@ -169,6 +159,7 @@ func FuzzDecodeWalletHistory(f *testing.F) {
 				}
 				assertDecimalField(t, raw[i], "amount", tr.Amount)
 			}
+			checkOneRowCorrupted(t, "rows", raw, len(body), decodeWalletHistory)
 			return nil
 		})
 	})
@@ -178,19 +169,17 @@ func FuzzDecodeSubAccounts(f *testing.F) {
 	addHealthSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		decodeAnswer(t, body, func(d json.RawMessage) error {
-			rows, err := decodeSubAccounts(d)
+			l, err := decodeSubAccounts(d)
 			if err != nil {
 				return err
 			}
-			raw := rawRows(t, d, "rows")
-			if len(raw) != len(rows) {
-				t.Fatalf("%d sub-accounts from %d rows", len(rows), len(raw))
-			}
-			for i, s := range rows {
-				if s.ApplicationID == "" || s.ApplicationID != rawField(t, raw[i], "applicationId") || s.CreatedMs < 0 {
+			raw := rawRowsAnySpelling(t, d, "rows")
+			for j, i := range readIndexes(t, l, len(raw)) {
+				if s := l.rows[j]; s.ApplicationID == "" || s.ApplicationID != rawField(t, raw[i], "applicationId") || s.CreatedMs < 0 {
 					t.Fatalf("row %d: %+v", i, s)
 				}
 			}
+			checkOneRowCorrupted(t, "rows", raw, len(body), decodeSubAccounts)
 			return nil
 		})
 	})

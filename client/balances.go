@@ -29,16 +29,18 @@ type Balance struct {
 
 // BalanceSnapshot is one answer of the balances endpoint: every token's
 // balance as of TimeMs, the answer's server time in Unix milliseconds (0
-// when the answer carries none).
+// when the answer carries none), and the rows that could not be read.
 type BalanceSnapshot struct {
 	TimeMs   int64
 	Balances []Balance
+	Rejected []RejectedRow
 }
 
-// Balances returns the account's balance of every token it holds.
-func (c *Client) Balances(ctx context.Context) ([]Balance, error) {
+// Balances returns the account's balance of every token it holds, and the
+// rows that could not be read.
+func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error) {
 	s, err := c.BalanceSnapshot(ctx)
-	return s.Balances, err
+	return s.Balances, s.Rejected, err
 }
 
 // BalanceSnapshot returns the account's balances with the time they are
@@ -46,39 +48,30 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, error) {
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
 	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
-		decode: func(data json.RawMessage, serverMs int64) (err error) {
-			out.TimeMs = serverMs
-			out.Balances, err = decodeBalances(data)
+		decode: func(data json.RawMessage, serverMs int64) error {
+			l, err := decodeBalances(data)
+			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
 			return err
 		}})
 	return out, err
 }
 
-// decodeBalances reads data.holding[]. A token listed twice is an error:
-// which of its rows holds the balance is unknown.
-func decodeBalances(data json.RawMessage) ([]Balance, error) {
+// decodeBalances reads data.holding[]. A token listed twice fails the
+// answer: which of its rows holds the balance is unknown.
+func decodeBalances(data json.RawMessage) (list[Balance], error) {
 	_, rows, err := decodeDataRows(data, "balances", "holding")
 	if err != nil {
-		return nil, err
+		return list[Balance]{}, err
 	}
-	out := make([]Balance, 0, len(rows))
-	seen := make(map[string]bool, len(rows))
-	for i, raw := range rows {
-		r, err := rowFields("holding", i, raw)
-		if err != nil {
-			return nil, err
-		}
-		b, err := decodeBalance(r)
-		if err != nil {
-			return nil, fmt.Errorf("holding row %d: %w", i, err)
-		}
+	l := decodeList(rows, decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
+	seen := make(map[string]bool, len(l.rows))
+	for _, b := range l.rows {
 		if seen[b.Token] {
-			return nil, fmt.Errorf("holding row %d: token %s listed twice", i, b.Token)
+			return list[Balance]{}, fmt.Errorf("holding: token %s listed twice", b.Token)
 		}
 		seen[b.Token] = true
-		out = append(out, b)
 	}
-	return out, nil
+	return l, nil
 }
 
 func decodeBalance(f fields) (Balance, error) {
@@ -98,7 +91,7 @@ func decodeBalance(f fields) (Balance, error) {
 		{"markPrice", &b.MarkPrice},
 	} {
 		if *d.dst, err = f.decimal(d.name); err != nil {
-			return Balance{}, fmt.Errorf("token %s: %w", token, err)
+			return b, err
 		}
 	}
 	return b, nil

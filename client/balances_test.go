@@ -15,10 +15,11 @@ func TestDecodeBalancesSpellingsAndNumberForms(t *testing.T) {
 			{"token":"USDT","holding":100,"available_balance":100}]}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, err := decodeBalances(mustData(t, body))
-			if err != nil {
-				t.Fatal(err)
+			l, err := decodeBalances(mustData(t, body))
+			if err != nil || len(l.rejected) != 0 {
+				t.Fatal(err, l.rejected)
 			}
+			got := l.rows
 			if len(got) != 2 || got[0].Token != "BTC" || got[1].Token != "USDT" {
 				t.Fatalf("rows %+v", got)
 			}
@@ -36,22 +37,31 @@ func TestDecodeBalancesSpellingsAndNumberForms(t *testing.T) {
 	}
 }
 
+// A balance row that cannot be read is left out naming its field; the
+// other rows are read.
+func TestDecodeBalancesRejectsOddRows(t *testing.T) {
+	checkOddRows(t, "holding", `{"token":"USDT","holding":"100","availableBalance":"100"}`, `{"token":"ETH","holding":2,"markPrice":"3000"}`, decodeBalances, []oddRow{
+		{"no token", `{"holding":"1"}`, "", "token", "token: missing"},
+		{"holding not a number", `{"token":"BTC","holding":"x"}`, "token BTC", "holding", `holding: invalid decimal "x"`},
+		{"mark price an object", `{"token":"BTC","markPrice":{}}`, "token BTC", "markPrice", "markPrice: expected a number or string"},
+		{"not an object", `1`, "", "", "row is not a JSON object"},
+		{"two spellings", `{"token":"BTC","mark_price":"1","markPrice":"2"}`, "", "markPrice", `fields "markPrice" and "mark_price" disagree`},
+	})
+}
+
+// An answer that cannot be read as a whole fails.
 func TestDecodeBalancesErrors(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"success":true,"data":{}}`:                                                             "no rows",
-		`{"success":true,"data":{"holding":[{"holding":"1"}]}}`:                                  "holding row 0: token: missing",
-		`{"success":true,"data":{"holding":[{"token":"BTC","holding":"x"}]}}`:                    "holding row 0: token BTC: holding: invalid decimal",
-		`{"success":true,"data":{"holding":[{"token":"BTC"},{"token":"BTC"}]}}`:                  "holding row 1: token BTC listed twice",
-		`{"success":true,"data":{"holding":[1]}}`:                                                "holding row 0: expected an object",
-		`{"success":true,"data":{"holding":{"token":"BTC"}}}`:                                    "holding",
-		`{"success":true,"data":{"holding":[{"token":"BTC","mark_price":"1","markPrice":"2"}]}}`: "disagree",
+		`{"success":true,"data":{}}`: "no rows",
+		`{"success":true,"data":{"holding":[{"token":"BTC"},{"token":"BTC"}]}}`: "holding: token BTC listed twice",
+		`{"success":true,"data":{"holding":{"token":"BTC"}}}`:                   "holding",
 	} {
 		_, err := decodeBalances(mustData(t, body))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to contain %q", body, err, want)
 		}
 	}
-	if got, err := decodeBalances(mustData(t, `{"success":true,"data":{"holding":[]}}`)); err != nil || len(got) != 0 {
+	if got, err := decodeBalances(mustData(t, `{"success":true,"data":{"holding":[]}}`)); err != nil || len(got.rows)+len(got.rejected) != 0 {
 		t.Errorf("an empty holding list is an account without balances: %v, %v", got, err)
 	}
 }

@@ -133,7 +133,7 @@ func TestRateLimitedAnswerWaitsOutTheWindow(t *testing.T) {
 		c.RateLimit = RateLimit{Requests: 10, Window: window}
 		c.Sleep = sleepCtx
 	})
-	if _, err := c.TokenNetworks(context.Background()); err != nil {
+	if _, _, err := c.TokenNetworks(context.Background()); err != nil {
 		t.Fatalf("retry after 429 failed: %v", err)
 	}
 	if len(arrivals) != 2 {

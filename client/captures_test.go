@@ -2,13 +2,11 @@ package client_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/go-kit/log"
@@ -122,9 +120,9 @@ func TestCaptureWalletHistory(t *testing.T) {
 	for _, file := range forms("wallet_history") {
 		t.Run(file, func(t *testing.T) {
 			// A window around the capture's row (created March 2024).
-			got, err := captureClient(t, client.PathWalletHistory, file).WalletHistory(context.Background(), 1700000000000, 1760000000000)
-			if err != nil {
-				t.Fatal(err)
+			got, rejected, err := captureClient(t, client.PathWalletHistory, file).WalletHistory(context.Background(), 1700000000000, 1760000000000)
+			if err != nil || len(rejected) != 0 {
+				t.Fatal(err, rejected)
 			}
 			if len(got) != 1 {
 				t.Fatalf("%d transfers, want 1: %+v", len(got), got)
@@ -142,9 +140,9 @@ func TestCaptureWalletHistory(t *testing.T) {
 func TestDocsExampleCredentials(t *testing.T) {
 	for _, file := range forms("docs_credentials") {
 		t.Run(file, func(t *testing.T) {
-			got, err := captureClient(t, client.PathCredentials, file).Credentials(context.Background())
-			if err != nil {
-				t.Fatal(err)
+			got, rejected, err := captureClient(t, client.PathCredentials, file).Credentials(context.Background())
+			if err != nil || len(rejected) != 0 {
+				t.Fatal(err, rejected)
 			}
 			if len(got) != 1 {
 				t.Fatalf("%d keys, want 1: %+v", len(got), got)
@@ -161,9 +159,9 @@ func TestDocsExampleCredentials(t *testing.T) {
 func TestDocsExampleSubAccounts(t *testing.T) {
 	for _, file := range forms("docs_sub_accounts") {
 		t.Run(file, func(t *testing.T) {
-			got, err := captureClient(t, client.PathSubAccounts, file).SubAccounts(context.Background())
-			if err != nil {
-				t.Fatal(err)
+			got, rejected, err := captureClient(t, client.PathSubAccounts, file).SubAccounts(context.Background())
+			if err != nil || len(rejected) != 0 {
+				t.Fatal(err, rejected)
 			}
 			want := []client.SubAccount{
 				{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "sub-account-1", CreatedMs: 1579399877041},
@@ -179,9 +177,9 @@ func TestDocsExampleSubAccounts(t *testing.T) {
 func TestDocsExampleBalances(t *testing.T) {
 	for _, file := range forms("docs_balances") {
 		t.Run(file, func(t *testing.T) {
-			got, err := captureClient(t, client.PathBalances, file).Balances(context.Background())
-			if err != nil {
-				t.Fatal(err)
+			got, rejected, err := captureClient(t, client.PathBalances, file).Balances(context.Background())
+			if err != nil || len(rejected) != 0 {
+				t.Fatal(err, rejected)
 			}
 			want := []client.Balance{
 				{Token: "USDT", Holding: dec("165.60282626"), Frozen: dec("0"), Staked: dec("0"), Available: dec("165.60282626"), MarkPrice: dec("1")},
@@ -204,9 +202,9 @@ func TestDocsExampleBalances(t *testing.T) {
 // The v1 spelling public clients read: allow_withdraw "0" is a disabled
 // network, not a missing flag; numbers as strings and as numbers.
 func TestTokenNetworkV1Spelling(t *testing.T) {
-	got, err := captureClient(t, client.PathTokenNetwork, "token_network_v1.json").TokenNetworks(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	got, rejected, err := captureClient(t, client.PathTokenNetwork, "token_network_v1.json").TokenNetworks(context.Background())
+	if err != nil || len(rejected) != 0 {
+		t.Fatal(err, rejected)
 	}
 	want := []client.TokenNetwork{
 		{Token: "USDT", Network: "TRON", Protocol: "TRC20", Name: "Tron", MinimumWithdrawal: *dec("2"), WithdrawalFee: *dec("1"), AllowDeposit: true},
@@ -224,16 +222,22 @@ func TestTokenNetworkV1Spelling(t *testing.T) {
 	}
 }
 
-// A row without a flag fails the poll naming the row and the field, as a
-// bad response: it is never read as a disabled network.
-func TestTokenNetworkRowWithoutAFlagFailsTheRequest(t *testing.T) {
-	body := []byte(`{"success":true,"data":{"rows":[{"protocol":"TRC20","network":"TRON","token":"USDT","name":"Tron","minimum_withdrawal":"2","withdrawal_fee":"1","allow_deposit":"1"}]},"timestamp":1752646332743}`)
-	rows, err := bodyClient(t, client.PathTokenNetwork, body).TokenNetworks(context.Background())
-	var cerr *client.Error
-	if !errors.As(err, &cerr) || cerr.Kind != client.KindBadResponse || !strings.Contains(err.Error(), "row 0 (token USDT, network TRON): allowWithdraw: missing") {
-		t.Errorf("error %v, want a bad response naming row 0 and allowWithdraw", err)
+// A row without a flag is rejected through the client naming its row and
+// the field: it is never read as a disabled network, and never costs the
+// other rows.
+func TestTokenNetworkRowWithoutAFlagIsRejected(t *testing.T) {
+	body := []byte(`{"success":true,"data":{"rows":[{"protocol":"TRC20","network":"TRON","token":"USDT","name":"Tron","minimum_withdrawal":"2","withdrawal_fee":"1","allow_deposit":"1"},` +
+		`{"protocol":"ERC20","network":"ETH","token":"USDT","name":"Ethereum","minimum_withdrawal":"10","withdrawal_fee":"4.1","allow_deposit":"1","allow_withdraw":"1"}]},"timestamp":1752646332743}`)
+	rows, rejected, err := bodyClient(t, client.PathTokenNetwork, body).TokenNetworks(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(rows) != 0 {
-		t.Errorf("rows %+v returned with the error", rows)
+	want := client.RejectedRow{Page: 1, Index: 0, ID: "token USDT network TRON", Field: "allowWithdraw", Err: "allowWithdraw: missing"}
+	if len(rejected) != 1 || rejected[0].Page != want.Page || rejected[0].Index != want.Index || rejected[0].ID != want.ID ||
+		rejected[0].Field != want.Field || rejected[0].Err != want.Err {
+		t.Errorf("rejected %+v, want %+v", rejected, want)
+	}
+	if len(rows) != 1 || rows[0].Network != "ETH" || !rows[0].AllowWithdraw {
+		t.Errorf("rows %+v, want the ETH row", rows)
 	}
 }

@@ -69,7 +69,7 @@ func TestClockTrustsOnlyQuickSuccessfulPlausibleAnswers(t *testing.T) {
 			var logs bytes.Buffer
 			m := NewMetrics(nil)
 			c := newTestClient(t, srv.URL, func(c *Config) { c.Now = clk.Now; c.Logger = log.NewLogfmtLogger(&logs); c.Metrics = m })
-			_, err := c.TokenNetworks(context.Background())
+			_, _, err := c.TokenNetworks(context.Background())
 			if (err != nil) != tc.mustFail {
 				t.Fatalf("err = %v", err)
 			}
@@ -111,7 +111,7 @@ func TestImplausibleOffsetWarningIsRateLimited(t *testing.T) {
 	})
 	warnings := func() int { return strings.Count(logs.String(), "implausibly far") }
 	for range 3 {
-		if _, err := c.TokenNetworks(context.Background()); err != nil {
+		if _, _, err := c.TokenNetworks(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,7 +119,7 @@ func TestImplausibleOffsetWarningIsRateLimited(t *testing.T) {
 		t.Fatalf("%d warnings after three answers, want 1", n)
 	}
 	clk.Add(time.Minute)
-	if _, err := c.TokenNetworks(context.Background()); err != nil {
+	if _, _, err := c.TokenNetworks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if n := warnings(); n != 2 {
@@ -136,12 +136,12 @@ func TestSignedTimestampIsCorrectedByTheTrustedOffset(t *testing.T) {
 	clock := NewClock(clk.Now)
 	public := clockServer(t, clk, 200, true, 10*time.Minute, 0)
 	pc := newTestClient(t, public.URL, func(c *Config) { c.Now = clk.Now; c.Clock = clock; c.APIKey, c.APISecret = "", "" })
-	if _, err := pc.TokenNetworks(context.Background()); err != nil {
+	if _, _, err := pc.TokenNetworks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	srv, requests := queryServer(t)
 	ac := newTestClient(t, srv.URL, func(c *Config) { c.Now = clk.Now; c.Clock = clock })
-	if _, err := ac.Credentials(context.Background()); err != nil {
+	if _, _, err := ac.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	want := fmt.Sprint(clk.Now().Add(10 * time.Minute).UnixMilli())

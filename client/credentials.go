@@ -3,7 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 )
 
@@ -15,34 +15,25 @@ const (
 )
 
 // Credentials returns every API key of the account, all pages, each key
-// once even if pages repeat it.
-func (c *Client) Credentials(ctx context.Context) ([]Credential, error) {
-	var all []Credential
-	seen := map[string]bool{}
-	err := getPages(ctx, c, listRequest[[]Credential, string]{
+// once even if pages repeat it, and the rows that could not be read.
+func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, error) {
+	all := newPagedList[Credential]()
+	err := getPages(ctx, c, listRequest[list[Credential], string]{
 		name: "credentials", endpoint: EndpointCredentials, path: PathCredentials, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64) ([]Credential, error) {
-			rows, _, err := decodeCredentials(data)
-			return rows, err
+		decode: func(data json.RawMessage, _ int64, page int) (list[Credential], error) {
+			l, _, err := decodeCredentials(data)
+			l.rejected = c.onPage(l.rejected, page)
+			return l, err
 		},
-		identities: func(rows []Credential) []string {
-			keys := make([]string, len(rows))
-			for i, r := range rows {
-				keys[i] = r.APIKey
-			}
-			return keys
-		},
-	}, func(rows []Credential) error {
-		for _, r := range rows {
-			if !seen[r.APIKey] {
-				seen[r.APIKey] = true
-				all = append(all, r)
-			}
-		}
+		identities: func(l list[Credential]) []string { return l.keys(credentialKey) },
+	}, func(l list[Credential]) error {
+		all.add(l, credentialKey, nil)
 		return nil
 	})
-	return all, err
+	return all.rows, all.rejected, err
 }
+
+func credentialKey(c Credential) string { return c.APIKey }
 
 // Credential is one row of GET /v3/account/credentials: one API key of the
 // account and what it may do.
@@ -56,36 +47,54 @@ type Credential struct {
 	AllowedIPs []string
 }
 
-type credentialsData struct {
-	Rows []credentialRow `json:"rows"`
-	Meta *pageMeta       `json:"meta"`
-}
-
-type credentialRow struct {
-	AccountName string     `json:"accountName"`
-	UserID      flexString `json:"userId"`
-	APIKey      string     `json:"apiKey"`
-	Permissions []string   `json:"permissions"`
-	AllowedIPs  []string   `json:"allowedIPs"`
-}
-
-// decodeCredentials decodes one page of GET /v3/account/credentials.
-func decodeCredentials(data json.RawMessage) ([]Credential, *PageMeta, error) {
-	var d credentialsData
-	if err := decodeData(data, &d); err != nil {
-		return nil, nil, err
+// decodeCredentials decodes one page of GET /v3/account/credentials. A
+// row's errors quote none of its values: the row holds an API key.
+func decodeCredentials(data json.RawMessage) (list[Credential], *PageMeta, error) {
+	f, rows, err := decodeDataRows(data, "credentials", "rows")
+	if err != nil {
+		return list[Credential]{}, nil, err
 	}
-	out := make([]Credential, 0, len(d.Rows))
-	for i, r := range d.Rows {
-		if r.APIKey == "" {
-			return nil, nil, fmt.Errorf("row %d: missing apiKey", i)
+	meta, err := f.meta("credentials")
+	if err != nil {
+		return list[Credential]{}, nil, err
+	}
+	return decodeList(rows, decodeCredential, func(c Credential) string {
+		if c.APIKey == "" {
+			return ""
 		}
-		out = append(out, Credential{
-			AccountName: r.AccountName, UserID: string(r.UserID), APIKey: r.APIKey,
-			Permissions: r.Permissions, AllowedIPs: nonEmpty(r.AllowedIPs),
-		})
+		return "api key " + MaskAPIKey(c.APIKey, false)
+	}), meta, nil
+}
+
+func decodeCredential(f fields) (Credential, error) {
+	var c Credential
+	var err error
+	if c.APIKey, err = f.requiredText("apiKey"); err != nil {
+		return c, unquoted(err)
 	}
-	return out, metaOf(d.Meta), nil
+	if c.AccountName, _, err = f.text("accountName"); err != nil {
+		return c, unquoted(err)
+	}
+	if c.UserID, _, err = f.text("userId"); err != nil {
+		return c, unquoted(err)
+	}
+	if c.Permissions, err = f.strings("permissions"); err != nil {
+		return c, err
+	}
+	if c.AllowedIPs, err = f.strings("allowedIPs"); err != nil {
+		return c, err
+	}
+	c.AllowedIPs = nonEmpty(c.AllowedIPs)
+	return c, nil
+}
+
+// unquoted is a field error without the value it may quote.
+func unquoted(err error) error {
+	var fe *fieldError
+	if !errors.As(err, &fe) || errors.Is(err, errMissing) {
+		return err
+	}
+	return &fieldError{fe.field, errors.New("not a string or number")}
 }
 
 func nonEmpty(ips []string) []string {

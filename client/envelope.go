@@ -84,3 +84,17 @@ func metaOf(m *pageMeta) *PageMeta {
 	out := m.toMeta()
 	return &out
 }
+
+// meta reads the pagination block beside a list's rows; nil when absent.
+// what names the answer in errors.
+func (f fields) meta(what string) (*PageMeta, error) {
+	m, ok := f[fieldKey("meta")]
+	if !ok || isNull(m) {
+		return nil, nil
+	}
+	var pm pageMeta
+	if err := json.Unmarshal(m, &pm); err != nil {
+		return nil, fmt.Errorf("%s: meta: %w", what, err)
+	}
+	return metaOf(&pm), nil
+}

@@ -74,7 +74,7 @@ func TestErrorClasses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, _ := cannedServer(t, tc.status, tc.body)
-			_, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
+			_, _, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -97,7 +97,7 @@ func TestErrorClasses(t *testing.T) {
 
 func TestOversizedBodyIsBadResponse(t *testing.T) {
 	srv, _ := cannedServer(t, 200, `{"success":true,"data":{"rows":[]},"pad":"`+strings.Repeat("x", 4096)+`"}`)
-	_, err := newTestClient(t, srv.URL, func(c *Config) { c.MaxBodyBytes = 1024 }).TokenNetworks(context.Background())
+	_, _, err := newTestClient(t, srv.URL, func(c *Config) { c.MaxBodyBytes = 1024 }).TokenNetworks(context.Background())
 	if !IsBadResponse(err) || !strings.Contains(err.Error(), "exceeds 1024 bytes") {
 		t.Fatalf("err = %v", err)
 	}
@@ -110,7 +110,7 @@ func TestConnectionErrorIsTransient(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	_, err = newTestClient(t, "http://"+addr, nil).TokenNetworks(context.Background())
+	_, _, err = newTestClient(t, "http://"+addr, nil).TokenNetworks(context.Background())
 	if !IsTransient(err) {
 		t.Fatalf("err = %v", err)
 	}
@@ -127,7 +127,7 @@ func TestTimeoutIsTransient(t *testing.T) {
 	defer srv.Close()
 	defer close(block)
 	c := newTestClient(t, srv.URL, func(c *Config) { c.HTTPClient = &http.Client{Timeout: 50 * time.Millisecond} })
-	if _, err := c.TokenNetworks(context.Background()); !IsTransient(err) {
+	if _, _, err := c.TokenNetworks(context.Background()); !IsTransient(err) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestAuthErrorsAreNotRetried(t *testing.T) {
 		PathSystemInfo:  fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
 	})
 	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3 })
-	if _, err := c.Credentials(context.Background()); !IsAuth(err) {
+	if _, _, err := c.Credentials(context.Background()); !IsAuth(err) {
 		t.Fatalf("err = %v", err)
 	}
 	if n, m := calls(PathCredentials), calls(PathSystemInfo); n != 1 || m != 1 {
@@ -184,7 +184,7 @@ func TestAuthErrorsAreNotRetried(t *testing.T) {
 	})
 	c = newTestClient(t, srv2.URL, func(c *Config) { c.MaxRetries = 3 })
 	for range 2 {
-		if _, err := c.Credentials(context.Background()); !IsAuth(err) {
+		if _, _, err := c.Credentials(context.Background()); !IsAuth(err) {
 			t.Fatalf("err = %v", err)
 		}
 	}
@@ -216,7 +216,7 @@ func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
 				PathSystemInfo:   tc.systemInfo,
 			})
 			c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3; c.Sleep = func(context.Context, time.Duration) error { return nil } })
-			_, err := c.TokenNetworks(context.Background())
+			_, _, err := c.TokenNetworks(context.Background())
 			if IsMaintenance(err) != tc.maint || (!tc.maint && !IsTransient(err)) {
 				t.Errorf("err = %v, want maintenance %v", err, tc.maint)
 			}
@@ -252,7 +252,7 @@ func TestMinus1011EpisodeAsksTheSystemStatusOnce(t *testing.T) {
 	})
 	call := func(wantMaintenance bool, wantAsked int) {
 		t.Helper()
-		_, err := c.TokenNetworks(context.Background())
+		_, _, err := c.TokenNetworks(context.Background())
 		if IsMaintenance(err) != wantMaintenance || (!wantMaintenance && err != nil) {
 			t.Fatalf("err = %v, want maintenance %v", err, wantMaintenance)
 		}
@@ -294,7 +294,7 @@ func TestTransientErrorsRetryWithGrowingBackoff(t *testing.T) {
 		c.MaxRetries = 3
 		c.Sleep = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }
 	})
-	if _, err := c.TokenNetworks(context.Background()); !IsTransient(err) {
+	if _, _, err := c.TokenNetworks(context.Background()); !IsTransient(err) {
 		t.Fatalf("err = %v", err)
 	}
 	if n := calls.Load(); n != 4 {
@@ -311,7 +311,7 @@ func TestUnsignedClientRefusesPrivateEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Credentials(context.Background()); !IsAuth(err) {
+	if _, _, err := c.Credentials(context.Background()); !IsAuth(err) {
 		t.Fatalf("err = %v", err)
 	}
 	if calls.Load() != 0 {

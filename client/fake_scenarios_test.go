@@ -91,7 +91,7 @@ func TestBogusTimestampOfErrorAnswersDoesNotMoveTheClock(t *testing.T) {
 							tc.mod(c)
 						}
 					})
-					if _, err := c.Credentials(context.Background()); err == nil {
+					if _, _, err := c.Credentials(context.Background()); err == nil {
 						t.Fatalf("%s: no error", tc.name)
 					}
 					// A system info answer asked on the way may have set
@@ -138,11 +138,11 @@ func TestExchangeClockTenMinutesOffStillPolls(t *testing.T) {
 				shared := client.NewClock(nil)
 				public := h.client(t, func(c *client.Config) { c.Account, c.APIKey, c.APISecret, c.Clock = "", "", "", shared })
 				account := h.client(t, func(c *client.Config) { c.Clock = shared; fastRetries(c) })
-				if _, err := public.TokenNetworks(context.Background()); err != nil {
+				if _, _, err := public.TokenNetworks(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				from := len(h.fake.Requests())
-				if _, err := account.Credentials(context.Background()); err != nil {
+				if _, _, err := account.Credentials(context.Background()); err != nil {
 					t.Fatal(err)
 				}
 				// A window ending at the exchange's now holds the records.
@@ -157,7 +157,7 @@ func TestExchangeClockTenMinutesOffStillPolls(t *testing.T) {
 
 				alone := h.client(t, fastRetries)
 				from = len(h.fake.Requests())
-				if _, err := alone.Credentials(context.Background()); err != nil {
+				if _, _, err := alone.Credentials(context.Background()); err != nil {
 					t.Fatalf("first signed call of a client with its own clock: %v", err)
 				}
 				want = "credentials 401, system_info 200, credentials 200"
@@ -178,7 +178,7 @@ func TestMinus1011WithNormalSystemStatusIsRetried(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
 		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: fakeexchange.EndpointCredentials, Count: 2})
-		if _, err := h.client(t, fastRetries).Credentials(context.Background()); err != nil {
+		if _, _, err := h.client(t, fastRetries).Credentials(context.Background()); err != nil {
 			t.Fatalf("not retried through two -1011s: %v", err)
 		}
 		// The status is asked once for the call, not once per -1011.
@@ -199,7 +199,7 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 				h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
 				h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: fakeexchange.EndpointCredentials})
 				c := h.client(t, fastRetries)
-				_, err := c.Credentials(context.Background())
+				_, _, err := c.Credentials(context.Background())
 				if !client.IsMaintenance(err) {
 					t.Fatalf("err = %v, want maintenance", err)
 				}
@@ -208,7 +208,7 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 				}
 				h.fake.ClearFaults()
 				h.fake.SetSystemStatus(fakeexchange.SystemStatus{Msg: "System is functioning properly."})
-				if _, err := c.Credentials(context.Background()); err != nil {
+				if _, _, err := c.Credentials(context.Background()); err != nil {
 					t.Errorf("after maintenance: %v", err)
 				}
 			})
@@ -274,7 +274,7 @@ func TestClampedPagesEndPaging(t *testing.T) {
 		if len(recs) != 300 {
 			t.Errorf("%d records, want 200 and the 100 of the repeated last page", len(recs))
 		}
-		creds, err := c.Credentials(context.Background())
+		creds, _, err := c.Credentials(context.Background())
 		if err != nil || len(creds) != 2 {
 			t.Fatalf("%d keys, %v; want the 2 keys once each", len(creds), err)
 		}

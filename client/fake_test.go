@@ -150,9 +150,9 @@ func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s)
 		c := h.client(t, nil)
-		creds, err := c.Credentials(context.Background())
-		if err != nil {
-			t.Fatal(err)
+		creds, rejected, err := c.Credentials(context.Background())
+		if err != nil || len(rejected) != 0 {
+			t.Fatal(err, rejected)
 		}
 		if len(creds) != 2 || creds[0].APIKey != testKey || len(creds[0].AllowedIPs) != 0 || len(creds[1].AllowedIPs) != 1 {
 			t.Errorf("credentials = %+v", creds)
@@ -184,9 +184,9 @@ func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
 				t.Errorf("page %+v: server time %v from now, or malformed rows", p, d)
 			}
 		}
-		nets, err := c.TokenNetworks(context.Background())
-		if err != nil {
-			t.Fatal(err)
+		nets, rejected, err := c.TokenNetworks(context.Background())
+		if err != nil || len(rejected) != 0 {
+			t.Fatal(err, rejected)
 		}
 		if len(nets) != 1 || !nets[0].WithdrawalFee.Equal(decimal.RequireFromString("4.1")) || nets[0].AllowWithdraw {
 			t.Errorf("networks = %+v", nets)
@@ -200,7 +200,7 @@ func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
 func TestWrongSecretIsAnAuthError(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s)
-		_, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
+		_, _, err := h.client(t, func(c *client.Config) { c.APISecret = "wrong-secret" }).Credentials(context.Background())
 		if !client.IsAuth(err) {
 			t.Fatalf("err = %v", err)
 		}
@@ -216,7 +216,7 @@ func TestLocalClockBeyondTheSigningWindowCalibratesThroughSystemInfo(t *testing.
 		c := h.client(t, func(c *client.Config) {
 			c.Now = func() time.Time { return time.Now().Add(-6 * time.Minute) }
 		})
-		if _, err := c.Credentials(context.Background()); err != nil {
+		if _, _, err := c.Credentials(context.Background()); err != nil {
 			t.Fatalf("first signed call after calibration: %v", err)
 		}
 		var got []string
@@ -343,7 +343,7 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
 				t.Error(err)
 			}
-			if _, err := c.Credentials(context.Background()); err != nil {
+			if _, _, err := c.Credentials(context.Background()); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -410,7 +410,7 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{PageSize: 100}); err != nil {
 				failed.Add(1)
 			}
-			if _, err := c.Credentials(context.Background()); err != nil {
+			if _, _, err := c.Credentials(context.Background()); err != nil {
 				failed.Add(1)
 			}
 		}()
@@ -460,7 +460,7 @@ func TestPublicEndpointKeepsThePrivateBudget(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.TokenNetworks(context.Background()); err != nil {
+			if _, _, err := c.TokenNetworks(context.Background()); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -500,7 +500,7 @@ func TestRateLimitStormBacksOffAndRecovers(t *testing.T) {
 		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Count: 2})
 		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
 		start := time.Now()
-		if _, err := c.Credentials(context.Background()); err != nil {
+		if _, _, err := c.Credentials(context.Background()); err != nil {
 			t.Fatalf("did not recover after the storm: %v", err)
 		}
 		if took := time.Since(start); took < 2*window {
@@ -551,14 +551,14 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		fakeexchange.FaultConnectionReset, fakeexchange.FaultOversizedBody, fakeexchange.FaultWrongContent,
 	} {
 		h.fake.InjectFault(fakeexchange.Fault{Kind: kind, Count: 1})
-		_, err := c.Credentials(context.Background())
+		_, _, err := c.Credentials(context.Background())
 		if err == nil {
 			t.Errorf("%s: no error", kind)
 			continue
 		}
 		fmt.Fprintf(&out, "%s: %v\n%+v\n%#v\n", kind, err, err, err)
 	}
-	_, err := h.client(t, func(c *client.Config) { c.APISecret = testSecret + "x" }).Credentials(context.Background())
+	_, _, err := h.client(t, func(c *client.Config) { c.APISecret = testSecret + "x" }).Credentials(context.Background())
 	fmt.Fprintf(&out, "%v\n", err)
 
 	// Again with retries and debug logging, which log every failed attempt,
@@ -653,11 +653,11 @@ func TestAHostClockStepAfterCalibrationRecalibrates(t *testing.T) {
 		c := h.client(t, func(c *client.Config) {
 			c.Now = func() time.Time { return time.Now().Add(time.Duration(step.Load())) }
 		})
-		if _, err := c.Credentials(context.Background()); err != nil {
+		if _, _, err := c.Credentials(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		step.Store(int64(10 * time.Minute))
-		if _, err := c.Credentials(context.Background()); err != nil {
+		if _, _, err := c.Credentials(context.Background()); err != nil {
 			t.Fatalf("signed call after the host clock stepped: %v", err)
 		}
 		var got []string
@@ -678,7 +678,7 @@ func TestAHostClockStepAfterCalibrationRecalibrates(t *testing.T) {
 		})
 		before := len(h.fake.Requests())
 		for range 3 {
-			if _, err := wrong.Credentials(context.Background()); !client.IsAuth(err) {
+			if _, _, err := wrong.Credentials(context.Background()); !client.IsAuth(err) {
 				t.Fatalf("wrong secret: %v, want an auth error", err)
 			}
 		}

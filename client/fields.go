@@ -43,7 +43,7 @@ func decodeFields(raw json.RawMessage) (fields, error) {
 			if b < a {
 				a, b = b, a
 			}
-			err = fmt.Errorf("fields %q and %q disagree", a, b)
+			err = &disagreeError{a, b}
 		}
 		f[k], spelled[k] = v, name
 	})
@@ -53,12 +53,36 @@ func decodeFields(raw json.RawMessage) (fields, error) {
 	return f, nil
 }
 
+// fieldError is what is wrong with one field: a row that has one is left
+// out naming the field (see decodeList).
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
+// fieldErr is a fieldError of field, its message made as fmt.Errorf does.
+func fieldErr(field, format string, args ...any) error {
+	return &fieldError{field: field, err: fmt.Errorf(format, args...)}
+}
+
+// errMissing is a field the row cannot do without that is absent, null or
+// "".
+var errMissing = errors.New("missing")
+
+// disagreeError is two spellings of one field with different values.
+type disagreeError struct{ a, b string }
+
+func (e *disagreeError) Error() string { return fmt.Sprintf("fields %q and %q disagree", e.a, e.b) }
+
 // text returns a string or number field as text; absent, null and "" are
 // not present.
 func (f fields) text(name string) (string, bool, error) {
 	s, present, err := fieldText(f[fieldKey(name)])
 	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", name, err)
+		return "", false, &fieldError{name, err}
 	}
 	return s, present, nil
 }
@@ -67,7 +91,7 @@ func (f fields) text(name string) (string, bool, error) {
 func (f fields) requiredText(name string) (string, error) {
 	s, present, err := f.text(name)
 	if err == nil && !present {
-		err = fmt.Errorf("%s: missing", name)
+		err = &fieldError{name, errMissing}
 	}
 	return s, err
 }
@@ -91,7 +115,7 @@ func (f fields) decimal(name string) (*decimal.Decimal, error) {
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid decimal %q", name, truncateForError(s))
+		return nil, fieldErr(name, "invalid decimal %q", truncateForError(s))
 	}
 	return &d, nil
 }
@@ -100,7 +124,7 @@ func (f fields) decimal(name string) (*decimal.Decimal, error) {
 func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
 	d, err := f.decimal(name)
 	if err == nil && d == nil {
-		err = fmt.Errorf("%s: missing", name)
+		err = &fieldError{name, errMissing}
 	}
 	if err != nil {
 		return decimal.Decimal{}, err
@@ -114,7 +138,7 @@ func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
 func (f fields) requiredFlag(name string) (bool, error) {
 	s, present, err := f.text(name)
 	if err == nil && !present {
-		err = fmt.Errorf("%s: missing", name)
+		err = &fieldError{name, errMissing}
 	}
 	if err != nil {
 		return false, err
@@ -127,9 +151,23 @@ func (f fields) requiredFlag(name string) (bool, error) {
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return false, fmt.Errorf("%s: invalid flag %q", name, truncateForError(s))
+		return false, fieldErr(name, "invalid flag %q", truncateForError(s))
 	}
 	return !d.IsZero(), nil
+}
+
+// strings reads a list of strings; absent and null are nil. Its error
+// quotes no value.
+func (f fields) strings(name string) ([]string, error) {
+	raw := f[fieldKey(name)]
+	if isNull(raw) {
+		return nil, nil
+	}
+	var out []string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, &fieldError{name, errors.New("not a list of strings")}
+	}
+	return out, nil
 }
 
 // time returns a time field in Unix milliseconds, read by ParseTime; 0 and
@@ -141,13 +179,13 @@ func (f fields) time(name string) (int64, bool, error) {
 	}
 	ms, err := ParseTime(s)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", name, err)
+		return 0, false, &fieldError{name, err}
 	}
 	return ms, true, nil
 }
 
-// decodeRows splits a JSON array of rows; each row is read with rowFields
-// as the caller gets to it, so an answer's rows are never all held as
+// decodeRows splits a JSON array of rows; each row is read with
+// decodeFields as the caller gets to it, so an answer's rows are never all held as
 // field maps at once (ten times the answer's size).
 func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
@@ -163,17 +201,8 @@ func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	return rows, nil
 }
 
-// rowFields reads row i of the array field, naming it in any error.
-func rowFields(field string, i int, raw json.RawMessage) (fields, error) {
-	f, err := decodeFields(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s row %d: %w", field, i, err)
-	}
-	return f, nil
-}
-
 // decodeDataRows reads the envelope's data as an object and splits the rows
-// of its array field (read each with rowFields); what names the answer in
+// of its array field (read them with decodeList); what names the answer in
 // errors. The object's fields are returned too, for what sits beside the
 // rows (meta).
 func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {

@@ -73,7 +73,7 @@ func TestFirst429CountsOnThePrecreatedSeries(t *testing.T) {
 	h := newHarness(t, testScenario())
 	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
 	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointCredentials, Count: 1})
-	if _, err := c.Credentials(context.Background()); err != nil {
+	if _, _, err := c.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	want := requestsHelp + `woox_api_requests_total{account="main",code="200",endpoint="credentials"} 1
@@ -116,11 +116,11 @@ func TestLatencyHistogramObservesEveryRequestByEndpoint(t *testing.T) {
 	// One slow answer, so the histogram must hold a duration above 50 ms.
 	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Endpoint: fakeexchange.EndpointCredentials, Delay: 80 * time.Millisecond, Count: 1})
 	for range 3 {
-		if _, err := account.Credentials(context.Background()); err != nil {
+		if _, _, err := account.Credentials(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := public.TokenNetworks(context.Background()); err != nil {
+	if _, _, err := public.TokenNetworks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// Each call is one page of keys, clearly the last.
@@ -149,21 +149,21 @@ func TestRequestsTotalByEndpointAccountAndCode(t *testing.T) {
 		c.MaxRetries = -1
 	})
 	public := h.client(t, func(c *client.Config) { c.Account, c.APIKey, c.APISecret = "", "", "" })
-	if _, err := account.Credentials(context.Background()); err != nil {
+	if _, _, err := account.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 1})
 	if _, _, err := account.TokenHistory(context.Background(), client.HistoryQuery{}); !client.IsTransient(err) {
 		t.Fatalf("err = %v, want the 503", err)
 	}
-	if _, err := public.TokenNetworks(context.Background()); err != nil {
+	if _, _, err := public.TokenNetworks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing listens on a closed server's address: no response at all.
 	closed := httptest.NewServer(nil)
 	closed.Close()
 	down := h.client(t, func(c *client.Config) { c.BaseURL, c.Account, c.MaxRetries = closed.URL, "down", -1 })
-	if _, err := down.Credentials(context.Background()); !client.IsTransient(err) {
+	if _, _, err := down.Credentials(context.Background()); !client.IsTransient(err) {
 		t.Fatalf("err = %v, want a connection error", err)
 	}
 	want := requestsHelp + `woox_api_requests_total{account="",code="200",endpoint="token_network"} 1
@@ -216,7 +216,7 @@ func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
 				t.Fatal("offset known before any answer")
 			}
 			// Signed requests still pass: 90 s is inside the 300 s window.
-			if _, err := c.Credentials(context.Background()); err != nil {
+			if _, _, err := c.Credentials(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if _, _, err := c.TokenHistory(context.Background(), client.HistoryQuery{}); err != nil {
@@ -259,7 +259,7 @@ func TestSkewWarningIsRateLimited(t *testing.T) {
 	warnings := func() int { return strings.Count(h.logbuf.String(), "local clock is drifting") }
 	call := func() {
 		t.Helper()
-		if _, err := c.TokenNetworks(context.Background()); err != nil {
+		if _, _, err := c.TokenNetworks(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}

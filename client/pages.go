@@ -111,8 +111,9 @@ type listRequest[P any, K comparable] struct {
 	name, endpoint, path string
 	params               []param
 	size                 int
-	decode               func(data json.RawMessage, serverTimeMs int64) (P, error)
-	identities           func(P) []K
+	// decode reads one page, number page of the list.
+	decode     func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
+	identities func(P) []K
 }
 
 // getPages reads the pages of a signed list endpoint in order, handing each
@@ -123,7 +124,7 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
 			path: r.path, query: encodeQuery(pageParams(r.params, page, size)), signed: true,
 			decode: func(data json.RawMessage, serverTimeMs int64) (err error) {
-				p, err = r.decode(data, serverTimeMs)
+				p, err = r.decode(data, serverTimeMs, page)
 				return err
 			}})
 		if err != nil {

@@ -154,9 +154,9 @@ func TestCredentialsPageOnPastAnUnderstatedTotal(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, func(c *Config) { c.RateLimit = RateLimit{Requests: 1000, Window: time.Minute}; c.Budget = 1 })
-	got, err := c.Credentials(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	got, rejected, err := c.Credentials(context.Background())
+	if err != nil || len(rejected) != 0 {
+		t.Fatal(err, rejected)
 	}
 	if len(got) != 1003 || calls.Load() != 2 {
 		t.Errorf("got %d keys in %d requests, want 1003 in 2 (the second, short of a full page, the last)", len(got), calls.Load())
@@ -172,9 +172,9 @@ func TestCredentialsStopOnARepeatedPage(t *testing.T) {
 		rows = append(rows, fmt.Sprintf(`{"apiKey":"k%d","permissions":["READ"]}`, i))
 	}
 	srv, calls := cannedServer(t, 200, `{"success":true,"data":{"rows":[`+strings.Join(rows, ",")+`],"meta":{"total":30,"recordsPerPage":1000,"currentPage":1}},"timestamp":1721295318000}`)
-	got, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	got, rejected, err := newTestClient(t, srv.URL, nil).Credentials(context.Background())
+	if err != nil || len(rejected) != 0 {
+		t.Fatal(err, rejected)
 	}
 	if n := calls.Load(); n != 2 || len(got) != 30 {
 		t.Errorf("%d requests and %d keys, want 30 keys in 2 requests: the second page brought no new key", n, len(got))

@@ -52,43 +52,37 @@ func (p *Position) Closed() bool {
 	return p.Holding.IsZero() && zero(p.PendingLongQty) && zero(p.PendingShortQty)
 }
 
-// Positions returns the account's futures positions, closed ones included.
-func (c *Client) Positions(ctx context.Context) ([]Position, error) {
-	var out []Position
+// Positions returns the account's futures positions, closed ones included,
+// and the rows that could not be read.
+func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
+	var l list[Position]
 	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, path: PathPositions, signed: true,
 		decode: func(data json.RawMessage, _ int64) (err error) {
-			out, err = decodePositions(data)
+			l, err = decodePositions(data)
 			return err
 		}})
-	return out, err
+	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// decodePositions reads data.positions[]. A symbol and side listed twice is
-// an error: which row holds the position is unknown.
-func decodePositions(data json.RawMessage) ([]Position, error) {
+// decodePositions reads data.positions[]. A symbol and side listed twice
+// fails the answer: which row holds the position is unknown.
+func decodePositions(data json.RawMessage) (list[Position], error) {
 	_, rows, err := decodeDataRows(data, "positions", "positions")
 	if err != nil {
-		return nil, err
+		return list[Position]{}, err
 	}
-	out := make([]Position, 0, len(rows))
-	seen := make(map[[2]string]bool, len(rows))
-	for i, raw := range rows {
-		r, err := rowFields("positions", i, raw)
-		if err != nil {
-			return nil, err
-		}
-		p, err := decodePosition(r)
-		if err != nil {
-			return nil, fmt.Errorf("positions row %d: %w", i, err)
-		}
+	l := decodeList(rows, decodePosition, func(p Position) string {
+		return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side)
+	})
+	seen := make(map[[2]string]bool, len(l.rows))
+	for _, p := range l.rows {
 		key := [2]string{p.Symbol, p.Side}
 		if seen[key] {
-			return nil, fmt.Errorf("positions row %d: symbol %s side %s listed twice", i, p.Symbol, p.Side)
+			return list[Position]{}, fmt.Errorf("positions: symbol %s side %s listed twice", p.Symbol, p.Side)
 		}
 		seen[key] = true
-		out = append(out, p)
 	}
-	return out, nil
+	return l, nil
 }
 
 // decodePosition reads one row. Symbol, side, margin mode and holding are
@@ -101,11 +95,11 @@ func decodePosition(f fields) (Position, error) {
 		dst  *string
 	}{{"symbol", &p.Symbol}, {"positionSide", &p.Side}, {"marginMode", &p.MarginMode}} {
 		if *t.dst, err = f.requiredText(t.name); err != nil {
-			return Position{}, withSymbol(p.Symbol, err)
+			return p, err
 		}
 	}
 	if p.Holding, err = f.requiredDecimal("holding"); err != nil {
-		return Position{}, withSymbol(p.Symbol, err)
+		return p, err
 	}
 	for _, d := range []struct {
 		name string
@@ -117,22 +111,14 @@ func decodePosition(f fields) (Position, error) {
 		{"isolatedMarginAmount", &p.IsolatedMarginAmount},
 	} {
 		if *d.dst, err = f.decimal(d.name); err != nil {
-			return Position{}, withSymbol(p.Symbol, err)
+			return p, err
 		}
 	}
 	if p.IsolatedMarginToken, _, err = f.text("isolatedMarginToken"); err != nil {
-		return Position{}, withSymbol(p.Symbol, err)
+		return p, err
 	}
 	if p.TimestampMs, _, err = f.time("timestamp"); err != nil {
-		return Position{}, withSymbol(p.Symbol, err)
+		return p, err
 	}
 	return p, nil
-}
-
-// withSymbol names the row's symbol, once known, in a field error.
-func withSymbol(symbol string, err error) error {
-	if symbol == "" {
-		return err
-	}
-	return fmt.Errorf("symbol %s: %w", symbol, err)
 }

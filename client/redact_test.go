@@ -49,7 +49,7 @@ func TestErrorMessageHidesTheKeySignaturesAndHexRuns(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestClient(t, echoServer(t, tc.status, tc.message).URL, nil)
-			_, err := c.Credentials(context.Background())
+			_, _, err := c.Credentials(context.Background())
 			var e *Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error %v, want *Error", err)

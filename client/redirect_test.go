@@ -41,7 +41,7 @@ func TestRedirectIsNotFollowedAndIsABadResponse(t *testing.T) {
 
 				hc := tc.http()
 				c := newTestClient(t, srv.URL, func(c *Config) { c.HTTPClient = hc; c.MaxRetries = 3 })
-				_, err := c.Credentials(context.Background())
+				_, _, err := c.Credentials(context.Background())
 				if n := elsewhere.Load(); n != 0 {
 					t.Fatalf("the redirect target received %d requests", n)
 				}

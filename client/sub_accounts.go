@@ -26,7 +26,7 @@ type SubAccount struct {
 
 // subAccountsPage is one answer: its rows, and its meta when it sent one.
 type subAccountsPage struct {
-	rows []SubAccount
+	list[SubAccount]
 	meta *PageMeta
 }
 
@@ -38,9 +38,8 @@ type subAccountsPage struct {
 // unknown ones (-1004) would fail every poll that sent page or size: the
 // first request sends none. Only an answer whose meta counts more
 // sub-accounts than it holds is followed by page=2, 3, ...
-func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, error) {
-	var out []SubAccount
-	seen := map[string]bool{}
+func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, error) {
+	all := newPagedList[SubAccount]()
 	for page := 1; page <= maxPages; page++ {
 		query, op := "", "get sub-accounts"
 		if page > 1 {
@@ -53,29 +52,24 @@ func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, error) {
 				return err
 			}})
 		if err != nil {
-			return out, err
+			return all.rows, all.rejected, err
 		}
-		fresh := 0
-		for _, r := range p.rows {
-			if !seen[r.ApplicationID] {
-				seen[r.ApplicationID] = true
-				out = append(out, r)
-				fresh++
-			}
-		}
+		fresh := all.add(list[SubAccount]{rows: p.rows, rejected: c.onPage(p.rejected, page)}, subAccountID, nil)
 		// No meta, a total reached, or a page that brings nothing new (an
 		// exchange answering any page with the first) ends the list.
-		if p.meta == nil || len(out) >= p.meta.Total || fresh == 0 {
-			return out, nil
+		if p.meta == nil || len(all.rows)+len(all.rejected) >= p.meta.Total || fresh == 0 {
+			return all.rows, all.rejected, nil
 		}
 	}
-	return out, &Error{Op: "get sub-accounts", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
+	return all.rows, all.rejected, &Error{Op: "get sub-accounts", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }
 
+func subAccountID(s SubAccount) string { return s.ApplicationID }
+
 // decodeSubAccounts reads the rows of one answer.
-func decodeSubAccounts(data json.RawMessage) ([]SubAccount, error) {
+func decodeSubAccounts(data json.RawMessage) (list[SubAccount], error) {
 	p, err := decodeSubAccountsPage(data)
-	return p.rows, err
+	return p.list, err
 }
 
 // decodeSubAccountsPage reads one answer: data.rows[] with the v3 names
@@ -87,31 +81,24 @@ func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
 		return subAccountsPage{}, err
 	}
 	var out subAccountsPage
-	if m, ok := f[fieldKey("meta")]; ok && !isNull(m) {
-		var pm pageMeta
-		if err := json.Unmarshal(m, &pm); err != nil {
-			return subAccountsPage{}, fmt.Errorf("sub-accounts: meta: %w", err)
-		}
-		out.meta = metaOf(&pm)
+	if out.meta, err = f.meta("sub-accounts"); err != nil {
+		return subAccountsPage{}, err
 	}
-	out.rows = make([]SubAccount, 0, len(rows))
-	for i, raw := range rows {
-		r, err := rowFields("rows", i, raw)
-		if err != nil {
-			return subAccountsPage{}, err
-		}
-		id, err := r.requiredText("applicationId")
-		if err != nil {
-			return subAccountsPage{}, fmt.Errorf("row %d: %w", i, err)
-		}
-		s := SubAccount{ApplicationID: id}
-		if s.Name, _, err = r.firstText("name", "account", "accountName", "subAccountName"); err != nil {
-			return subAccountsPage{}, fmt.Errorf("row %d: application id %s: %w", i, id, err)
-		}
-		if s.CreatedMs, _, err = r.time("createdTime"); err != nil {
-			return subAccountsPage{}, fmt.Errorf("row %d: application id %s: %w", i, id, err)
-		}
-		out.rows = append(out.rows, s)
-	}
+	out.list = decodeList(rows, decodeSubAccount, func(s SubAccount) string { return prefixed("application id ", s.ApplicationID) })
 	return out, nil
+}
+
+func decodeSubAccount(f fields) (SubAccount, error) {
+	id, err := f.requiredText("applicationId")
+	if err != nil {
+		return SubAccount{}, err
+	}
+	s := SubAccount{ApplicationID: id}
+	if s.Name, _, err = f.firstText("name", "account", "accountName", "subAccountName"); err != nil {
+		return s, err
+	}
+	if s.CreatedMs, _, err = f.time("createdTime"); err != nil {
+		return s, err
+	}
+	return s, nil
 }

@@ -52,7 +52,7 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
 		name: "token history", endpoint: EndpointTokenHistory, path: PathTokenHistory, params: params, size: size,
-		decode: func(data json.RawMessage, serverTimeMs int64) (HistoryPage, error) {
+		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverTimeMs
 			return p, err

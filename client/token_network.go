@@ -15,15 +15,16 @@ const (
 	PathTokenNetwork     = "/v3/public/tokenNetwork"
 )
 
-// TokenNetworks returns every token network. The endpoint is public.
-func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, error) {
-	var rows []TokenNetwork
+// TokenNetworks returns every token network the exchange lists, and the
+// rows that could not be read. The endpoint is public.
+func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
+	var l list[TokenNetwork]
 	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
 		decode: func(data json.RawMessage, _ int64) (err error) {
-			rows, err = decodeTokenNetworks(data)
+			l, err = decodeTokenNetworks(data)
 			return err
 		}})
-	return rows, err
+	return l.rows, c.onPage(l.rejected, 1), err
 }
 
 // TokenNetwork is one row of GET /v3/public/tokenNetwork: one network a token
@@ -42,36 +43,24 @@ type TokenNetwork struct {
 // decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
 // in the v3 camelCase (allowWithdraw, withdrawalFee) or the v1 snake_case
 // (allow_withdraw, withdrawal_fee), numbers as JSON numbers or strings. A
-// field a metric needs that a row lacks is an error naming the row and the
-// field: exported as 0 or false it would read as a free withdrawal or a
-// disabled network.
-func decodeTokenNetworks(data json.RawMessage) ([]TokenNetwork, error) {
+// row that lacks a field a metric needs is rejected naming the field:
+// exported as 0 or false it would read as a free withdrawal or a disabled
+// network.
+func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
 	_, rows, err := decodeDataRows(data, "token networks", "rows")
 	if err != nil {
-		return nil, err
+		return list[TokenNetwork]{}, err
 	}
-	out := make([]TokenNetwork, 0, len(rows))
-	for i, raw := range rows {
-		r, err := rowFields("rows", i, raw)
-		if err != nil {
-			return nil, err
-		}
-		n, err := decodeTokenNetwork(r)
-		if err != nil {
-			return nil, fmt.Errorf("row %d%s: %w", i, n.rowName(), err)
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return decodeList(rows, decodeTokenNetwork, TokenNetwork.rowName), nil
 }
 
-// rowName names a row in errors by what of it was read.
+// rowName names a row by what of it was read.
 func (n TokenNetwork) rowName() string {
 	switch {
 	case n.Token != "" && n.Network != "":
-		return fmt.Sprintf(" (token %s, network %s)", n.Token, n.Network)
+		return fmt.Sprintf("token %s network %s", n.Token, n.Network)
 	case n.Token != "":
-		return fmt.Sprintf(" (token %s)", n.Token)
+		return "token " + n.Token
 	}
 	return ""
 }

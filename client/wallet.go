@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -53,57 +52,43 @@ const WalletTypeBalance = "BALANCE"
 
 // WalletHistory returns the account's deposits and withdrawals (type
 // BALANCE) created from startMs to endMs (Unix milliseconds, both included),
-// all pages, each id once. Rows created outside the window or of another
-// type are left out here too, in case the exchange ignores a filter.
-func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Transfer, error) {
+// all pages, each id once, and the rows that could not be read. Rows
+// created outside the window or of another type are left out here too, in
+// case the exchange ignores a filter.
+func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Transfer, []RejectedRow, error) {
 	params, err := HistoryQuery{Type: WalletTypeBalance, StartTime: startMs, EndTime: endMs}.params()
 	if err != nil {
-		return nil, &Error{Op: "get wallet history", Kind: KindOther, Err: err}
+		return nil, nil, &Error{Op: "get wallet history", Kind: KindOther, Err: err}
 	}
-	var out []Transfer
-	seen := map[string]bool{}
-	err = getPages(ctx, c, listRequest[[]Transfer, string]{
+	all := newPagedList[Transfer]()
+	inWindow := func(r Transfer) bool {
+		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
+	}
+	err = getPages(ctx, c, listRequest[list[Transfer], string]{
 		name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64) ([]Transfer, error) { return decodeWalletHistory(data) },
-		identities: func(rows []Transfer) []string {
-			ids := make([]string, len(rows))
-			for i, r := range rows {
-				ids[i] = r.ID
-			}
-			return ids
+		decode: func(data json.RawMessage, _ int64, page int) (list[Transfer], error) {
+			l, err := decodeWalletHistory(data)
+			l.rejected = c.onPage(l.rejected, page)
+			return l, err
 		},
-	}, func(rows []Transfer) error {
-		for _, r := range rows {
-			if !seen[r.ID] && r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance) {
-				seen[r.ID] = true
-				out = append(out, r)
-			}
-		}
+		identities: func(l list[Transfer]) []string { return l.keys(transferID) },
+	}, func(l list[Transfer]) error {
+		all.add(l, transferID, inWindow)
 		return nil
 	})
-	return out, err
+	return all.rows, all.rejected, err
 }
+
+func transferID(t Transfer) string { return t.ID }
 
 // decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
 // snake_case, with times in any unit ParseTime reads.
-func decodeWalletHistory(data json.RawMessage) ([]Transfer, error) {
+func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
 	_, rows, err := decodeDataRows(data, "wallet history", "rows")
 	if err != nil {
-		return nil, err
+		return list[Transfer]{}, err
 	}
-	out := make([]Transfer, 0, len(rows))
-	for i, raw := range rows {
-		r, err := rowFields("rows", i, raw)
-		if err != nil {
-			return nil, err
-		}
-		t, err := decodeTransfer(r)
-		if err != nil {
-			return nil, fmt.Errorf("row %d: %w", i, err)
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return decodeList(rows, decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) }), nil
 }
 
 func decodeTransfer(f fields) (Transfer, error) {
@@ -112,13 +97,13 @@ func decodeTransfer(f fields) (Transfer, error) {
 		return Transfer{}, err
 	}
 	t := Transfer{ID: id}
-	fail := func(err error) (Transfer, error) { return Transfer{}, fmt.Errorf("id %s: %w", id, err) }
+	fail := func(err error) (Transfer, error) { return t, err }
 	if t.Token, err = f.requiredText("token"); err != nil {
 		return fail(err)
 	}
 	side, present, err := f.firstText("tokenSide", "side")
 	if err == nil && !present {
-		err = fmt.Errorf("tokenSide: missing")
+		err = &fieldError{"tokenSide", errMissing}
 	}
 	if err != nil {
 		return fail(err)
@@ -139,7 +124,7 @@ func decodeTransfer(f fields) (Transfer, error) {
 	}
 	created, present, err := f.time("createdTime")
 	if err == nil && !present {
-		err = fmt.Errorf("createdTime: missing")
+		err = &fieldError{"createdTime", errMissing}
 	}
 	if err != nil {
 		return fail(err)

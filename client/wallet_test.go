@@ -15,10 +15,11 @@ func TestDecodeWalletHistorySpellingsAndTimeUnits(t *testing.T) {
 			{"id":"2","token":"BTC","token_side":"DEPOSIT","amount":"0.1","status":"completed","created_time":"1700000000.124"}],"meta":{"total":"2"}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			rows, err := decodeWalletHistory(mustData(t, body))
-			if err != nil {
-				t.Fatal(err)
+			l, err := decodeWalletHistory(mustData(t, body))
+			if err != nil || len(l.rejected) != 0 {
+				t.Fatal(err, l.rejected)
 			}
+			rows := l.rows
 			if len(rows) != 2 {
 				t.Fatalf("rows %+v", rows)
 			}
@@ -43,18 +44,26 @@ func TestTransferFinalStatuses(t *testing.T) {
 	}
 }
 
-func TestDecodeWalletHistoryErrorsNameTheRow(t *testing.T) {
+// A transfer row that cannot be read is left out naming its id and field;
+// the other rows are read.
+func TestDecodeWalletHistoryRejectsOddRows(t *testing.T) {
+	checkOddRows(t, "rows", `{"id":"g","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1700000000123}`,
+		`{"id":"h","token":"BTC","token_side":"DEPOSIT","status":"COMPLETED","created_time":"1700000000.5","amount":"0.1"}`, decodeWalletHistory, []oddRow{
+			{"no id", `{"token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1700000000123}`, "", "id", "id: missing"},
+			{"no token", `{"id":"a","tokenSide":"WITHDRAW","status":"NEW","createdTime":1700000000123}`, "id a", "token", "token: missing"},
+			{"no side", `{"id":"a","token":"USDT","status":"NEW","createdTime":1700000000123}`, "id a", "tokenSide", "tokenSide: missing"},
+			{"no status", `{"id":"a","token":"USDT","tokenSide":"WITHDRAW","createdTime":1700000000123}`, "id a", "status", "status: missing"},
+			{"no created time", `{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW"}`, "id a", "createdTime", "createdTime: missing"},
+			{"created time not a time", `{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":"yesterday"}`, "id a", "createdTime", `createdTime: invalid time "yesterday"`},
+			{"updated time not a time", `{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1,"updatedTime":-1}`, "id a", "updatedTime", "updatedTime: invalid time"},
+			{"amount not a number", `{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1,"amount":"x"}`, "id a", "amount", "amount: invalid decimal"},
+		})
 	for body, want := range map[string]string{
-		`{"success":true,"data":{"meta":{}}}`: "no rows",
-		`{"success":true,"data":{"rows":[{"token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1700000000123}]}}`:           "row 0: id: missing",
-		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","status":"NEW","createdTime":1700000000123}]}}`:                         "row 0: id a: tokenSide: missing",
-		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","createdTime":1700000000123}]}}`:                 "row 0: id a: status: missing",
-		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW"}]}}`:                              "row 0: id a: createdTime: missing",
-		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":"yesterday"}]}}`:    "row 0: id a: createdTime",
-		`{"success":true,"data":{"rows":[{"id":"a","token":"USDT","tokenSide":"WITHDRAW","status":"NEW","createdTime":1,"amount":"x"}]}}`: "row 0: id a: amount: invalid decimal",
+		`{"success":true,"data":{"meta":{}}}`:  "no rows",
+		`{"success":true,"data":{"rows":"x"}}`: "rows",
+		`{"success":true,"data":[]}`:           "expected an object",
 	} {
-		_, err := decodeWalletHistory(mustData(t, body))
-		if err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := decodeWalletHistory(mustData(t, body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to contain %q", body, err, want)
 		}
 	}

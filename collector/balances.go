@@ -76,21 +76,22 @@ func buildBalances(b *builder) (prometheus.Collector, error) {
 		}
 		c.ledgers = append(c.ledgers, led)
 		sc := b.seriesCap(a.Name)
-		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
+		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
 			s, err := api.BalanceSnapshot(ctx)
 			if err == nil && led != nil {
 				if h, ok := holdingsOf(s); ok {
 					led.ObserveBalances(h)
 				}
 			}
-			return l.set(capRows(sc, s.Balances), err)
+			return leftOutOf(s.Rejected, l.set(capRows(sc, s.Balances), err))
 		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
 
 // holdingsOf is what reconciliation needs of an answer; not ok when the
-// answer has no time or a token without a holding.
+// answer has no time, a token without a holding or a row left out (its
+// token would read as emptied).
 func holdingsOf(s client.BalanceSnapshot) (ledger.Holdings, bool) {
 	h := ledger.Holdings{TimeMs: s.TimeMs, Tokens: make(map[string]decimal.Decimal, len(s.Balances))}
 	for _, b := range s.Balances {
@@ -99,7 +100,7 @@ func holdingsOf(s client.BalanceSnapshot) (ledger.Holdings, bool) {
 		}
 		h.Tokens[b.Token] = *b.Holding
 	}
-	return h, s.TimeMs > 0
+	return h, s.TimeMs > 0 && len(s.Rejected) == 0
 }
 
 // generation changes when an account's answer does, or what its token

@@ -24,14 +24,15 @@ const namespace = "woox"
 // refreshed ends every HELP text: the data is as old as the last poll.
 const refreshed = " Refreshed in the background, not at scrape time."
 
-// TokenNetworkAPI reads the public token network list.
+// TokenNetworkAPI reads the public token network list. The list
+// endpoints' methods return the rows read and the rows that could not be.
 type TokenNetworkAPI interface {
-	TokenNetworks(ctx context.Context) ([]client.TokenNetwork, error)
+	TokenNetworks(ctx context.Context) ([]client.TokenNetwork, []client.RejectedRow, error)
 }
 
 // CredentialsAPI reads the API keys of one account.
 type CredentialsAPI interface {
-	Credentials(ctx context.Context) ([]client.Credential, error)
+	Credentials(ctx context.Context) ([]client.Credential, []client.RejectedRow, error)
 }
 
 // TokenHistoryAPI reads the token history of one account, page by page.

@@ -82,10 +82,10 @@ type apiKeyRow struct {
 	allowedIPs  int
 }
 
-func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
-	creds, err := a.api.Credentials(ctx)
+func (a *credentialsAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
+	creds, rejected, err := a.api.Credentials(ctx)
 	if err != nil {
-		return err
+		return leftOut{}, err
 	}
 	snap := &credentialsSnapshot{keys: capRows(a.cap, apiKeyRows(creds, a.showFull))}
 	for _, c := range creds {
@@ -97,13 +97,13 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) error {
 	switch {
 	case snap.own == nil && !a.ownMissing:
 		level.Warn(a.logger).Log("msg", "the exporter's own API key is not in the account's credentials list; its permissions are not exported",
-			"account", a.name, "api_key", MaskAPIKey(a.ownKey, false))
+			"account", a.name, "api_key", client.MaskAPIKey(a.ownKey, false))
 		a.ownMissing = true
 	case snap.own != nil:
 		a.ownMissing = false
 	}
 	a.snap.Store(snap)
-	return nil
+	return leftOut{rows: rejected}, nil
 }
 
 // apiKeyRows turns credentials into exported rows. A key listed twice keeps
@@ -122,14 +122,14 @@ func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
 		}
 		byKey[c.APIKey] = c
 		keys = append(keys, c.APIKey)
-		m := MaskAPIKey(c.APIKey, showFull)
+		m := client.MaskAPIKey(c.APIKey, showFull)
 		byMask[m] = append(byMask[m], c.APIKey)
 	}
 	slices.Sort(keys)
 	rows := make([]apiKeyRow, 0, len(keys))
 	for _, k := range keys {
 		c := byKey[k]
-		label := MaskAPIKey(k, showFull)
+		label := client.MaskAPIKey(k, showFull)
 		if alike := byMask[label]; len(alike) > 1 {
 			label += "~" + keySuffix(k, alike)
 		}
@@ -228,7 +228,7 @@ func buildCredentials(b *builder) (prometheus.Collector, error) {
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
 			cap: b.seriesCap(a.Name)}
 		c.accounts = append(c.accounts, ca)
-		b.poll(c, a.Name, ca.poll)
+		b.pollList(c, a.Name, ca.poll)
 	}
 	return c, nil
 }

@@ -39,7 +39,7 @@ func newCredentialsAccount(api CredentialsAPI, showFull bool, logger log.Logger)
 
 func TestCredentialsMetricsMaskKeysAndShowEveryPermission(t *testing.T) {
 	a := newCredentialsAccount(newTestRig(t).api(), false, log.NewNopLogger())
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	expectMetrics(t, &CredentialsCollector{accounts: []*credentialsAccount{a}}, "credentials.metrics")
@@ -49,7 +49,7 @@ func TestCredentialsShowFullKey(t *testing.T) {
 	r := newTestRig(t)
 	r.listCredentials(t, credentialRows()[:2])
 	a := newCredentialsAccount(r.api(), true, log.NewNopLogger())
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	expectMetrics(t, &CredentialsCollector{accounts: []*credentialsAccount{a}}, "credentials_full_key.metrics")
@@ -57,7 +57,7 @@ func TestCredentialsShowFullKey(t *testing.T) {
 
 func TestCredentialsNeverExportIPAddresses(t *testing.T) {
 	a := newCredentialsAccount(newTestRig(t).api(), true, log.NewNopLogger())
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder
@@ -79,7 +79,7 @@ func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
 	r.listCredentials(t, credentialRows()[1:2])
 	a := newCredentialsAccount(r.api(), false, log.NewLogfmtLogger(&buf))
 	for range 3 {
-		if err := a.poll(context.Background(), func() {}); err != nil {
+		if _, err := a.poll(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,11 +93,11 @@ func TestCredentialsOwnKeyMissingIsLoggedOnceAndNotExported(t *testing.T) {
 
 	// Found again, then lost again: logged again.
 	r.listCredentials(t, credentialRows())
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	r.listCredentials(t, credentialRows()[1:2])
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(buf.String(), "own API key is not in"); n != 2 {
@@ -170,7 +170,7 @@ func TestCredentialsAlikeKeysWithTheSameHashPrefixStayDistinct(t *testing.T) {
 	r := newTestRig(t)
 	r.listCredentials(t, []fakeexchange.Key{{APIKey: a}, {APIKey: b}})
 	c := &CredentialsCollector{accounts: []*credentialsAccount{newCredentialsAccount(r.api(), false, log.NewNopLogger())}}
-	if err := c.accounts[0].poll(context.Background(), func() {}); err != nil {
+	if _, err := c.accounts[0].poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	if problems, err := testutil.CollectAndLint(c); err != nil || len(problems) > 0 {

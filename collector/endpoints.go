@@ -132,14 +132,15 @@ type builder struct {
 }
 
 // poll adds a poller of the endpoint for account ("" for a public one)
-// that runs fn and then regathers collector c for scrapes.
+// that runs fn and then regathers collector c for scrapes. A list
+// endpoint's poller is added with pollList.
 func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
-	b.pollEndpoint(b.endpoint, b.interval, c, account, fn)
+	b.pollEndpoint(b.endpoint, b.interval, c, account, withoutRows(fn))
 }
 
-// pollEndpoint is poll for another endpoint than the one being built, on
-// its own interval.
-func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c prometheus.Collector, account string, fn pollFunc) {
+// pollEndpoint is pollList for another endpoint than the one being built,
+// on its own interval.
+func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c prometheus.Collector, account string, fn listPollFunc) {
 	if b.pg == nil {
 		b.pg = newDataPart(c)
 		b.e.parts = append(b.e.parts, b.pg)

@@ -232,7 +232,7 @@ func TestStalledPollIsCancelled(t *testing.T) {
 }
 
 func TestProgressKeepsALongPollAlive(t *testing.T) {
-	p := testPoller(client.EndpointTokenHistory, "main", func(ctx context.Context, progress func()) error {
+	p := testPoller(client.EndpointTokenHistory, "main", withoutRows(func(ctx context.Context, progress func()) error {
 		for range 6 { // 6 × 30ms of paging, longer than the 100ms interval
 			select {
 			case <-ctx.Done():
@@ -242,7 +242,7 @@ func TestProgressKeepsALongPollAlive(t *testing.T) {
 			progress()
 		}
 		return nil
-	}, historyNow)
+	}), historyNow)
 	p.interval, p.stallAfter = 100*time.Millisecond, 100*time.Millisecond
 	p.pollOnce(context.Background())
 	if st := p.lastStatus(); !st.success {

@@ -68,8 +68,8 @@ func (p *dataPart) gather() ([]*dto.MetricFamily, error) {
 }
 
 // wrap refreshes after every step of progress and at the end of each poll.
-func (p *dataPart) wrap(poll pollFunc) pollFunc {
-	return func(ctx context.Context, progress func()) error {
+func (p *dataPart) wrap(poll listPollFunc) listPollFunc {
+	return func(ctx context.Context, progress func()) (leftOut, error) {
 		defer p.refresh()
 		return poll(ctx, func() {
 			p.refresh()

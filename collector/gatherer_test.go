@@ -130,11 +130,11 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	c := newTokenNetworkCollector(r.public, nil, nil)
 	pg := newDataPart(c)
 	poll := pg.wrap(c.poll)
-	if err := poll(context.Background(), func() {}); err != nil {
+	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	first := pg.generation()
-	if err := poll(context.Background(), func() {}); err != nil {
+	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	if pg.generation() != first {
@@ -143,7 +143,7 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	rows := tokenNetworkRows()
 	rows[0].AllowWithdraw = 1 - rows[0].AllowWithdraw
 	r.fake.SetTokenNetworks(rows)
-	if err := poll(context.Background(), func() {}); err != nil {
+	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	if pg.generation() == first {

@@ -28,9 +28,9 @@ var (
 )
 
 // HealthCollector exports the outcome of every poller's last poll. A poller
-// appears once its first poll has finished, except for its failure
-// counters, which exist from the start so that increase() sees the first
-// failure.
+// appears once its first poll has finished (its last success and rows
+// rejected once it has succeeded), except for its failure counters, which
+// exist from the start so that increase() sees the first failure.
 type HealthCollector struct {
 	pollers []*poller
 }
@@ -43,6 +43,7 @@ func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- pollLastSuccessDesc
 	ch <- pollDurationDesc
 	ch <- pollFailuresDesc
+	ch <- pollRowsRejectedDesc
 }
 
 // Collect implements prometheus.Collector.
@@ -60,6 +61,7 @@ func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
 		if !st.lastSuccess.IsZero() {
 			ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
 				float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
+			ch <- prometheus.MustNewConstMetric(pollRowsRejectedDesc, prometheus.GaugeValue, float64(st.rejected), p.endpoint, p.account)
 		}
 	}
 }

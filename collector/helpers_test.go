@@ -371,9 +371,9 @@ func checkTotals(t testing.TB, counted []ledger.Total, recs []fakeexchange.Histo
 	}
 }
 
-// testPoller wraps a pollFunc like the Exporter does, for tests that drive
+// testPoller wraps a poll like the Exporter does, for tests that drive
 // polls one by one.
-func testPoller(endpoint, account string, poll pollFunc, now time.Time) *poller {
+func testPoller(endpoint, account string, poll listPollFunc, now time.Time) *poller {
 	return &poller{endpoint: endpoint, account: account, interval: time.Minute, stallAfter: time.Minute, poll: poll,
 		logger: log.NewNopLogger(), now: func() time.Time { return now }}
 }

@@ -45,7 +45,7 @@ func (r *totalRig) addDeposits(t *testing.T, n int) {
 
 func (r *totalRig) poll(t *testing.T) {
 	t.Helper()
-	if err := r.hist.poll(context.Background(), func() {}); err != nil {
+	if _, err := r.hist.poll(context.Background(), func() {}); err != nil {
 		t.Fatalf("poll: %v", err)
 	}
 }

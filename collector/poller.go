@@ -19,7 +19,7 @@ import (
 // that a long catch-up is not cancelled while it still advances.
 type pollFunc func(ctx context.Context, progress func()) error
 
-// poller runs one pollFunc for one (endpoint, account) every interval.
+// poller runs one listPollFunc for one (endpoint, account) every interval.
 // Polls of one poller never overlap: the next starts only after the previous
 // one returned, and a poll that makes no progress for stallAfter is
 // cancelled, so a stuck exchange connection cannot hold the schedule.
@@ -29,8 +29,9 @@ type poller struct {
 	interval time.Duration
 	// stallAfter is how long a poll may go without progress.
 	stallAfter time.Duration
-	poll       pollFunc
+	poll       listPollFunc
 	logger     log.Logger
+	rejects    rejectLog
 	now        func() time.Time
 
 	// finished counts the polls every poller of the exporter finished: the
@@ -49,7 +50,9 @@ type pollStatus struct {
 	polled      bool // a poll has finished, with success or not
 	success     bool
 	lastSuccess time.Time
-	duration    time.Duration
+	// rejected is how many rows the last successful poll left out.
+	rejected int
+	duration time.Duration
 	// failures counts failed polls by failureReasons index.
 	failures [len(failureReasons)]uint64
 }
@@ -60,7 +63,8 @@ var failureReasons = [...]string{"rate_limited", "auth", "maintenance", "transie
 
 // failureReason is the index in failureReasons of why a poll failed. A
 // request the exchange refused for another reason, and an answer the
-// collector cannot use (a malformed row), are bad responses.
+// collector cannot use (a token history row it cannot count yet), are bad
+// responses.
 func failureReason(err error) int {
 	switch {
 	case errors.Is(err, errStalled):
@@ -102,7 +106,7 @@ func (p *poller) pollOnce(parent context.Context) {
 	defer stall.Stop()
 
 	started := time.Now()
-	err := p.poll(ctx, func() { stall.Reset(p.stallAfter) })
+	left, err := p.poll(ctx, func() { stall.Reset(p.stallAfter) })
 	duration := time.Since(started)
 	if err != nil && parent.Err() != nil {
 		// Shutting down: not the exchange's failure, keep the last status.
@@ -118,6 +122,7 @@ func (p *poller) pollOnce(parent context.Context) {
 	p.status.duration = duration
 	if err == nil {
 		p.status.lastSuccess = p.now()
+		p.status.rejected = left.count()
 	} else {
 		p.status.failures[failureReason(err)]++
 	}
@@ -126,7 +131,12 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.finished.Add(1)
 	}
 
-	p.logFailure(err)
+	if err != nil {
+		p.logFailure(err)
+		return
+	}
+	p.refused = false
+	p.rejects.note(p.logger, p.endpoint, p.account, left.rows)
 }
 
 // authHint is what to check when the exchange refuses the key.
@@ -135,15 +145,14 @@ const authHint = "that the key is not revoked or expired, that its IP restrictio
 // logFailure logs a failed poll at warn; a refused key at error, with what
 // to check, on the first refusal after anything else.
 func (p *poller) logFailure(err error) {
-	refused := err != nil && client.IsAuth(err)
+	refused := client.IsAuth(err)
 	first := refused && !p.refused
 	p.refused = refused
-	switch {
-	case first:
+	if first {
 		level.Error(p.logger).Log("msg", "the exchange refused the API key; check "+authHint, "endpoint", p.endpoint, "account", p.account, "err", err)
-	case err != nil:
-		level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)
+		return
 	}
+	level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)
 }
 
 func (p *poller) lastStatus() pollStatus {

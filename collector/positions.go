@@ -13,7 +13,7 @@ import (
 
 // PositionsAPI reads one account's futures positions.
 type PositionsAPI interface {
-	Positions(ctx context.Context) ([]client.Position, error)
+	Positions(ctx context.Context) ([]client.Position, []client.RejectedRow, error)
 }
 
 var positionLabels = []string{"account", "symbol", "position_side", "margin_mode"}
@@ -78,9 +78,9 @@ func buildPositions(b *builder) (prometheus.Collector, error) {
 		l := &latest[[]client.Position]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
 		api, sc := a.API, b.seriesCap(a.Name)
-		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
-			ps, err := api.Positions(ctx)
-			return l.set(capRows(sc, openPositions(ps)), err)
+		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
+			ps, rejected, err := api.Positions(ctx)
+			return leftOutOf(rejected, l.set(capRows(sc, openPositions(ps)), err))
 		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil

@@ -65,7 +65,8 @@ func (x *readingsRig) restart(t *testing.T) {
 
 // poll runs one history poll and returns its error.
 func (x *readingsRig) poll() error {
-	return x.account.poll(context.Background(), func() {})
+	_, err := x.account.poll(context.Background(), func() {})
+	return err
 }
 
 func (x *readingsRig) mustPoll(t *testing.T) {

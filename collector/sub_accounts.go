@@ -13,7 +13,7 @@ import (
 
 // SubAccountsAPI reads the sub-accounts of a main account.
 type SubAccountsAPI interface {
-	SubAccounts(ctx context.Context) ([]client.SubAccount, error)
+	SubAccounts(ctx context.Context) ([]client.SubAccount, []client.RejectedRow, error)
 }
 
 var subAccountInfoDesc = prometheus.NewDesc(
@@ -48,7 +48,7 @@ func buildSubAccounts(b *builder) (prometheus.Collector, error) {
 		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name, changes: &c.changes}, api: a.API, logger: b.cfg.Logger,
 			cap: b.seriesCap(a.Name)}
 		c.accounts = append(c.accounts, s)
-		b.poll(c, a.Name, s.poll)
+		b.pollList(c, a.Name, s.poll)
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
 }
@@ -56,18 +56,18 @@ func buildSubAccounts(b *builder) (prometheus.Collector, error) {
 // poll reads the sub-accounts. A key the exchange refuses is logged once and
 // not asked again: the account is a sub-account, which nobody should be
 // paged for.
-func (s *subAccounts) poll(ctx context.Context, _ func()) error {
+func (s *subAccounts) poll(ctx context.Context, _ func()) (leftOut, error) {
 	if s.refused.Load() {
-		return nil
+		return leftOut{}, nil
 	}
-	rows, err := s.api.SubAccounts(ctx)
+	subs, rejected, err := s.api.SubAccounts(ctx)
 	if client.NotPermitted(err) {
 		s.refused.Store(true)
 		level.Warn(s.logger).Log("msg", "the exchange refused this account's key on the sub-accounts endpoint (a sub-account's key may not read it); not asking again until restart",
 			"account", s.account, "err", err)
-		return nil
+		return leftOut{}, nil
 	}
-	return s.set(capRows(s.cap, rows), err)
+	return leftOutOf(rejected, s.set(capRows(s.cap, subs), err))
 }
 
 // generation changes when an account's answer does.

@@ -48,7 +48,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 	s := &subAccounts{latest: latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
 	asked := 0 // by the first poll: the client may sign again after learning the exchange's time
 	for i := range 3 {
-		if err := s.poll(context.Background(), func() {}); err != nil {
+		if _, err := s.poll(context.Background(), func() {}); err != nil {
 			t.Fatalf("a refused key failed the poll: %v", err)
 		}
 		if i == 0 {
@@ -69,7 +69,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointSubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
 	s = &subAccounts{latest: latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
 	for range 2 {
-		if err := s.poll(context.Background(), func() {}); err == nil {
+		if _, err := s.poll(context.Background(), func() {}); err == nil {
 			t.Fatal("a 502 did not fail the poll")
 		}
 	}

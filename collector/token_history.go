@@ -142,11 +142,13 @@ type historyAccount struct {
 	// starts both afresh.
 	malformedFails map[string]int
 	skipped        map[string]bool
+	// leftOut holds the skipped rows the current poll read. Poller only.
+	leftOut map[string]bool
 }
 
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, opts historyOptions, logger log.Logger) *historyAccount {
 	a := &historyAccount{name: name, api: api, ledger: l, opts: opts, logger: logger, pageSize: client.MaxPageSize,
-		malformedFails: map[string]int{}, skipped: map[string]bool{}}
+		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
 	a.publish()
 	return a
 }
@@ -248,7 +250,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 			ha.onPoll = b.e.save
 		}
 		c.accounts = append(c.accounts, ha)
-		b.poll(c, a.Name, ha.poll)
+		b.pollList(c, a.Name, ha.poll)
 	}
 	b.e.history = c
 	return c, nil

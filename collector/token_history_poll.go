@@ -60,6 +60,7 @@ func (a *historyAccount) readWindow(ctx context.Context, start, end int64, first
 			for _, m := range p.Malformed {
 				if a.skipped[m.Key] {
 					lp.Others = append(lp.Others, m.Key)
+					a.leftOut[m.Key] = true
 				} else {
 					r.malformed = append(r.malformed, m)
 				}
@@ -97,8 +98,18 @@ func (a *historyAccount) readWindow(ctx context.Context, start, end int64, first
 // poll reads the window [cursor, now] page by page, counting records as they
 // arrive, and advances the cursor only when every record of the window has
 // arrived (see ledger.Ledger.Finish); then it reads a few slices of the late
-// sweep.
-func (a *historyAccount) poll(ctx context.Context, progress func()) error {
+// sweep. It reports as left out the skipped malformed rows its window
+// reads held (the late sweep's re-reads are not counted again).
+func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
+	a.leftOut = map[string]bool{}
+	if err := a.pollWindow(ctx, progress); err != nil {
+		return leftOut{}, err
+	}
+	return leftOut{skipped: len(a.leftOut)}, nil
+}
+
+// pollWindow is poll but for what it left out.
+func (a *historyAccount) pollWindow(ctx context.Context, progress func()) error {
 	start, end := a.ledger.Window(a.api.ServerNow().UnixMilli())
 	r, err := a.readWindow(ctx, start, end, false, progress)
 	if a.onPoll != nil && err == nil {
@@ -173,6 +184,7 @@ func (a *historyAccount) rowErrors(r *read) error {
 		if n := a.opts.skipMalformedAfter; n > 0 && a.malformedFails[m.Key] >= n {
 			delete(a.malformedFails, m.Key)
 			a.skipped[m.Key] = true
+			a.leftOut[m.Key] = true
 			a.malformed.Add(1)
 			a.published.Add(1)
 			level.Warn(a.logger).Log("msg", "skipping a malformed token history row; its amount is not counted",

@@ -39,12 +39,12 @@ func TestTokenHistoryMetrics(t *testing.T) {
 	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
 	// Before the first poll: no history series, the health counter at 0.
 	expectMetrics(t, c, "token_history_empty.metrics")
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	// A second poll re-reads the overlap and counts nothing twice.
 	r.clock.Add(time.Minute)
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	expectMetrics(t, c, "token_history.metrics")
@@ -100,7 +100,7 @@ func TestTokenHistoryHugeTotalsStayExactAndExportAsFloats(t *testing.T) {
 		hrec(4, 5*time.Minute, "USDT", "WITHDRAW", "-"+huge),
 	)
 	a := newTestHistory(r, 2)
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	wantIn := dec(huge).Add(dec(huge)).Add(dec("0.000000000000000000000000000001"))
@@ -183,7 +183,7 @@ func TestTokenHistoryRecordsByTypeExportsEveryDocumentedTypeFromTheStart(t *test
 	r := newRig(t, &fakeexchange.Scenario{UndocumentedTypes: []string{"SOMETHING_NEW"}})
 	a := newTestHistory(r, 2)
 	c := &TokenHistoryCollector{accounts: []*historyAccount{a}}
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	byType, summed := recordsByType(t, c)
@@ -204,7 +204,7 @@ func TestTokenHistoryRecordsByTypeExportsEveryDocumentedTypeFromTheStart(t *test
 		hrec(2, 2*time.Minute, "BTC", "LIQUIDATION", "-0.1"),
 		hrec(3, time.Minute, "ETH", "SOMETHING_NEW", "1"),
 	)
-	if err := a.poll(context.Background(), func() {}); err != nil {
+	if _, err := a.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	byType, summed = recordsByType(t, c)

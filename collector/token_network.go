@@ -64,21 +64,20 @@ func newTokenNetworkCollector(api TokenNetworkAPI, index *tokenNetworkIndex, sc 
 	return &TokenNetworkCollector{api: api, index: index, cap: sc}
 }
 
-func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) error {
-	rows, err := c.api.TokenNetworks(ctx)
+func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) (leftOut, error) {
+	rows, rejected, err := c.api.TokenNetworks(ctx)
 	if err != nil {
-		return err
+		return leftOut{}, err
 	}
 	rows = capRows(c.cap, dedupeTokenNetworks(rows))
-	if old := c.rows.Load(); old != nil && slices.EqualFunc(*old, rows, sameTokenNetwork) {
-		return nil
+	if old := c.rows.Load(); old == nil || !slices.EqualFunc(*old, rows, sameTokenNetwork) {
+		c.rows.Store(&rows)
+		if c.index != nil {
+			c.index.store(rows)
+		}
+		c.changes.Add(1)
 	}
-	c.rows.Store(&rows)
-	if c.index != nil {
-		c.index.store(rows)
-	}
-	c.changes.Add(1)
-	return nil
+	return leftOut{rows: rejected}, nil
 }
 
 // generation changes when a poll brought different rows: the list rarely
@@ -138,6 +137,6 @@ func buildTokenNetwork(b *builder) (prometheus.Collector, error) {
 		return nil, nil
 	}
 	c := newTokenNetworkCollector(b.cfg.Public, &b.e.networks, b.seriesCap(""))
-	b.poll(c, "", c.poll)
+	b.pollList(c, "", c.poll)
 	return c, nil
 }

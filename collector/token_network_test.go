@@ -22,7 +22,7 @@ func tokenNetworkRows() []fakeexchange.TokenNetworkRow {
 
 func TestTokenNetworkMetricsDeduplicateRepeatedRows(t *testing.T) {
 	c := newTokenNetworkCollector(newTestRig(t).public, nil, nil)
-	if err := c.poll(context.Background(), func() {}); err != nil {
+	if _, err := c.poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
 	expectMetrics(t, c, "token_network.metrics")

@@ -18,7 +18,7 @@ const DefaultWalletLookback = 7 * 24 * time.Hour
 
 // WalletAPI reads one account's deposits and withdrawals.
 type WalletAPI interface {
-	WalletHistory(ctx context.Context, startMs, endMs int64) ([]client.Transfer, error)
+	WalletHistory(ctx context.Context, startMs, endMs int64) ([]client.Transfer, []client.RejectedRow, error)
 	// ServerNow is the local clock corrected to the exchange's.
 	ServerNow() time.Time
 }
@@ -84,23 +84,23 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 		l := &latest[walletSnapshot]{account: a.Name, changes: &c.changes}
 		c.accounts = append(c.accounts, l)
 		api, sc := a.API, b.seriesCap(a.Name)
-		b.poll(c, a.Name, func(ctx context.Context, _ func()) error {
+		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
 			end := api.ServerNow()
-			transfers, err := api.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
+			transfers, rejected, err := api.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
 			snap := walletInFlight(transfers)
 			snap.counts = capRows(sc, snap.counts)
-			return l.set(snap, err)
+			return leftOutOf(rejected, l.set(snap, err))
 		})
 	}
 	// The token network endpoint is on unless Collectors turns it off.
 	if on, set := b.cfg.Collectors[client.EndpointTokenNetwork]; len(c.accounts) > 0 && b.cfg.WalletNetworks != nil && set && !on {
 		api := b.cfg.WalletNetworks
-		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) error {
-			rows, err := api.TokenNetworks(ctx)
+		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
+			networks, rejected, err := api.TokenNetworks(ctx)
 			if err == nil {
-				c.networks.store(dedupeTokenNetworks(rows))
+				c.networks.store(dedupeTokenNetworks(networks))
 			}
-			return err
+			return leftOutOf(rejected, err)
 		})
 	}
 	return collectorOrNil(c, len(c.accounts)), nil

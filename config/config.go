@@ -42,7 +42,7 @@ type Account struct {
 	// Name is the account's label value in metrics and logs.
 	Name string
 	// APIKey identifies the account to the exchange. It is not secret, but
-	// logs should still show it through collector.MaskAPIKey.
+	// logs should still show it through client.MaskAPIKey.
 	APIKey string
 	// Secret signs the account's requests.
 	Secret Secret

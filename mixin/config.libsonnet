@@ -82,6 +82,10 @@
     // this window.
     seriesCappedWindow: '1h',
 
+    // WooxRowsRejected: how long the last successful poll of an endpoint
+    // must have left out rows it cannot read (woox_poll_rows_rejected > 0).
+    rowsRejectedFor: '2m',
+
     // WooxTokenHistoryInconsistent: inconsistent token history polls (the
     // exchange's meta.total above the records it returns) within
     // tokenHistoryInconsistentWindow before it fires.

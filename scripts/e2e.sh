@@ -391,6 +391,8 @@ silent=(
   'WooxStateFileCorrupt'
   'WooxStateFileWriteFailing'
   'WooxTokenHistoryInconsistent'
+  # The scenario's rows are all readable.
+  'WooxRowsRejected'
   'WooxClockSkew'
   'WooxExporterDown'
   'WooxExporterShardingMismatch'

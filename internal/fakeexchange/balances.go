@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -159,6 +160,26 @@ func addDecimal(text string, d decimal.Decimal) string {
 	return v.Add(d).String()
 }
 
+func (e *Exchange) balanceRow(b Balance, now int64) object {
+	o := object{"token": b.Token}
+	for _, f := range []struct{ name, text string }{
+		{"holding", b.Holding}, {"frozen", b.Frozen}, {"staked", b.Staked},
+		{"availableBalance", b.AvailableBalance}, {"markPrice", b.MarkPrice},
+	} {
+		e.set(o, f.name, e.decimalField(f.text))
+	}
+	e.set(o, "timestamp", e.rowTime(now))
+	return o
+}
+
+// unreadableBalance is the balance of token UNREADABLE1, 2, ... with a
+// holding that is not a number.
+func (e *Exchange) unreadableBalance(i int) any {
+	o := object{"token": "UNREADABLE" + strconv.Itoa(i+1)}
+	e.set(o, "holding", "1.2.3")
+	return o
+}
+
 func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "token")
 	if aerr != nil {
@@ -172,21 +193,17 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	// records dated up to its timestamp (see datedLocked).
 	now := e.now().UnixMilli()
 	a.balancesAt = max(a.balancesAt, now)
-	rows := make([]object, 0, len(a.balances))
+	var listed []Balance
 	for _, b := range a.balances {
-		if hasToken && b.Token != token {
-			continue
+		if !hasToken || b.Token == token {
+			listed = append(listed, b)
 		}
-		o := object{"token": b.Token}
-		for _, f := range []struct{ name, text string }{
-			{"holding", b.Holding}, {"frozen", b.Frozen}, {"staked", b.Staked},
-			{"availableBalance", b.AvailableBalance}, {"markPrice", b.MarkPrice},
-		} {
-			e.set(o, f.name, e.decimalField(f.text))
-		}
-		e.set(o, "timestamp", e.rowTime(now))
-		rows = append(rows, o)
 	}
+	total := e.listLength(EndpointBalances, len(listed))
+	if hasToken {
+		total = len(listed) // its one row at most: no unreadable row
+	}
+	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.balanceRow(listed[i], now) })
 	o := object{"holding": rows}
 	e.set(o, "userId", e.integer(a.userID))
 	return stamped{data: o, ms: now}, nil

@@ -71,14 +71,20 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 	defer e.mu.Unlock()
 	a := e.accounts[account]
 	listed := e.listedKeys(a)
-	all := make([]credentialJSON, 0, len(listed))
-	for _, key := range listed {
-		all = append(all, credentialJSON{
+	total := e.listLength(EndpointCredentials, len(listed))
+	from, to, served := e.pageRange(total, page, size)
+	rows := e.listRows(EndpointCredentials, len(listed), from, to, func(i int) any {
+		key := listed[i]
+		return credentialJSON{
 			AccountName: a.accountName, UserID: e.integer(a.userID), APIKey: key.APIKey,
 			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),
 			AllowedIPs:  slices.Clone(key.AllowedIPs),
-		})
-	}
-	from, to, served := e.pageRange(len(all), page, size)
-	return pageData{Rows: all[from:to], Meta: e.meta(len(all), served, size)}, nil
+		}
+	})
+	return pageData{Rows: rows, Meta: e.meta(total, served, size)}, nil
+}
+
+// unreadableCredential is a key row without apiKey.
+func (e *Exchange) unreadableCredential(i int) any {
+	return object{"accountName": "unreadable", "userId": e.integer(int64(i + 1)), "permissions": []string{"READ"}}
 }

@@ -36,7 +36,12 @@
 // silent page caps, understated or overstated totals and clamped pages
 // (page_cap, understate_total, overstate_total, clamp_pages), transaction
 // types beyond the documented ones (undocumented_types), unreadable amounts
-// (malformed_ids) and bogus timestamps on errors (error_timestamp). The
+// (malformed_ids), rows of the other list endpoints that no client can read
+// served after each list's first good row (unreadable_rows, or
+// SetUnreadableRows: a token network without allowWithdraw, a key without
+// apiKey, a holding of "1.2.3", a position without symbol, a transfer whose
+// createdTime is "yesterday", a sub-account without applicationId) and
+// bogus timestamps on errors (error_timestamp). The
 // defaults are the documented or most likely reading. A credentials list
 // that disagrees with the keys that sign is set with ListCredentials.
 //

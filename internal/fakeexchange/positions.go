@@ -232,11 +232,18 @@ func (e *Exchange) servePositions(account, rawQuery string) (any, *apiError) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a := e.accounts[account]
-	rows := make([]object, 0, len(a.positions))
-	for i := range a.positions {
-		rows = append(rows, e.positionRow(&a.positions[i], now))
-	}
-	return object{"positions": rows}, nil
+	n := len(a.positions)
+	return object{"positions": e.listRows(EndpointPositions, n, 0, e.listLength(EndpointPositions, n), func(i int) any {
+		return e.positionRow(&a.positions[i], now)
+	})}, nil
+}
+
+// unreadablePosition is a position row without symbol.
+func (e *Exchange) unreadablePosition(i int) any {
+	o := e.positionRow(&positionState{Position: Position{PositionSide: "BOTH", MarginMode: "CROSS", Holding: "1",
+		TimestampMs: int64(i + 1)}}, e.now())
+	delete(o, "symbol")
+	return o
 }
 
 func (e *Exchange) positionRow(p *positionState, now time.Time) object {

@@ -56,6 +56,13 @@ type Scenario struct {
 	// "1.2.3" (a JSON string in every number mode, so the rest of the
 	// answer stays valid JSON and only that row cannot be read).
 	MalformedIDs []int64 `yaml:"malformed_ids"`
+	// UnreadableRows are how many rows no client can read each list
+	// endpoint serves after the first of its good rows, by endpoint:
+	// token_network (a row without allowWithdraw), credentials (without
+	// apiKey), balances (a holding of "1.2.3"), positions (without symbol),
+	// wallet (a createdTime of "yesterday") and sub_accounts (without
+	// applicationId). Paged lists count them in meta.total.
+	UnreadableRows map[string]int `yaml:"unreadable_rows"`
 	// LateListing keeps a share of history records out of the history
 	// endpoint until a while after their own timestamp, as a deposit
 	// stamped when first seen on chain is listed only after

@@ -56,6 +56,9 @@ func (s *Scenario) validateSettings() error {
 		}
 		malformed[id] = true
 	}
+	if err := validateUnreadableRows(s.UnreadableRows); err != nil {
+		return err
+	}
 	if l := s.LateListing; l != nil {
 		if !(l.Share >= 0 && l.Share <= 1) {
 			return fieldErr("late_listing.share", "must be between 0 and 1, got %v", l.Share)

@@ -34,6 +34,7 @@ type Exchange struct {
 	camelWalletMeta  bool
 	pagedSubAccounts bool
 	malformedIDs     map[int64]bool
+	unreadable       map[string]int
 	lateListing      *LateListing
 	unstableTies     bool
 	pageCap          int
@@ -169,6 +170,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 		camelWalletMeta:   s.CamelCaseWalletMeta,
 		pagedSubAccounts:  s.PagedSubAccounts,
 		malformedIDs:      map[int64]bool{},
+		unreadable:        unreadableCounts(s),
 		unstableTies:      s.UnstableTieOrder,
 		pageCap:           s.PageCap,
 		understate:        s.UnderstateTotal,

@@ -3,6 +3,7 @@ package fakeexchange
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // PathSubAccounts lists the sub-accounts of the main account that signs the
@@ -82,27 +83,35 @@ func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
 	if a.isSubAccount {
 		return nil, errSubAccountKey
 	}
-	from, to, served := 0, len(a.subAccounts), page
+	total := e.listLength(EndpointSubAccounts, len(a.subAccounts))
+	from, to, served := 0, total, page
 	if e.pagedSubAccounts {
-		from, to, served = e.pageRange(len(a.subAccounts), page, size)
+		from, to, served = e.pageRange(total, page, size)
 	}
-	rows := make([]object, 0, to-from)
-	for _, s := range a.subAccounts[from:to] {
-		o := object{}
-		e.set(o, "applicationId", s.ApplicationID)
-		// The v1 answer names the sub-account "account".
-		if e.snakeBodies {
-			e.set(o, "account", s.Name)
-		} else {
-			e.set(o, "name", s.Name)
-		}
-		if s.CreatedTime != 0 {
-			e.set(o, "createdTime", e.walletTime(s.CreatedTime))
-		}
-		rows = append(rows, o)
-	}
+	rows := e.listRows(EndpointSubAccounts, len(a.subAccounts), from, to, func(i int) any { return e.subAccountRow(a.subAccounts[i]) })
 	if e.pagedSubAccounts {
-		return pageData{Rows: rows, Meta: e.meta(len(a.subAccounts), served, size)}, nil
+		return pageData{Rows: rows, Meta: e.meta(total, served, size)}, nil
 	}
 	return rowsData{Rows: rows}, nil
+}
+
+func (e *Exchange) subAccountRow(s SubAccount) object {
+	o := object{}
+	e.set(o, "applicationId", s.ApplicationID)
+	// The v1 answer names the sub-account "account".
+	if e.snakeBodies {
+		e.set(o, "account", s.Name)
+	} else {
+		e.set(o, "name", s.Name)
+	}
+	if s.CreatedTime != 0 {
+		e.set(o, "createdTime", e.walletTime(s.CreatedTime))
+	}
+	return o
+}
+
+// unreadableSubAccount is a sub-account row without applicationId, named
+// unreadable-1, 2, ...
+func (e *Exchange) unreadableSubAccount(i int) any {
+	return e.subAccountRow(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)})
 }

@@ -21,20 +21,32 @@ func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	rows := make([]object, 0, len(e.networks))
-	for _, n := range e.networks {
-		o := object{}
-		e.set(o, "protocol", n.Protocol)
-		e.set(o, "network", n.Network)
-		e.set(o, "token", n.Token)
-		e.set(o, "name", n.Name)
-		e.set(o, "minimumWithdrawal", e.number(n.MinimumWithdrawal))
-		e.set(o, "withdrawalFee", e.number(n.WithdrawalFee))
-		e.set(o, "allowDeposit", e.number(strconv.Itoa(n.AllowDeposit)))
-		e.set(o, "allowWithdraw", e.number(strconv.Itoa(n.AllowWithdraw)))
-		rows = append(rows, o)
-	}
-	return rowsData{Rows: rows}, nil
+	n := len(e.networks)
+	return rowsData{Rows: e.listRows(EndpointTokenNetwork, n, 0, e.listLength(EndpointTokenNetwork, n), func(i int) any {
+		return e.tokenNetworkRow(e.networks[i])
+	})}, nil
+}
+
+func (e *Exchange) tokenNetworkRow(n TokenNetworkRow) object {
+	o := object{}
+	e.set(o, "protocol", n.Protocol)
+	e.set(o, "network", n.Network)
+	e.set(o, "token", n.Token)
+	e.set(o, "name", n.Name)
+	e.set(o, "minimumWithdrawal", e.number(n.MinimumWithdrawal))
+	e.set(o, "withdrawalFee", e.number(n.WithdrawalFee))
+	e.set(o, "allowDeposit", e.number(strconv.Itoa(n.AllowDeposit)))
+	e.set(o, "allowWithdraw", e.number(strconv.Itoa(n.AllowWithdraw)))
+	return o
+}
+
+// unreadableTokenNetwork is a network row without allowWithdraw: token
+// UNREADABLE on network NET1, NET2, ...
+func (e *Exchange) unreadableTokenNetwork(i int) any {
+	o := e.tokenNetworkRow(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"})
+	delete(o, "allowWithdraw")
+	delete(o, "allow_withdraw")
+	return o
 }
 
 func validateTokenNetwork(r TokenNetworkRow) error {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -141,37 +142,51 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 	slices.SortFunc(all, func(x, y Transfer) int {
 		return cmp.Or(cmp.Compare(y.CreatedTime, x.CreatedTime), cmp.Compare(y.ID, x.ID))
 	})
-	from, to, served := e.pageRange(len(all), page, size)
-	rows := make([]object, 0, to-from)
-	for _, t := range all[from:to] {
-		updated := t.UpdatedTime
-		if updated == 0 {
-			updated = t.CreatedTime
-		}
-		// The fields and their order of the live answer.
-		o := object{}
-		e.set(o, "createdTime", e.walletTime(t.CreatedTime))
-		e.set(o, "updatedTime", e.walletTime(updated))
-		e.set(o, "id", t.ID)
-		e.set(o, "externalId", t.ID)
-		e.set(o, "applicationId", "app-"+account)
-		e.set(o, "token", t.Token)
-		e.setAlways(o, "targetAddress", "")
-		e.setAlways(o, "sourceAddress", "")
-		e.setAlways(o, "extra", "")
-		e.set(o, "type", t.typeOrBalance())
-		e.set(o, "tokenSide", t.Side)
-		e.set(o, "amount", e.decimalField(t.Amount))
-		e.setAlways(o, "txId", "")
-		e.setAlways(o, "feeToken", t.FeeToken)
-		e.setAlways(o, "feeAmount", e.decimalField(cmp.Or(t.FeeAmount, "0")))
-		e.set(o, "status", t.Status)
-		e.setAlways(o, "confirmingThreshold", nil)
-		e.setAlways(o, "confirmedNumber", nil)
-		rows = append(rows, o)
-	}
+	total := e.listLength(EndpointWallet, len(all))
+	from, to, served := e.pageRange(total, page, size)
+	rows := e.listRows(EndpointWallet, len(all), from, to, func(i int) any {
+		t := all[i]
+		return e.transferRow(account, t, e.walletTime(t.CreatedTime))
+	})
 	// The live wallet history spells its meta in snake_case.
-	return pageData{Rows: rows, Meta: e.metaSpelt(e.snakeMeta || !e.camelWalletMeta, len(all), served, size)}, nil
+	return pageData{Rows: rows, Meta: e.metaSpelt(e.snakeMeta || !e.camelWalletMeta, total, served, size)}, nil
+}
+
+// transferRow is t with the fields and their order of the live answer,
+// created at the time given.
+func (e *Exchange) transferRow(account string, t Transfer, created any) object {
+	updated := t.UpdatedTime
+	if updated == 0 {
+		updated = t.CreatedTime
+	}
+	o := object{}
+	e.set(o, "createdTime", created)
+	e.set(o, "updatedTime", e.walletTime(updated))
+	e.set(o, "id", t.ID)
+	e.set(o, "externalId", t.ID)
+	e.set(o, "applicationId", "app-"+account)
+	e.set(o, "token", t.Token)
+	e.setAlways(o, "targetAddress", "")
+	e.setAlways(o, "sourceAddress", "")
+	e.setAlways(o, "extra", "")
+	e.set(o, "type", t.typeOrBalance())
+	e.set(o, "tokenSide", t.Side)
+	e.set(o, "amount", e.decimalField(t.Amount))
+	e.setAlways(o, "txId", "")
+	e.setAlways(o, "feeToken", t.FeeToken)
+	e.setAlways(o, "feeAmount", e.decimalField(cmp.Or(t.FeeAmount, "0")))
+	e.set(o, "status", t.Status)
+	e.setAlways(o, "confirmingThreshold", nil)
+	e.setAlways(o, "confirmedNumber", nil)
+	return o
+}
+
+// unreadableTransfer is a withdrawal in flight, id unreadable-1, 2, ...,
+// whose createdTime is not a time.
+func (e *Exchange) unreadableTransfer(i int) any {
+	t := Transfer{ID: "unreadable-" + strconv.Itoa(i+1), Token: "USDT", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING",
+		CreatedTime: e.now().UnixMilli()}
+	return e.transferRow("", t, "yesterday")
 }
 
 // typeOrBalance is the transfer's type, BALANCE when the scenario set none.

@@ -760,6 +760,21 @@ local seconds(d) =
               runbook_url: runbook('WooxSeriesCapped'),
             },
           },
+          // Rows of a list answer that could not be read are left out, the
+          // rest exported: the poll succeeds, so WooxPollFailing stays quiet
+          // while the metrics of those rows are missing. Short: the gauge
+          // holds until the endpoint's next poll anyway.
+          {
+            alert: 'WooxRowsRejected',
+            expr: 'woox_poll_rows_rejected{%(wooxSelector)s} > 0' % $._config,
+            'for': $._config.rowsRejectedFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter leaves out rows of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} that it cannot read',
+              description: 'The last successful poll of {{ $labels.endpoint }}{{ if $labels.account }} for account {{ $labels.account }}{{ end }} on {{ $labels.instance }} could not read {{ $value | printf "%.0f" }} of the rows the exchange sent (a field missing or of the wrong kind) and left them out; the other rows are exported. The exporter log names each row (position, identifying field, field at fault). The metrics of those rows are missing, and so are the alerts on them.',
+              runbook_url: runbook('WooxRowsRejected'),
+            },
+          },
           // A poll is inconsistent when the exchange's meta.total promises
           // more records than its pages return. Once is a race with new
           // records; a steady rise means the exchange overstates it.

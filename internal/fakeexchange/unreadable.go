@@ -1,0 +1,94 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// unreadableRows build the i-th row no client can read of each list
+// endpoint that serves them (Scenario.UnreadableRows): a field every reader
+// needs left out, or a value of the wrong kind, as an exchange may serve
+// the same broken row on every request. Each is built in its endpoint's
+// file; token history has malformed_ids instead.
+var unreadableRows = map[string]func(e *Exchange, i int) any{
+	EndpointTokenNetwork: (*Exchange).unreadableTokenNetwork,
+	EndpointCredentials:  (*Exchange).unreadableCredential,
+	EndpointBalances:     (*Exchange).unreadableBalance,
+	EndpointPositions:    (*Exchange).unreadablePosition,
+	EndpointWallet:       (*Exchange).unreadableTransfer,
+	EndpointSubAccounts:  (*Exchange).unreadableSubAccount,
+}
+
+// UnreadableEndpoints are the list endpoints that serve unreadable rows on
+// request, in route order: what a test of every list endpoint loops over.
+func UnreadableEndpoints() []string {
+	var names []string
+	for _, r := range routes {
+		if unreadableRows[r.name] != nil {
+			names = append(names, r.name)
+		}
+	}
+	return names
+}
+
+// validateUnreadableRows checks Scenario.UnreadableRows.
+func validateUnreadableRows(rows map[string]int) error {
+	for _, name := range slices.Sorted(maps.Keys(rows)) {
+		if !slices.Contains(UnreadableEndpoints(), name) {
+			return fieldErr("unreadable_rows."+name, "not a list endpoint with unreadable rows (%s)", strings.Join(UnreadableEndpoints(), ", "))
+		}
+		if rows[name] < 0 {
+			return fieldErr("unreadable_rows."+name, "must not be negative, got %d", rows[name])
+		}
+	}
+	return nil
+}
+
+// unreadableCounts is the scenario's unreadable rows by endpoint, a map of
+// the exchange's own.
+func unreadableCounts(s *Scenario) map[string]int {
+	m := maps.Clone(s.UnreadableRows)
+	if m == nil {
+		m = map[string]int{}
+	}
+	return m
+}
+
+// SetUnreadableRows makes the endpoint serve n rows that no client can
+// read after the first of its good rows (before them when it has none), in
+// every account's answer; 0 serves none.
+func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
+	if err := validateUnreadableRows(map[string]int{endpoint: n}); err != nil {
+		return fmt.Errorf("set unreadable rows: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.unreadable[endpoint] = n
+	return nil
+}
+
+// listLength is how many rows a list of n good rows of endpoint holds,
+// its unreadable rows included. The caller holds mu.
+func (e *Exchange) listLength(endpoint string, n int) int { return n + e.unreadable[endpoint] }
+
+// listRows is the rows [from, to) of endpoint's list of n good rows, built
+// by good from their index, with its unreadable rows after the first good
+// row. The caller holds mu.
+func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
+	bad, row := e.unreadable[endpoint], unreadableRows[endpoint]
+	at := min(1, n)
+	out := make([]any, 0, to-from)
+	for i := from; i < to; i++ {
+		switch {
+		case i < at:
+			out = append(out, good(i))
+		case i < at+bad:
+			out = append(out, row(e, i-at))
+		default:
+			out = append(out, good(i-bad))
+		}
+	}
+	return out
+}
