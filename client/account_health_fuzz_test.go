@@ -67,20 +67,6 @@ func assertScaledField(t *testing.T, obj json.RawMessage, field string, d *decim
 	}
 }
 
-// rawRows returns the raw rows of the array field of data.
-func rawRows(t *testing.T, data json.RawMessage, field string) []json.RawMessage {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatalf("decoded data encoding/json cannot read: %v", err)
-	}
-	var rows []json.RawMessage
-	if err := json.Unmarshal(m[field], &rows); err != nil {
-		t.Fatalf("decoded %s that encoding/json cannot read as rows: %v", field, err)
-	}
-	return rows
-}
-
 func FuzzDecodeAccountInfo(f *testing.F) {
 	addHealthSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {

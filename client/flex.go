@@ -71,18 +71,6 @@ var (
 	maxInt64 = decimal.NewFromInt(math.MaxInt64)
 )
 
-// flexString is a string that may arrive as a JSON number (user ids).
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	s, isNull, err := scalarText(b)
-	if err != nil || isNull {
-		return err
-	}
-	*f = flexString(s)
-	return nil
-}
-
 // scalarText returns the text of a JSON string or number.
 func scalarText(b []byte) (s string, isNull bool, err error) {
 	b = bytes.TrimSpace(b)
