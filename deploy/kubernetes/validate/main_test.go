@@ -79,7 +79,7 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"misspelt field", "  replicas: 2\n", "  replica: 2\n", `unknown field "replica"`},
 		{"field of another version", "  serviceName: woox-exporter\n", "  serviceName: woox-exporter\n  minReadySecond: 5\n", `unknown field "minReadySecond"`},
 		{"wrong type", "  replicas: 2\n", "  replicas: two\n", "replicas"},
-		{"unknown ServiceMonitor field", "      interval: 30s\n", "      intervall: 30s\n", `unknown field "intervall"`},
+		{"unknown ServiceMonitor field", "      interval: 15s\n", "      intervall: 15s\n", `unknown field "intervall"`},
 		{"replicas and shard count disagree", "  replicas: 2\n", "  replicas: 3\n", "--shard.count"},
 		{"no ordinal", "            - --shard.from-hostname\n", "", "--shard.from-hostname"},
 		{"secret readable by others", "defaultMode: 0440", "defaultMode: 0444", "defaultMode must be 0440"},
