@@ -9,6 +9,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -36,7 +38,53 @@ func checkExporter(o *objects, operator bool) error {
 		return errors.Join(append(errs, err)...)
 	}
 	checkOperatorObjects(o, operator, fail)
+	checkNetworkPolicy(o, sts, c, fail)
 	return errors.Join(errs...)
+}
+
+// checkNetworkPolicy checks that one NetworkPolicy selects the exporter's
+// pods and admits ingress only on the metrics port, only from pods it
+// names: /metrics shows which keys can withdraw, balances and positions.
+func checkNetworkPolicy(o *objects, sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
+	podLabels := labels.Set(sts.Spec.Template.Labels)
+	var policies []networkingv1.NetworkPolicy
+	for _, np := range o.networkPolicies {
+		if sel, err := metav1.LabelSelectorAsSelector(&np.Spec.PodSelector); err == nil && sel.Matches(podLabels) {
+			policies = append(policies, np)
+		}
+	}
+	if len(policies) != 1 {
+		fail("want one NetworkPolicy selecting the exporter's pods (only the scraper may read /metrics), got %d", len(policies))
+		return
+	}
+	np := policies[0]
+	if !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) {
+		fail("NetworkPolicy %s must restrict Ingress", np.Name)
+	}
+	var metricsPort int32
+	for _, p := range c.Ports {
+		if p.Name == "http" {
+			metricsPort = p.ContainerPort
+		}
+	}
+	for i, rule := range np.Spec.Ingress {
+		if len(rule.From) == 0 {
+			fail("NetworkPolicy %s: ingress rule %d admits every source", np.Name, i)
+		}
+		for _, peer := range rule.From {
+			if peer.IPBlock == nil && (peer.PodSelector == nil || len(peer.PodSelector.MatchLabels)+len(peer.PodSelector.MatchExpressions) == 0) {
+				fail("NetworkPolicy %s: ingress rule %d admits every pod of the namespaces it selects; name the scraper's pods", np.Name, i)
+			}
+		}
+		if len(rule.Ports) == 0 {
+			fail("NetworkPolicy %s: ingress rule %d admits every port", np.Name, i)
+		}
+		for _, p := range rule.Ports {
+			if p.Port == nil || (p.Port.String() != "http" && p.Port.IntValue() != int(metricsPort)) {
+				fail("NetworkPolicy %s: ingress rule %d admits a port other than the metrics port", np.Name, i)
+			}
+		}
+	}
 }
 
 // failFunc records one failed check.

@@ -23,6 +23,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -52,6 +53,7 @@ type objects struct {
 	configMaps      []corev1.ConfigMap
 	services        []corev1.Service
 	statefulSets    []appsv1.StatefulSet
+	networkPolicies []networkingv1.NetworkPolicy
 	serviceMonitors []monitoringv1.ServiceMonitor
 	prometheusRules []monitoringv1.PrometheusRule
 }
@@ -99,6 +101,8 @@ func (o *objects) add(kind string, js []byte) error {
 		return strictAppend(js, &o.services)
 	case "apps/v1 StatefulSet":
 		return strictAppend(js, &o.statefulSets)
+	case "networking.k8s.io/v1 NetworkPolicy":
+		return strictAppend(js, &o.networkPolicies)
 	case "monitoring.coreos.com/v1 ServiceMonitor":
 		return strictAppend(js, &o.serviceMonitors)
 	case "monitoring.coreos.com/v1 PrometheusRule":

@@ -10,7 +10,7 @@ import (
 // The kustomizations' resources as written (without the labels, the image
 // and the generated ConfigMap kustomize adds).
 var (
-	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml"}
+	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml", "base/networkpolicy.yaml"}
 	operatorFiles = basePlus("operator/servicemonitor.yaml", "operator/prometheusrule.yaml")
 )
 
@@ -90,8 +90,12 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"no memory limit", "            limits:\n              memory: 120Mi\n", "", "limit memory"},
 		{"state off the claim", "--token-history.state-file=/var/lib/woox_exporter/", "--token-history.state-file=/tmp/", "volume claim template"},
 		{"service selects nothing", "  selector:\n    app.kubernetes.io/component: exporter\n  ports:", "  selector:\n    app.kubernetes.io/component: other\n  ports:", "does not select the exporter's pods"},
-		{"monitor on a missing port", "    - port: http\n", "    - port: metrics\n", `port "metrics"`},
+		{"monitor on a missing port", "    - port: http\n      # 15s", "    - port: metrics\n      # 15s", `port "metrics"`},
 		{"unknown kind", "kind: ServiceAccount", "kind: ServiceAcount", "not one this deployment uses"},
+		{"network policy selects other pods", "  podSelector:\n    matchLabels:\n      app.kubernetes.io/component: exporter\n", "  podSelector:\n    matchLabels:\n      app.kubernetes.io/component: other\n", "want one NetworkPolicy selecting the exporter's pods"},
+		{"network policy admits every pod", "          podSelector:\n            matchExpressions:\n              - key: app.kubernetes.io/name\n                operator: In\n                values: [prometheus]\n", "", "admits every pod"},
+		{"network policy admits another port", "        - port: http\n          protocol: TCP\n", "        - port: 22\n          protocol: TCP\n", "a port other than the metrics port"},
+		{"network policy lets everything in", "  policyTypes:\n    - Ingress\n", "  policyTypes:\n    - Egress\n", "must restrict Ingress"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := manifests(t, operatorFiles)
