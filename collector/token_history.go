@@ -119,8 +119,8 @@ type historyAccount struct {
 	live   *liveLedger
 	// restored is the saved state until judged (judgeRestored). Poller only.
 	restored *restored
-	opts   historyOptions
-	logger log.Logger
+	opts     historyOptions
+	logger   log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
 	// snap is what scrapes read, published by the poller after every page
