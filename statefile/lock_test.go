@@ -32,5 +32,7 @@ func TestAcquireRefusesAHeldStateFileNamingItsHolder(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Acquire after Release: %v", err)
 	}
-	l.Release()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
 }
