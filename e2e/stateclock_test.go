@@ -77,17 +77,7 @@ func TestBinaryKeepsAStateFileAheadOfALocalClockBehind(t *testing.T) {
 // state alone, with a warning naming it; the other accounts keep their
 // counters.
 func TestBinarySetsAsideOnlyTheAccountWithAnImpossibleCursor(t *testing.T) {
-	fake := startFake(t)
-	url := serveFake(t, fake)
-	dir := t.TempDir()
-	state := filepath.Join(dir, "woox.json")
-	cfg := accountsConfig(t, dir, "main", "sub")
-	start := func(lookback string) *exportertest.Process {
-		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
-			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
-		p.WaitReady(t)
-		return p
-	}
+	fake, state, start := stateRig(t)
 	p := start("1h")
 	p.Stop(t)
 	saved := readState(t, state)
