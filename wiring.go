@@ -46,6 +46,8 @@ type wiring struct {
 	// unread are the names of WOOX_ variables set but not read: most likely
 	// a mistyped name, whose account is then not watched.
 	unread []string
+	// lock holds the state file for as long as the exporter runs.
+	lock *statefile.Lock
 }
 
 // prepare builds the public client, loads the accounts and checks the files
@@ -81,6 +83,11 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	}
 	if o.historyStateFile != "" {
 		if err := statefile.Check(o.historyStateFile); err != nil {
+			return nil, fmt.Errorf("--token-history.state-file: %w", err)
+		}
+		// Before listening or polling, and under --config.check too: a
+		// second exporter on the file would overwrite the first's accounts.
+		if w.lock, err = statefile.Acquire(o.historyStateFile); err != nil {
 			return nil, fmt.Errorf("--token-history.state-file: %w", err)
 		}
 	}

@@ -55,7 +55,7 @@ type BalancesCollector struct {
 	accounts []*latest[[]client.Balance]
 	// ledgers are the accounts' token history ledgers, which hold the
 	// balances against the records; nil without the token history.
-	ledgers []*ledger.Ledger
+	ledgers []*liveLedger
 	changes atomic.Uint64
 	// limit bounds the tokens of the unexplained change exported per
 	// account: the token history's tokens are the exchange's to choose.
@@ -80,7 +80,7 @@ func buildBalances(b *builder) (prometheus.Collector, error) {
 			s, err := api.BalanceSnapshot(ctx)
 			if err == nil && led != nil {
 				if h, ok := holdingsOf(s); ok {
-					led.ObserveBalances(h)
+					led.Load().ObserveBalances(h)
 				}
 			}
 			return leftOutOf(s.Rejected, l.set(capRows(sc, s.Balances), err))
@@ -109,7 +109,7 @@ func (c *BalancesCollector) generation() uint64 {
 	g := c.changes.Load()
 	for _, l := range c.ledgers {
 		if l != nil {
-			g += l.ReconcileGeneration()
+			g += l.Load().ReconcileGeneration()
 		}
 	}
 	return g
@@ -129,7 +129,7 @@ func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
 		if l == nil {
 			continue
 		}
-		if by, ok := l.Unexplained(); ok {
+		if by, ok := l.Load().Unexplained(); ok {
 			for _, token := range firstTokens(by, c.limit) {
 				ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, by[token].InexactFloat64(), c.accounts[i].account, token)
 			}

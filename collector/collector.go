@@ -40,6 +40,9 @@ type TokenHistoryAPI interface {
 	TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error
 	// ServerNow is the local clock corrected to the exchange's.
 	ServerNow() time.Time
+	// ClockOffset is the exchange's clock minus the local one; not ok
+	// before an answer set it.
+	ClockOffset() (time.Duration, bool)
 }
 
 // AccountAPI is everything the exporter reads for one account; *client.Client
@@ -61,6 +64,9 @@ type StateStore interface {
 	States() map[string]ledger.State
 	// Save replaces the saved state of one account.
 	Save(account string, st ledger.State) error
+	// SetAside moves one account's saved state out of the store, into a
+	// file whose name it returns.
+	SetAside(account string, now time.Time) (string, error)
 }
 
 var (

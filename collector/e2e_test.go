@@ -83,7 +83,7 @@ func TestEndToEndTokenHistoryCountsEveryRecordExactlyOnce(t *testing.T) {
 	e := newExporter(t, r.config())
 	setPageSize(e, 5)
 	start := now.Add(-time.Hour) // the first window's start
-	l := e.ledgers["main"]
+	l := e.ledgers["main"].Load()
 
 	// While the first poll pages: a record newer than the poll's end, a
 	// late record inside the window (shifting rows so they repeat across

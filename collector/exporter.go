@@ -109,7 +109,7 @@ type Exporter struct {
 	// endpoint name ("health" for the poll health).
 	collectors []prometheus.Collector
 	byName     map[string]prometheus.Collector
-	ledgers    map[string]*ledger.Ledger
+	ledgers    map[string]*liveLedger
 	state      StateStore
 	logger     log.Logger
 	history    *TokenHistoryCollector
@@ -180,7 +180,7 @@ func New(cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Exporter{ledgers: map[string]*ledger.Ledger{}, byName: map[string]prometheus.Collector{},
+	e := &Exporter{ledgers: map[string]*liveLedger{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
 	for _, ep := range Endpoints {
 		if !ep.Enabled(cfg.Collectors) {

@@ -293,7 +293,7 @@ func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
 	cfg := testConfig(r)
 	cfg.Public, cfg.HistoryOverlap, cfg.HistoryLookback = nil, 0, 0
 	e := newExporter(t, cfg)
-	l := e.ledgers["main"]
+	l := e.ledgers["main"].Load()
 	if want := historyNow.Add(-time.Hour).UnixMilli(); l.Start() != want {
 		t.Errorf("first window starts %d, want now - 1h = %d", l.Start(), want)
 	}

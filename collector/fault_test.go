@@ -126,7 +126,7 @@ func (r *faultRig) gather(t *testing.T) map[string]float64 {
 // exact reports whether the ledger totals equal the exact decimal sums of
 // every record the fake holds.
 func (r *faultRig) exact() bool {
-	return len(totalsDiff(r.exporter.ledgers["main"].Snapshot().Totals, r.fake.ServedHistory("main"))) == 0
+	return len(totalsDiff(r.exporter.ledgers["main"].Load().Snapshot().Totals, r.fake.ServedHistory("main"))) == 0
 }
 
 var faultEndpoints = []string{client.EndpointTokenNetwork, client.EndpointCredentials, client.EndpointTokenHistory}
@@ -385,7 +385,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 			}
 		}
 	}
-	totals := e.ledgers["main"].Snapshot().Totals
+	totals := e.ledgers["main"].Load().Snapshot().Totals
 	var records uint64
 	for _, tot := range totals {
 		records += tot.Records

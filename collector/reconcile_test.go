@@ -76,7 +76,7 @@ func (x *reconcileRig) round(d time.Duration) {
 // want compares the exact unexplained change and the exported gauge.
 func (x *reconcileRig) want(what string, want map[string]string) {
 	x.t.Helper()
-	got, ok := x.e.ledgers["main"].Unexplained()
+	got, ok := x.e.ledgers["main"].Load().Unexplained()
 	if !ok {
 		x.t.Fatalf("%s: not reconciled", what)
 	}

@@ -112,11 +112,15 @@ type TokenHistoryCollector struct {
 var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 
 type historyAccount struct {
-	name   string
-	api    TokenHistoryAPI
+	name string
+	api  TokenHistoryAPI
+	// ledger is the poller's; others find it in live.
 	ledger *ledger.Ledger
-	opts   historyOptions
-	logger log.Logger
+	live   *liveLedger
+	// restored is the saved state until judged (judgeRestored). Poller only.
+	restored *restored
+	opts     historyOptions
+	logger   log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
 	// snap is what scrapes read, published by the poller after every page
@@ -147,7 +151,7 @@ type historyAccount struct {
 }
 
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, opts historyOptions, logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, ledger: l, opts: opts, logger: logger, pageSize: client.MaxPageSize,
+	a := &historyAccount{name: name, api: api, ledger: l, live: newLiveLedger(l), opts: opts, logger: logger, pageSize: client.MaxPageSize,
 		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
 	a.publish()
 	return a
@@ -234,17 +238,21 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
 	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint}
+	fresh := func(nowMs int64) *ledger.Ledger { return ledger.New(nowMs-cfg.HistoryLookback.Milliseconds(), lcfg) }
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
+		var r *restored
 		if st, ok := saved[a.Name]; ok {
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
+			r = &restored{state: st, fresh: fresh, setAside: cfg.State.SetAside}
 		}
-		b.e.ledgers[a.Name] = l
 		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
 			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
+		ha.restored = r
+		b.e.ledgers[a.Name] = ha.live
 		ha.cap = b.seriesCap(a.Name)
 		if cfg.State != nil {
 			ha.onPoll = b.e.save

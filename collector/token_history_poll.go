@@ -102,6 +102,11 @@ func (a *historyAccount) readWindow(ctx context.Context, start, end int64, first
 // reads held (the late sweep's re-reads are not counted again).
 func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
 	a.leftOut = map[string]bool{}
+	if a.restored != nil {
+		if err := a.judgeRestored(ctx); err != nil {
+			return leftOut{}, err
+		}
+	}
 	if err := a.pollWindow(ctx, progress); err != nil {
 		return leftOut{}, err
 	}

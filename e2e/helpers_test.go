@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prometheus/common/model"
 
@@ -126,7 +125,7 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := statefile.Decode(b, time.Now())
+	st, err := statefile.Decode(b)
 	if err != nil {
 		t.Fatalf("state file: %v\n%s", err, b)
 	}
@@ -140,7 +139,7 @@ func readStateQuiet(path string) (map[string]ledger.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefile.Decode(b, time.Now())
+	return statefile.Decode(b)
 }
 
 // tail is the last lines of s.

@@ -272,17 +272,7 @@ func TestBinarySurvivesStateFileWriteFailures(t *testing.T) {
 // what its last poll wrote: counters continue, and records that arrived
 // while it was down are counted, every record exactly once.
 func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
-	fake := startFake(t)
-	url := serveFake(t, fake)
-	dir := t.TempDir()
-	state := filepath.Join(dir, "woox.json")
-	cfg := accountsConfig(t, dir, "main", "sub")
-	start := func(lookback string) *exportertest.Process {
-		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
-			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
-		p.WaitReady(t)
-		return p
-	}
+	fake, state, start := stateRig(t)
 	const mainDeposit = `woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
 
 	p := start("1h")
@@ -346,4 +336,22 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 	saved := readState(t, state)
 	checkStateExact(t, fake, saved["main"], "main")
 	checkStateExact(t, fake, saved["sub"], "sub")
+}
+
+// stateRig is the default scenario's fake, a state file path in a fresh
+// directory, and start, which runs the binary watching main and sub with
+// that state file and --token-history.lookback, ready.
+func stateRig(t *testing.T) (fake *fakeexchange.Exchange, state string, start func(lookback string) *exportertest.Process) {
+	fake = startFake(t)
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state = filepath.Join(dir, "woox.json")
+	cfg := accountsConfig(t, dir, "main", "sub")
+	start = func(lookback string) *exportertest.Process {
+		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+cfg,
+			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
+		p.WaitReady(t)
+		return p
+	}
+	return fake, state, start
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// MaxFutureCursor is how far ahead of the local clock a saved cursor may be
-// and still be believed: further ahead, the state is corrupt (a cursor in
-// the future would stop counting until that time).
+// MaxFutureCursor is how far ahead of the exchange's clock a saved cursor
+// may be and still be believed: further ahead, the state is corrupt (a
+// cursor in the future would stop counting until that time).
 const MaxFutureCursor = time.Hour
 
 // StateVersion is the version of State that Export writes. FromState also
@@ -102,12 +102,12 @@ func (l *Ledger) Export() State {
 	return st
 }
 
-// Check reports whether st is plausible at the local time nowMs: a cursor
-// more than MaxFutureCursor ahead, or a horizon after the cursor, makes a
-// corrupt state.
+// Check reports whether st is plausible at the exchange's time nowMs: a
+// cursor more than MaxFutureCursor ahead, or a horizon after the cursor,
+// makes a corrupt state.
 func (st State) Check(nowMs int64) error {
 	if st.StartMs > nowMs+MaxFutureCursor.Milliseconds() {
-		return fmt.Errorf("ledger state: cursor %s is in the future (local time %s)",
+		return fmt.Errorf("ledger state: cursor %s is in the future (exchange time %s)",
 			time.UnixMilli(st.StartMs).UTC().Format(time.RFC3339), time.UnixMilli(nowMs).UTC().Format(time.RFC3339))
 	}
 	if st.HorizonMs != nil && *st.HorizonMs > st.StartMs {

@@ -3,7 +3,6 @@ package statefile
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // A file the decoder refuses is described by the kind of fault and its
@@ -17,7 +16,7 @@ func TestDecodeErrorNamesTheOffsetNotTheContent(t *testing.T) {
 		{"empty", ``, "decode: empty file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Decode([]byte(tc.content), time.Now())
+			_, err := Decode([]byte(tc.content))
 			if err == nil {
 				t.Fatal("decoded")
 			}

@@ -41,9 +41,11 @@ type Document struct {
 }
 
 // Decode parses and checks a state document: the version, and that every
-// account's state rebuilds a ledger and is plausible at the local time now
-// (ledger.State.Check). It never returns a partial result.
-func Decode(b []byte, now time.Time) (map[string]ledger.State, error) {
+// account's state rebuilds a ledger. It never returns a partial result.
+// Whether a cursor is plausible in time is not judged here: only the
+// exchange's clock can tell, and only for that account (see
+// ledger.State.Check).
+func Decode(b []byte) (map[string]ledger.State, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var doc Document
@@ -61,9 +63,6 @@ func Decode(b []byte, now time.Time) (map[string]ledger.State, error) {
 	}
 	for name, st := range doc.Accounts {
 		if _, err := ledger.FromState(st, ledger.Config{}); err != nil {
-			return nil, fmt.Errorf("account %q: %w", name, err)
-		}
-		if err := st.Check(now.UnixMilli()); err != nil {
 			return nil, fmt.Errorf("account %q: %w", name, err)
 		}
 	}
@@ -121,7 +120,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
-	accounts, err := Decode(b, now)
+	accounts, err := Decode(b)
 	if err == nil {
 		s.accounts = accounts
 		return s, nil
@@ -185,21 +184,49 @@ func checkWritableDir(dir string) error {
 	return os.Remove(name)
 }
 
-// setAside renames the file at path to path.corrupt-<UTC time>, adding a
-// counter when that name is taken, and returns the new name.
+// setAside renames the file at path to asideName(path, now) and returns
+// the new name.
 func setAside(path string, now time.Time) (string, error) {
-	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
-	name := base
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		name = fmt.Sprintf("%s-%d", base, n)
-	}
+	name := asideName(path, now)
 	if err := os.Rename(path, name); err != nil {
 		return "", err
 	}
 	return name, nil
+}
+
+// asideName is a free name path.corrupt-<UTC time>, with a counter when
+// that name is taken.
+func asideName(path string, now time.Time) string {
+	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	name := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+// SetAside moves one account's saved state out of the store into a state
+// file of its own (path.corrupt-<UTC time>, holding that account alone)
+// and returns its name: the other accounts are untouched, and the next Save
+// writes the file without it.
+func (s *Store) SetAside(account string, now time.Time) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.accounts[account]
+	if !ok {
+		return "", nil
+	}
+	b, err := Encode(map[string]ledger.State{account: st})
+	if err == nil {
+		name := asideName(s.path, now)
+		if err = writeAtomic(name, b); err == nil {
+			delete(s.accounts, account)
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("set aside the state of account %q: %w", account, err)
 }
 
 // Path is the state file's path.

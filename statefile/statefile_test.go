@@ -92,9 +92,6 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 		{"unknown field", `{"version":1,"accounts":{},"cursor":5}`, "unknown field"},
 		{"bad decimal", `{"version":1,"accounts":{"main":{"version":1,"start_ms":1,"seen":[],"totals":[{"token":"USDT","type":"DEPOSIT","records":1,"inflow":"1.2.3","outflow":"0"}]}}}`, "inflow"},
 		{"ledger version", `{"version":1,"accounts":{"main":{"version":9,"start_ms":1}}}`, "ledger state version 9"},
-		// openTime is 2026-11-22T07:45Z; a cursor 48 h later is a corrupt state.
-		{"cursor in the future", `{"version":1,"accounts":{"main":{"version":2,"start_ms":1795592700000,"seen":[],"totals":[]}}}`, "in the future"},
-		{"cursor in microseconds", `{"version":1,"accounts":{"main":{"version":2,"start_ms":1795333500000000,"seen":[],"totals":[]}}}`, "in the future"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")
@@ -240,5 +237,37 @@ woox_exporter_state_file_write_failures_total 1
 	}
 	if problems, err := testutil.CollectAndLint(s); err != nil || len(problems) > 0 {
 		t.Errorf("lint: %v %v", problems, err)
+	}
+}
+
+// A cursor ahead of the local clock is no reason to set the whole file
+// aside: only the exchange's clock can tell, and only for its account.
+// SetAside then moves that account alone into a file of its own.
+func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	// openTime is 2026-11-22T07:45Z; main's cursor is 48 h later.
+	const content = `{"version":1,"accounts":{"main":{"version":2,"start_ms":1795592700000,"seen":[],"totals":[]},` +
+		`"sub":{"version":2,"start_ms":1700000000000,"seen":[],"totals":[]}}}`
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, openTime)
+	if err != nil || s.Corruption() != nil || len(s.States()) != 2 {
+		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(s.States()))
+	}
+	aside, err := s.SetAside("main", openTime)
+	if err != nil || aside != path+".corrupt-20261122T074500Z" {
+		t.Fatalf("SetAside: %q, %v", aside, err)
+	}
+	b, err := os.ReadFile(aside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil || len(got) != 1 || got["main"].StartMs != 1795592700000 {
+		t.Errorf("set-aside file holds %v (%v), want main's state alone", got, err)
+	}
+	if st := s.States(); len(st) != 1 || st["sub"].StartMs != 1700000000000 {
+		t.Errorf("store after SetAside holds %v, want sub alone", st)
 	}
 }

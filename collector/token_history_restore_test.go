@@ -1,0 +1,73 @@
+package collector
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
+)
+
+// restoreRig starts the token history of "main" alone from a state file
+// holding a cursor at historyNow+ahead, against an exchange whose clock is
+// offset from the rig's, and polls it once: no other poller has told the
+// exchange's time before it.
+func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *statefile.Store) {
+	t.Helper()
+	r := newRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset})
+	path := filepath.Join(t.TempDir(), "state.json")
+	cursor := historyNow.Add(ahead).UnixMilli()
+	b, err := statefile.Encode(map[string]ledger.State{"main": {Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &cursor,
+		Seen: []ledger.SeenRecord{}, Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 1, Inflow: "7", Outflow: "0"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store, err := statefile.Open(path, historyNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := r.config()
+	cfg.Public, cfg.State, cfg.Collectors = nil, store, map[string]bool{}
+	for _, ep := range Endpoints {
+		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
+	}
+	e := newExporter(t, cfg)
+	e.pollers[0].pollOnce(context.Background())
+	return r, e, store
+}
+
+func TestRestoredCursorAheadOfALocalClockBehindIsKept(t *testing.T) {
+	r, e, store := restoreRig(t, 2*time.Hour-time.Minute, 2*time.Hour)
+	if got := e.ledgers["main"].Load().Snapshot().Totals; len(got) != 1 || !got[0].Inflow.Equal(dec("7")) {
+		t.Errorf("totals %v, want the saved 7 USDT", got)
+	}
+	// The exchange's time came from one small read before the window.
+	if q := r.requests(client.EndpointTokenHistory); len(q) < 2 || query(t, q[0], "size") != "1" {
+		t.Errorf("token history requests %v, want a one-row read first", q)
+	}
+	if _, ok := store.States()["main"]; !ok || strings.Contains(r.logs.String(), "impossible") {
+		t.Errorf("saved state judged impossible:\n%s", r.logs.String())
+	}
+}
+
+func TestRestoredCursorAheadOfTheExchangeIsSetAside(t *testing.T) {
+	r, e, store := restoreRig(t, 2*time.Hour, 0)
+	if got := e.ledgers["main"].Load().Snapshot().Totals; len(got) != 0 {
+		t.Errorf("totals %v from an impossible state", got)
+	}
+	if st, ok := store.States()["main"]; ok && st.StartMs > historyNow.UnixMilli() {
+		t.Errorf("the impossible state is still in the store: cursor %d", st.StartMs)
+	}
+	if !strings.Contains(r.logs.String(), "account=main") || !strings.Contains(r.logs.String(), "impossible") {
+		t.Errorf("no warning naming main:\n%s", r.logs.String())
+	}
+}
