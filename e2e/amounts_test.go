@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // absurd are the ids of records whose amounts no counter can carry.
@@ -137,4 +139,99 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 	})
 	p.Stop(t)
 	checkOrdinary(t, fake, s, readState(t, state)["main"])
+}
+
+// A state file holding totals no counter can carry (a 401-digit sum, and
+// 1e300 over a few records) is repaired for those token and type pairs
+// alone: each set aside with a warning naming it, starting again from zero,
+// while every other pair and account keeps its saved totals.
+func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
+	fake := quietFake(t)
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "woox.json")
+	start := func(lookback string) *exportertest.Process {
+		p := exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+accountsConfig(t, dir, "main", "sub"),
+			"--token-history.state-file="+state, "--token-history.lookback="+lookback)
+		p.WaitReady(t)
+		return p
+	}
+	p := start("1h")
+	p.Scrape(t)
+	p.Stop(t)
+	saved := readState(t, state)
+	main := saved["main"]
+	if len(main.Totals) < 3 {
+		t.Fatalf("main saved %d totals, want at least 3 to tell one repaired from all", len(main.Totals))
+	}
+	poisoned := map[string]string{}
+	for i, g := range main.Totals {
+		switch {
+		case g.Token == "USDT" && g.Type == "DEPOSIT":
+			main.Totals[i].Inflow = "1" + strings.Repeat("0", 400)
+		case len(poisoned) == 0:
+			main.Totals[i].Outflow = "1" + strings.Repeat("0", 300)
+		default:
+			continue
+		}
+		poisoned[g.Token+" "+g.Type] = g.Token
+	}
+	saved["main"] = main
+	b, err := statefile.Encode(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(state, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25",
+		Timestamp: time.Now().Add(-10 * time.Second).UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+
+	p = start("1m")
+	s := p.Scrape(t)
+	p.Stop(t)
+	if v := value(t, s, "woox_exporter_state_file_corrupt"); v != 0 {
+		t.Errorf("woox_exporter_state_file_corrupt = %v: the whole file was set aside", v)
+	}
+	const deposit = `{account="main", token="USDT", transaction_type="DEPOSIT"}`
+	if v := value(t, s, "woox_token_history_inflow_total"+deposit); v != 7.25 {
+		t.Errorf("inflow%s = %v, want 7.25 (set aside, then the deposit while down)", deposit, v)
+	}
+	after := readState(t, state)
+	for _, g := range main.Totals {
+		labels := fmt.Sprintf(`{account="main", token=%q, transaction_type=%q}`, g.Token, g.Type)
+		_, bad := poisoned[g.Token+" "+g.Type]
+		for _, series := range []string{"woox_token_history_inflow_total" + labels, "woox_token_history_outflow_total" + labels} {
+			if v, ok := s[series]; ok && (math.IsInf(float64(v.Value), 0) || float64(v.Value) > 1e15) {
+				t.Errorf("%s = %v after the repair", series, v.Value)
+			}
+		}
+		if bad {
+			continue
+		}
+		if v := value(t, s, "woox_token_history_inflow_total"+labels); v != decimal.RequireFromString(g.Inflow).InexactFloat64() {
+			t.Errorf("inflow%s = %v, want the saved %s", labels, v, g.Inflow)
+		}
+	}
+	for _, g := range after["main"].Totals {
+		if len(g.Inflow) > 20 || len(g.Outflow) > 20 {
+			t.Errorf("state file still holds %s %s: inflow %.20s..., outflow %.20s...", g.Token, g.Type, g.Inflow, g.Outflow)
+		}
+	}
+	if len(after["sub"].Totals) != len(saved["sub"].Totals) {
+		t.Errorf("sub's totals changed: %d, were %d", len(after["sub"].Totals), len(saved["sub"].Totals))
+	}
+	for pair := range poisoned {
+		token, typ, _ := strings.Cut(pair, " ")
+		warned := false
+		for _, line := range strings.Split(p.Output(), "\n") {
+			warned = warned || (strings.Contains(line, "level=warn") && strings.Contains(line, "set aside") &&
+				strings.Contains(line, "token="+token) && strings.Contains(line, "transaction_type="+typ))
+		}
+		if !warned {
+			t.Errorf("no warn line naming %s:\n%s", pair, tail(p.Output(), 20))
+		}
+	}
 }
