@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
 	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
+	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
@@ -49,6 +51,8 @@ type options struct {
 	budget              float64
 	requestTimeout      time.Duration
 	seriesPerEndpoint   int
+	maxAmountText       string
+	maxAmount           decimal.Decimal
 
 	shardCount        int
 	shardIndex        int
@@ -101,6 +105,9 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("limits.series-per-endpoint", "Most distinct label sets (rows) each endpoint exports per account; the exchange's rows beyond it are dropped, "+
 		"token history records beyond it counted under token=\"__other__\", both counted in woox_exporter_series_capped_total.").
 		Default(strconv.Itoa(collector.DefaultSeriesPerEndpoint)).IntVar(&o.seriesPerEndpoint)
+	app.Flag("limits.max-amount", "Largest magnitude of a decimal read from the exchange (amount, balance, price); a row with a larger one is unreadable. "+
+		"float64 keeps about 15 significant digits: a counter past 1e15 no longer shows a 0.1 deposit.").
+		Default(client.DefaultMaxAmount.String()).StringVar(&o.maxAmountText)
 	o.addShardFlags(app)
 }
 
@@ -164,6 +171,9 @@ func (o *options) Validate() error {
 	}
 	if o.seriesPerEndpoint <= 0 {
 		return fmt.Errorf("--limits.series-per-endpoint %d: must be greater than 0", o.seriesPerEndpoint)
+	}
+	if err := o.validateMaxAmount(); err != nil {
+		return err
 	}
 	var err error
 	if o.shard, err = shardFlags(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname); err != nil {
@@ -263,6 +273,17 @@ func (o *options) resolveEndpoints() (public []namedInterval) {
 		public = append(public, i)
 	}
 	return public
+}
+
+// validateMaxAmount reads --limits.max-amount: positive, and within what a
+// float64 holds.
+func (o *options) validateMaxAmount() error {
+	d, err := decimal.NewFromString(o.maxAmountText)
+	if err != nil || d.Sign() <= 0 || math.IsInf(d.InexactFloat64(), 0) {
+		return fmt.Errorf("--limits.max-amount %q: want a positive number within float64", o.maxAmountText)
+	}
+	o.maxAmount = d
+	return nil
 }
 
 func (o *options) validateHistory() error {

@@ -55,6 +55,7 @@ type wiring struct {
 func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
 	w.clientMetrics = client.NewMetrics(w.reg)
+	client.SetMaxAmount(o.maxAmount)
 	// Built before --config.check's OK: the client checks the exchange URL.
 	public, err := w.newClient("", "", "")
 	if err != nil {

@@ -113,9 +113,9 @@ func (f fields) decimal(name string) (*decimal.Decimal, error) {
 	if err != nil || !present {
 		return nil, err
 	}
-	d, err := decimal.NewFromString(s)
+	d, err := parseDecimal(s)
 	if err != nil {
-		return nil, fieldErr(name, "invalid decimal %q", truncateForError(s))
+		return nil, &fieldError{name, err}
 	}
 	return &d, nil
 }
@@ -149,7 +149,10 @@ func (f fields) requiredFlag(name string) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	d, err := decimal.NewFromString(s)
+	d, err := decimal.Decimal{}, errors.New("too long")
+	if len(s) <= maxNumberText {
+		d, err = decimal.NewFromString(s)
+	}
 	if err != nil {
 		return false, fieldErr(name, "invalid flag %q", truncateForError(s))
 	}

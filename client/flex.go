@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/shopspring/decimal"
 )
@@ -43,10 +44,15 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 
 // parseInt64 reads an integer that may be written with a fraction or an
 // exponent ("1.0", 1e3), and refuses anything outside int64 rather than
-// letting it wrap.
+// letting it wrap. Plain digits that ParseInt refuses are refused without an
+// arbitrary-precision parse, whose cost grows with the square of the length.
 func parseInt64(s string) (int64, bool) {
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+	v, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case err == nil:
 		return v, true
+	case errors.Is(err, strconv.ErrRange), len(s) > maxNumberText:
+		return 0, false
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || !d.IsInteger() {
@@ -70,6 +76,55 @@ var (
 	minInt64 = decimal.NewFromInt(math.MinInt64)
 	maxInt64 = decimal.NewFromInt(math.MaxInt64)
 )
+
+// maxNumberText is the longest number text read from an answer: far beyond
+// any real value, and short enough that a decimal parse of it costs
+// microseconds (its cost grows with the square of the length).
+const maxNumberText = 400
+
+// DefaultMaxAmount is the default of SetMaxAmount: float64 keeps about 15
+// significant digits, so a counter past 1e15 token units no longer shows a
+// 0.1 deposit.
+var DefaultMaxAmount = decimal.New(1, 15)
+
+var maxAmount atomic.Pointer[decimal.Decimal]
+
+// SetMaxAmount sets, for the whole process, the largest magnitude of a
+// decimal read from an answer (an amount, a balance, a price): a row with a
+// larger one is unreadable, so that no exported value or counter is beyond
+// what a float64 carries meaningfully. Set it once at start, as
+// decimal.MaxDecodeExponent. Zero restores DefaultMaxAmount.
+func SetMaxAmount(d decimal.Decimal) {
+	if d.IsZero() {
+		d = DefaultMaxAmount
+	}
+	d = d.Abs()
+	maxAmount.Store(&d)
+}
+
+// MaxAmount is the bound SetMaxAmount set, DefaultMaxAmount before.
+func MaxAmount() decimal.Decimal {
+	if p := maxAmount.Load(); p != nil {
+		return *p
+	}
+	return DefaultMaxAmount
+}
+
+// parseDecimal reads a decimal from an answer: at most maxNumberText
+// characters, its magnitude at most MaxAmount.
+func parseDecimal(s string) (decimal.Decimal, error) {
+	if len(s) > maxNumberText {
+		return decimal.Decimal{}, fmt.Errorf("invalid decimal %q: longer than %d characters", truncateForError(s), maxNumberText)
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, fmt.Errorf("invalid decimal %q", truncateForError(s))
+	}
+	if m := MaxAmount(); d.Abs().GreaterThan(m) {
+		return decimal.Decimal{}, fmt.Errorf("decimal %q beyond %s in magnitude, more than a counter or gauge carries exactly", truncateForError(s), m)
+	}
+	return d, nil
+}
 
 // scalarText returns the text of a JSON string or number.
 func scalarText(b []byte) (s string, isNull bool, err error) {
@@ -95,8 +150,14 @@ func scalarText(b []byte) (s string, isNull bool, err error) {
 
 // truncateForError cuts text from the exchange to quote in an error. Its
 // long hex runs are redacted before the cut, which could shorten one below
-// the length that is recognised.
+// the length that is recognised; only a prefix is redacted, as the regexp's
+// cost over millions of digits is seconds, and redaction shrinks a run to
+// no less than a third, so the quote lies well within the prefix.
 func truncateForError(s string) string {
+	const redactPrefix = 4096
+	if len(s) > redactPrefix {
+		s = s[:redactPrefix]
+	}
 	s = redactHex(s)
 	const maxLen = 64
 	if len(s) > maxLen {

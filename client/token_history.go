@@ -240,8 +240,8 @@ func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
 	}
 	if s, err := requiredText(f.Amount); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else if v, err := decimal.NewFromString(s); err != nil {
-		problems = append(problems, fmt.Sprintf("amount: invalid decimal %q", truncateForError(s)))
+	} else if v, err := parseDecimal(s); err != nil {
+		problems = append(problems, "amount: "+err.Error())
 	} else {
 		rec.Amount = v
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -237,7 +238,8 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 		saved = cfg.State.States()
 	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
-	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint}
+	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint,
+		MaxAmount: client.MaxAmount()}
 	fresh := func(nowMs int64) *ledger.Ledger { return ledger.New(nowMs-cfg.HistoryLookback.Milliseconds(), lcfg) }
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
@@ -247,6 +249,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
+			warnSetAside(cfg.Logger, a.Name, l)
 			r = &restored{state: st, fresh: fresh, setAside: cfg.State.SetAside}
 		}
 		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
@@ -262,4 +265,22 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	}
 	b.e.history = c
 	return c, nil
+}
+
+// warnSetAside names each saved total the ledger set aside as beyond what a
+// counter can carry: that pair's counters start again from zero.
+func warnSetAside(logger log.Logger, account string, l *ledger.Ledger) {
+	for _, t := range l.SetAside() {
+		level.Warn(logger).Log("msg", "saved token history total set aside: beyond what a counter can carry (--limits.max-amount); its counters start again from zero",
+			"account", account, "token", t.Token, "transaction_type", t.Type, "records", t.Records,
+			"inflow", clip(t.Inflow), "outflow", clip(t.Outflow))
+	}
+}
+
+// clip shortens a saved total for a log line.
+func clip(s string) string {
+	if len(s) > 40 {
+		return fmt.Sprintf("%s... (%d characters)", s[:40], len(s))
+	}
+	return s
 }

@@ -105,6 +105,11 @@ type Config struct {
 	// MaxPairs bounds the (token, type) pairs counted by name (see
 	// Other); zero leaves them unbounded.
 	MaxPairs int
+	// MaxAmount is the largest magnitude of one record's amount (the
+	// client refuses larger ones); a saved total beyond its records times
+	// MaxAmount is set aside on restore (see FromState). Zero skips that
+	// check.
+	MaxAmount decimal.Decimal
 }
 
 // Total is the running count of one (token, transaction type) pair.
@@ -206,6 +211,8 @@ type Ledger struct {
 
 	// rec holds the balances against the records counted.
 	rec reconcile
+	// setAside are the saved totals FromState left out (see SetAside).
+	setAside []StateTotal
 }
 
 // New returns an empty ledger whose first window starts at startMs (now −

@@ -164,19 +164,19 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 		l.seen[s.ID] = e
 	}
 	for _, t := range st.Totals {
-		in, err := parseAmount(t.Inflow)
-		if err != nil {
-			return nil, fmt.Errorf("ledger state: inflow of %s %s: %w", t.Token, t.Type, err)
-		}
-		out, err := parseAmount(t.Outflow)
-		if err != nil {
-			return nil, fmt.Errorf("ledger state: outflow of %s %s: %w", t.Token, t.Type, err)
-		}
 		k := key{t.Token, t.Type}
-		if _, dup := l.totals[k]; dup {
+		if _, dup := l.totals[k]; dup || l.isSetAside(k) {
 			return nil, fmt.Errorf("ledger state: total of %s %s listed twice", t.Token, t.Type)
 		}
-		*l.newTotal(k) = sums{records: t.Records, inflow: in, outflow: out}
+		s, fits, err := restoreTotal(t, cfg.MaxAmount)
+		if err != nil {
+			return nil, err
+		}
+		if !fits {
+			l.setAside = append(l.setAside, t)
+			continue
+		}
+		*l.newTotal(k) = s
 	}
 	if s := st.Sweep; s != nil {
 		if s.Active && (s.StepMs < 1 || s.NextMs < s.FromMs || s.ToMs < s.FromMs) {
