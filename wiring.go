@@ -264,10 +264,10 @@ func unreadVariables(env []string, read map[string]bool) []string {
 	var unread []string
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "WOOX_") && !read[name] && !slices.Contains(unread, name) {
+		if strings.HasPrefix(name, "WOOX_") && !read[name] {
 			unread = append(unread, name)
 		}
 	}
 	slices.Sort(unread)
-	return unread
+	return slices.Compact(unread)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/shard"
 )
 
@@ -145,7 +146,7 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if n := busiest(times[k], window); n > requests/2 {
+		if n := testsupport.BusiestWindow(times[k], window); n > requests/2 {
 			t.Errorf("%s: %d requests in one %s window, budget %d", k, n, window, requests/2)
 		}
 	}
@@ -155,18 +156,4 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	if len(keys) != accounts*perAccount {
 		t.Errorf("requests for %d (account, endpoint) pairs, want each of the %d per-account endpoints of %d accounts", len(keys), perAccount, accounts)
 	}
-}
-
-// busiest is the most requests within one window.
-func busiest(times []time.Time, window time.Duration) int {
-	sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
-	worst := 0
-	for i := range times {
-		j := i
-		for j < len(times) && times[j].Sub(times[i]) < window {
-			j++
-		}
-		worst = max(worst, j-i)
-	}
-	return worst
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // windowUse is the most requests of one account within one window of an
@@ -50,7 +51,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		}
 		use := row.busiest[endpoint]
 		use.limit, use.allowed = p.Limit, p.Limit.Allowed(growthBudget)
-		use.busiest = max(use.busiest, busiestIn(times, p.Limit.Window))
+		use.busiest = max(use.busiest, testsupport.BusiestWindow(times, p.Limit.Window))
 		row.busiest[endpoint] = use
 	}
 	minutes := time.Since(started).Minutes()
@@ -115,19 +116,4 @@ func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first
 		perPoll[ep] = float64(t.requests) / float64(max(t.polls, 1))
 	}
 	return perPoll, first
-}
-
-// busiestIn is the most times within one window.
-func busiestIn(times []time.Time, window time.Duration) int {
-	s := slices.Clone(times)
-	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
-	worst := 0
-	for i := range s {
-		j := i
-		for j < len(s) && s[j].Sub(s[i]) < window {
-			j++
-		}
-		worst = max(worst, j-i)
-	}
-	return worst
 }

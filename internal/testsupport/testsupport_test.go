@@ -94,3 +94,26 @@ func TestDiffTotalsNamesEveryDifference(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", strings.Join(d, "\n"), strings.Join(wantLines, "\n"))
 	}
 }
+
+func TestBusiestWindowCountsTheFullestSpan(t *testing.T) {
+	at := func(s ...int) []time.Time {
+		var out []time.Time
+		for _, v := range s {
+			out = append(out, time.Unix(int64(v), 0))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		times []time.Time
+		want  int
+	}{
+		{nil, 0},
+		{at(0, 60, 120), 1},        // exactly a window apart: never together
+		{at(30, 0, 59, 61, 90), 3}, // 0, 30, 59; unsorted input
+		{at(5, 5, 5), 3},
+	} {
+		if got := BusiestWindow(tc.times, time.Minute); got != tc.want {
+			t.Errorf("BusiestWindow(%v) = %d, want %d", tc.times, got, tc.want)
+		}
+	}
+}
