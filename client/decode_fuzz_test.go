@@ -169,17 +169,25 @@ func timeOracle(t *testing.T, raw json.RawMessage) (ms int64, ok bool) {
 	}
 	text := string(bytes.TrimSpace(raw))
 	if !strings.HasPrefix(text, `"`) && !plainDecimal.MatchString(text) {
+		skipLongExponent(t, text)
 		return 0, false // not a number or string
 	}
 	return timeTextOracle(t, jsonScalar(t, raw))
 }
 
+// skipLongExponent skips a number whose exponent has more digits than
+// plainDecimal takes ("1e00000" is 1 to the client): beyond the oracle.
+func skipLongExponent(t *testing.T, text string) {
+	t.Helper()
+	if regexp.MustCompile(`[eE][+-]?[0-9]{5,}$`).MatchString(text) {
+		t.Skip("exponent too long for the oracle")
+	}
+}
+
 func timeTextOracle(t *testing.T, text string) (int64, bool) {
 	t.Helper()
 	if !plainDecimal.MatchString(text) {
-		if m := regexp.MustCompile(`[eE][+-]?[0-9]{5,}$`).FindString(text); m != "" {
-			t.Skip("exponent too large for the oracle")
-		}
+		skipLongExponent(t, text)
 		return 0, false
 	}
 	v, ok := new(big.Rat).SetString(text)
