@@ -3,9 +3,9 @@
 //   (import 'woox_exporter/mixin/mixin.libsonnet') + {
 //     _config+:: { wooxSelector: 'job="woox-prod"' },
 //   }
-// Every field feeds the rules or the dashboard: `bash scripts/mixin.sh
-// settings` (CI) renders with each one changed and fails for one that changes
-// neither.
+// Every field feeds the rules or the dashboard: `go test
+// ./internal/mixincheck` renders with each one changed and fails for one that
+// changes neither.
 {
   _config+:: {
     // Selects the exporter's series in every alert and recording rule, and
