@@ -2,6 +2,9 @@
 # Renders the monitoring mixin (mixin/) into the files the repository ships:
 #   alerts/woox_exporter.rules.yml   alerting and recording rules
 #   dashboards/woox_exporter.json    Grafana dashboard (grafana.com export format)
+#   deploy/kubernetes/operator/prometheusrule.yaml
+#                                    the same rules as a prometheus-operator
+#                                    PrometheusRule
 #
 #   bash scripts/mixin.sh render [DIR]   write them (under DIR, default .)
 #   bash scripts/mixin.sh rules CONFIG   prints the rules as JSON (which
@@ -22,6 +25,7 @@ cd "$(dirname "$0")/.."
 
 RULES=alerts/woox_exporter.rules.yml
 DASHBOARD=dashboards/woox_exporter.json
+PROMETHEUS_RULE=deploy/kubernetes/operator/prometheusrule.yaml
 
 for tool in jsonnet jq; do
 	command -v "$tool" >/dev/null || {
@@ -37,10 +41,10 @@ MIXIN='function(config={}) local m = (import "mixin.libsonnet") + { _config+:: c
 RULE_GROUPS='{ groups: std.get(m, "prometheusRules", { groups: [] }).groups + m.prometheusAlerts.groups }'
 DASHBOARD_JSON='m.grafanaDashboards["woox_exporter.json"]'
 
-# render_to DIR: writes both files under DIR (same relative paths).
+# render_to DIR: writes the three files under DIR (same relative paths).
 render_to() {
 	local dir=$1
-	mkdir -p "$dir/alerts" "$dir/dashboards"
+	mkdir -p "$dir/alerts" "$dir/dashboards" "$dir/${PROMETHEUS_RULE%/*}"
 	{
 		echo "# Generated from mixin/ by scripts/mixin.sh render: do not edit by hand."
 		echo "# What each alert means and what to do: RUNBOOK.md. Tests:"
@@ -51,12 +55,23 @@ render_to() {
 	} >"$dir/$RULES"
 	jsonnet -J mixin -e "$MIXIN $DASHBOARD_JSON" |
 		jq --indent 2 . >"$dir/$DASHBOARD"
+	# The rules file's groups under spec, indented one level (block scalars
+	# keep their relative indentation), without its comments.
+	{
+		echo "# Generated from mixin/ by scripts/mixin.sh render: do not edit by hand."
+		echo "apiVersion: monitoring.coreos.com/v1"
+		echo "kind: PrometheusRule"
+		echo "metadata:"
+		echo "  name: woox-exporter"
+		echo "spec:"
+		sed -n '/^groups:/,$p' "$dir/$RULES" | sed 's/^\(.\)/  \1/'
+	} >"$dir/$PROMETHEUS_RULE"
 }
 
 case ${1:-} in
 render)
 	render_to "${2:-.}"
-	echo "mixin.sh: rendered $RULES and $DASHBOARD under ${2:-.}"
+	echo "mixin.sh: rendered $RULES, $DASHBOARD and $PROMETHEUS_RULE under ${2:-.}"
 	;;
 rules)
 	jsonnet -J mixin --tla-code "config=${2:-"{}"}" -e "$MIXIN $RULE_GROUPS"

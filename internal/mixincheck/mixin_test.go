@@ -20,7 +20,7 @@ const repo = "../.."
 
 // rendered are the files scripts/mixin.sh render writes, relative to the
 // repository.
-var rendered = []string{"alerts/woox_exporter.rules.yml", "dashboards/woox_exporter.json"}
+var rendered = []string{"alerts/woox_exporter.rules.yml", "dashboards/woox_exporter.json", "deploy/kubernetes/operator/prometheusrule.yaml"}
 
 // needTools skips the test when the renderer's tools are missing (CI
 // installs them before the tests, and makes their absence a failure).
