@@ -115,6 +115,9 @@ func (a *accountState) putTransfer(t Transfer, created, now time.Time) {
 	a.transfers = append(a.transfers, t)
 }
 
+// serveWalletHistory answers as captured live: times strings of seconds
+// with a fraction (wallet_time_unit), meta in snake_case
+// (camel_case_wallet_meta).
 func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "token", "type", "tokenSide", "status", "startTime", "endTime", "page", "size")
 	if aerr != nil {
