@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -176,22 +175,6 @@ func validateKey(k Key, seen map[string]bool) error {
 	return nil
 }
 
-func validateRecord(r HistoryRecord, undocumented []string) error {
-	if !knownType(r.Type, undocumented) {
-		return fieldErr("type", "unknown type %q", r.Type)
-	}
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if _, err := parseAmount(r.Amount); err != nil {
-		return err
-	}
-	if r.Timestamp < 0 {
-		return fieldErr("timestamp", "must not be negative")
-	}
-	return nil
-}
-
 // ParseRateLimit parses "N/window", e.g. "10/60s" or "600/1m". "0/0s" (or
 // any zero part) means no limit.
 func ParseRateLimit(s string) (requests int, window time.Duration, err error) {
@@ -217,22 +200,3 @@ func fieldErr(field, format string, args ...any) error {
 // decimalText is a plain JSON number, so the same text can be sent as a
 // string or as a number.
 var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// historyTypes are the transaction types of the token history endpoint.
-var historyTypes = map[string]bool{}
-
-// knownType reports whether typ is documented or one of the scenario's
-// undocumented types.
-func knownType(typ string, undocumented []string) bool {
-	return historyTypes[typ] || slices.Contains(undocumented, typ)
-}
-
-func init() {
-	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
-		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
-		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
-		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
-		SPOT_TRANSACTION TRANSACTION_FEE`) {
-		historyTypes[t] = true
-	}
-}

@@ -3,6 +3,7 @@ package fakeexchange
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -345,5 +346,42 @@ func demoHistory(s *Scenario) {
 		ago(55*time.Minute, 2001, "SUB_ACCOUNT_TRANSFER", "USDT", "1000"),
 		ago(25*time.Minute, 2002, "INTEREST", "USDT", "-0.0042"),
 		ago(2*time.Minute, 2003, "DEPOSIT", "ETH", "1.5"),
+	}
+}
+
+// validateRecord checks a history record of the scenario or of the Go
+// API; undocumented are the scenario's undocumented types.
+func validateRecord(r HistoryRecord, undocumented []string) error {
+	if !knownType(r.Type, undocumented) {
+		return fieldErr("type", "unknown type %q", r.Type)
+	}
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if _, err := parseAmount(r.Amount); err != nil {
+		return err
+	}
+	if r.Timestamp < 0 {
+		return fieldErr("timestamp", "must not be negative")
+	}
+	return nil
+}
+
+// historyTypes are the transaction types of the token history endpoint.
+var historyTypes = map[string]bool{}
+
+// knownType reports whether typ is documented or one of the scenario's
+// undocumented types.
+func knownType(typ string, undocumented []string) bool {
+	return historyTypes[typ] || slices.Contains(undocumented, typ)
+}
+
+func init() {
+	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
+		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
+		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
+		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
+		SPOT_TRANSACTION TRANSACTION_FEE`) {
+		historyTypes[t] = true
 	}
 }
