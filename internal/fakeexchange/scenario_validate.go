@@ -136,6 +136,8 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
+		// Every action is a pointer or a flag, so an event without one
+		// equals its time alone.
 		if ev == (Event{After: ev.After}) {
 			return fieldErr(p, "no action")
 		}

@@ -242,35 +242,34 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	rt, ok := endpointAt(r.URL.Path)
-	endpoint := rt.name
+	ep, ok := endpointAt(r.URL.Path)
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return
 	}
-	rec.Endpoint = endpoint
+	rec.Endpoint = ep.name
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if !rt.public {
+	if !ep.public {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
 			e.writeError(w, &rec, aerr)
 			return
 		}
-		limiterKey, limiter = ref.account, e.private[endpoint]
+		limiterKey, limiter = ref.account, e.private[ep.name]
 	}
 	if !limiter.allow(limiterKey, e.clock()) {
 		e.writeError(w, &rec, errTooManyRequests())
 		return
 	}
-	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !rt.public {
+	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !ep.public {
 		e.writeError(w, &rec, errMaintenance())
 		return
 	}
 
-	delay, fault, cleared := e.takeFaults(endpoint)
+	delay, fault, cleared := e.takeFaults(ep.name)
 	if delay > 0 {
 		rec.Fault = FaultLatency
 		if !sleep(r.Context(), delay, cleared) {
@@ -284,7 +283,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var data any
 	var aerr *apiError
-	data, aerr = rt.serve(e, rec.Account, r.URL.RawQuery)
+	data, aerr = ep.serve(e, rec.Account, r.URL.RawQuery)
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
 		status, body = aerr.status, e.errorBody(aerr)
