@@ -18,10 +18,10 @@ const (
 )
 
 // DefaultScenario is the built-in scenario used when none is given, a demo
-// of every endpoint: account "main" (Main, user 12523) with the keys
-// DefaultMainKey, DefaultMainReadKey and DefaultMainTradeKey, and account
-// "sub" (Sub-1, user 12524) with DefaultSubKey, hold what each endpoint's
-// demo adds (see its file). Each call returns a fresh copy.
+// of every endpoint: accounts "main" (Main, user 12523; keys DefaultMainKey,
+// DefaultMainReadKey and DefaultMainTradeKey) and "sub" (Sub-1, user 12524;
+// key DefaultSubKey), filled in by each endpoint's demo in its file. Each
+// call returns a fresh copy.
 func DefaultScenario() *Scenario {
 	s := &Scenario{
 		Accounts: []Account{
