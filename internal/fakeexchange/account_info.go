@@ -15,7 +15,13 @@ const PathAccountInfo = "/v3/account/info"
 // request log.
 const EndpointAccountInfo = "account_info"
 
-var accountInfoRoute = route{path: PathAccountInfo, name: EndpointAccountInfo, serve: (*Exchange).serveAccountInfo}
+var accountInfoEndpoint = endpoint{path: PathAccountInfo, name: EndpointAccountInfo, serve: (*Exchange).serveAccountInfo,
+	validateAccount: validateAccountInfoAccount,
+	validateEvent:   validateAccountInfoEvent,
+	seedAccount:     seedAccountInfoAccount,
+	apply:           applyAccountInfoEvent,
+	demo:            demoAccountInfo,
+}
 
 // AccountInfo is what the account info endpoint reports. Every field is
 // exact decimal text; an empty one is left out of the answer, so clients
@@ -176,4 +182,47 @@ func (e *Exchange) serveAccountInfo(account, rawQuery string) (any, *apiError) {
 	}
 	e.set(o, "accountType", accountType)
 	return o, nil
+}
+
+// demoAccountInfo makes "main" a futures account with fee rates.
+func demoAccountInfo(s *Scenario) {
+	s.account("main").AccountInfo = &AccountInfo{
+		AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
+		MaintenanceMarginRatio: "0.03", TotalCollateral: "12500.5", FreeCollateral: "9000", TotalAccountValue: "12600.25",
+		// Basis points, as the exchange sends fee rates.
+		TakerFeeRate: "5", MakerFeeRate: "2", FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "1",
+	}
+}
+
+func validateAccountInfoAccount(_ *Scenario, a Account) error {
+	if a.AccountInfo == nil {
+		return nil
+	}
+	if err := a.AccountInfo.validate(); err != nil {
+		return fmt.Errorf("account_info.%w", err)
+	}
+	return nil
+}
+
+func validateAccountInfoEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
+	if a := ev.AccountInfo; a != nil {
+		return validateEventAccount("account_info", a.Account, accounts, a.validate())
+	}
+	return nil
+}
+
+// seedAccountInfoAccount sets the account's info, or a spot account's.
+func seedAccountInfoAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
+	st.info = defaultAccountInfo
+	if a.AccountInfo != nil {
+		st.info = *a.AccountInfo
+	}
+	return nil
+}
+
+func applyAccountInfoEvent(e *Exchange, ev Event) error {
+	if ev.AccountInfo == nil {
+		return nil
+	}
+	return e.patchAccountInfo(*ev.AccountInfo)
 }

@@ -2,10 +2,12 @@ package fakeexchange
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -18,7 +20,14 @@ const PathBalances = "/v3/asset/balances"
 // log.
 const EndpointBalances = "balances"
 
-var balancesRoute = route{path: PathBalances, name: EndpointBalances, serve: (*Exchange).serveBalances}
+var balancesEndpoint = endpoint{path: PathBalances, name: EndpointBalances, serve: (*Exchange).serveBalances,
+	validateAccount: validateBalancesAccount,
+	validateEvent:   validateBalancesEvent,
+	seedAccount:     seedBalancesAccount,
+	apply:           applyBalancesEvent,
+	unreadable:      (*Exchange).unreadableBalance,
+	demo:            demoBalances,
+}
 
 // Balance is one token of the balances endpoint. Amounts are exact decimal
 // text; an empty one is left out of the answer.
@@ -207,4 +216,60 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	o := object{"holding": rows}
 	e.set(o, "userId", e.integer(a.userID))
 	return stamped{data: o, ms: now}, nil
+}
+
+// validateBalancesAccount checks an account's balances: each valid, and no
+// token twice.
+func validateBalancesAccount(_ *Scenario, a Account) error {
+	tokens := map[string]bool{}
+	for i, b := range a.Balances {
+		if err := b.validate(); err != nil {
+			return fmt.Errorf("balances[%d].%w", i, err)
+		}
+		if tokens[b.Token] {
+			return fieldErr(fmt.Sprintf("balances[%d].token", i), "duplicate token %q", b.Token)
+		}
+		tokens[b.Token] = true
+	}
+	return nil
+}
+
+func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
+	for _, b := range a.Balances {
+		st.setBalance(b)
+	}
+	return nil
+}
+
+func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
+	if b := ev.Balance; b != nil {
+		if err := validateEventAccount("balance", b.Account, accounts, b.validate()); err != nil {
+			return err
+		}
+	}
+	if m := ev.UnrecordedBalanceMove; m != nil {
+		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
+	}
+	return nil
+}
+
+// applyBalancesEvent sets a balance, then moves one.
+func applyBalancesEvent(e *Exchange, ev Event) error {
+	var errs []error
+	if b := ev.Balance; b != nil {
+		errs = append(errs, e.SetBalance(b.Account, b.Balance))
+	}
+	if m := ev.UnrecordedBalanceMove; m != nil {
+		errs = append(errs, e.MoveBalance(m.Account, m.Token, m.Amount))
+	}
+	return errors.Join(errs...)
+}
+
+// demoBalances are two tokens of "main" and one of "sub".
+func demoBalances(s *Scenario) {
+	s.account("main").Balances = []Balance{
+		{Token: "BTC", Holding: "0.04", Frozen: "0.01", Staked: "0", AvailableBalance: "0.03", MarkPrice: "65000.5"},
+		{Token: "USDT", Holding: "2186.25", Frozen: "300", Staked: "100", AvailableBalance: "1786.25", MarkPrice: "1"},
+	}
+	s.account("sub").Balances = []Balance{{Token: "ETH", Holding: "1.5", Frozen: "0", Staked: "0", AvailableBalance: "1.5", MarkPrice: "3000"}}
 }

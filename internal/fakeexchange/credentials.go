@@ -12,7 +12,8 @@ const PathCredentials = "/v3/account/credentials"
 // request log.
 const EndpointCredentials = "credentials"
 
-var credentialsRoute = route{path: PathCredentials, name: EndpointCredentials, serve: (*Exchange).serveCredentials}
+var credentialsEndpoint = endpoint{path: PathCredentials, name: EndpointCredentials, serve: (*Exchange).serveCredentials,
+	unreadable: (*Exchange).unreadableCredential}
 
 type credentialJSON struct {
 	AccountName string   `json:"accountName"`

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -41,5 +42,41 @@ func TestListCredentialsServesTheListingAndKeysStillSign(t *testing.T) {
 	}
 	if err := h.ex.ListCredentials("nobody", nil); err == nil {
 		t.Error("an unknown account was taken")
+	}
+}
+
+func TestCredentialsRowsAndAllowedIPsOmission(t *testing.T) {
+	h := newHarness(t, testScenario())
+	r := h.get(PathCredentials, "", "a1")
+	rows := rowsOf(t, wantOK(t, r))
+	if len(rows) != 4 {
+		t.Fatalf("got %d rows, want the 4 keys of account a", len(rows))
+	}
+	if _, ok := rows[0]["allowedIPs"]; ok {
+		t.Errorf("unrestricted key has allowedIPs: %v", rows[0])
+	}
+	if fmt.Sprint(rows[1]["allowedIPs"]) != "[127.0.0.1 ::1]" || fmt.Sprint(rows[1]["permissions"]) != "[READ TRADE]" {
+		t.Errorf("row 1 = %v", rows[1])
+	}
+	if rows[0]["accountName"] != "Alpha" || rows[0]["userId"] != json.Number("1") || rows[0]["apiKey"] != "a1" {
+		t.Errorf("row 0 = %v", rows[0])
+	}
+	meta := metaOf(t, r.json(t))
+	if fmt.Sprint(meta) != "map[currentPage:1 recordsPerPage:25 total:4]" {
+		t.Errorf("meta = %v", meta)
+	}
+}
+
+func TestCredentialsPagingAndSnakeCaseMeta(t *testing.T) {
+	s := testScenario()
+	s.SnakeCaseMeta = true
+	h := newHarness(t, s)
+	r := h.get(PathCredentials, "page=2&size=3", "a1")
+	rows := rowsOf(t, wantOK(t, r))
+	if len(rows) != 1 || rows[0]["apiKey"] != "a-ip" {
+		t.Errorf("page 2 of size 3 = %v", rows)
+	}
+	if meta := metaOf(t, r.json(t)); fmt.Sprint(meta) != "map[current_page:2 records_per_page:3 total:4]" {
+		t.Errorf("meta = %v", meta)
 	}
 }

@@ -2,12 +2,10 @@
 // enough on the endpoints the exporter uses that a client bug it lets
 // through would most likely also pass against the real exchange.
 //
-// It serves GET /v3/public/tokenNetwork, GET /v3/public/systemInfo,
-// GET /v3/account/credentials, GET /v3/asset/token/history,
-// GET /v3/account/info, GET /v3/asset/balances, GET /v3/asset/wallet/history,
-// GET /v3/account/subAccounts/all and GET /v3/futures/positions with the real
-// envelope, field names and types, authentication (HMAC-SHA256 signature
-// over the raw query as received, a ±300 s timestamp window, key
+// It serves the endpoints of the table in endpoints.go, one file each (its
+// path is the file's Path constant, its name the Endpoint constant), with
+// the real envelope, field names and types, authentication (HMAC-SHA256
+// signature over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,
 // strict query validation, newest-first pagination, and injectable faults
 // (latency, 5xx, malformed or truncated JSON, maintenance, 429 storms,
@@ -15,14 +13,9 @@
 //
 // By default it answers in the shapes of the answers captured from the live
 // exchange (client/testdata/captures), and of the docs' examples where none
-// was captured: wallet history times as strings of seconds with a fraction,
-// its meta in snake_case, its tokens network-token ids (TRON_USDT); account
-// info with leverage a JSON number and fee rates, in basis points, only
-// when the scenario sets them; sub-accounts named by name, with no meta and
-// no query parameter taken; a stale estimatedEndTime while the system is
-// normal. The shapes this project guessed before the captures are scenario
-// options (wallet_time_unit, camel_case_wallet_meta, paged_sub_accounts,
-// snake_case_bodies).
+// was captured; each endpoint's file says which. The shapes this project
+// guessed before the captures are scenario options (wallet_time_unit,
+// camel_case_wallet_meta, paged_sub_accounts, snake_case_bodies).
 //
 // Where public sources leave behaviour open, a scenario field picks each
 // reading, so tests can show the exporter copes with all of them: number
@@ -38,12 +31,11 @@
 // types beyond the documented ones (undocumented_types), unreadable amounts
 // (malformed_ids), rows of the other list endpoints that no client can read
 // served after each list's first good row (unreadable_rows, or
-// SetUnreadableRows: a token network without allowWithdraw, a key without
-// apiKey, a holding of "1.2.3", a position without symbol, a transfer whose
-// createdTime is "yesterday", a sub-account without applicationId) and
-// bogus timestamps on errors (error_timestamp). The
-// defaults are the documented or most likely reading. A credentials list
-// that disagrees with the keys that sign is set with ListCredentials.
+// SetUnreadableRows, for the endpoints UnreadableEndpoints names; each
+// endpoint's file says what its row gets wrong) and bogus timestamps on
+// errors (error_timestamp). The defaults are the documented or most likely
+// reading. A credentials list that disagrees with the keys that sign is set
+// with ListCredentials.
 //
 // Choices where the public documentation is silent, documented so tests can
 // rely on them:
@@ -87,6 +79,7 @@
 //     records dated at or before its timestamp, those appended with an
 //     explicit earlier timestamp aside.
 //
-// A scenario (YAML or Go, see Scenario) sets accounts, keys, history, token
-// networks and timed events; DefaultScenario is a ready-made one.
+// A scenario (YAML or Go, see Scenario; testdata/example.yaml shows every
+// key) sets accounts, keys, each endpoint's data and timed events;
+// DefaultScenario is a ready-made one.
 package fakeexchange

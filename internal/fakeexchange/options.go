@@ -50,9 +50,9 @@ func WithRequestLogLimit(n int) Option {
 // privateLimiters are the limiters of the private endpoints, by name.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
-	for _, r := range routes {
-		if !r.public {
-			limiters[r.name] = newSlidingWindow(o.privateLimit(s, r.name))
+	for _, ep := range endpoints {
+		if !ep.public {
+			limiters[ep.name] = newSlidingWindow(o.privateLimit(s, ep.name))
 		}
 	}
 	return limiters

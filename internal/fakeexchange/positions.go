@@ -15,7 +15,14 @@ const PathPositions = "/v3/futures/positions"
 // log.
 const EndpointPositions = "positions"
 
-var positionsRoute = route{path: PathPositions, name: EndpointPositions, serve: (*Exchange).servePositions}
+var positionsEndpoint = endpoint{path: PathPositions, name: EndpointPositions, serve: (*Exchange).servePositions,
+	validateAccount: func(_ *Scenario, a Account) error { return validatePositions(a.Positions) },
+	validateEvent:   validatePositionsEvent,
+	seedAccount:     seedPositionsAccount,
+	apply:           func(e *Exchange, ev Event) error { return e.applyPositionEvent(ev.Position) },
+	unreadable:      (*Exchange).unreadablePosition,
+	demo:            func(s *Scenario) { s.account("main").Positions = defaultPositions() },
+}
 
 // Position is one futures position, identified by symbol and side. Amounts
 // are exact decimal text; an empty one is left out of the answer. The
@@ -291,6 +298,22 @@ func validatePositions(ps []Position) error {
 	return nil
 }
 
+func validatePositionsEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
+	if p := ev.Position; p != nil {
+		return validateEventAccount("position", p.Account, accounts, p.validate())
+	}
+	return nil
+}
+
+// seedPositionsAccount stores the account's positions; their walks start
+// with the exchange.
+func seedPositionsAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
+	for _, p := range a.Positions {
+		st.setPosition(positionState{Position: p.withDefaults()})
+	}
+	return nil
+}
+
 // CapturedPosition is the position of the live answer captured in
 // client/testdata/captures/futures_positions.json: a one-way, cross-margin
 // long without a liquidation price.
@@ -299,4 +322,20 @@ func CapturedPosition() Position {
 		PendingLongQty: "0", PendingShortQty: "0", SettlePrice: "96.87", AverageOpenPrice: "96.87", Pnl24H: "0",
 		Fee24H: "0.0048435", MarkPrice: "96.83793449", EstLiqPrice: "0", TimestampMs: 1752500555823, AdlQuantile: "2",
 		IsolatedMarginToken: "", IsolatedMarginAmount: "0", Leverage: "10"}
+}
+
+// defaultPositions are the captured position (no liquidation price), an
+// isolated short 20 % from its liquidation price, and a closed position the
+// exchange still lists.
+func defaultPositions() []Position {
+	return []Position{
+		CapturedPosition(),
+		{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH", MarginMode: "ISOLATED", Holding: "-0.02", PendingLongQty: "0",
+			PendingShortQty: "0", SettlePrice: "64000", AverageOpenPrice: "64000", Pnl24H: "-12.5", Fee24H: "0.768",
+			MarkPrice: "65000", EstLiqPrice: "78000", AdlQuantile: "1", Leverage: "5",
+			IsolatedMarginToken: "USDT", IsolatedMarginAmount: "260"},
+		{Symbol: "PERP_ETH_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0", PendingLongQty: "0",
+			PendingShortQty: "0", SettlePrice: "0", AverageOpenPrice: "0", Pnl24H: "4.2", Fee24H: "0.9",
+			MarkPrice: "3000", EstLiqPrice: "0", AdlQuantile: "0", Leverage: "10", IsolatedMarginAmount: "0"},
+	}
 }

@@ -33,19 +33,11 @@ func (e *Exchange) Start(ctx context.Context) {
 	})
 }
 
+// runEvent applies the event's actions after its delay, logging those that
+// fail.
 func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.After > 0 && !sleep(ctx, ev.After, nil) {
 		return
-	}
-	if p := ev.TokenNetwork; p != nil {
-		e.UpdateTokenNetwork(p.Token, p.Network, p.apply)
-	}
-	if r := ev.AddTokenNetwork; r != nil {
-		row := *r
-		e.UpdateTokenNetwork(r.Token, r.Network, func(t *TokenNetworkRow) { *t = row })
-	}
-	if r := ev.RemoveTokenNetwork; r != nil {
-		e.RemoveTokenNetwork(r.Token, r.Network)
 	}
 	if ev.ClearFaults {
 		e.ClearFaults()
@@ -53,13 +45,12 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.Fault != nil {
 		e.InjectFault(*ev.Fault)
 	}
-	if ev.SystemStatus != nil {
-		e.SetSystemStatus(*ev.SystemStatus)
-	}
-	for _, err := range []error{e.eventAccountInfo(ev.AccountInfo), e.eventBalance(ev.Balance), e.eventTransfer(ev.Transfer), e.eventSubAccount(ev.AddSubAccount), e.applyPositionEvent(ev.Position),
-		e.eventBalanceMove(ev.UnrecordedBalanceMove), e.eventLateRecord(ev.LateRecord)} {
-		if err != nil {
-			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "err", err)
+	for _, ep := range endpoints {
+		if ep.apply == nil {
+			continue
+		}
+		if err := ep.apply(e, ev); err != nil {
+			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "endpoint", ep.name, "err", err)
 		}
 	}
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
@@ -111,48 +102,4 @@ func randomAmount(r *rand.Rand, negative bool) string {
 		s = "-" + s
 	}
 	return s
-}
-
-// The account health actions of an event; nil does nothing.
-
-func (e *Exchange) eventAccountInfo(ev *AccountInfoEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.patchAccountInfo(*ev)
-}
-
-func (e *Exchange) eventBalance(ev *BalanceEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.SetBalance(ev.Account, ev.Balance)
-}
-
-func (e *Exchange) eventTransfer(ev *TransferEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.PutTransfer(ev.Account, ev.Transfer)
-}
-
-func (e *Exchange) eventSubAccount(ev *SubAccountEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.AddSubAccount(ev.Account, ev.SubAccount)
-}
-
-func (e *Exchange) eventBalanceMove(ev *BalanceMoveEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.MoveBalance(ev.Account, ev.Token, ev.Amount)
-}
-
-func (e *Exchange) eventLateRecord(ev *LateRecordEvent) error {
-	if ev == nil {
-		return nil
-	}
-	return e.AppendLateHistory(ev.Account, ev.ListedAfter, ev.HistoryRecord)
 }

@@ -57,11 +57,9 @@ type Scenario struct {
 	// answer stays valid JSON and only that row cannot be read).
 	MalformedIDs []int64 `yaml:"malformed_ids"`
 	// UnreadableRows are how many rows no client can read each list
-	// endpoint serves after the first of its good rows, by endpoint:
-	// token_network (a row without allowWithdraw), credentials (without
-	// apiKey), balances (a holding of "1.2.3"), positions (without symbol),
-	// wallet (a createdTime of "yesterday") and sub_accounts (without
-	// applicationId). Paged lists count them in meta.total.
+	// endpoint serves after the first of its good rows, by the endpoint
+	// names UnreadableEndpoints returns; each endpoint's file says what its
+	// row gets wrong. Paged lists count them in meta.total.
 	UnreadableRows map[string]int `yaml:"unreadable_rows"`
 	// LateListing keeps a share of history records out of the history
 	// endpoint until a while after their own timestamp, as a deposit
@@ -198,29 +196,6 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
-// Account is one exchange account (main or sub-account). All its keys share
-// one rate-limit budget and see the same history.
-type Account struct {
-	// Name identifies the account in the fake's API and request log.
-	Name string `yaml:"name"`
-	// AccountName is the accountName the credentials endpoint reports.
-	AccountName      string            `yaml:"account_name"`
-	UserID           int64             `yaml:"user_id"`
-	Keys             []Key             `yaml:"keys"`
-	History          []HistoryEntry    `yaml:"history"`
-	HistoryGenerator *HistoryGenerator `yaml:"history_generator"`
-	// AccountInfo is what the account info endpoint reports; nil serves a
-	// spot account far from any margin call.
-	AccountInfo *AccountInfo `yaml:"account_info"`
-	Balances    []Balance    `yaml:"balances"`
-	Transfers   []Transfer   `yaml:"transfers"`
-	SubAccounts []SubAccount `yaml:"sub_accounts"`
-	Positions   []Position   `yaml:"positions"`
-	// IsSubAccount makes the account a sub-account: the sub-accounts
-	// endpoint refuses its keys (HTTP 401, code -1002).
-	IsSubAccount bool `yaml:"is_sub_account"`
-}
-
 // Key is one API key of an account.
 type Key struct {
 	APIKey    string `yaml:"api_key"`
@@ -231,98 +206,6 @@ type Key struct {
 	// AllowedIPs restricts the key to these client addresses; empty means
 	// unrestricted (and the credentials endpoint omits the field).
 	AllowedIPs []string `yaml:"allowed_ips"`
-}
-
-// HistoryRecord is one token balance change, as the history endpoint serves it.
-type HistoryRecord struct {
-	ID    int64  `yaml:"id"`
-	Type  string `yaml:"type"`
-	Token string `yaml:"token"`
-	// Amount is the exact decimal text sent to clients.
-	Amount string `yaml:"amount"`
-	// Timestamp is Unix milliseconds.
-	Timestamp int64 `yaml:"timestamp"`
-}
-
-// Leg returns what the record changes: its token, type and exact amount, by
-// which tests sum what the exporter should count.
-func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Type, r.Amount }
-
-// HistoryEntry is a scenario history record whose time may be given relative
-// to the exchange's creation instead of absolutely.
-type HistoryEntry struct {
-	HistoryRecord `yaml:",inline"`
-	// TimestampAgo, when set instead of Timestamp, places the record this
-	// long before New was called.
-	TimestampAgo time.Duration `yaml:"timestamp_ago"`
-}
-
-// HistoryGenerator appends one record every Every while the exchange runs,
-// cycling through Types and Tokens, for demos, end-to-end and soak runs.
-type HistoryGenerator struct {
-	Every  time.Duration `yaml:"every"`
-	Types  []string      `yaml:"types"`
-	Tokens []string      `yaml:"tokens"`
-}
-
-// TokenNetworkRow is one row of the token network endpoint. Decimal fields
-// hold exact text; flags are 0 or 1.
-type TokenNetworkRow struct {
-	Token             string `yaml:"token"`
-	Network           string `yaml:"network"`
-	Protocol          string `yaml:"protocol"`
-	Name              string `yaml:"name"`
-	MinimumWithdrawal string `yaml:"minimum_withdrawal"`
-	WithdrawalFee     string `yaml:"withdrawal_fee"`
-	AllowDeposit      int    `yaml:"allow_deposit"`
-	AllowWithdraw     int    `yaml:"allow_withdraw"`
-}
-
-// TokenNetworkPatch changes the fields that are set of the row matching
-// Token and Network.
-type TokenNetworkPatch struct {
-	Token             string  `yaml:"token"`
-	Network           string  `yaml:"network"`
-	Protocol          *string `yaml:"protocol"`
-	Name              *string `yaml:"name"`
-	MinimumWithdrawal *string `yaml:"minimum_withdrawal"`
-	WithdrawalFee     *string `yaml:"withdrawal_fee"`
-	AllowDeposit      *int    `yaml:"allow_deposit"`
-	AllowWithdraw     *int    `yaml:"allow_withdraw"`
-}
-
-// TokenNetworkRef names one token network row.
-type TokenNetworkRef struct {
-	Token   string `yaml:"token"`
-	Network string `yaml:"network"`
-}
-
-// Event is a change applied once, After the exchange's Start. Every action
-// that is set is applied, in field order.
-type Event struct {
-	After              time.Duration      `yaml:"after"`
-	TokenNetwork       *TokenNetworkPatch `yaml:"token_network"`
-	AddTokenNetwork    *TokenNetworkRow   `yaml:"add_token_network"`
-	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
-	ClearFaults        bool               `yaml:"clear_faults"`
-	Fault              *Fault             `yaml:"fault"`
-	// SystemStatus replaces what the system info endpoint reports.
-	SystemStatus *SystemStatus `yaml:"system_status"`
-	// AccountInfo changes the fields it sets of an account's info.
-	AccountInfo *AccountInfoEvent `yaml:"account_info"`
-	// Balance sets one token's balance of an account.
-	Balance *BalanceEvent `yaml:"balance"`
-	// Transfer adds a transfer, or changes the one with its id.
-	Transfer *TransferEvent `yaml:"transfer"`
-	// AddSubAccount adds a sub-account to an account.
-	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
-	// Position opens, changes or removes a futures position.
-	Position *PositionEvent `yaml:"position"`
-	// UnrecordedBalanceMove moves a balance with no history record.
-	UnrecordedBalanceMove *BalanceMoveEvent `yaml:"unrecorded_balance_move"`
-	// LateRecord appends a history record whose money moves at once but
-	// which is listed only later.
-	LateRecord *LateRecordEvent `yaml:"late_record"`
 }
 
 // LoadScenario reads and validates a YAML scenario file. Unknown fields are

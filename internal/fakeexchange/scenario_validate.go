@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,24 +14,23 @@ func (s *Scenario) Validate() error {
 	if err := s.validateSettings(); err != nil {
 		return err
 	}
-	names, err := s.validateAccounts()
-	if err != nil {
-		return err
-	}
-	for i, w := range s.MaintenanceWindows {
-		if err := w.validate(); err != nil {
-			return fmt.Errorf("maintenance_windows[%d].%w", i, err)
+	for _, ep := range endpoints {
+		if ep.validate != nil {
+			if err := ep.validate(s); err != nil {
+				return err
+			}
 		}
 	}
-	if err := s.validateTokenNetworks(); err != nil {
+	names, err := s.validateAccounts()
+	if err != nil {
 		return err
 	}
 	return s.validateEvents(names)
 }
 
 // validateSettings checks the scenario's scalar settings: number and time
-// formats, malformed ids, late listing, error timestamps, system status,
-// paging and rate limits.
+// formats, malformed ids, late listing, error timestamps, paging and rate
+// limits.
 func (s *Scenario) validateSettings() error {
 	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
 		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
@@ -74,11 +72,6 @@ func (s *Scenario) validateSettings() error {
 			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
 		}
 	}
-	if st := s.SystemStatus; st != nil {
-		if err := st.validate(); err != nil {
-			return fmt.Errorf("system_status.%w", err)
-		}
-	}
 	if s.PageCap < 0 {
 		return fieldErr("page_cap", "must not be negative")
 	}
@@ -95,7 +88,7 @@ func (s *Scenario) validateSettings() error {
 		return fieldErr("public_rate_limit", "%v", err)
 	}
 	for name, limit := range s.RateLimits {
-		if r, ok := routeNamed(name); !ok || r.public {
+		if ep, ok := endpointNamed(name); !ok || ep.public {
 			return fieldErr("rate_limits."+name, "not a private endpoint")
 		}
 		if _, _, err := ParseRateLimit(limit); err != nil {
@@ -124,81 +117,16 @@ func (s *Scenario) validateAccounts() (map[string]bool, error) {
 				return nil, fmt.Errorf("%s.keys[%d].%w", p, j, err)
 			}
 		}
-		if err := s.validateHistory(p, a.History); err != nil {
-			return nil, err
-		}
-		if err := validateHealth(a); err != nil {
-			return nil, fmt.Errorf("%s.%w", p, err)
-		}
-		if err := validateGenerator(p, a.HistoryGenerator); err != nil {
-			return nil, err
+		for _, ep := range endpoints {
+			if ep.validateAccount == nil {
+				continue
+			}
+			if err := ep.validateAccount(s, a); err != nil {
+				return nil, fmt.Errorf("%s.%w", p, err)
+			}
 		}
 	}
 	return names, nil
-}
-
-// validateHistory checks the history records of the account at path p.
-func (s *Scenario) validateHistory(p string, history []HistoryEntry) error {
-	ids := map[legKey]bool{}
-	for j, h := range history {
-		hp := fmt.Sprintf("%s.history[%d]", p, j)
-		if h.Timestamp != 0 && h.TimestampAgo != 0 {
-			return fieldErr(hp+".timestamp_ago", "set either timestamp or timestamp_ago")
-		}
-		if h.TimestampAgo < 0 {
-			return fieldErr(hp+".timestamp_ago", "must not be negative")
-		}
-		if err := validateRecord(h.HistoryRecord, s.UndocumentedTypes); err != nil {
-			return fmt.Errorf("%s.%w", hp, err)
-		}
-		k := recordKey(h.HistoryRecord, s.SharedIDs)
-		if ids[k] {
-			return fieldErr(hp+".id", "duplicate %s", k)
-		}
-		ids[k] = true
-	}
-	return nil
-}
-
-// validateGenerator checks the history generator, if any, of the account at
-// path p.
-func validateGenerator(p string, g *HistoryGenerator) error {
-	if g == nil {
-		return nil
-	}
-	gp := p + ".history_generator"
-	if g.Every <= 0 {
-		return fieldErr(gp+".every", "must be positive")
-	}
-	if len(g.Types) == 0 {
-		return fieldErr(gp+".types", "must not be empty")
-	}
-	for k, t := range g.Types {
-		if !historyTypes[t] {
-			return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
-		}
-	}
-	if len(g.Tokens) == 0 {
-		return fieldErr(gp+".tokens", "must not be empty")
-	}
-	return nil
-}
-
-// validateTokenNetworks checks the token network rows and that no token
-// network appears twice.
-func (s *Scenario) validateTokenNetworks() error {
-	rows := map[TokenNetworkRef]bool{}
-	for i, r := range s.TokenNetworks {
-		if err := validateTokenNetwork(r); err != nil {
-			return fmt.Errorf("token_networks[%d].%w", i, err)
-		}
-		ref := TokenNetworkRef{r.Token, r.Network}
-		if rows[ref] {
-			return fieldErr(fmt.Sprintf("token_networks[%d]", i), "duplicate token %s network %s", r.Token, r.Network)
-		}
-		rows[ref] = true
-	}
-	return nil
 }
 
 // validateEvents checks every event against the scenario's account names.
@@ -208,35 +136,22 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
-		if ev.TokenNetwork == nil && ev.AddTokenNetwork == nil && ev.RemoveTokenNetwork == nil && !ev.ClearFaults && ev.Fault == nil && ev.SystemStatus == nil &&
-			ev.AccountInfo == nil && ev.Balance == nil && ev.Transfer == nil && ev.AddSubAccount == nil && ev.Position == nil &&
-			ev.UnrecordedBalanceMove == nil && ev.LateRecord == nil {
+		// Every action is a pointer or a flag, so an event without one
+		// equals its time alone.
+		if ev == (Event{After: ev.After}) {
 			return fieldErr(p, "no action")
-		}
-		if err := s.validateHealthEvent(ev, names); err != nil {
-			return fmt.Errorf("%s.%w", p, err)
-		}
-		if tn := ev.TokenNetwork; tn != nil {
-			if err := validatePatch(*tn); err != nil {
-				return fmt.Errorf("%s.token_network.%w", p, err)
-			}
-		}
-		if tn := ev.AddTokenNetwork; tn != nil {
-			if err := validateTokenNetwork(*tn); err != nil {
-				return fmt.Errorf("%s.add_token_network.%w", p, err)
-			}
-		}
-		if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
-			return fieldErr(p+".remove_token_network", "token and network must be set")
 		}
 		if f := ev.Fault; f != nil {
 			if err := f.validate(); err != nil {
 				return fmt.Errorf("%s.fault.%w", p, err)
 			}
 		}
-		if st := ev.SystemStatus; st != nil {
-			if err := st.validate(); err != nil {
-				return fmt.Errorf("%s.system_status.%w", p, err)
+		for _, ep := range endpoints {
+			if ep.validateEvent == nil {
+				continue
+			}
+			if err := ep.validateEvent(s, ev, names); err != nil {
+				return fmt.Errorf("%s.%w", p, err)
 			}
 		}
 	}
@@ -258,22 +173,6 @@ func validateKey(k Key, seen map[string]bool) error {
 		if _, err := netip.ParseAddr(ip); err != nil {
 			return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
 		}
-	}
-	return nil
-}
-
-func validateRecord(r HistoryRecord, undocumented []string) error {
-	if !knownType(r.Type, undocumented) {
-		return fieldErr("type", "unknown type %q", r.Type)
-	}
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if _, err := parseAmount(r.Amount); err != nil {
-		return err
-	}
-	if r.Timestamp < 0 {
-		return fieldErr("timestamp", "must not be negative")
 	}
 	return nil
 }
@@ -303,113 +202,3 @@ func fieldErr(field, format string, args ...any) error {
 // decimalText is a plain JSON number, so the same text can be sent as a
 // string or as a number.
 var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// historyTypes are the transaction types of the token history endpoint.
-var historyTypes = map[string]bool{}
-
-// knownType reports whether typ is documented or one of the scenario's
-// undocumented types.
-func knownType(typ string, undocumented []string) bool {
-	return historyTypes[typ] || slices.Contains(undocumented, typ)
-}
-
-func init() {
-	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
-		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
-		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
-		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
-		SPOT_TRANSACTION TRANSACTION_FEE`) {
-		historyTypes[t] = true
-	}
-}
-
-// validateHealth checks an account's account info, balances, transfers,
-// sub-accounts and positions.
-func validateHealth(a Account) error {
-	if a.AccountInfo != nil {
-		if err := a.AccountInfo.validate(); err != nil {
-			return fmt.Errorf("account_info.%w", err)
-		}
-	}
-	tokens := map[string]bool{}
-	for i, b := range a.Balances {
-		if err := b.validate(); err != nil {
-			return fmt.Errorf("balances[%d].%w", i, err)
-		}
-		if tokens[b.Token] {
-			return fieldErr(fmt.Sprintf("balances[%d].token", i), "duplicate token %q", b.Token)
-		}
-		tokens[b.Token] = true
-	}
-	ids := map[string]bool{}
-	for i, t := range a.Transfers {
-		if err := t.validate(); err != nil {
-			return fmt.Errorf("transfers[%d].%w", i, err)
-		}
-		if ids[t.ID] {
-			return fieldErr(fmt.Sprintf("transfers[%d].id", i), "duplicate id %q", t.ID)
-		}
-		ids[t.ID] = true
-	}
-	apps := map[string]bool{}
-	for i, s := range a.SubAccounts {
-		if err := s.validate(); err != nil {
-			return fmt.Errorf("sub_accounts[%d].%w", i, err)
-		}
-		if apps[s.ApplicationID] {
-			return fieldErr(fmt.Sprintf("sub_accounts[%d].application_id", i), "duplicate %q", s.ApplicationID)
-		}
-		apps[s.ApplicationID] = true
-	}
-	return validatePositions(a.Positions)
-}
-
-// validateHealthEvent checks an event's account health and balance moving
-// actions against the scenario's account names.
-func (s *Scenario) validateHealthEvent(ev Event, accounts map[string]bool) error {
-	check := func(field, account string, err error) error {
-		if !accounts[account] {
-			return fieldErr(field+".account", "unknown account %q", account)
-		}
-		if err != nil {
-			return fmt.Errorf("%s.%w", field, err)
-		}
-		return nil
-	}
-	if a := ev.AccountInfo; a != nil {
-		if err := check("account_info", a.Account, a.validate()); err != nil {
-			return err
-		}
-	}
-	if b := ev.Balance; b != nil {
-		if err := check("balance", b.Account, b.validate()); err != nil {
-			return err
-		}
-	}
-	if t := ev.Transfer; t != nil {
-		if err := check("transfer", t.Account, t.validate()); err != nil {
-			return err
-		}
-	}
-	if s := ev.AddSubAccount; s != nil {
-		if err := check("add_sub_account", s.Account, s.validate()); err != nil {
-			return err
-		}
-	}
-	if p := ev.Position; p != nil {
-		if err := check("position", p.Account, p.validate()); err != nil {
-			return err
-		}
-	}
-	if m := ev.UnrecordedBalanceMove; m != nil {
-		if err := check("unrecorded_balance_move", m.Account, m.validate()); err != nil {
-			return err
-		}
-	}
-	if l := ev.LateRecord; l != nil {
-		if err := check("late_record", l.Account, l.validate(s.UndocumentedTypes)); err != nil {
-			return err
-		}
-	}
-	return nil
-}

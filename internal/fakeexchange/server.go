@@ -109,9 +109,8 @@ type RequestRecord struct {
 	Method   string
 	Path     string
 	RawQuery string
-	// Endpoint is EndpointTokenNetwork, EndpointCredentials,
-	// EndpointTokenHistory, EndpointSystemInfo, or "" for an unknown path
-	// or method.
+	// Endpoint is the name of the endpoint (EndpointTokenHistory, ...), or
+	// "" for an unknown path or method.
 	Endpoint string
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
@@ -153,9 +152,9 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	return e, nil
 }
 
-// newExchange builds an exchange with the scenario's settings, token
-// networks and events, and the options' clock, logger and limits, but no
-// accounts yet.
+// newExchange builds an exchange with the scenario's settings, events and
+// endpoints' scenario-wide sections, and the options' clock, logger and
+// limits, but no accounts yet.
 func newExchange(s *Scenario, o options) *Exchange {
 	e := &Exchange{
 		clock:             o.clock,
@@ -180,19 +179,13 @@ func newExchange(s *Scenario, o options) *Exchange {
 		sharedIDs:         s.SharedIDs,
 		snakeBodies:       s.SnakeCaseBodies,
 		walletIgnoresTime: s.WalletIgnoresTimeFilter,
-		maintenance:       append([]MaintenanceWindow(nil), s.MaintenanceWindows...),
 		private:           o.privateLimiters(s),
 		public:            newSlidingWindow(o.publicLimit(s)),
 		maxRequests:       o.maxRequests,
 		events:            append([]Event(nil), s.Events...),
 		accounts:          map[string]*accountState{},
 		keys:              map[string]keyRef{},
-		networks:          append([]TokenNetworkRow(nil), s.TokenNetworks...),
 		cleared:           make(chan struct{}),
-		systemStatus:      normalSystemStatus,
-	}
-	if s.SystemStatus != nil {
-		e.systemStatus = *s.SystemStatus
 	}
 	if s.ErrorTimestamp != nil {
 		et := *s.ErrorTimestamp
@@ -205,48 +198,31 @@ func newExchange(s *Scenario, o options) *Exchange {
 	for _, id := range s.MalformedIDs {
 		e.malformedIDs[id] = true
 	}
+	for _, ep := range endpoints {
+		if ep.seed != nil {
+			ep.seed(e, s)
+		}
+	}
 	return e
 }
 
-// addAccount adds a scenario account with its keys, account info, balances,
-// transfers, sub-accounts, positions, generator and history; created is the server time
-// of timestamp_ago and of the transfers.
+// addAccount adds a scenario account with its keys and every endpoint's
+// sections; created is the server time of New, from which the scenario's
+// relative times count.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
-	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
-		info: defaultAccountInfo, isSubAccount: a.IsSubAccount, subAccounts: append([]SubAccount(nil), a.SubAccounts...)}
-	if a.AccountInfo != nil {
-		st.info = *a.AccountInfo
-	}
-	for _, b := range a.Balances {
-		st.setBalance(b)
-	}
-	for _, t := range a.Transfers {
-		st.putTransfer(t, created, created)
-	}
-	for _, p := range a.Positions {
-		st.setPosition(positionState{Position: p.withDefaults()})
-	}
-	if a.HistoryGenerator != nil {
-		g := *a.HistoryGenerator
-		st.generator = &g
-	}
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{}}
 	e.accounts[a.Name] = st
 	for _, k := range a.Keys {
 		st.keyOrder = append(st.keyOrder, k.APIKey)
 		e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
 	}
-	recs := make([]HistoryRecord, 0, len(a.History))
-	for _, h := range a.History {
-		r := h.HistoryRecord
-		if h.TimestampAgo != 0 {
-			r.Timestamp = created.Add(-h.TimestampAgo).UnixMilli()
+	for _, ep := range endpoints {
+		if ep.seedAccount == nil {
+			continue
 		}
-		recs = append(recs, r)
-	}
-	// The balances are the state at creation: the history before it does
-	// not move them. No lock: New has not shared the exchange yet.
-	if err := e.appendLocked("append history", st, recs, false, time.Time{}); err != nil {
-		return fmt.Errorf("invalid scenario: %w", err)
+		if err := ep.seedAccount(e, st, a, created); err != nil {
+			return fmt.Errorf("invalid scenario: %w", err)
+		}
 	}
 	return nil
 }
@@ -266,35 +242,34 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	rt, ok := routeFor(r.URL.Path)
-	endpoint := rt.name
+	ep, ok := endpointAt(r.URL.Path)
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return
 	}
-	rec.Endpoint = endpoint
+	rec.Endpoint = ep.name
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if !rt.public {
+	if !ep.public {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
 			e.writeError(w, &rec, aerr)
 			return
 		}
-		limiterKey, limiter = ref.account, e.private[endpoint]
+		limiterKey, limiter = ref.account, e.private[ep.name]
 	}
 	if !limiter.allow(limiterKey, e.clock()) {
 		e.writeError(w, &rec, errTooManyRequests())
 		return
 	}
-	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !rt.public {
+	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !ep.public {
 		e.writeError(w, &rec, errMaintenance())
 		return
 	}
 
-	delay, fault, cleared := e.takeFaults(endpoint)
+	delay, fault, cleared := e.takeFaults(ep.name)
 	if delay > 0 {
 		rec.Fault = FaultLatency
 		if !sleep(r.Context(), delay, cleared) {
@@ -308,7 +283,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var data any
 	var aerr *apiError
-	data, aerr = rt.serve(e, rec.Account, r.URL.RawQuery)
+	data, aerr = ep.serve(e, rec.Account, r.URL.RawQuery)
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
 		status, body = aerr.status, e.errorBody(aerr)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // PathSubAccounts lists the sub-accounts of the main account that signs the
@@ -14,7 +15,14 @@ const PathSubAccounts = "/v3/account/subAccounts/all"
 // request log.
 const EndpointSubAccounts = "sub_accounts"
 
-var subAccountsRoute = route{path: PathSubAccounts, name: EndpointSubAccounts, serve: (*Exchange).serveSubAccounts}
+var subAccountsEndpoint = endpoint{path: PathSubAccounts, name: EndpointSubAccounts, serve: (*Exchange).serveSubAccounts,
+	validateAccount: validateSubAccountsAccount,
+	validateEvent:   validateSubAccountsEvent,
+	seedAccount:     seedSubAccountsAccount,
+	apply:           applySubAccountsEvent,
+	unreadable:      (*Exchange).unreadableSubAccount,
+	demo:            demoSubAccounts,
+}
 
 // SubAccount is one row of the sub-accounts endpoint.
 type SubAccount struct {
@@ -114,4 +122,46 @@ func (e *Exchange) subAccountRow(s SubAccount) object {
 // unreadable-1, 2, ...
 func (e *Exchange) unreadableSubAccount(i int) any {
 	return e.subAccountRow(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)})
+}
+
+// validateSubAccountsAccount checks an account's sub-accounts: each valid,
+// and no application id twice.
+func validateSubAccountsAccount(_ *Scenario, a Account) error {
+	apps := map[string]bool{}
+	for i, s := range a.SubAccounts {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("sub_accounts[%d].%w", i, err)
+		}
+		if apps[s.ApplicationID] {
+			return fieldErr(fmt.Sprintf("sub_accounts[%d].application_id", i), "duplicate %q", s.ApplicationID)
+		}
+		apps[s.ApplicationID] = true
+	}
+	return nil
+}
+
+func validateSubAccountsEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
+	if s := ev.AddSubAccount; s != nil {
+		return validateEventAccount("add_sub_account", s.Account, accounts, s.validate())
+	}
+	return nil
+}
+
+func seedSubAccountsAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
+	st.isSubAccount, st.subAccounts = a.IsSubAccount, append([]SubAccount(nil), a.SubAccounts...)
+	return nil
+}
+
+func applySubAccountsEvent(e *Exchange, ev Event) error {
+	if s := ev.AddSubAccount; s != nil {
+		return e.AddSubAccount(s.Account, s.SubAccount)
+	}
+	return nil
+}
+
+// demoSubAccounts gives "main" one sub-account and makes "sub" one, whose
+// key may not list sub-accounts.
+func demoSubAccounts(s *Scenario) {
+	s.account("main").SubAccounts = []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}
+	s.account("sub").IsSubAccount = true
 }

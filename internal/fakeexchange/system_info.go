@@ -1,6 +1,9 @@
 package fakeexchange
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // PathSystemInfo is the public endpoint that reports whether the exchange
 // is under maintenance.
@@ -10,8 +13,13 @@ const PathSystemInfo = "/v3/public/systemInfo"
 // request log.
 const EndpointSystemInfo = "system_info"
 
-var systemInfoRoute = route{path: PathSystemInfo, name: EndpointSystemInfo, public: true,
-	serve: func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) }}
+var systemInfoEndpoint = endpoint{path: PathSystemInfo, name: EndpointSystemInfo, public: true,
+	serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) },
+	validate:      validateSystemInfo,
+	validateEvent: validateSystemStatusEvent,
+	seed:          seedSystemInfo,
+	apply:         applySystemStatusEvent,
+}
 
 // SystemStatus is what the system info endpoint reports.
 type SystemStatus struct {
@@ -117,4 +125,46 @@ func (e *Exchange) openMaintenance(now time.Time) (MaintenanceWindow, bool) {
 		}
 	}
 	return MaintenanceWindow{}, false
+}
+
+// validateSystemInfo checks the scenario's system status and maintenance
+// windows.
+func validateSystemInfo(s *Scenario) error {
+	if st := s.SystemStatus; st != nil {
+		if err := st.validate(); err != nil {
+			return fmt.Errorf("system_status.%w", err)
+		}
+	}
+	for i, w := range s.MaintenanceWindows {
+		if err := w.validate(); err != nil {
+			return fmt.Errorf("maintenance_windows[%d].%w", i, err)
+		}
+	}
+	return nil
+}
+
+func validateSystemStatusEvent(_ *Scenario, ev Event, _ map[string]bool) error {
+	if st := ev.SystemStatus; st != nil {
+		if err := st.validate(); err != nil {
+			return fmt.Errorf("system_status.%w", err)
+		}
+	}
+	return nil
+}
+
+func applySystemStatusEvent(e *Exchange, ev Event) error {
+	if ev.SystemStatus != nil {
+		e.SetSystemStatus(*ev.SystemStatus)
+	}
+	return nil
+}
+
+// seedSystemInfo sets the scenario's status, or the normal one, and its
+// maintenance windows.
+func seedSystemInfo(e *Exchange, s *Scenario) {
+	e.systemStatus = normalSystemStatus
+	if s.SystemStatus != nil {
+		e.systemStatus = *s.SystemStatus
+	}
+	e.maintenance = append([]MaintenanceWindow(nil), s.MaintenanceWindows...)
 }

@@ -3,6 +3,7 @@ package fakeexchange
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -14,7 +15,45 @@ const PathTokenHistory = "/v3/asset/token/history"
 // request log.
 const EndpointTokenHistory = "token_history"
 
-var tokenHistoryRoute = route{path: PathTokenHistory, name: EndpointTokenHistory, serve: (*Exchange).serveTokenHistory}
+var tokenHistoryEndpoint = endpoint{path: PathTokenHistory, name: EndpointTokenHistory, serve: (*Exchange).serveTokenHistory,
+	validateAccount: validateHistoryAccount,
+	validateEvent:   validateHistoryEvent,
+	seedAccount:     (*Exchange).seedHistoryAccount,
+	apply:           applyHistoryEvent,
+	demo:            demoHistory,
+}
+
+// HistoryRecord is one token balance change, as the history endpoint serves it.
+type HistoryRecord struct {
+	ID    int64  `yaml:"id"`
+	Type  string `yaml:"type"`
+	Token string `yaml:"token"`
+	// Amount is the exact decimal text sent to clients.
+	Amount string `yaml:"amount"`
+	// Timestamp is Unix milliseconds.
+	Timestamp int64 `yaml:"timestamp"`
+}
+
+// Leg returns what the record changes: its token, type and exact amount, by
+// which tests sum what the exporter should count.
+func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Type, r.Amount }
+
+// HistoryEntry is a scenario history record whose time may be given relative
+// to the exchange's creation instead of absolutely.
+type HistoryEntry struct {
+	HistoryRecord `yaml:",inline"`
+	// TimestampAgo, when set instead of Timestamp, places the record this
+	// long before New was called.
+	TimestampAgo time.Duration `yaml:"timestamp_ago"`
+}
+
+// HistoryGenerator appends one record every Every while the exchange runs,
+// cycling through Types and Tokens, for demos, end-to-end and soak runs.
+type HistoryGenerator struct {
+	Every  time.Duration `yaml:"every"`
+	Types  []string      `yaml:"types"`
+	Tokens []string      `yaml:"tokens"`
+}
 
 // malformedAmount is what a row named in Scenario.MalformedIDs carries.
 const malformedAmount = "1.2.3"
@@ -198,4 +237,151 @@ func (a *accountState) datedLocked(recs []HistoryRecord, now time.Time) []Histor
 		}
 	}
 	return out
+}
+
+// validateHistoryAccount checks an account's history records and history
+// generator.
+func validateHistoryAccount(s *Scenario, a Account) error {
+	ids := map[legKey]bool{}
+	for j, h := range a.History {
+		hp := fmt.Sprintf("history[%d]", j)
+		if h.Timestamp != 0 && h.TimestampAgo != 0 {
+			return fieldErr(hp+".timestamp_ago", "set either timestamp or timestamp_ago")
+		}
+		if h.TimestampAgo < 0 {
+			return fieldErr(hp+".timestamp_ago", "must not be negative")
+		}
+		if err := validateRecord(h.HistoryRecord, s.UndocumentedTypes); err != nil {
+			return fmt.Errorf("%s.%w", hp, err)
+		}
+		k := recordKey(h.HistoryRecord, s.SharedIDs)
+		if ids[k] {
+			return fieldErr(hp+".id", "duplicate %s", k)
+		}
+		ids[k] = true
+	}
+	return validateGenerator(a.HistoryGenerator)
+}
+
+// validateGenerator checks an account's history generator, if any.
+func validateGenerator(g *HistoryGenerator) error {
+	if g == nil {
+		return nil
+	}
+	const gp = "history_generator"
+	if g.Every <= 0 {
+		return fieldErr(gp+".every", "must be positive")
+	}
+	if len(g.Types) == 0 {
+		return fieldErr(gp+".types", "must not be empty")
+	}
+	for k, t := range g.Types {
+		if !historyTypes[t] {
+			return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
+		}
+	}
+	if len(g.Tokens) == 0 {
+		return fieldErr(gp+".tokens", "must not be empty")
+	}
+	return nil
+}
+
+func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
+	if l := ev.LateRecord; l != nil {
+		return validateEventAccount("late_record", l.Account, accounts, l.validate(s.UndocumentedTypes))
+	}
+	return nil
+}
+
+// seedHistoryAccount sets the account's generator and appends its history,
+// timestamp_ago counted from created. The balances are the state at
+// creation: the history before it does not move them.
+func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) error {
+	if a.HistoryGenerator != nil {
+		g := *a.HistoryGenerator
+		st.generator = &g
+	}
+	recs := make([]HistoryRecord, 0, len(a.History))
+	for _, h := range a.History {
+		r := h.HistoryRecord
+		if h.TimestampAgo != 0 {
+			r.Timestamp = created.Add(-h.TimestampAgo).UnixMilli()
+		}
+		recs = append(recs, r)
+	}
+	// No lock: New has not shared the exchange yet.
+	return e.appendLocked("append history", st, recs, false, time.Time{})
+}
+
+func applyHistoryEvent(e *Exchange, ev Event) error {
+	if l := ev.LateRecord; l != nil {
+		return e.AppendLateHistory(l.Account, l.ListedAfter, l.HistoryRecord)
+	}
+	return nil
+}
+
+// demoHistory is an hour of history of both accounts, and a generator
+// adding a record of "main" every 15 s.
+func demoHistory(s *Scenario) {
+	ago := func(d time.Duration, id int64, typ, token, amount string) HistoryEntry {
+		return HistoryEntry{HistoryRecord: HistoryRecord{ID: id, Type: typ, Token: token, Amount: amount}, TimestampAgo: d}
+	}
+	m := s.account("main")
+	m.History = []HistoryEntry{
+		ago(50*time.Minute, 1001, "DEPOSIT", "USDT", "2500.00000000"),
+		ago(45*time.Minute, 1002, "DEPOSIT", "BTC", "0.05000000"),
+		ago(40*time.Minute, 1003, "TRANSACTION_FEE", "USDT", "-1.25000000"),
+		ago(30*time.Minute, 1004, "REALIZED_PNL", "USDT", "-12.5"),
+		ago(20*time.Minute, 1005, "WITHDRAW", "USDT", "-300"),
+		ago(15*time.Minute, 1006, "FUNDING_FEE", "USDT", "0.0314"),
+		ago(10*time.Minute, 1007, "REBATE", "WOO", "4.2"),
+		ago(5*time.Minute, 1008, "WITHDRAW", "BTC", "-0.01"),
+	}
+	m.HistoryGenerator = &HistoryGenerator{
+		Every:  15 * time.Second,
+		Types:  []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "REALIZED_PNL"},
+		Tokens: []string{"USDT", "BTC", "ETH"},
+	}
+	s.account("sub").History = []HistoryEntry{
+		ago(55*time.Minute, 2001, "SUB_ACCOUNT_TRANSFER", "USDT", "1000"),
+		ago(25*time.Minute, 2002, "INTEREST", "USDT", "-0.0042"),
+		ago(2*time.Minute, 2003, "DEPOSIT", "ETH", "1.5"),
+	}
+}
+
+// validateRecord checks a history record of the scenario or of the Go
+// API; undocumented are the scenario's undocumented types.
+func validateRecord(r HistoryRecord, undocumented []string) error {
+	if !knownType(r.Type, undocumented) {
+		return fieldErr("type", "unknown type %q", r.Type)
+	}
+	if r.Token == "" {
+		return fieldErr("token", "must not be empty")
+	}
+	if _, err := parseAmount(r.Amount); err != nil {
+		return err
+	}
+	if r.Timestamp < 0 {
+		return fieldErr("timestamp", "must not be negative")
+	}
+	return nil
+}
+
+// historyTypes are the transaction types of the token history endpoint.
+var historyTypes = map[string]bool{}
+
+// knownType reports whether typ is documented or one of the scenario's
+// undocumented types.
+func knownType(typ string, undocumented []string) bool {
+	return historyTypes[typ] || slices.Contains(undocumented, typ)
+}
+
+func init() {
+	for _, t := range strings.Fields(`WITHDRAW DEPOSIT FIAT_WITHDRAW FIAT_DEPOSIT EARN
+		VAULT_WITHDRAW VAULT_DEPOSIT YIELD_TO_BALANCE CREDIT DISTRIBUTION REFERRAL
+		SUB_ACCOUNT_TRANSFER REBATE LIQUIDATION SPECIAL STAKING UNSTAKING UNSTAKING_FEE
+		INTEREST CONVERT FUNDING_FEE REALIZED_PNL RFQ COPY_FEE COPY_PROFIT_SHARED
+		SPOT_TRANSACTION TRANSACTION_FEE`) {
+		historyTypes[t] = true
+	}
 }

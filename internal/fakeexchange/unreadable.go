@@ -7,27 +7,17 @@ import (
 	"strings"
 )
 
-// unreadableRows build the i-th row no client can read of each list
-// endpoint that serves them (Scenario.UnreadableRows): a field every reader
-// needs left out, or a value of the wrong kind, as an exchange may serve
-// the same broken row on every request. Each is built in its endpoint's
-// file; token history has malformed_ids instead.
-var unreadableRows = map[string]func(e *Exchange, i int) any{
-	EndpointTokenNetwork: (*Exchange).unreadableTokenNetwork,
-	EndpointCredentials:  (*Exchange).unreadableCredential,
-	EndpointBalances:     (*Exchange).unreadableBalance,
-	EndpointPositions:    (*Exchange).unreadablePosition,
-	EndpointWallet:       (*Exchange).unreadableTransfer,
-	EndpointSubAccounts:  (*Exchange).unreadableSubAccount,
-}
-
-// UnreadableEndpoints are the list endpoints that serve unreadable rows on
-// request, in route order: what a test of every list endpoint loops over.
+// UnreadableEndpoints are the list endpoints that serve rows no client can
+// read on request (Scenario.UnreadableRows), in the order of the endpoint
+// table: what a test of every list endpoint loops over. Each builds its
+// rows in its own file (a field every reader needs left out, or a value of
+// the wrong kind, as an exchange may serve the same broken row on every
+// request); token history has malformed_ids instead.
 func UnreadableEndpoints() []string {
 	var names []string
-	for _, r := range routes {
-		if unreadableRows[r.name] != nil {
-			names = append(names, r.name)
+	for _, ep := range endpoints {
+		if ep.unreadable != nil {
+			names = append(names, ep.name)
 		}
 	}
 	return names
@@ -77,7 +67,8 @@ func (e *Exchange) listLength(endpoint string, n int) int { return n + e.unreada
 // by good from their index, with its unreadable rows after the first good
 // row. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
-	bad, row := e.unreadable[endpoint], unreadableRows[endpoint]
+	ep, _ := endpointNamed(endpoint)
+	bad, row := e.unreadable[endpoint], ep.unreadable
 	at := min(1, n)
 	out := make([]any, 0, to-from)
 	for i := from; i < to; i++ {

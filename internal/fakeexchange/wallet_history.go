@@ -16,7 +16,14 @@ const PathWalletHistory = "/v3/asset/wallet/history"
 // request log.
 const EndpointWallet = "wallet"
 
-var walletHistoryRoute = route{path: PathWalletHistory, name: EndpointWallet, serve: (*Exchange).serveWalletHistory}
+var walletHistoryEndpoint = endpoint{path: PathWalletHistory, name: EndpointWallet, serve: (*Exchange).serveWalletHistory,
+	validateAccount: validateWalletAccount,
+	validateEvent:   validateWalletEvent,
+	seedAccount:     seedWalletAccount,
+	apply:           applyWalletEvent,
+	unreadable:      (*Exchange).unreadableTransfer,
+	demo:            demoWallet,
+}
 
 // Transfer is one deposit or withdrawal of the wallet history endpoint.
 type Transfer struct {
@@ -108,6 +115,9 @@ func (a *accountState) putTransfer(t Transfer, created, now time.Time) {
 	a.transfers = append(a.transfers, t)
 }
 
+// serveWalletHistory answers as captured live: times strings of seconds
+// with a fraction (wallet_time_unit), meta in snake_case
+// (camel_case_wallet_meta).
 func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "token", "type", "tokenSide", "status", "startTime", "endTime", "page", "size")
 	if aerr != nil {
@@ -191,3 +201,53 @@ func (e *Exchange) unreadableTransfer(i int) any {
 
 // typeOrBalance is the transfer's type, BALANCE when the scenario set none.
 func (t Transfer) typeOrBalance() string { return cmp.Or(t.Type, "BALANCE") }
+
+// validateWalletAccount checks an account's transfers: each valid, and no
+// id twice.
+func validateWalletAccount(_ *Scenario, a Account) error {
+	ids := map[string]bool{}
+	for i, t := range a.Transfers {
+		if err := t.validate(); err != nil {
+			return fmt.Errorf("transfers[%d].%w", i, err)
+		}
+		if ids[t.ID] {
+			return fieldErr(fmt.Sprintf("transfers[%d].id", i), "duplicate id %q", t.ID)
+		}
+		ids[t.ID] = true
+	}
+	return nil
+}
+
+func validateWalletEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
+	if t := ev.Transfer; t != nil {
+		return validateEventAccount("transfer", t.Account, accounts, t.validate())
+	}
+	return nil
+}
+
+// seedWalletAccount stores the account's transfers, created_ago counted
+// from created.
+func seedWalletAccount(_ *Exchange, st *accountState, a Account, created time.Time) error {
+	for _, t := range a.Transfers {
+		st.putTransfer(t, created, created)
+	}
+	return nil
+}
+
+func applyWalletEvent(e *Exchange, ev Event) error {
+	if t := ev.Transfer; t != nil {
+		return e.PutTransfer(t.Account, t.Transfer)
+	}
+	return nil
+}
+
+// demoWallet are three transfers of "main", their tokens network-token ids
+// as the exchange sends them: a withdrawal stuck in PROCESSING for two
+// hours, a deposit confirming and a withdrawal completed.
+func demoWallet(s *Scenario) {
+	s.account("main").Transfers = []Transfer{
+		{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1"},
+		{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute},
+		{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
+	}
+}

@@ -1,0 +1,158 @@
+package fakeexchange
+
+import (
+	"fmt"
+	"time"
+)
+
+// endpoint is one endpoint of the fake, with its share of the scenario:
+// ServeHTTP does authentication, rate limits and faults alike for every
+// endpoint, and validation, New, the event runner, DefaultScenario and the
+// unreadable rows loop over the endpoints for the rest. Each endpoint's
+// file fills in its own; a func left nil is a share it does not have.
+type endpoint struct {
+	path, name string
+	// public endpoints need no key and share one per-IP budget.
+	public bool
+	// serve answers a request of account ("" for a public endpoint) with
+	// the envelope's data or an error.
+	serve func(e *Exchange, account, rawQuery string) (any, *apiError)
+
+	// validate checks its scenario-wide sections, naming fields from the
+	// scenario's top.
+	validate func(s *Scenario) error
+	// validateAccount checks its sections of a scenario account, naming
+	// fields from the account.
+	validateAccount func(s *Scenario, a Account) error
+	// validateEvent checks its actions of an event, naming fields from the
+	// event; accounts are the scenario's account names.
+	validateEvent func(s *Scenario, ev Event, accounts map[string]bool) error
+	// seed copies its scenario-wide sections into a new exchange.
+	seed func(e *Exchange, s *Scenario)
+	// seedAccount copies its sections of a scenario account into the new
+	// account's state; created is the server time of New.
+	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time) error
+	// apply applies its actions of an event.
+	apply func(e *Exchange, ev Event) error
+	// unreadable builds its i-th row that no client can read, served on
+	// request (Scenario.UnreadableRows).
+	unreadable func(e *Exchange, i int) any
+	// demo adds its share to DefaultScenario.
+	demo func(s *Scenario)
+}
+
+// endpoints are every endpoint the fake serves, one line each, in the
+// order their checks, seeds and event actions run. Token history comes
+// last: the late_record of an event moves a balance that the event's
+// balance action set.
+//
+// The table is filled in by init: the endpoints' serve funcs find their
+// unreadable rows in it, which a package-level initializer may not refer
+// back to.
+var endpoints []endpoint
+
+func init() {
+	endpoints = []endpoint{
+		tokenNetworkEndpoint,
+		systemInfoEndpoint,
+		credentialsEndpoint,
+		accountInfoEndpoint,
+		balancesEndpoint,
+		walletHistoryEndpoint,
+		subAccountsEndpoint,
+		positionsEndpoint,
+		tokenHistoryEndpoint,
+	}
+}
+
+// endpointAt finds the endpoint served at path.
+func endpointAt(path string) (endpoint, bool) {
+	for _, ep := range endpoints {
+		if ep.path == path {
+			return ep, true
+		}
+	}
+	return endpoint{}, false
+}
+
+// endpointNamed finds the endpoint called name.
+func endpointNamed(name string) (endpoint, bool) {
+	for _, ep := range endpoints {
+		if ep.name == name {
+			return ep, true
+		}
+	}
+	return endpoint{}, false
+}
+
+// knownEndpoint reports whether name is an endpoint the fake serves.
+func knownEndpoint(name string) bool {
+	_, ok := endpointNamed(name)
+	return ok
+}
+
+// Account is one exchange account (main or sub-account). All its keys share
+// one rate-limit budget and see the same history. Beyond its name and keys,
+// its fields are the endpoints' sections, each read by its endpoint's file.
+type Account struct {
+	// Name identifies the account in the fake's API and request log.
+	Name string `yaml:"name"`
+	// AccountName is the accountName the credentials endpoint reports.
+	AccountName      string            `yaml:"account_name"`
+	UserID           int64             `yaml:"user_id"`
+	Keys             []Key             `yaml:"keys"`
+	History          []HistoryEntry    `yaml:"history"`
+	HistoryGenerator *HistoryGenerator `yaml:"history_generator"`
+	// AccountInfo is what the account info endpoint reports; nil serves a
+	// spot account far from any margin call.
+	AccountInfo *AccountInfo `yaml:"account_info"`
+	Balances    []Balance    `yaml:"balances"`
+	Transfers   []Transfer   `yaml:"transfers"`
+	SubAccounts []SubAccount `yaml:"sub_accounts"`
+	Positions   []Position   `yaml:"positions"`
+	// IsSubAccount makes the account a sub-account: the sub-accounts
+	// endpoint refuses its keys (HTTP 401, code -1002).
+	IsSubAccount bool `yaml:"is_sub_account"`
+}
+
+// Event is a change applied once, After the exchange's Start. Every action
+// that is set is applied: ClearFaults, then Fault, then each endpoint's in
+// the order of the endpoint table.
+type Event struct {
+	After       time.Duration `yaml:"after"`
+	ClearFaults bool          `yaml:"clear_faults"`
+	Fault       *Fault        `yaml:"fault"`
+
+	TokenNetwork       *TokenNetworkPatch `yaml:"token_network"`
+	AddTokenNetwork    *TokenNetworkRow   `yaml:"add_token_network"`
+	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
+	// SystemStatus replaces what the system info endpoint reports.
+	SystemStatus *SystemStatus `yaml:"system_status"`
+	// AccountInfo changes the fields it sets of an account's info.
+	AccountInfo *AccountInfoEvent `yaml:"account_info"`
+	// Balance sets one token's balance of an account.
+	Balance *BalanceEvent `yaml:"balance"`
+	// UnrecordedBalanceMove moves a balance with no history record.
+	UnrecordedBalanceMove *BalanceMoveEvent `yaml:"unrecorded_balance_move"`
+	// Transfer adds a transfer, or changes the one with its id.
+	Transfer *TransferEvent `yaml:"transfer"`
+	// AddSubAccount adds a sub-account to an account.
+	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
+	// Position opens, changes or removes a futures position.
+	Position *PositionEvent `yaml:"position"`
+	// LateRecord appends a history record whose money moves at once but
+	// which is listed only later.
+	LateRecord *LateRecordEvent `yaml:"late_record"`
+}
+
+// validateEventAccount checks an event action that names an account: the
+// account must be the scenario's, then the action valid (err nil).
+func validateEventAccount(field, account string, accounts map[string]bool, err error) error {
+	if !accounts[account] {
+		return fieldErr(field+".account", "unknown account %q", account)
+	}
+	if err != nil {
+		return fmt.Errorf("%s.%w", field, err)
+	}
+	return nil
+}
