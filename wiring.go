@@ -149,7 +149,7 @@ func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 		return nil, nil, err
 	}
 	watched := prometheus.NewGauge(prometheus.GaugeOpts{Name: "woox_exporter_accounts",
-		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_index); 0 in public-only mode."})
+		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_ordinal); 0 in public-only mode."})
 	watched.Set(float64(len(w.accounts)))
 	w.reg.MustRegister(
 		watched,
