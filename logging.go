@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
@@ -42,5 +40,3 @@ func newLogger(w io.Writer, format, lvl string) (log.Logger, *slog.Logger) {
 	slogger := slog.New(sloggokit.NewGoKitHandler(base, slogLevel))
 	return log.With(logger, "time", log.DefaultTimestampUTC, "caller", log.DefaultCaller), slogger
 }
-
-func fmtArgs(v []any) string { return strings.TrimSuffix(fmt.Sprintln(v...), "\n") }

@@ -10,13 +10,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/woox-exporter/woox_exporter/internal/server"
 )
-
-const exporterName = "woox_exporter"
-
-// defaultListenAddress uses a port from the Prometheus default port
-// allocations that no listed exporter uses.
-const defaultListenAddress = ":10110"
 
 // defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set.
 // The live heap is small and garbage comes in bursts when a poll regathers
@@ -67,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	// Listening before the first poll: an address in use stops the exporter
 	// before it calls the exchange.
-	listeners, err := listen(o.web, defaultServerLimits.maxConnections)
+	listeners, err := server.Listen(o.web, server.DefaultLimits.MaxConnections)
 	if err != nil {
 		return fail(stderr, err)
 	}

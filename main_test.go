@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/common/version"
 )
 
 func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
@@ -96,6 +102,81 @@ func TestBadFlagValuesNameTheirFlag(t *testing.T) {
 		flag, _, _ := strings.Cut(arg, "=")
 		if code != 2 || !strings.HasPrefix(stderr.String(), exporterName+": "+flag+": ") || strings.Count(stderr.String(), flag) != 1 {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and the error starting with %s once", arg, code, stderr.String(), flag)
+		}
+	}
+}
+
+// An http:// exchange URL to a remote host is refused naming the flag and
+// its fix; --woox.allow-plain-http lets it through.
+func TestPlainHTTPRefusalNamesTheFlagAndItsFix(t *testing.T) {
+	for _, url := range []string{"http://api.woox.io", "http://192.0.2.1"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"--config.check", "--woox.api-url=" + url}, &stdout, &stderr, nil)
+		if code != 1 || !strings.HasPrefix(stderr.String(), exporterName+": --woox.api-url "+url+": ") || !strings.Contains(stderr.String(), "--woox.allow-plain-http") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and the flag and its fix named", url, code, stderr.String())
+		}
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"--config.check", "--woox.api-url=" + url, "--woox.allow-plain-http"}, &stdout, &stderr, nil); code != 0 {
+			t.Errorf("%s with --woox.allow-plain-http: exit %d, stderr %q", url, code, stderr.String())
+		}
+	}
+}
+
+// --config.check says which share of the accounts a replica holds, and the
+// shares add up to every account.
+func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
+	var yaml strings.Builder
+	yaml.WriteString("accounts:\n")
+	for i := range 20 {
+		fmt.Fprintf(&yaml, "  - {name: desk-%02d, api_key: key-%02d, api_secret_env: SECRET}\n", i, i)
+	}
+	path := filepath.Join(t.TempDir(), "accounts.yml")
+	if err := os.WriteFile(path, []byte(yaml.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"SECRET=S"}
+	total := 0
+	for index := range 3 {
+		var stdout, stderr bytes.Buffer
+		args := []string{"--config.check", "--config.file=" + path, "--shard.count=3", fmt.Sprintf("--shard.index=%d", index)}
+		if code := run(args, &stdout, &stderr, env); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", index, code, stderr.String())
+		}
+		var n int
+		if _, err := fmt.Sscanf(stdout.String(), "configuration OK: %d of 20 account(s) on shard", &n); err != nil {
+			t.Fatalf("shard %d: %q: %v", index, stdout.String(), err)
+		}
+		total += n
+	}
+	if total != 20 {
+		t.Errorf("the shards hold %d accounts together, want 20", total)
+	}
+}
+
+func TestFillVersionFromBuildInfo(t *testing.T) {
+	saved := [3]string{version.Version, version.Revision, version.BuildDate}
+	t.Cleanup(func() { version.Version, version.Revision, version.BuildDate = saved[0], saved[1], saved[2] })
+	for _, tc := range []struct {
+		name                    string
+		ldflags                 [3]string
+		info                    *debug.BuildInfo
+		ok                      bool
+		version, revision, date string
+	}{
+		{"no build info", [3]string{}, nil, false, "devel", "", ""},
+		{"go build in a checkout", [3]string{}, &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-11-23T01:00:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			true, "devel", "abc123-modified", "2026-11-23T01:00:00Z"},
+		{"go install at a version", [3]string{}, &debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, true, "v0.1.0", "", ""},
+		{"release build with ldflags", [3]string{"0.1.0", "fedcba", "20261123"}, &debug.BuildInfo{Main: debug.Module{Version: "v9"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}}}, true, "0.1.0", "fedcba", "20261123"},
+	} {
+		version.Version, version.Revision, version.BuildDate = tc.ldflags[0], tc.ldflags[1], tc.ldflags[2]
+		fillVersion(tc.info, tc.ok)
+		if version.Version != tc.version || version.Revision != tc.revision || version.BuildDate != tc.date {
+			t.Errorf("%s: version %q revision %q date %q, want %q %q %q", tc.name,
+				version.Version, version.Revision, version.BuildDate, tc.version, tc.revision, tc.date)
 		}
 	}
 }

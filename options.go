@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +18,11 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/internal/server"
+	"github.com/woox-exporter/woox_exporter/shard"
 )
+
+const exporterName = "woox_exporter"
 
 // options are the command line's settings, as kube-state-metrics keeps them
 // in pkg/options: AddFlags declares the flags, Validate checks them and
@@ -60,7 +65,7 @@ type options struct {
 	shardIndexSet     bool
 
 	// Set by Validate.
-	shard     sharding
+	shard     shard.Replica
 	enabled   map[string]bool
 	intervals map[string]time.Duration
 	// limits are the private endpoints' limits per account, after
@@ -85,7 +90,7 @@ func newApp(stdout, stderr io.Writer) (app *kingpin.Application, exited *bool) {
 
 // AddFlags declares every flag of the exporter on app.
 func (o *options) AddFlags(app *kingpin.Application) {
-	o.web = kingpinflag.AddFlags(app, defaultListenAddress)
+	o.web = kingpinflag.AddFlags(app, server.DefaultListenAddress)
 	o.addEndpointFlags(app)
 	o.walletLookback = namedDuration{flag: "--wallet.lookback"}
 	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
@@ -156,13 +161,13 @@ func (o *options) addShardFlags(app *kingpin.Application) {
 // its flag. It resolves the shard, the rate limit and which endpoints this
 // replica polls how often.
 func (o *options) Validate() error {
-	if err := checkTelemetryPath(o.metricsPath); err != nil {
+	if err := server.CheckTelemetryPath(o.metricsPath); err != nil {
 		return err
 	}
-	if err := checkListenAddresses(*o.web.WebListenAddresses); err != nil {
+	if err := server.CheckListenAddresses(*o.web.WebListenAddresses); err != nil {
 		return err
 	}
-	if err := checkPlainHTTP(o.apiURL, o.plainHTTP); err != nil {
+	if err := o.checkPlainHTTP(); err != nil {
 		return err
 	}
 	if o.requestTimeout <= 0 {
@@ -176,7 +181,7 @@ func (o *options) Validate() error {
 		return err
 	}
 	var err error
-	if o.shard, err = shardFlags(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname); err != nil {
+	if o.shard, err = shard.Resolve(o.shardCount, o.shardIndex, o.shardIndexSet, o.shardFromHostname, os.Hostname); err != nil {
 		return err
 	}
 	if err := o.resolveLimits(); err != nil {
@@ -193,6 +198,18 @@ func (o *options) Validate() error {
 		return err
 	}
 	return o.validateHistory()
+}
+
+// checkPlainHTTP refuses an http:// --woox.api-url to a host other than
+// loopback unless --woox.allow-plain-http allows it.
+func (o *options) checkPlainHTTP() error {
+	if o.plainHTTP {
+		return nil
+	}
+	if err := client.CheckPlainHTTP(o.apiURL); err != nil {
+		return fmt.Errorf("--woox.api-url %w; use https://, or pass --woox.allow-plain-http if the network path is otherwise protected (loopback addresses need neither)", err)
+	}
+	return nil
 }
 
 // resolveLimits sets the limit of each private endpoint: --api.rate-limit
@@ -256,7 +273,7 @@ func (o *options) resolveEndpoints() (public []namedInterval) {
 	for _, ep := range collector.Endpoints {
 		// The public endpoints are polled by shard 0 alone: N replicas cost
 		// the public limit no more than one.
-		o.enabled[ep.Name] = *o.collectors[ep.Name] && (ep.PerAccount || o.shard.index == 0)
+		o.enabled[ep.Name] = *o.collectors[ep.Name] && (ep.PerAccount || o.shard.Index == 0)
 		o.intervals[ep.Name] = *o.pollEvery[ep.Name]
 		// A shard other than 0 still reads the token networks for its wallets.
 		walletReads := ep.Name == client.EndpointTokenNetwork && *o.collectors[ep.Name] && *o.collectors[client.EndpointWallet]

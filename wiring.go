@@ -19,11 +19,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
 	"github.com/prometheus/common/version"
-	"github.com/prometheus/exporter-toolkit/web"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/internal/server"
 	"github.com/woox-exporter/woox_exporter/shard"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
@@ -66,7 +66,11 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 		return nil, err
 	}
 	w.unread = unreadVariables(env, config.ReadVariables(w.configured))
-	w.accounts = o.shard.accounts(w.configured)
+	for _, a := range w.configured {
+		if o.shard.Owns(a.Name) {
+			w.accounts = append(w.accounts, a)
+		}
+	}
 	if len(w.configured) > 0 {
 		if err := o.checkAccountIntervals(); err != nil {
 			return nil, err
@@ -75,11 +79,8 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	// exporter-toolkit reads the web config only once it listens: check it,
 	// and the state file's directory, before polling or --config.check's OK.
 	if f := *o.web.WebConfigFile; f != "" {
-		if err := checkWebConfigFile(f); err != nil {
-			return nil, fmt.Errorf("--web.config.file %s: %w", f, err)
-		}
-		if err := web.Validate(f); err != nil {
-			return nil, fmt.Errorf("--web.config.file %s: %w", f, err)
+		if err := server.CheckWebConfigFile(f); err != nil {
+			return nil, err
 		}
 	}
 	if o.historyStateFile != "" {
@@ -113,8 +114,8 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 
 // configOK is what --config.check prints when everything checked out.
 func (w *wiring) configOK(stdout io.Writer) {
-	if s := w.o.shard; s.count > 1 {
-		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.index, s.count)
+	if s := w.o.shard; s.Count > 1 {
+		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.Index, s.Count)
 	} else {
 		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(w.accounts))
 	}
@@ -148,11 +149,11 @@ func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 		return nil, nil, err
 	}
 	watched := prometheus.NewGauge(prometheus.GaugeOpts{Name: "woox_exporter_accounts",
-		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_index); 0 in public-only mode."})
+		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_ordinal); 0 in public-only mode."})
 	watched.Set(float64(len(w.accounts)))
 	w.reg.MustRegister(
 		watched,
-		shard.Collector(o.shard.index, o.shard.count),
+		shard.Collector(o.shard.Index, o.shard.Count),
 		versioncollector.NewCollector("woox_exporter"),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -178,10 +179,10 @@ func (w *wiring) collectorConfig() collector.Config {
 		HistorySkipMalformedAfter: o.skipMalformedAfter,
 		ShowFullKey:               o.showFullKey,
 		SeriesPerEndpoint:         o.seriesPerEndpoint,
-		Idle:                      o.shard.count > 1,
+		Idle:                      o.shard.Count > 1,
 		// Shards other than 0 export no token networks, but their
 		// wallets still split the exchange's ids by them.
-		WalletNetworks: walletNetworks(w.public, o.shard.index, *o.collectors[client.EndpointTokenNetwork]),
+		WalletNetworks: walletNetworks(w.public, o.shard.Index, *o.collectors[client.EndpointTokenNetwork]),
 		Logger:         w.logger,
 	}
 }
@@ -190,9 +191,9 @@ func (w *wiring) collectorConfig() collector.Config {
 func (w *wiring) logStart(store *statefile.Store) {
 	logger, s := w.logger, w.o.shard
 	level.Info(logger).Log("msg", "starting "+exporterName, "version", version.Info(), "build_context", version.BuildContext())
-	if s.count > 1 {
-		level.Info(logger).Log("msg", "sharded", "shard", s.index, "shards", s.count, "accounts", len(w.accounts), "configured", len(w.configured),
-			"public_endpoints", s.index == 0)
+	if s.Count > 1 {
+		level.Info(logger).Log("msg", "sharded", "shard", s.Index, "shards", s.Count, "accounts", len(w.accounts), "configured", len(w.configured),
+			"public_endpoints", s.Index == 0)
 	}
 	for _, name := range w.unread {
 		level.Warn(logger).Log("msg", "environment variable not read by the exporter: mistyped? It reads "+
@@ -222,9 +223,9 @@ func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net
 		exporter.Run(ctx)
 	}()
 
-	err := serve(ctx, listeners, serverConfig{
-		flags: w.o.web, metricsPath: w.o.metricsPath, source: exporter.Source(w.reg), ready: exporter.Ready,
-		limits: defaultServerLimits, logger: w.logger, slogger: slogger,
+	err := server.Serve(ctx, listeners, server.Config{
+		Name: exporterName, Flags: w.o.web, MetricsPath: w.o.metricsPath, Source: exporter.Source(w.reg), Ready: exporter.Ready,
+		Limits: server.DefaultLimits, Logger: w.logger, ToolkitLogger: slogger,
 	})
 	stop()
 	<-pollersDone // every account's token history state is saved by now

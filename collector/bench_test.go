@@ -98,10 +98,10 @@ func seriesOf(b *testing.B, g prometheus.Gatherer) int {
 	return n
 }
 
-// BenchmarkScrapeExporter is a scrape of the large account as main.go
+// BenchmarkScrapeExporter is a scrape of the large account as the exporter
 // serves it (package exposition): the live families gathered, encoded and
 // gzipped, the data families copied from their encoding. It leaves out
-// main.go's limitEncoding wrapper (package main, so out of reach here),
+// internal/server's limitEncoding wrapper (unexported, so out of reach here),
 // which adds a copy of the compressed answer from a pooled buffer; the load
 // test measures the binary with it.
 func BenchmarkScrapeExporter(b *testing.B) {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,24 +43,8 @@ var docRow = regexp.MustCompile("^\\| `([a-zA-Z_:][a-zA-Z0-9_:]*)` \\|")
 // it can export appears, and compares them with docs/metrics.md.
 func TestMetricsDocMatchesTheBinary(t *testing.T) {
 	documented := documentedFamilies(t)
-	fake := startFake(t)
-	fake.SetSystemStatus(fakeexchange.SystemStatus{Status: 1, Msg: "trading maintenance",
-		EstimatedEndTime: time.Now().Add(time.Hour).UnixMilli()})
-	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
-		"--woox.api-url="+serveFake(t, fake), "--config.file="+everyAreaConfig(t),
-		"--collector.sub-accounts", "--token-history.state-file="+filepath.Join(t.TempDir(), "state.json"))
-	p.WaitReady(t)
-
-	// Some families appear only after the first poll's answers were written
-	// down (the state file's last write): scrape until the two sets agree or
-	// 10 s passed, then report the difference.
-	var exported map[string]bool
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		exported = exportedFamilies(t, p.URL()+"/metrics")
-		if sameKeys(exported, documented) || time.Now().After(deadline) {
-			break
-		}
-	}
+	p := startEveryFamily(t, everyFamilyFake(t))
+	exported, _ := waitForFamilies(t, documented, p.URL()+"/metrics")
 	for _, name := range sortedKeys(exported) {
 		if !documented[name] {
 			t.Errorf("%s is exported but not in docs/metrics.md", name)
@@ -68,6 +53,50 @@ func TestMetricsDocMatchesTheBinary(t *testing.T) {
 	for _, name := range sortedKeys(documented) {
 		if !exported[name] {
 			t.Errorf("%s is in docs/metrics.md but the binary never exported it", name)
+		}
+	}
+}
+
+// everyFamilyFake serves the default scenario with a maintenance window
+// announced, which only the system status families show, and returns its
+// URL.
+func everyFamilyFake(t *testing.T) string {
+	t.Helper()
+	fake := startFake(t)
+	fake.SetSystemStatus(fakeexchange.SystemStatus{Status: 1, Msg: "trading maintenance",
+		EstimatedEndTime: time.Now().Add(time.Hour).UnixMilli()})
+	return serveFake(t, fake)
+}
+
+// startEveryFamily starts the binary against the fake at fakeURL with both
+// of its accounts, every collector on and a state file of its own, plus
+// args, and waits until it is ready.
+func startEveryFamily(t *testing.T, fakeURL string, args ...string) *exportertest.Process {
+	t.Helper()
+	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret}, append([]string{
+		"--woox.api-url=" + fakeURL, "--config.file=" + everyAreaConfig(t),
+		"--collector.sub-accounts", "--token-history.state-file=" + filepath.Join(t.TempDir(), "state.json")}, args...)...)
+	p.WaitReady(t)
+	return p
+}
+
+// waitForFamilies scrapes each of urls until the woox_* families they export
+// together are want, or 10 s passed: some appear only after the first poll's
+// answers were written down (the state file's last write). It returns those
+// families and the last scrape of each url.
+func waitForFamilies(t *testing.T, want map[string]bool, urls ...string) (map[string]bool, [][]byte) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		exported := map[string]bool{}
+		bodies := make([][]byte, len(urls))
+		for i, url := range urls {
+			bodies[i] = scrapeText(t, url)
+			for name := range exportedFamilies(t, bodies[i]) {
+				exported[name] = true
+			}
+		}
+		if sameKeys(exported, want) || time.Now().After(deadline) {
+			return exported, bodies
 		}
 	}
 }
@@ -143,16 +172,30 @@ func documentedFamilies(t *testing.T) map[string]bool {
 	return names
 }
 
-// exportedFamilies are the names of the families served at url that the
-// exporter owns (woox_*): Go's, the process' and promhttp's are not listed.
-func exportedFamilies(t *testing.T, url string) map[string]bool {
+// scrapeText is the answer of url in the text format.
+func scrapeText(t *testing.T, url string) []byte {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	dec := expfmt.NewDecoder(resp.Body, expfmt.NewFormat(expfmt.TypeTextPlain))
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("scrape %s: %v", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("scrape %s: %s\n%s", url, resp.Status, body)
+	}
+	return body
+}
+
+// exportedFamilies are the names of the families in the text scrape body
+// that the exporter owns (woox_*): Go's, the process' and promhttp's are not
+// listed.
+func exportedFamilies(t *testing.T, body []byte) map[string]bool {
+	t.Helper()
+	dec := expfmt.NewDecoder(bytes.NewReader(body), expfmt.NewFormat(expfmt.TypeTextPlain))
 	names := map[string]bool{}
 	for {
 		mf := &dto.MetricFamily{}

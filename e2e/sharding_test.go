@@ -74,11 +74,11 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	publicPolls, networkPolls := make([]float64, shards), make([]float64, shards)
 	for i, p := range procs {
 		samples := p.Scrape(t)
-		if got := value(t, samples, "woox_exporter_shard_index"); got != float64(i) {
-			t.Errorf("shard %d: woox_exporter_shard_index %v", i, got)
+		if got := value(t, samples, "woox_exporter_shard_ordinal"); got != float64(i) {
+			t.Errorf("shard %d: woox_exporter_shard_ordinal %v", i, got)
 		}
-		if got := value(t, samples, "woox_exporter_shard_count"); got != shards {
-			t.Errorf("shard %d: woox_exporter_shard_count %v", i, got)
+		if got := value(t, samples, "woox_exporter_total_shards"); got != shards {
+			t.Errorf("shard %d: woox_exporter_total_shards %v", i, got)
 		}
 		for series, s := range samples {
 			if strings.HasPrefix(series, "woox_balance_holding{") {

@@ -3,9 +3,9 @@ package shard
 import "github.com/prometheus/client_golang/prometheus"
 
 var (
-	indexDesc = prometheus.NewDesc("woox_exporter_shard_index",
-		"This replica's shard, 0 to woox_exporter_shard_count - 1 (--shard.index).", nil, nil)
-	countDesc = prometheus.NewDesc("woox_exporter_shard_count",
+	ordinalDesc = prometheus.NewDesc("woox_exporter_shard_ordinal",
+		"This replica's shard, 0 to woox_exporter_total_shards - 1 (--shard.index).", nil, nil)
+	totalDesc = prometheus.NewDesc("woox_exporter_total_shards",
 		"Number of replicas the accounts are split across (--shard.count); replicas of one job must agree.", nil, nil)
 )
 
@@ -19,11 +19,11 @@ type collector struct {
 }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- indexDesc
-	ch <- countDesc
+	ch <- ordinalDesc
+	ch <- totalDesc
 }
 
 func (c collector) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(indexDesc, prometheus.GaugeValue, float64(c.index))
-	ch <- prometheus.MustNewConstMetric(countDesc, prometheus.GaugeValue, float64(c.count))
+	ch <- prometheus.MustNewConstMetric(ordinalDesc, prometheus.GaugeValue, float64(c.index))
+	ch <- prometheus.MustNewConstMetric(totalDesc, prometheus.GaugeValue, float64(c.count))
 }

@@ -806,12 +806,12 @@ local seconds(d) =
           // others by nobody.
           {
             alert: 'WooxExporterShardingMismatch',
-            expr: 'stdvar by (job) (woox_exporter_shard_count{%(wooxSelector)s}) != 0' % $._config,
+            expr: 'stdvar by (job) (woox_exporter_total_shards{%(wooxSelector)s}) != 0' % $._config,
             'for': '15m',
             labels: { severity: 'critical' },
             annotations: {
               summary: 'Replicas of woox_exporter job {{ $labels.job }} disagree on the shard count',
-              description: 'The replicas of job {{ $labels.job }} report different woox_exporter_shard_count values: each splits the accounts its own way, so some accounts are polled by two replicas (twice the API budget) and some by none.',
+              description: 'The replicas of job {{ $labels.job }} report different woox_exporter_total_shards values: each splits the accounts its own way, so some accounts are polled by two replicas (twice the API budget) and some by none.',
               runbook_url: runbook('WooxExporterShardingMismatch'),
             },
           },
@@ -821,15 +821,15 @@ local seconds(d) =
           {
             alert: 'WooxExporterShardMissing',
             expr: |||
-              (2 ^ max by (job) (woox_exporter_shard_count{%(wooxSelector)s}) - 1)
-                - sum by (job) (2 ^ woox_exporter_shard_index{%(wooxSelector)s})
+              (2 ^ max by (job) (woox_exporter_total_shards{%(wooxSelector)s}) - 1)
+                - sum by (job) (2 ^ woox_exporter_shard_ordinal{%(wooxSelector)s})
               != 0
             ||| % $._config,
             'for': '15m',
             labels: { severity: 'critical' },
             annotations: {
               summary: 'A shard of woox_exporter job {{ $labels.job }} is missing or runs twice',
-              description: 'The shard indexes scraped for job {{ $labels.job }} are not exactly 0 to woox_exporter_shard_count - 1, each once: the accounts of a missing shard are not watched, and a shard running twice spends its accounts\' API budget twice.',
+              description: 'The shard indexes scraped for job {{ $labels.job }} are not exactly 0 to woox_exporter_total_shards - 1, each once: the accounts of a missing shard are not watched, and a shard running twice spends its accounts\' API budget twice.',
               runbook_url: runbook('WooxExporterShardMissing'),
             },
           },

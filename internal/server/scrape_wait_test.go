@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -37,7 +37,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 }
 
 // TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse serves
-// /metrics through the handler chain main.go serves (newMux: limitEncoding
+// /metrics through the handler chain Serve serves (newMux: limitEncoding
 // around promhttp over the exporter's gatherer), stalls a real HTTP client
 // in the middle of its response, and checks that meanwhile a token history
 // poll against the fake exchange completes and a second scrape shows it. It
@@ -85,9 +85,8 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	logger, slogger := newLogger(io.Discard, "logfmt", "info")
-	mux, err := newMux(serverConfig{metricsPath: "/metrics", source: exporter.Source(reg), ready: exporter.Ready,
-		logger: logger, slogger: slogger})
+	mux, err := newMux(Config{MetricsPath: "/metrics", Source: exporter.Source(reg), Ready: exporter.Ready,
+		Logger: log.NewNopLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// Every telemetry path is either refused by checkTelemetryPath, before
+// Every telemetry path is either refused by CheckTelemetryPath, before
 // anything polls, or served: the mux builds without a panic, the path
 // answers with metrics and the health checks still answer.
 func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
@@ -49,7 +49,7 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 		{"/metrics\n", false},
 		{"example.com/metrics", false},
 	} {
-		err := checkTelemetryPath(tc.path)
+		err := CheckTelemetryPath(tc.path)
 		if !tc.ok {
 			if err == nil {
 				t.Errorf("%q: accepted, want an error", tc.path)
@@ -64,7 +64,7 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 		}
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "telemetry_path_test"}))
-		mux, err := newMux(serverConfig{metricsPath: tc.path, source: liveOnly(reg), ready: func() bool { return true }, logger: log.NewNopLogger()})
+		mux, err := newMux(Config{MetricsPath: tc.path, Source: liveOnly(reg), Ready: func() bool { return true }, Logger: log.NewNopLogger()})
 		if err != nil {
 			t.Errorf("%q: %v", tc.path, err)
 			continue
@@ -84,22 +84,22 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 	}
 }
 
-// startServer serves newMux on 127.0.0.1 with limits, as run does, until
+// startServer serves on 127.0.0.1 with limits, as the exporter does, until
 // the test ends.
-func startServer(t *testing.T, limits serverLimits) string {
+func startServer(t *testing.T, limits Limits) string {
 	t.Helper()
 	addrs, systemd, webConfig := []string{"127.0.0.1:0"}, false, ""
 	flags := &web.FlagConfig{WebListenAddresses: &addrs, WebSystemdSocket: &systemd, WebConfigFile: &webConfig}
-	listeners, err := listen(flags, limits.maxConnections)
+	listeners, err := Listen(flags, limits.MaxConnections)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, listeners, serverConfig{
-			flags: flags, metricsPath: "/metrics", source: liveOnly(prometheus.NewRegistry()), ready: func() bool { return true },
-			limits: limits, logger: log.NewNopLogger(), slogger: slog.New(slog.DiscardHandler),
+		done <- Serve(ctx, listeners, Config{
+			Flags: flags, MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
+			Limits: limits, Logger: log.NewNopLogger(), ToolkitLogger: slog.New(slog.DiscardHandler),
 		})
 	}()
 	t.Cleanup(func() {
@@ -137,8 +137,8 @@ func healthCheck(c net.Conn, br *bufio.Reader, timeout time.Duration) error {
 // A keep-alive connection left idle is closed by the server after the idle
 // timeout, not held open for ever.
 func TestServerClosesIdleConnections(t *testing.T) {
-	limits := defaultServerLimits
-	limits.idleTimeout = 200 * time.Millisecond
+	limits := DefaultLimits
+	limits.IdleTimeout = 200 * time.Millisecond
 	addr := startServer(t, limits)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -156,8 +156,8 @@ func TestServerClosesIdleConnections(t *testing.T) {
 	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: read returned %v after %v, want EOF once the server closes it", err, time.Since(idleSince).Round(time.Millisecond))
 	}
-	if d := time.Since(idleSince); d < limits.idleTimeout/2 {
-		t.Errorf("closed after %v idle, before the idle timeout of %v", d, limits.idleTimeout)
+	if d := time.Since(idleSince); d < limits.IdleTimeout/2 {
+		t.Errorf("closed after %v idle, before the idle timeout of %v", d, limits.IdleTimeout)
 	}
 }
 
@@ -181,13 +181,13 @@ func dialN(t *testing.T, addr string, n int) []net.Conn {
 // At the cap, connections that have sent nothing do not keep a health check
 // out: it is answered at once, and the oldest silent connection is closed.
 func TestServerEvictsTheOldestSilentConnectionAtTheCap(t *testing.T) {
-	limits := defaultServerLimits
-	limits.maxConnections = 3
+	limits := DefaultLimits
+	limits.MaxConnections = 3
 	addr := startServer(t, limits)
-	silent := dialN(t, addr, limits.maxConnections)
+	silent := dialN(t, addr, limits.MaxConnections)
 	c := dialN(t, addr, 1)[0]
 	if err := healthCheck(c, bufio.NewReader(c), time.Second); err != nil {
-		t.Fatalf("health check with %d silent connections open at the cap: %v", limits.maxConnections, err)
+		t.Fatalf("health check with %d silent connections open at the cap: %v", limits.MaxConnections, err)
 	}
 	if err := silent[0].SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
@@ -201,10 +201,10 @@ func TestServerEvictsTheOldestSilentConnectionAtTheCap(t *testing.T) {
 // arriving) is never closed to make room: a new one waits until a request
 // completes.
 func TestServerNeverEvictsARequestInProgress(t *testing.T) {
-	limits := defaultServerLimits
-	limits.maxConnections = 2
+	limits := DefaultLimits
+	limits.MaxConnections = 2
 	addr := startServer(t, limits)
-	busy := dialN(t, addr, limits.maxConnections)
+	busy := dialN(t, addr, limits.MaxConnections)
 	for _, c := range busy {
 		if _, err := io.WriteString(c, "POST /-/healthy HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n"); err != nil {
 			t.Fatal(err)
@@ -246,7 +246,7 @@ func TestServerNeverEvictsARequestInProgress(t *testing.T) {
 // its connection closed, so a request hidden after the chunked body (where
 // a proxy reading the Content-Length sees body) is never answered.
 func TestServerClosesTheConnectionAfterAChunkedRequest(t *testing.T) {
-	addr := startServer(t, defaultServerLimits)
+	addr := startServer(t, DefaultLimits)
 	answers, err := smuggle(addr)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"time"
 )
 
-func TestLimitEncodingPassesTheAnswerThroughAndReleasesItsSlot(t *testing.T) {
+func TestLimitEncodingPassesTheAnswerThroughAndEndsTheEncoding(t *testing.T) {
 	h := limitEncoding(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Encoding", "gzip")
 		w.WriteHeader(http.StatusTeapot)
 		_, _ = w.Write([]byte("body"))
 	}), 1)
-	for i := range 3 { // one slot: each request must give it back
+	for i := range 3 { // one encoding at a time: each must end
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 		if rec.Code != http.StatusTeapot || rec.Header().Get("Content-Encoding") != "gzip" || rec.Body.String() != "body" {
@@ -28,7 +28,7 @@ func TestLimitEncodingWaiterGivesUpWithItsClient(t *testing.T) {
 	h := limitEncoding(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }), 1)
 	go h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	defer close(release)
-	time.Sleep(10 * time.Millisecond) // the first request holds the slot
+	time.Sleep(10 * time.Millisecond) // the first request is encoding
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bytes"
@@ -6,19 +6,19 @@ import (
 	"sync"
 )
 
-// limitEncoding lets at most n requests run h at once and makes the rest wait
-// their turn (or until their client gives up). Each scrape holds a gzip
-// compressor and encoding buffers, so many concurrent scrapers cost memory,
-// while encoding is CPU bound: more encodings at once than CPUs do not raise throughput, only
-// memory (main.go passes GOMAXPROCS). h writes into a buffer and the slot is
-// released before the buffered (compressed) answer is sent, so a
-// slow or stalled client never holds a slot. Only scrapes wait here: polls
-// are never involved.
+// limitEncoding lets at most n encodings (h answering a scrape) run at once;
+// a scrape beyond them waits its turn, or until its client gives up. Each
+// encoding holds a gzip compressor and buffers, so many at once cost memory,
+// while encoding is CPU bound: more encodings at once than CPUs do not raise
+// throughput, only memory (newMux allows GOMAXPROCS). h writes into a buffer
+// and the encoding ends before the buffered (compressed) answer is sent, so
+// a slow or stalled client never holds one of the n. Only scrapes wait
+// here: polls never encode.
 func limitEncoding(h http.Handler, n int) http.Handler {
-	slots := make(chan struct{}, max(n, 1))
+	encodings := make(chan struct{}, max(n, 1))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
-		case slots <- struct{}{}:
+		case encodings <- struct{}{}:
 		case <-r.Context().Done():
 			return
 		}
@@ -27,7 +27,7 @@ func limitEncoding(h http.Handler, n int) http.Handler {
 		buf.Reset()
 		rec := &bufferedResponse{header: http.Header{}, status: http.StatusOK, body: buf}
 		h.ServeHTTP(rec, r)
-		<-slots
+		<-encodings
 
 		for k, v := range rec.header {
 			w.Header()[k] = v

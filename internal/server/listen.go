@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"errors"
@@ -13,11 +13,15 @@ import (
 	"github.com/prometheus/exporter-toolkit/web"
 )
 
-// listen opens the listeners that the web flags name, as exporter-toolkit's
+// DefaultListenAddress uses a port from the Prometheus default port
+// allocations that no listed exporter uses.
+const DefaultListenAddress = ":10110"
+
+// Listen opens the listeners that the web flags name, as exporter-toolkit's
 // ListenAndServe would (systemd sockets, vsock:// or TCP addresses), each
 // accepting at most maxConns connections at once. exporter-toolkit opens
 // them itself, with no way to bound them.
-func listen(flags *web.FlagConfig, maxConns int) ([]net.Listener, error) {
+func Listen(flags *web.FlagConfig, maxConns int) ([]net.Listener, error) {
 	var listeners []net.Listener
 	closeAll := func() {
 		for _, l := range listeners {
@@ -65,9 +69,9 @@ func listenOn(addr string) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// checkListenAddresses refuses a --web.listen-address that cannot be
+// CheckListenAddresses refuses a --web.listen-address that cannot be
 // listened on as written, so that it fails before anything polls.
-func checkListenAddresses(addrs []string) error {
+func CheckListenAddresses(addrs []string) error {
 	for _, a := range addrs {
 		var err error
 		if strings.HasPrefix(a, "vsock://") {
@@ -76,7 +80,7 @@ func checkListenAddresses(addrs []string) error {
 			err = checkHostPort(a)
 		}
 		if err != nil {
-			return fmt.Errorf("--web.listen-address %q: want [host]:port such as %s, or vsock://:port: %w", a, defaultListenAddress, err)
+			return fmt.Errorf("--web.listen-address %q: want [host]:port such as %s, or vsock://:port: %w", a, DefaultListenAddress, err)
 		}
 	}
 	return nil

@@ -1,0 +1,63 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"unicode"
+
+	"github.com/prometheus/exporter-toolkit/web"
+)
+
+// CheckTelemetryPath refuses a --web.telemetry-path that http.ServeMux would
+// panic on, read as a method or host pattern, or never match because it
+// redirects requests for unclean paths.
+func CheckTelemetryPath(p string) error {
+	fail := func(why string) error { return fmt.Errorf("--web.telemetry-path %q: %s", p, why) }
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return fail("must be an absolute path such as /metrics")
+	case strings.ContainsFunc(p, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '{' || r == '}' }):
+		return fail("must not contain spaces, control characters or braces")
+	case p != "/" && path.Clean(p) != strings.TrimSuffix(p, "/"):
+		return fail("must be a clean path (no //, . or .. segments)")
+	case p == healthyPath || p == readyPath:
+		return fail("is taken by a health check")
+	}
+	return nil
+}
+
+// maxWebConfigSize bounds the --web.config.file, which may hold inline
+// certificates: exporter-toolkit reads it whole, at start and again for
+// every connection and request.
+const maxWebConfigSize = 1 << 20
+
+// CheckWebConfigFile checks the --web.config.file at path before anything
+// polls: exporter-toolkit reads it only once it serves.
+func CheckWebConfigFile(path string) error {
+	if err := checkWebConfigFileType(path); err != nil {
+		return fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
+	if err := web.Validate(path); err != nil {
+		return fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
+	return nil
+}
+
+// checkWebConfigFileType refuses a web config that exporter-toolkit would
+// block on (a FIFO) or read without end (a device): it is read with
+// os.ReadFile.
+func checkWebConfigFileType(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case fi.Size() > maxWebConfigSize:
+		return fmt.Errorf("larger than %d bytes", maxWebConfigSize)
+	}
+	return nil
+}
