@@ -56,7 +56,9 @@ var brokenCases = []brokenCase{
 		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) { p.Targets[0].Datasource = nil },
 		`%s: datasource is "", want ${datasource}`},
 	{"panel on a fixed datasource", datasourceProblems,
-		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) { p.Datasource = &dashboard.Datasource{UID: "prometheus"} },
+		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) {
+			p.Datasource = &dashboard.Datasource{UID: "prometheus"}
+		},
 		`datasource is "prometheus", want ${datasource}`},
 	{"panel without targets", targetProblems,
 		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) { p.Targets = nil },
@@ -80,10 +82,14 @@ var brokenCases = []brokenCase{
 		func(_ *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { d.UID = "" },
 		`dashboard has no uid`},
 	{"no datasource variable", variableProblems,
-		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "datasource").Name = "ds" },
+		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
+			variable(t, d, "datasource").Name = "ds"
+		},
 		`templating: no datasource variable`},
 	{"single-select account variable", variableProblems,
-		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "account").Multi = false },
+		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
+			variable(t, d, "account").Multi = false
+		},
 		`templating: no multi, include-All account variable`},
 	{"account variable from another metric", variableProblems,
 		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
@@ -105,7 +111,9 @@ var brokenCases = []brokenCase{
 		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "job").Name = "jobs" },
 		`template-job-rule: no job variable`},
 	{"instance variable with All as .*", templateProblems,
-		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "instance").AllValue = ".*" },
+		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
+			variable(t, d, "instance").AllValue = ".*"
+		},
 		`template-instance-rule: allValue is ".*", want .+`},
 	{"instance variable on a fixed datasource", templateProblems,
 		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
@@ -113,7 +121,9 @@ var brokenCases = []brokenCase{
 		},
 		`template-instance-rule: datasource is "prometheus", not $datasource`},
 	{"variable from a query other than label_values", templateProblems,
-		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "token").Query = "query_result(up)" },
+		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
+			variable(t, d, "token").Query = "query_result(up)"
+		},
 		`template-label-promql-rule: variable token`},
 	{"variable not refreshed on time change", templateProblems,
 		func(t *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { variable(t, d, "account").Refresh = 1 },
