@@ -6,7 +6,6 @@
 #   bash scripts/mixin.sh render   write them
 #   bash scripts/mixin.sh check    fail when the checked-in files differ from
 #                                  a fresh render (edit mixin/, then render)
-#   bash scripts/mixin.sh lint     dashboard lint rules (scripts/dashboard-lint.sh)
 #   bash scripts/mixin.sh settings every _config field is used: renders once per
 #                                  field with that field changed and fails,
 #                                  naming it, when neither output changes
@@ -98,9 +97,6 @@ check)
 	[ "$rc" -eq 0 ] && echo "mixin.sh: $RULES and $DASHBOARD match the mixin"
 	exit "$rc"
 	;;
-lint)
-	bash scripts/dashboard-lint.sh "$DASHBOARD"
-	;;
 rules)
 	jsonnet -J mixin --tla-code "config=${2:-"{}"}" -e "$MIXIN $RULE_GROUPS"
 	;;
@@ -147,7 +143,7 @@ settings)
 	exit "$rc"
 	;;
 *)
-	echo "usage: $0 render|check|lint|settings" >&2
+	echo "usage: $0 render|check|settings|rules [CONFIG]" >&2
 	exit 2
 	;;
 esac
