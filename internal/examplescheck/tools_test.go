@@ -94,16 +94,16 @@ func TestComposeFileLoads(t *testing.T) {
 	report(t, composeProblems(dockerCompose, composeFile))
 }
 
-// writeBroken writes a copy of the file at path with old replaced by new,
-// and fails unless old was there.
-func writeBroken(t *testing.T, path, old, new string) string {
+// writeBroken writes a copy of the file at path with from replaced by to,
+// and fails unless from was there.
+func writeBroken(t *testing.T, path, from, to string) string {
 	t.Helper()
 	b := string(read(t, path))
-	if !strings.Contains(b, old) {
-		t.Fatalf("%s has no %q to break", path, old)
+	if !strings.Contains(b, from) {
+		t.Fatalf("%s has no %q to break", path, from)
 	}
 	file := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := os.WriteFile(file, []byte(strings.Replace(b, old, new, 1)), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.Replace(b, from, to, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return file
