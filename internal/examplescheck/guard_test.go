@@ -1,6 +1,7 @@
 package examplescheck
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -131,7 +132,11 @@ func guardDir(t *testing.T, path string) (dir, guard string) {
 // started, prefixed by runner (setpriv, to run it as another user).
 func runGuard(guard, pw string, runner ...string) string {
 	args := append(append(runner, "env", "GF_SECURITY_ADMIN_PASSWORD__FILE="+pw, "sh", guard), "echo", "started")
-	out, _ := exec.Command(args[0], args[1:]...).CombinedOutput()
+	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+	if _, exited := errors.AsType[*exec.ExitError](err); err != nil && !exited {
+		// It did not run: say why, or the problem would show no output.
+		return string(out) + err.Error()
+	}
 	return string(out)
 }
 
