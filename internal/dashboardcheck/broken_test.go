@@ -102,6 +102,15 @@ var brokenCases = []brokenCase{
 			p.Targets[0].Expr += ` / sum(woox_balance{job=~"$job", instance=~"$instance"})`
 		},
 		`%s: 2 selectors of per-account metrics, 1 with account=~"$account..."`},
+	{"exporter's key permissions (per account) without $account", selectorProblems,
+		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) {
+			// woox_exporter_build_info and the token networks have no
+			// account label: only the permission selector counts.
+			p.Targets[0].Expr = `woox_exporter_api_key_permission{job=~"$job", instance=~"$instance"}` +
+				` * on() group_left woox_exporter_build_info{job=~"$job", instance=~"$instance"}` +
+				` * on() group_left count(woox_token_network_info{job=~"$job", instance=~"$instance", token=~"$token"})`
+		},
+		`%s: 1 selectors of per-account metrics, 0 with account=~"$account..."`},
 	{"selector of a token network family without $token", selectorProblems,
 		func(_ *testing.T, _ *dashboard.Dashboard, p *dashboard.Panel) {
 			p.Targets[0].Expr = `count(woox_token_network_info{job=~"$job", instance=~"$instance"})`
