@@ -26,7 +26,8 @@ var rendered = []string{"alerts/woox_exporter.rules.yml", "dashboards/woox_expor
 // installs them before the tests, and makes their absence a failure).
 func needTools(t *testing.T) {
 	t.Helper()
-	testsupport.NeedTools(t, "apt-get install -y jsonnet jq", "jsonnet", "jq", "bash")
+	testsupport.Tool(t, "jsonnet", "jsonnet")
+	testsupport.Tool(t, "jq", "jq")
 }
 
 // mixin runs scripts/mixin.sh with args and returns its standard output.

@@ -118,16 +118,16 @@ func TestBusiestWindowCountsTheFullestSpan(t *testing.T) {
 	}
 }
 
-func TestNeedToolsFindsAToolAndSkipsForAMissingOne(t *testing.T) {
+func TestToolFindsAToolAndSkipsOrFailsForAMissingOne(t *testing.T) {
 	t.Setenv(RequireToolsEnv, "")
-	if p := NeedTools(t, "", "sh"); len(p) != 1 || p[0] == "" {
-		t.Fatalf("NeedTools(sh) = %v", p)
+	if p := Tool(t, "sh", "dash"); p == "" {
+		t.Fatal("Tool(sh) found no path")
 	}
 	var skipped bool
 	t.Run("missing", func(t *testing.T) {
 		defer func() { skipped = t.Skipped() }()
-		NeedTools(t, "nowhere", "woox-no-such-tool")
-		t.Error("NeedTools returned for a missing tool")
+		Tool(t, "woox-no-such-tool", "nothing")
+		t.Error("Tool returned for a missing tool")
 	})
 	if !skipped {
 		t.Error("a missing tool did not skip the test")

@@ -1,7 +1,7 @@
 // The panels of the woox_exporter dashboard, built by the constructors of
 // lib.libsonnet, which fill in the datasource, the job/instance selector
-// (%(sel)s, %(acc)s, %(tok)s in the queries; dashboard-lint.sh checks every
-// query has it), the unit and the defaults of each panel kind. A function of
+// (%(sel)s, %(acc)s, %(tok)s in the queries; internal/dashboardcheck checks
+// every query has it), the unit and the defaults of each panel kind. A function of
 // the mixin's _config: the panels that show an alert's threshold read it from
 // there.
 local lib = import 'lib.libsonnet';
