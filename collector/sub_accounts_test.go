@@ -45,7 +45,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 		return n
 	}
 	var logs bytes.Buffer
-	s := &subAccounts{latest: latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
+	s := &subAccounts{latest: &latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
 	asked := 0 // by the first poll: the client may sign again after learning the exchange's time
 	for i := range 3 {
 		if _, err := s.poll(context.Background(), func() {}); err != nil {
@@ -67,7 +67,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 
 	// Other failures fail the poll and are retried.
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointSubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
-	s = &subAccounts{latest: latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
+	s = &subAccounts{latest: &latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
 	for range 2 {
 		if _, err := s.poll(context.Background(), func() {}); err == nil {
 			t.Fatal("a 502 did not fail the poll")
