@@ -9,11 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 )
 
-// AccountInfoAPI reads one account's margin and fees.
-type AccountInfoAPI interface {
-	AccountInfo(ctx context.Context) (client.AccountInfo, error)
-}
-
 var (
 	accountInfoDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "account", "info"),

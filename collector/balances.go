@@ -12,11 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// BalancesAPI reads one account's token balances with their time.
-type BalancesAPI interface {
-	BalanceSnapshot(ctx context.Context) (client.BalanceSnapshot, error)
-}
-
 // balanceGauges are the balance fields exported, one gauge each.
 var balanceGauges = []gauge[client.Balance]{
 	{balanceGauge("holding", "The account's holding of the token, in token units."),

@@ -10,11 +10,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 )
 
-// PositionsAPI reads one account's futures positions.
-type PositionsAPI interface {
-	Positions(ctx context.Context) ([]client.Position, []client.RejectedRow, error)
-}
-
 var positionLabels = []string{"account", "symbol", "position_side", "margin_mode"}
 
 func positionDesc(name, help string) *prometheus.Desc {

@@ -15,13 +15,6 @@ import (
 // when Config.WalletLookback is zero.
 const DefaultWalletLookback = 7 * 24 * time.Hour
 
-// WalletAPI reads one account's deposits and withdrawals.
-type WalletAPI interface {
-	WalletHistory(ctx context.Context, startMs, endMs int64) ([]client.Transfer, []client.RejectedRow, error)
-	// ServerNow is the local clock corrected to the exchange's.
-	ServerNow() time.Time
-}
-
 // walletSides are the sides every account exports a count of, 0 while
 // nothing is in flight.
 var walletSides = []string{"DEPOSIT", "WITHDRAW"}
