@@ -12,6 +12,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointSubAccounts, oddAnswer{path: client.PathSubAccounts, family: "woox_sub_account_info",
+	body: `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + oddLong + `","account":""}]},"timestamp":1700000000000}`})
+
 func TestSubAccountsMetrics(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})
 	for _, s := range []fakeexchange.SubAccount{
