@@ -38,7 +38,8 @@ type Account struct {
 
 // Config assembles an Exporter.
 type Config struct {
-	// Public reads the public endpoints; nil leaves token networks out.
+	// Public reads the public endpoints; nil leaves them out (system info
+	// also when Public cannot read it).
 	Public   TokenNetworkAPI
 	Accounts []Account
 
