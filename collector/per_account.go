@@ -31,10 +31,11 @@ var _ prometheus.Collector = (*perAccount[struct{}])(nil)
 // answer held that could not be read.
 type readFunc[T any] func(ctx context.Context) (T, []client.RejectedRow, error)
 
-// pollEach polls every account of b with the reader read makes for it, once
-// per account at build time, and keeps each successful answer. outer is
-// what scrapes gather after a poll: c, or the collector that embeds it. It
-// returns outer, or nil when there is no account to poll.
+// pollEach adds a poller of each account of b that runs the reader read
+// made for that account (read is called once per account, while building)
+// and keeps each successful answer. outer is what scrapes gather after a
+// poll: c, or the collector that embeds it. It returns outer, or nil when
+// there is no account to poll.
 func (c *perAccount[T]) pollEach(b *builder, outer prometheus.Collector, read func(Account) readFunc[T]) prometheus.Collector {
 	for _, a := range b.cfg.Accounts {
 		l := c.add(a.Name)
