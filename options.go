@@ -280,7 +280,7 @@ func (o *options) resolveEndpoints() (public []namedInterval) {
 		if !o.enabled[ep.Name] && !walletReads {
 			continue
 		}
-		i := namedInterval{flag: "--" + ep.FlagName(), interval: *o.pollEvery[ep.Name], requests: ep.RequestsPerPoll()}
+		i := namedInterval{flag: "--" + ep.FlagName(), interval: *o.pollEvery[ep.Name]}
 		if ep.PerAccount {
 			i.limit, i.limitFlag, i.scope = o.limits[ep.Name], o.limitFlag(ep), "per account"
 			o.accountIntervals = append(o.accountIntervals, i)
@@ -316,13 +316,13 @@ func (o *options) validateHistory() error {
 	return nil
 }
 
-// namedInterval is an endpoint's poll interval, the flag that set it, the
-// fewest requests one poll sends, and the limit they must fit: its value,
-// the flag that set it and whom it is shared by.
+// namedInterval is an endpoint's poll interval, the flag that set it, and
+// the limit its polls must fit: its value, the flag that set it and whom it
+// is shared by. A quiet poll sends one request, of a paged endpoint too: a
+// poll that needs more pages waits its turn in the budget limiter.
 type namedInterval struct {
 	flag             string
 	interval         time.Duration
-	requests         int
 	limit            client.RateLimit
 	limitFlag, scope string
 }
@@ -337,10 +337,10 @@ func checkIntervals(budget float64, intervals []namedInterval) error {
 			return fmt.Errorf("--api.budget %v with %s %s (%s): %w", budget, i.limitFlag, i.limit, i.flag, err)
 		}
 		// Rounded up to a millisecond, so that the interval named fits.
-		least := (minimum*time.Duration(max(i.requests, 1)) + time.Millisecond - 1).Truncate(time.Millisecond)
+		least := (minimum + time.Millisecond - 1).Truncate(time.Millisecond)
 		if i.interval < least {
-			return fmt.Errorf("%s %s does not fit the API budget (%d of %s %s and endpoint, from %s and --api.budget; %d request(s) a poll): the smallest interval that fits is %s",
-				i.flag, i.interval, i.limit.Allowed(budget), i.limit, i.scope, i.limitFlag, max(i.requests, 1), least)
+			return fmt.Errorf("%s %s does not fit the API budget (%d of %s %s and endpoint, from %s and --api.budget; 1 request(s) a poll): the smallest interval that fits is %s",
+				i.flag, i.interval, i.limit.Allowed(budget), i.limit, i.scope, i.limitFlag, least)
 		}
 	}
 	return nil

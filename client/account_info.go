@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -14,6 +15,10 @@ const (
 	EndpointAccountInfo = "account_info"
 	PathAccountInfo     = "/v3/account/info"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointAccountInfo, Limit: RateLimit{10, time.Minute}, Page: "account/get_account_info"})
+}
 
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
 // and fees. A field the exchange did not send is nil. Amounts are in the

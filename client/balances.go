@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -14,6 +15,10 @@ const (
 	EndpointBalances = "balances"
 	PathBalances     = "/v3/asset/balances"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointBalances, Limit: RateLimit{10, time.Second}, Page: "assets/get_balances"})
+}
 
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the

@@ -81,8 +81,9 @@ type Config struct {
 	// makes one over Now when it is nil.
 	Clock *Clock
 	// Endpoints are the names of the endpoints this client will call, so
-	// that their code="429" series exist from the start; empty means the
-	// public ones without an API key and the private ones with.
+	// that their code="429" series exist from the start (the exporter sets
+	// them from collector.Endpoints). Empty means token network without an
+	// API key, and credentials and token history with.
 	Endpoints []string
 	// Public, when set, is the client of the public endpoints: this
 	// client asks the system status (after a -1011, or to learn the
@@ -217,10 +218,9 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// endpoints are the endpoints the client is meant to call: Config.Endpoints,
-// or by default the public one without an API key and the private ones with;
-// and system info, which any client asks after a -1011 and a signed one to
-// learn the exchange's time.
+// endpoints are the endpoints the client is meant to call: Config.Endpoints
+// or its default; and system info, which any client asks after a -1011 and
+// a signed one to learn the exchange's time.
 func (c *Client) endpoints() []string {
 	names := c.cfg.Endpoints
 	switch {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 )
 
 // EndpointCredentials names the credentials endpoint in the endpoint label
@@ -13,6 +14,10 @@ const (
 	EndpointCredentials = "credentials"
 	PathCredentials     = "/v3/account/credentials"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointCredentials, Limit: RateLimit{10, time.Minute}, Page: "account/credentials"})
+}
 
 // Credentials returns every API key of the account, all pages, each key
 // once even if pages repeat it, and the rows that could not be read.

@@ -1,7 +1,5 @@
 package client
 
-import "time"
-
 // PublishedLimit is the rate limit the exchange publishes for one endpoint:
 // per account for a signed endpoint (every key of the account shares it),
 // per client IP for a public one.
@@ -17,20 +15,18 @@ type PublishedLimit struct {
 }
 
 // PublishedLimits are the exchange's published limits of the endpoints the
-// exporter polls. The flags' defaults, the interval check at start, the
+// client reads, each declared beside its endpoint's name in the endpoint's
+// file (publish). The flags' defaults, the interval check at start, the
 // budget limiter and the fake exchange all read this one table.
-var PublishedLimits = []PublishedLimit{
-	// No page publishes a limit for the two public endpoints; the other
-	// public pages say 10 per second per IP.
-	{Endpoint: EndpointTokenNetwork, Limit: RateLimit{10, time.Second}, PerIP: true},
-	{Endpoint: EndpointSystemInfo, Limit: RateLimit{10, time.Second}, PerIP: true},
-	{Endpoint: EndpointCredentials, Limit: RateLimit{10, time.Minute}, Page: "account/credentials"},
-	{Endpoint: EndpointTokenHistory, Limit: RateLimit{10, time.Minute}, Page: "assets/token_history"},
-	{Endpoint: EndpointAccountInfo, Limit: RateLimit{10, time.Minute}, Page: "account/get_account_info"},
-	{Endpoint: EndpointBalances, Limit: RateLimit{10, time.Second}, Page: "assets/get_balances"},
-	{Endpoint: EndpointWallet, Limit: RateLimit{10, time.Minute}, Page: "assets/get_wallet_history"},
-	{Endpoint: EndpointSubAccounts, Limit: RateLimit{10, time.Minute}, Page: "account/sub_accounts"},
-	{Endpoint: EndpointPositions, Limit: RateLimit{30, 10 * time.Second}, Page: "futures/get_positions"},
+var PublishedLimits []PublishedLimit
+
+// publish adds the published limit of one endpoint to PublishedLimits: each
+// endpoint's file calls it once, at init.
+func publish(l PublishedLimit) {
+	if _, twice := PublishedLimitOf(l.Endpoint); twice {
+		panic("client: two published limits of endpoint " + l.Endpoint)
+	}
+	PublishedLimits = append(PublishedLimits, l)
 }
 
 // PublishedLimitOf is the published limit of endpoint; ok is false for an

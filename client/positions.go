@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -14,6 +15,10 @@ const (
 	EndpointPositions = "positions"
 	PathPositions     = "/v3/futures/positions"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointPositions, Limit: RateLimit{30, 10 * time.Second}, Page: "futures/get_positions"})
+}
 
 // Position is one row of GET /v3/futures/positions: one symbol and side of
 // the account's futures. Prices are in the symbol's quote currency, sizes

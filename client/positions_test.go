@@ -11,6 +11,18 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// The positions through the fake: the captured position and a short, and
+// the row the client rejects when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
+var _ = addListEndpoint(client.EndpointPositions, listEndpoint{
+	fill: func(s *fakeexchange.Scenario) {
+		s.Accounts[0].Positions = []fakeexchange.Position{fakeexchange.CapturedPosition(), {Symbol: "PERP_BTC_USDT", Holding: "-0.5", TimestampMs: 1752500000000}}
+	},
+	read: func(ctx context.Context, c *client.Client) (any, []client.RejectedRow, error) {
+		return c.Positions(ctx)
+	},
+	unreadable: client.RejectedRow{Field: "symbol"},
+})
+
 // samePosition compares every field; decimals by value, nil only with nil.
 func samePosition(got, want client.Position) bool {
 	for _, d := range [][2]*decimal.Decimal{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // EndpointSubAccounts names the sub-accounts endpoint in the endpoint label
@@ -13,6 +14,10 @@ const (
 	EndpointSubAccounts = "sub_accounts"
 	PathSubAccounts     = "/v3/account/subAccounts/all"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointSubAccounts, Limit: RateLimit{10, time.Minute}, Page: "account/sub_accounts"})
+}
 
 // SubAccount is one row of GET /v3/account/subAccounts/all.
 type SubAccount struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // EndpointSystemInfo names the system info endpoint as a budget key and in
@@ -13,6 +14,12 @@ const EndpointSystemInfo = "system_info"
 // PathSystemInfo is the public endpoint that says whether the exchange is
 // under maintenance.
 const PathSystemInfo = "/v3/public/systemInfo"
+
+// No page publishes a limit for the public endpoints the exporter reads;
+// the other public pages say 10 per second per IP.
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointSystemInfo, Limit: RateLimit{10, time.Second}, PerIP: true})
+}
 
 // Values of SystemInfo.Status the exchange documents.
 const (

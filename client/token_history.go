@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -20,6 +21,10 @@ const (
 	EndpointTokenHistory = "token_history"
 	PathTokenHistory     = "/v3/asset/token/history"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointTokenHistory, Limit: RateLimit{10, time.Minute}, Page: "assets/token_history"})
+}
 
 // TokenHistory returns every record matching q, all pages, in the order the
 // exchange sent them, and the rows that could not be read. Records may

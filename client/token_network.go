@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -14,6 +15,12 @@ const (
 	EndpointTokenNetwork = "token_network"
 	PathTokenNetwork     = "/v3/public/tokenNetwork"
 )
+
+// No page publishes a limit for the public endpoints the exporter reads;
+// the other public pages say 10 per second per IP.
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointTokenNetwork, Limit: RateLimit{10, time.Second}, PerIP: true})
+}
 
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.

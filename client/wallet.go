@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -14,6 +15,10 @@ const (
 	EndpointWallet    = "wallet"
 	PathWalletHistory = "/v3/asset/wallet/history"
 )
+
+func init() {
+	publish(PublishedLimit{Endpoint: EndpointWallet, Limit: RateLimit{10, time.Minute}, Page: "assets/get_wallet_history"})
+}
 
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {

@@ -2,18 +2,12 @@ package collector
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 )
-
-// AccountInfoAPI reads one account's margin and fees.
-type AccountInfoAPI interface {
-	AccountInfo(ctx context.Context) (client.AccountInfo, error)
-}
 
 var (
 	accountInfoDesc = prometheus.NewDesc(
@@ -28,10 +22,7 @@ var (
 		[]string{"account", "market", "side"}, nil)
 
 	// accountGauges are the fields exported one gauge each.
-	accountGauges = []struct {
-		desc  *prometheus.Desc
-		field func(*client.AccountInfo) *decimal.Decimal
-	}{
+	accountGauges = []gauge[client.AccountInfo]{
 		{accountGauge("margin_ratio", "The account's margin ratio: collateral over the margin its positions need; liquidation comes at the maintenance margin ratio."),
 			func(i *client.AccountInfo) *decimal.Decimal { return i.MarginRatio }},
 		{accountGauge("open_margin_ratio", "The account's margin ratio counting open orders."),
@@ -66,58 +57,26 @@ func accountGauge(name, help string) *prometheus.Desc {
 		help+" Absent when the exchange does not send it."+refreshed, []string{"account"}, nil)
 }
 
-// AccountInfoCollector exports each account's margin and fees as last
-// polled; a field the exchange did not send is not exported.
-type AccountInfoCollector struct {
-	accounts []*latest[client.AccountInfo]
-	changes  atomic.Uint64
-}
-
-var _ prometheus.Collector = (*AccountInfoCollector)(nil)
-
-// buildAccountInfo polls each account's margin and fees.
+// buildAccountInfo polls each account's margin and fees and exports them as
+// last polled; a field the exchange did not send is not exported.
 func buildAccountInfo(b *builder) (prometheus.Collector, error) {
-	c := &AccountInfoCollector{}
-	for _, a := range b.cfg.Accounts {
-		l := &latest[client.AccountInfo]{account: a.Name, changes: &c.changes}
-		c.accounts = append(c.accounts, l)
-		api := a.API
-		b.poll(c, a.Name, func(ctx context.Context, _ func()) error { return l.set(api.AccountInfo(ctx)) })
-	}
-	return collectorOrNil(c, len(c.accounts)), nil
+	c := &perAccount[client.AccountInfo]{descs: descsOf(accountGauges, accountInfoDesc, accountFeeRateDesc), emit: emitAccountInfo}
+	return c.pollEach(b, c, func(a Account) readFunc[client.AccountInfo] {
+		return func(ctx context.Context) (client.AccountInfo, []client.RejectedRow, error) {
+			info, err := a.API.AccountInfo(ctx)
+			return info, nil, err
+		}
+	}), nil
 }
 
-// generation changes when an account's answer does.
-func (c *AccountInfoCollector) generation() uint64 { return c.changes.Load() }
-
-// Describe implements prometheus.Collector.
-func (c *AccountInfoCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- accountInfoDesc
-	ch <- accountFeeRateDesc
-	for _, g := range accountGauges {
-		ch <- g.desc
+func emitAccountInfo(ch chan<- prometheus.Metric, account string, info *client.AccountInfo) {
+	if info.AccountMode != "" {
+		ch <- prometheus.MustNewConstMetric(accountInfoDesc, prometheus.GaugeValue, 1, account, info.AccountMode)
 	}
-}
-
-// Collect implements prometheus.Collector.
-func (c *AccountInfoCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		info := a.load()
-		if info == nil {
-			continue
-		}
-		if info.AccountMode != "" {
-			ch <- prometheus.MustNewConstMetric(accountInfoDesc, prometheus.GaugeValue, 1, a.account, info.AccountMode)
-		}
-		for _, g := range accountGauges {
-			if v := g.field(info); v != nil {
-				ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v.InexactFloat64(), a.account)
-			}
-		}
-		for _, f := range accountFeeRates {
-			if v := f.field(info); v != nil {
-				ch <- prometheus.MustNewConstMetric(accountFeeRateDesc, prometheus.GaugeValue, v.InexactFloat64(), a.account, f.market, f.side)
-			}
+	emitGauges(ch, accountGauges, info, account)
+	for _, f := range accountFeeRates {
+		if v := f.field(info); v != nil {
+			ch <- prometheus.MustNewConstMetric(accountFeeRateDesc, prometheus.GaugeValue, v.InexactFloat64(), account, f.market, f.side)
 		}
 	}
 }

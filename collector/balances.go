@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
@@ -13,16 +12,8 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// BalancesAPI reads one account's token balances with their time.
-type BalancesAPI interface {
-	BalanceSnapshot(ctx context.Context) (client.BalanceSnapshot, error)
-}
-
 // balanceGauges are the balance fields exported, one gauge each.
-var balanceGauges = []struct {
-	desc  *prometheus.Desc
-	field func(*client.Balance) *decimal.Decimal
-}{
+var balanceGauges = []gauge[client.Balance]{
 	{balanceGauge("holding", "The account's holding of the token, in token units."),
 		func(b *client.Balance) *decimal.Decimal { return b.Holding }},
 	{balanceGauge("frozen", "The part of the holding frozen by open orders or withdrawals, in token units."),
@@ -52,11 +43,10 @@ var unexplainedDesc = prometheus.NewDesc(prometheus.BuildFQName(namespace, "bala
 // and the change of each that the token history does not explain. A token
 // the exchange stops listing disappears with the next poll.
 type BalancesCollector struct {
-	accounts []*latest[[]client.Balance]
+	perAccount[[]client.Balance]
 	// ledgers are the accounts' token history ledgers, which hold the
 	// balances against the records; nil without the token history.
 	ledgers []*liveLedger
-	changes atomic.Uint64
 	// limit bounds the tokens of the unexplained change exported per
 	// account: the token history's tokens are the exchange's to choose.
 	limit int
@@ -64,29 +54,27 @@ type BalancesCollector struct {
 
 var _ prometheus.Collector = (*BalancesCollector)(nil)
 
-// buildBalances polls each account's balances.
+// buildBalances polls each account's balances, and gives them to its token
+// history ledger to reconcile.
 func buildBalances(b *builder) (prometheus.Collector, error) {
-	c := &BalancesCollector{limit: b.cfg.SeriesPerEndpoint}
-	for _, a := range b.cfg.Accounts {
-		l := &latest[[]client.Balance]{account: a.Name, changes: &c.changes}
-		c.accounts = append(c.accounts, l)
-		api, led := a.API, b.e.ledgers[a.Name]
+	c := &BalancesCollector{limit: b.cfg.SeriesPerEndpoint,
+		perAccount: perAccount[[]client.Balance]{descs: descsOf(balanceGauges, unexplainedDesc), emit: emitBalances}}
+	return c.pollEach(b, c, func(a Account) readFunc[[]client.Balance] {
+		led, sc := b.e.ledgers[a.Name], b.seriesCap(a.Name)
 		if led != nil {
 			led.ReconcileBalances()
 		}
 		c.ledgers = append(c.ledgers, led)
-		sc := b.seriesCap(a.Name)
-		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
-			s, err := api.BalanceSnapshot(ctx)
+		return func(ctx context.Context) ([]client.Balance, []client.RejectedRow, error) {
+			s, err := a.API.BalanceSnapshot(ctx)
 			if err == nil && led != nil {
 				if h, ok := holdingsOf(s); ok {
 					led.Load().ObserveBalances(h)
 				}
 			}
-			return leftOutOf(s.Rejected, l.set(capRows(sc, s.Balances), err))
-		})
-	}
-	return collectorOrNil(c, len(c.accounts)), nil
+			return capRows(sc, s.Balances), s.Rejected, err
+		}
+	}), nil
 }
 
 // holdingsOf is what reconciliation needs of an answer; not ok when the
@@ -106,7 +94,7 @@ func holdingsOf(s client.BalanceSnapshot) (ledger.Holdings, bool) {
 // generation changes when an account's answer does, or what its token
 // history explains of it.
 func (c *BalancesCollector) generation() uint64 {
-	g := c.changes.Load()
+	g := c.perAccount.generation()
 	for _, l := range c.ledgers {
 		if l != nil {
 			g += l.Load().ReconcileGeneration()
@@ -115,16 +103,9 @@ func (c *BalancesCollector) generation() uint64 {
 	return g
 }
 
-// Describe implements prometheus.Collector.
-func (c *BalancesCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, g := range balanceGauges {
-		ch <- g.desc
-	}
-	ch <- unexplainedDesc
-}
-
 // Collect implements prometheus.Collector.
 func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
+	c.perAccount.Collect(ch)
 	for i, l := range c.ledgers {
 		if l == nil {
 			continue
@@ -135,19 +116,12 @@ func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
-	for _, a := range c.accounts {
-		balances := a.load()
-		if balances == nil {
-			continue
-		}
-		for i := range *balances {
-			b := &(*balances)[i]
-			for _, g := range balanceGauges {
-				if v := g.field(b); v != nil {
-					ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v.InexactFloat64(), a.account, b.Token)
-				}
-			}
-		}
+}
+
+func emitBalances(ch chan<- prometheus.Metric, account string, balances *[]client.Balance) {
+	for i := range *balances {
+		b := &(*balances)[i]
+		emitGauges(ch, balanceGauges, b, account, b.Token)
 	}
 }
 

@@ -8,6 +8,11 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointBalances, oddAnswer{path: client.PathBalances, family: "woox_balance_holding",
+	body: `{"success":true,"data":{"holding":[{"token":"B\xffTC","holding":"1"},{"token":"` + oddLong + `","holding":"2"},` +
+		`{"token":"X\u0000Y","holding":"0"}]},"timestamp":1700000000000}`})
+
 func TestBalancesMetrics(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})
 	setBalance := func(b fakeexchange.Balance) {

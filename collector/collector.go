@@ -12,10 +12,8 @@
 package collector
 
 import (
-	"context"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -23,39 +21,6 @@ const namespace = "woox"
 
 // refreshed ends every HELP text: the data is as old as the last poll.
 const refreshed = " Refreshed in the background, not at scrape time."
-
-// TokenNetworkAPI reads the public token network list. The list
-// endpoints' methods return the rows read and the rows that could not be.
-type TokenNetworkAPI interface {
-	TokenNetworks(ctx context.Context) ([]client.TokenNetwork, []client.RejectedRow, error)
-}
-
-// CredentialsAPI reads the API keys of one account.
-type CredentialsAPI interface {
-	Credentials(ctx context.Context) ([]client.Credential, []client.RejectedRow, error)
-}
-
-// TokenHistoryAPI reads the token history of one account, page by page.
-type TokenHistoryAPI interface {
-	TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error
-	// ServerNow is the local clock corrected to the exchange's.
-	ServerNow() time.Time
-	// ClockOffset is the exchange's clock minus the local one; not ok
-	// before an answer set it.
-	ClockOffset() (time.Duration, bool)
-}
-
-// AccountAPI is everything the exporter reads for one account; *client.Client
-// implements it.
-type AccountAPI interface {
-	CredentialsAPI
-	TokenHistoryAPI
-	AccountInfoAPI
-	BalancesAPI
-	WalletAPI
-	SubAccountsAPI
-	PositionsAPI
-}
 
 // StateStore keeps token history ledger states across restarts (package
 // statefile implements it with a file).
@@ -68,11 +33,6 @@ type StateStore interface {
 	// file whose name it returns.
 	SetAside(account string, now time.Time) (string, error)
 }
-
-var (
-	_ TokenNetworkAPI = (*client.Client)(nil)
-	_ AccountAPI      = (*client.Client)(nil)
-)
 
 func boolFloat(b bool) float64 {
 	if b {

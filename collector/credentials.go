@@ -44,6 +44,11 @@ var (
 		[]string{"account", "permission"}, nil)
 )
 
+// CredentialsAPI reads the API keys of one account.
+type CredentialsAPI interface {
+	Credentials(ctx context.Context) ([]client.Credential, []client.RejectedRow, error)
+}
+
 // CredentialsCollector exports the API keys of each account and their
 // permissions as last polled.
 type CredentialsCollector struct {

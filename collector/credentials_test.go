@@ -17,6 +17,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointCredentials, oddAnswer{path: client.PathCredentials, family: "woox_api_key_info",
+	body: `{"success":true,"data":{"rows":[` +
+		`{"accountName":"M\xffain","userId":12,"apiKey":"` + faultKey + `","permissions":["READ","NEW_\xffPERM",""],"allowedIPs":[]},` +
+		`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +
+		`],"meta":{"total":2,"recordsPerPage":25,"currentPage":1}},"timestamp":1700000000000}`})
+
 // credentialRows are what the credentials of "main" (Main, user 12523)
 // list in the tests.
 func credentialRows() []fakeexchange.Key {

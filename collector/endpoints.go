@@ -66,11 +66,6 @@ var Endpoints = []Endpoint{
 // --no-collector.token-history.
 func (ep Endpoint) CollectorName() string { return strings.ReplaceAll(ep.Name, "_", "-") }
 
-// RequestsPerPoll is the requests a quiet poll sends, what the interval
-// check at start counts: one, for a paged endpoint too. A poll that needs
-// more pages waits its turn in the budget limiter.
-func (Endpoint) RequestsPerPoll() int { return 1 }
-
 // FlagName is the command-line flag of the endpoint's poll interval.
 func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
 
@@ -128,7 +123,9 @@ type builder struct {
 	interval time.Duration
 	// every is the poll interval of every endpoint, by name.
 	every map[string]time.Duration
-	pg    *dataPart
+	// part is what scrapes gather of the endpoint's collector, made with
+	// its first poller.
+	part *dataPart
 }
 
 // poll adds a poller of the endpoint for account ("" for a public one)
@@ -141,12 +138,12 @@ func (b *builder) poll(c prometheus.Collector, account string, fn pollFunc) {
 // pollEndpoint is pollList for another endpoint than the one being built,
 // on its own interval.
 func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c prometheus.Collector, account string, fn listPollFunc) {
-	if b.pg == nil {
-		b.pg = newDataPart(c)
-		b.e.parts = append(b.e.parts, b.pg)
+	if b.part == nil {
+		b.part = newDataPart(c)
+		b.e.parts = append(b.e.parts, b.part)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: endpoint, account: account, interval: interval,
-		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.pg.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
+		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.part.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
 		finished: &b.e.pollsFinished})
 }
 

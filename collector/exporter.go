@@ -12,6 +12,7 @@ import (
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -31,13 +32,14 @@ type Account struct {
 	// APIKey is the key the exporter uses for this account, to find its own
 	// row in the credentials list.
 	APIKey string
-	// API reads the account's credentials and token history.
-	API AccountAPI
+	// API reads every per-account endpoint with the account's key.
+	API *client.Client
 }
 
 // Config assembles an Exporter.
 type Config struct {
-	// Public reads the public endpoints; nil leaves token networks out.
+	// Public reads the public endpoints; nil leaves them out (system info
+	// also when Public cannot read it).
 	Public   TokenNetworkAPI
 	Accounts []Account
 

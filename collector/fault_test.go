@@ -288,47 +288,51 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 	}
 }
 
+// oddAnswer is one endpoint's raw answer with odd bytes in every label
+// (the fake cannot send invalid UTF-8), and a family it must still export.
+// The body spells bytes as \xNN so that they are raw on the wire.
+type oddAnswer struct {
+	path, body, family string
+}
+
+// oddAnswers are every endpoint's odd answer, by name: each endpoint's test
+// file adds its own (addOddAnswer).
+var oddAnswers = map[string]oddAnswer{}
+
+func addOddAnswer(endpoint string, a oddAnswer) bool {
+	oddAnswers[endpoint] = a
+	return true
+}
+
+var (
+	// oddLong is a label value far longer than any the exchange sends.
+	oddLong = strings.Repeat("L", 4096)
+	// oddCreated is within the wallet lookback, which ends at the client's
+	// clock.
+	oddCreated = strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10)
+)
+
 // Label values the exchange sends as invalid UTF-8 (raw bytes or lone
 // surrogate escapes) would make client_golang reject the whole family at
 // scrape time; the JSON decoder replaces them with U+FFFD, and the scrape
 // succeeds. Repeated rows and unknown types and permissions do not break it
-// either.
+// either. Every endpoint answers its odd answer, with every collector on.
 func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
-	long := strings.Repeat("L", 4096)
-	// Within the wallet lookback, which ends at the client's clock.
-	created := strconv.FormatInt(time.Now().Add(-time.Hour).UnixMilli(), 10)
-	bodies := map[string]string{
-		"/v3/public/tokenNetwork": `{"success":true,"data":{"rows":[` +
-			`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
-			`{"protocol":"ERC20","network":"ETH","token":"US\xfeDT","name":"dup after sanitising","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
-			`{"protocol":"\ud800","network":"` + long + `","token":"X\u0000Y","name":"","minimumWithdrawal":"0","withdrawalFee":"0","allowDeposit":0,"allowWithdraw":0}` +
-			`]},"timestamp":1700000000000}`,
-		"/v3/account/credentials": `{"success":true,"data":{"rows":[` +
-			`{"accountName":"M\xffain","userId":12,"apiKey":"` + faultKey + `","permissions":["READ","NEW_\xffPERM",""],"allowedIPs":[]},` +
-			`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +
-			`],"meta":{"total":2,"recordsPerPage":25,"currentPage":1}},"timestamp":1700000000000}`,
-		"/v3/public/systemInfo": `{"success":true,"data":{"status":7,"msg":"odd\xff status"},"timestamp":1700000000000}`,
-		"/v3/account/info":      `{"success":true,"data":{"accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`,
-		"/v3/asset/balances": `{"success":true,"data":{"holding":[{"token":"B\xffTC","holding":"1"},{"token":"` + long + `","holding":"2"},` +
-			`{"token":"X\u0000Y","holding":"0"}]},"timestamp":1700000000000}`,
-		"/v3/asset/wallet/history": `{"success":true,"data":{"rows":[` +
-			`{"id":"w\xff1","token":"U\xffSDT","tokenSide":"WITH\xfeDRAW","status":"PROC\xffESSING","createdTime":` + created + `},` +
-			`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + created + `}` +
-			`]},"timestamp":1700000000000}`,
-		"/v3/account/subAccounts/all": `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + long + `","account":""}]},"timestamp":1700000000000}`,
-		"/v3/futures/positions": `{"success":true,"data":{"positions":[` +
-			`{"symbol":"PERP_\xffBTC_USDT","positionSide":"BO\xfeTH","marginMode":"CR\xc3\x28OSS","holding":"1","markPrice":"2"},` +
-			`{"symbol":"` + long + `","positionSide":"X\u0000Y","marginMode":"\ud800","holding":"-1","estLiqPrice":"3"}` +
-			`]},"timestamp":1700000000000}`,
-		"/v3/asset/token/history": `{"success":true,"data":{"rows":[` +
-			`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
-			`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
-			`{"id":3,"type":"","token":"","amount":"0","timestamp":1700000000000}` +
-			`],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1700000000000}`,
+	bodies := map[string]string{}
+	collectors := map[string]bool{}
+	var wantFamilies []string
+	for _, ep := range Endpoints {
+		a, ok := oddAnswers[ep.Name]
+		if !ok {
+			t.Errorf("%s: no odd answer: add one in its test file (addOddAnswer)", ep.Name)
+			continue
+		}
+		bodies[a.path] = a.body
+		collectors[ep.Name] = true
+		wantFamilies = append(wantFamilies, a.family)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		// The bodies spell bytes as \xNN so that they are raw, invalid UTF-8 on the wire.
 		raw := strings.NewReplacer(`\xff`, "\xff", `\xfe`, "\xfe", `\xc3\x28`, "\xc3\x28").Replace(bodies[r.URL.Path])
 		_, _ = w.Write([]byte(raw))
 	}))
@@ -344,7 +348,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 	e, err := New(Config{
 		Public:     newClient("", "", ""),
 		Accounts:   []Account{{Name: "main", APIKey: faultKey, API: newClient("main", faultKey, faultSecret)}},
-		Collectors: map[string]bool{client.EndpointSubAccounts: true},
+		Collectors: collectors,
 		Now:        func() time.Time { return time.UnixMilli(1700000000000) },
 	})
 	if err != nil {
@@ -379,7 +383,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 		if series == 0 {
 			t.Errorf("%s: nothing exported", name)
 		}
-		for _, want := range []string{"woox_account_info", "woox_balance_holding", "woox_wallet_transfers_in_flight", "woox_sub_account_info"} {
+		for _, want := range wantFamilies {
 			if !families[want] {
 				t.Errorf("%s: no %s", name, want)
 			}

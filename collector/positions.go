@@ -3,18 +3,12 @@ package collector
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
 )
-
-// PositionsAPI reads one account's futures positions.
-type PositionsAPI interface {
-	Positions(ctx context.Context) ([]client.Position, []client.RejectedRow, error)
-}
 
 var positionLabels = []string{"account", "symbol", "position_side", "margin_mode"}
 
@@ -24,10 +18,7 @@ func positionDesc(name, help string) *prometheus.Desc {
 
 // positionGauges are the position fields exported, one gauge each; a field
 // whose value is nil is not exported.
-var positionGauges = []struct {
-	desc  *prometheus.Desc
-	field func(*client.Position) *decimal.Decimal
-}{
+var positionGauges = []gauge[client.Position]{
 	{positionDesc("holding", "The position's signed size in the symbol's base currency: negative for a short."),
 		func(p *client.Position) *decimal.Decimal { return &p.Holding }},
 	{positionDesc("average_open_price", "The position's average open price, in the symbol's quote currency."),
@@ -61,29 +52,19 @@ func nonZero(d *decimal.Decimal) *decimal.Decimal {
 	return d
 }
 
-// PositionsCollector exports each account's open futures positions as last
-// polled. A closed position (nothing held, nothing pending) disappears
-// with the next poll, whether the exchange lists it with zeros or not.
-type PositionsCollector struct {
-	accounts []*latest[[]client.Position]
-	changes  atomic.Uint64
-}
-
-var _ prometheus.Collector = (*PositionsCollector)(nil)
-
-// buildPositions polls each account's positions.
+// buildPositions polls each account's positions and exports the open ones
+// as last polled. A closed position (nothing held, nothing pending)
+// disappears with the next poll, whether the exchange lists it with zeros or
+// not.
 func buildPositions(b *builder) (prometheus.Collector, error) {
-	c := &PositionsCollector{}
-	for _, a := range b.cfg.Accounts {
-		l := &latest[[]client.Position]{account: a.Name, changes: &c.changes}
-		c.accounts = append(c.accounts, l)
-		api, sc := a.API, b.seriesCap(a.Name)
-		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
-			ps, rejected, err := api.Positions(ctx)
-			return leftOutOf(rejected, l.set(capRows(sc, openPositions(ps)), err))
-		})
-	}
-	return collectorOrNil(c, len(c.accounts)), nil
+	c := &perAccount[[]client.Position]{descs: descsOf(positionGauges), emit: emitPositions}
+	return c.pollEach(b, c, func(a Account) readFunc[[]client.Position] {
+		sc := b.seriesCap(a.Name)
+		return func(ctx context.Context) ([]client.Position, []client.RejectedRow, error) {
+			ps, rejected, err := a.API.Positions(ctx)
+			return capRows(sc, openPositions(ps)), rejected, err
+		}
+	}), nil
 }
 
 // openPositions drops the closed positions.
@@ -91,31 +72,9 @@ func openPositions(ps []client.Position) []client.Position {
 	return slices.DeleteFunc(ps, func(p client.Position) bool { return p.Closed() })
 }
 
-// generation changes when an account's open positions do.
-func (c *PositionsCollector) generation() uint64 { return c.changes.Load() }
-
-// Describe implements prometheus.Collector.
-func (c *PositionsCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, g := range positionGauges {
-		ch <- g.desc
-	}
-}
-
-// Collect implements prometheus.Collector.
-func (c *PositionsCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		positions := a.load()
-		if positions == nil {
-			continue
-		}
-		for i := range *positions {
-			p := &(*positions)[i]
-			for _, g := range positionGauges {
-				if v := g.field(p); v != nil {
-					ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v.InexactFloat64(),
-						a.account, p.Symbol, p.Side, p.MarginMode)
-				}
-			}
-		}
+func emitPositions(ch chan<- prometheus.Metric, account string, positions *[]client.Position) {
+	for i := range *positions {
+		p := &(*positions)[i]
+		emitGauges(ch, positionGauges, p, account, p.Symbol, p.Side, p.MarginMode)
 	}
 }

@@ -11,6 +11,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointPositions, oddAnswer{path: client.PathPositions, family: "woox_position_holding",
+	body: `{"success":true,"data":{"positions":[` +
+		`{"symbol":"PERP_\xffBTC_USDT","positionSide":"BO\xfeTH","marginMode":"CR\xc3\x28OSS","holding":"1","markPrice":"2"},` +
+		`{"symbol":"` + oddLong + `","positionSide":"X\u0000Y","marginMode":"\ud800","holding":"-1","estLiqPrice":"3"}` +
+		`]},"timestamp":1700000000000}`})
+
 // positionsRig polls the positions of account "main" of a fake exchange
 // holding positions, encoded as mode asks.
 func positionsRig(t *testing.T, mode func(*fakeexchange.Scenario), positions ...fakeexchange.Position) (*rig, *Exporter) {

@@ -21,17 +21,8 @@ var subAccountInfoDesc = prometheus.NewDesc(
 	"A sub-account of the account, by the exchange's application id and name; always 1."+refreshed,
 	[]string{"account", "sub_account_id", "sub_account_name"}, nil)
 
-// SubAccountsCollector exports the sub-accounts of each main account as
-// last polled.
-type SubAccountsCollector struct {
-	accounts []*subAccounts
-	changes  atomic.Uint64
-}
-
-var _ prometheus.Collector = (*SubAccountsCollector)(nil)
-
 type subAccounts struct {
-	latest[[]client.SubAccount]
+	*latest[[]client.SubAccount]
 	api    SubAccountsAPI
 	logger log.Logger
 	cap    *seriesCap
@@ -41,13 +32,12 @@ type subAccounts struct {
 	refused atomic.Bool
 }
 
-// buildSubAccounts polls each account's sub-accounts.
+// buildSubAccounts polls the sub-accounts of each main account and exports
+// them as last polled.
 func buildSubAccounts(b *builder) (prometheus.Collector, error) {
-	c := &SubAccountsCollector{}
+	c := &perAccount[[]client.SubAccount]{descs: []*prometheus.Desc{subAccountInfoDesc}, emit: emitSubAccounts}
 	for _, a := range b.cfg.Accounts {
-		s := &subAccounts{latest: latest[[]client.SubAccount]{account: a.Name, changes: &c.changes}, api: a.API, logger: b.cfg.Logger,
-			cap: b.seriesCap(a.Name)}
-		c.accounts = append(c.accounts, s)
+		s := &subAccounts{latest: c.add(a.Name), api: a.API, logger: b.cfg.Logger, cap: b.seriesCap(a.Name)}
 		b.pollList(c, a.Name, s.poll)
 	}
 	return collectorOrNil(c, len(c.accounts)), nil
@@ -70,21 +60,8 @@ func (s *subAccounts) poll(ctx context.Context, _ func()) (leftOut, error) {
 	return leftOutOf(rejected, s.set(capRows(s.cap, subs), err))
 }
 
-// generation changes when an account's answer does.
-func (c *SubAccountsCollector) generation() uint64 { return c.changes.Load() }
-
-// Describe implements prometheus.Collector.
-func (c *SubAccountsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- subAccountInfoDesc }
-
-// Collect implements prometheus.Collector.
-func (c *SubAccountsCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		rows := a.load()
-		if rows == nil {
-			continue
-		}
-		for _, r := range *rows {
-			ch <- prometheus.MustNewConstMetric(subAccountInfoDesc, prometheus.GaugeValue, 1, a.account, r.ApplicationID, r.Name)
-		}
+func emitSubAccounts(ch chan<- prometheus.Metric, account string, rows *[]client.SubAccount) {
+	for _, r := range *rows {
+		ch <- prometheus.MustNewConstMetric(subAccountInfoDesc, prometheus.GaugeValue, 1, account, r.ApplicationID, r.Name)
 	}
 }

@@ -12,6 +12,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointSubAccounts, oddAnswer{path: client.PathSubAccounts, family: "woox_sub_account_info",
+	body: `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + oddLong + `","account":""}]},"timestamp":1700000000000}`})
+
 func TestSubAccountsMetrics(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})
 	for _, s := range []fakeexchange.SubAccount{
@@ -45,7 +49,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 		return n
 	}
 	var logs bytes.Buffer
-	s := &subAccounts{latest: latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
+	s := &subAccounts{latest: &latest[[]client.SubAccount]{account: "sub"}, api: r.apis["sub"], logger: log.NewLogfmtLogger(&logs)}
 	asked := 0 // by the first poll: the client may sign again after learning the exchange's time
 	for i := range 3 {
 		if _, err := s.poll(context.Background(), func() {}); err != nil {
@@ -67,7 +71,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 
 	// Other failures fail the poll and are retried.
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointSubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
-	s = &subAccounts{latest: latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
+	s = &subAccounts{latest: &latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
 	for range 2 {
 		if _, err := s.poll(context.Background(), func() {}); err == nil {
 			t.Fatal("a 502 did not fail the poll")

@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -102,6 +103,16 @@ type historyOptions struct {
 	// skipMalformedAfter is how many failed polls a malformed row causes
 	// before it is skipped; zero never skips.
 	skipMalformedAfter int
+}
+
+// TokenHistoryAPI reads the token history of one account, page by page.
+type TokenHistoryAPI interface {
+	TokenHistoryPages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error
+	// ServerNow is the local clock corrected to the exchange's.
+	ServerNow() time.Time
+	// ClockOffset is the exchange's clock minus the local one; not ok
+	// before an answer set it.
+	ClockOffset() (time.Duration, bool)
 }
 
 // TokenHistoryCollector exports each account's token history totals, every

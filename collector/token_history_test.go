@@ -15,6 +15,14 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointTokenHistory, oddAnswer{path: client.PathTokenHistory, family: "woox_token_history_records_total",
+	body: `{"success":true,"data":{"rows":[` +
+		`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
+		`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
+		`{"id":3,"type":"","token":"","amount":"0","timestamp":1700000000000}` +
+		`],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1700000000000}`})
+
 // newTestHistory is the token history of "main" read from the rig in pages
 // of pageSize rows, its first window the hour before historyNow.
 func newTestHistory(r *rig, pageSize int) *historyAccount {

@@ -46,6 +46,12 @@ var (
 	}
 )
 
+// TokenNetworkAPI reads the public token network list, the rows read and
+// the rows that could not be.
+type TokenNetworkAPI interface {
+	TokenNetworks(ctx context.Context) ([]client.TokenNetwork, []client.RejectedRow, error)
+}
+
 // TokenNetworkCollector exports the exchange's public token network list as
 // last polled.
 type TokenNetworkCollector struct {

@@ -9,6 +9,14 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointTokenNetwork, oddAnswer{path: client.PathTokenNetwork, family: "woox_token_network_info",
+	body: `{"success":true,"data":{"rows":[` +
+		`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
+		`{"protocol":"ERC20","network":"ETH","token":"US\xfeDT","name":"dup after sanitising","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
+		`{"protocol":"\ud800","network":"` + oddLong + `","token":"X\u0000Y","name":"","minimumWithdrawal":"0","withdrawalFee":"0","allowDeposit":0,"allowWithdraw":0}` +
+		`]},"timestamp":1700000000000}`})
+
 func tokenNetworkRows() []fakeexchange.TokenNetworkRow {
 	return []fakeexchange.TokenNetworkRow{
 		{Token: "USDT", Network: "ETH", Protocol: "ERC20", Name: "Ethereum", MinimumWithdrawal: "10.00000000", WithdrawalFee: "1.5", AllowDeposit: 1, AllowWithdraw: 1},

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,13 +14,6 @@ import (
 // DefaultWalletLookback is how far back each wallet poll reads transfers
 // when Config.WalletLookback is zero.
 const DefaultWalletLookback = 7 * 24 * time.Hour
-
-// WalletAPI reads one account's deposits and withdrawals.
-type WalletAPI interface {
-	WalletHistory(ctx context.Context, startMs, endMs int64) ([]client.Transfer, []client.RejectedRow, error)
-	// ServerNow is the local clock corrected to the exchange's.
-	ServerNow() time.Time
-}
 
 // walletSides are the sides every account exports a count of, 0 while
 // nothing is in flight.
@@ -67,8 +59,7 @@ type walletSnapshot struct {
 // WalletCollector exports each account's deposits and withdrawals in flight
 // as last polled.
 type WalletCollector struct {
-	accounts []*latest[walletSnapshot]
-	changes  atomic.Uint64
+	perAccount[walletSnapshot]
 	// networks split the exchange's network-token ids.
 	networks *tokenNetworkIndex
 }
@@ -79,21 +70,21 @@ var _ prometheus.Collector = (*WalletCollector)(nil)
 // lookback.
 func buildWallet(b *builder) (prometheus.Collector, error) {
 	lookback := b.cfg.WalletLookback
-	c := &WalletCollector{networks: &b.e.networks}
-	for _, a := range b.cfg.Accounts {
-		l := &latest[walletSnapshot]{account: a.Name, changes: &c.changes}
-		c.accounts = append(c.accounts, l)
-		api, sc := a.API, b.seriesCap(a.Name)
-		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
-			end := api.ServerNow()
-			transfers, rejected, err := api.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
+	c := &WalletCollector{networks: &b.e.networks,
+		perAccount: perAccount[walletSnapshot]{descs: []*prometheus.Desc{walletInFlightDesc, walletInFlightBySideDesc, walletOldestInFlightDesc}}}
+	c.emit = c.emitAccount
+	out := c.pollEach(b, c, func(a Account) readFunc[walletSnapshot] {
+		sc := b.seriesCap(a.Name)
+		return func(ctx context.Context) (walletSnapshot, []client.RejectedRow, error) {
+			end := a.API.ServerNow()
+			transfers, rejected, err := a.API.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
 			snap := walletInFlight(transfers)
 			snap.counts = capRows(sc, snap.counts)
-			return leftOutOf(rejected, l.set(snap, err))
-		})
-	}
+			return snap, rejected, err
+		}
+	})
 	// The token network endpoint is on unless Collectors turns it off.
-	if on, set := b.cfg.Collectors[client.EndpointTokenNetwork]; len(c.accounts) > 0 && b.cfg.WalletNetworks != nil && set && !on {
+	if on, set := b.cfg.Collectors[client.EndpointTokenNetwork]; out != nil && b.cfg.WalletNetworks != nil && set && !on {
 		api := b.cfg.WalletNetworks
 		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
 			networks, rejected, err := api.TokenNetworks(ctx)
@@ -103,7 +94,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 			return leftOutOf(rejected, err)
 		})
 	}
-	return collectorOrNil(c, len(c.accounts)), nil
+	return out, nil
 }
 
 // walletInFlight counts the transfers not in a final status.
@@ -134,42 +125,31 @@ func walletInFlight(transfers []client.Transfer) walletSnapshot {
 
 // generation changes when an account's answer does, or the token network
 // list that splits its ids.
-func (c *WalletCollector) generation() uint64 { return c.changes.Load() + c.networks.generation() }
-
-// Describe implements prometheus.Collector.
-func (c *WalletCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- walletInFlightDesc
-	ch <- walletInFlightBySideDesc
-	ch <- walletOldestInFlightDesc
+func (c *WalletCollector) generation() uint64 {
+	return c.perAccount.generation() + c.networks.generation()
 }
 
-// Collect implements prometheus.Collector.
-func (c *WalletCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		snap := a.load()
-		if snap == nil {
-			continue
-		}
-		bySide := map[string]int{}
-		for _, side := range walletSides {
-			bySide[side] = 0
-		}
-		// Two ids cannot split to the same labels, but summing keeps a
-		// scrape valid whatever the exchange sends.
-		series := map[inFlightSeries]int{}
-		for _, f := range snap.counts {
-			token, network := c.networks.split(f.token)
-			series[inFlightSeries{token: token, network: network, side: f.side, status: f.status}] += f.count
-			bySide[f.side] += f.count
-		}
-		for s, n := range series {
-			ch <- prometheus.MustNewConstMetric(walletInFlightDesc, prometheus.GaugeValue, float64(n), a.account, s.token, s.network, s.side, s.status)
-		}
-		for side, n := range bySide {
-			ch <- prometheus.MustNewConstMetric(walletInFlightBySideDesc, prometheus.GaugeValue, float64(n), a.account, side)
-		}
-		for side, ms := range snap.oldestMs {
-			ch <- prometheus.MustNewConstMetric(walletOldestInFlightDesc, prometheus.GaugeValue, float64(ms)/1000, a.account, side)
-		}
+// emitAccount exports one account's transfers in flight.
+func (c *WalletCollector) emitAccount(ch chan<- prometheus.Metric, account string, snap *walletSnapshot) {
+	bySide := map[string]int{}
+	for _, side := range walletSides {
+		bySide[side] = 0
+	}
+	// Two ids cannot split to the same labels, but summing keeps a
+	// scrape valid whatever the exchange sends.
+	series := map[inFlightSeries]int{}
+	for _, f := range snap.counts {
+		token, network := c.networks.split(f.token)
+		series[inFlightSeries{token: token, network: network, side: f.side, status: f.status}] += f.count
+		bySide[f.side] += f.count
+	}
+	for s, n := range series {
+		ch <- prometheus.MustNewConstMetric(walletInFlightDesc, prometheus.GaugeValue, float64(n), account, s.token, s.network, s.side, s.status)
+	}
+	for side, n := range bySide {
+		ch <- prometheus.MustNewConstMetric(walletInFlightBySideDesc, prometheus.GaugeValue, float64(n), account, side)
+	}
+	for side, ms := range snap.oldestMs {
+		ch <- prometheus.MustNewConstMetric(walletOldestInFlightDesc, prometheus.GaugeValue, float64(ms)/1000, account, side)
 	}
 }

@@ -11,6 +11,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointWallet, oddAnswer{path: client.PathWalletHistory, family: "woox_wallet_transfers_in_flight",
+	body: `{"success":true,"data":{"rows":[` +
+		`{"id":"w\xff1","token":"U\xffSDT","tokenSide":"WITH\xfeDRAW","status":"PROC\xffESSING","createdTime":` + oddCreated + `},` +
+		`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + oddCreated + `}` +
+		`]},"timestamp":1700000000000}`})
+
 func transfer(id, token, side, status string, age time.Duration) fakeexchange.Transfer {
 	return fakeexchange.Transfer{ID: id, Token: token, Side: side, Status: status, Amount: "1", CreatedTime: historyNow.Add(-age).UnixMilli()}
 }
