@@ -121,11 +121,9 @@ func (c *chain) checkSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range fired {
-		t.Errorf("%s fired or is pending", s)
-	}
 	if len(fired) > 0 {
-		t.Fatalf("%d alerts that must stay silent did not\n%s", len(fired), c.alertsNow())
+		t.Errorf("alerts that must stay silent fired or are pending:\n  %s\n%s", strings.Join(fired, "\n  "), c.alertsNow())
+		return
 	}
 	t.Logf("all %d alerts that must stay silent stayed silent", len(silentAlerts))
 }
