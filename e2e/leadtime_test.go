@@ -91,7 +91,7 @@ func TestLiquidationForecastLeadTime(t *testing.T) {
 		w.byInstance[r.p.Addr] = r
 		targets = append(targets, r.p.Addr)
 	}
-	w.prom = promtest.Start(t, promtest.Config{Job: "woox", Targets: targets, RuleFiles: []string{rules}, Interval: scrapeEvery})
+	w.prom = promtest.Start(t, promtest.Config{Jobs: []promtest.Job{{Name: "woox", Targets: targets}}, RuleFiles: []string{rules}, Interval: scrapeEvery})
 	calmSince := w.waitForPositions(t, len(runs))
 
 	w.watch(t, time.Now().Add(levelFor), nil)

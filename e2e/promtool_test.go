@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os/exec"
 	"testing"
+
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // TestPromtoolFindsNoLintProblemInAFullScrape lints, with promtool check
@@ -13,10 +15,7 @@ import (
 // export every family docs/metrics.md lists, and each scrape is linted
 // whole, Go's and the process' families included.
 func TestPromtoolFindsNoLintProblemInAFullScrape(t *testing.T) {
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Skip("promtool is not on PATH: install Debian's prometheus package (apt-get install prometheus), as CI does, to lint the scrape")
-	}
+	promtool := testsupport.Tool(t, "promtool", "prometheus")
 	fakeURL := everyFamilyFake(t)
 	var urls []string
 	for _, index := range []string{"0", "1"} {

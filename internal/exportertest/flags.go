@@ -17,6 +17,19 @@ func IntervalFlags(d time.Duration) []string {
 	return flags
 }
 
+// OffByDefaultCollectorFlags returns --collector.NAME for every endpoint
+// the exporter polls only when asked, so that a run with them polls every
+// endpoint.
+func OffByDefaultCollectorFlags() []string {
+	var flags []string
+	for _, ep := range collector.Endpoints {
+		if ep.OffByDefault {
+			flags = append(flags, "--collector."+ep.CollectorName())
+		}
+	}
+	return flags
+}
+
 // FreeAddr returns a loopback address whose port was free a moment ago.
 func FreeAddr() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -104,6 +104,16 @@ func (p *Process) Ready(timeout time.Duration) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("exporter not ready within %s:\n%s", timeout, p.Output())
 }
 
+// Exited reports whether the process has exited.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Signal sends sig to the process.
 func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
 

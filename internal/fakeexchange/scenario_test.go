@@ -226,7 +226,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 // The scenario the end-to-end check runs loads: a field it misspells would
 // otherwise fail only there.
 func TestEndToEndScenarioLoads(t *testing.T) {
-	s, err := LoadScenario("../../scripts/e2e/scenario.yml")
+	s, err := LoadScenario("../../e2e/testdata/scenario.yml")
 	if err != nil {
 		t.Fatal(err)
 	}

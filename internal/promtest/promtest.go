@@ -1,53 +1,46 @@
-// Package promtest runs a real Prometheus server for tests: it writes a
-// configuration that scrapes the given targets under one job and evaluates
-// the given rule files, starts the prometheus binary on a free loopback port
-// with a data directory of its own, waits for /-/ready, answers instant
-// queries and the alert list, and stops the server by its PID when the test
-// ends, showing its log if the test failed.
+// Package promtest runs a real Prometheus server, and a real Alertmanager,
+// for tests: each is started from Debian's binary on a free loopback port
+// with a configuration and a data directory of its own, waited for until
+// /-/ready answers, queried over its HTTP API, and stopped by its PID when
+// the test ends, showing the tail of its log if the test failed.
 package promtest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/prometheus/common/model"
-
-	"github.com/woox-exporter/woox_exporter/internal/exportertest"
-	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // Config is what the server scrapes and evaluates.
 type Config struct {
-	// Job is the job name of every target.
-	Job string
-	// Targets are host:port addresses scraped at /metrics; each is the
-	// instance label of its series.
-	Targets []string
+	// Jobs are scraped at /metrics, each target under its job's name.
+	Jobs []Job
 	// RuleFiles are evaluated every Interval.
 	RuleFiles []string
 	// Interval is both the scrape and the evaluation interval.
 	Interval time.Duration
+	// Alertmanagers, host:port each, receive the alerts that fire.
+	Alertmanagers []string
+}
+
+// Job is one scrape job.
+type Job struct {
+	Name string
+	// Targets are host:port addresses; each is the instance label of its
+	// series.
+	Targets []string
 }
 
 // Server is a running Prometheus.
 type Server struct {
-	// URL is the server's base URL, without a trailing slash.
-	URL string
-
-	cmd    *exec.Cmd
-	output *testsupport.SyncBuffer
-	done   chan struct{} // closed when the process has exited
-	hc     *http.Client
+	*daemon
 }
 
 // Start runs the prometheus binary found in PATH (Debian's package installs
@@ -55,45 +48,19 @@ type Server struct {
 // is stopped when the test ends; if the test failed, its log is shown.
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatalf("prometheus not found in PATH (Debian: apt-get install prometheus): %v", err)
-	}
-	addr, err := exportertest.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := lookPath(t, "prometheus", "prometheus")
+	addr := freeAddr(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(conf, []byte(cfg.yaml()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{URL: "http://" + addr, output: &testsupport.SyncBuffer{}, done: make(chan struct{}),
-		hc: &http.Client{Timeout: 5 * time.Second}}
-	s.cmd = exec.Command(bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr)
-	s.cmd.Stdout, s.cmd.Stderr = s.output, s.output
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("start prometheus: %v", err)
-	}
-	go func() {
-		_ = s.cmd.Wait()
-		close(s.done)
-	}()
-	t.Cleanup(func() {
-		s.stop()
-		if t.Failed() {
-			t.Logf("prometheus (pid %d) log:\n%s", s.cmd.Process.Pid, s.Output())
-		}
-	})
-	if err := s.ready(30 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return &Server{startDaemon(t, "prometheus", addr, bin, "--config.file="+conf,
+		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr)}
 }
 
-// yaml is the configuration file: every target under one job, the rule
-// files, one interval for both.
+// yaml is the configuration file: the jobs, the rule files, the
+// Alertmanagers, one interval for both scrapes and rules.
 func (cfg Config) yaml() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "global:\n  scrape_interval: %s\n  evaluation_interval: %s\n", model.Duration(cfg.Interval), model.Duration(cfg.Interval))
@@ -101,45 +68,20 @@ func (cfg Config) yaml() string {
 	for _, f := range cfg.RuleFiles {
 		fmt.Fprintf(&b, "  - %q\n", f)
 	}
-	fmt.Fprintf(&b, "scrape_configs:\n  - job_name: %q\n    static_configs:\n      - targets:\n", cfg.Job)
-	for _, t := range cfg.Targets {
-		fmt.Fprintf(&b, "          - %q\n", t)
+	if len(cfg.Alertmanagers) > 0 {
+		b.WriteString("alerting:\n  alertmanagers:\n    - static_configs:\n        - targets:\n")
+		for _, a := range cfg.Alertmanagers {
+			fmt.Fprintf(&b, "            - %q\n", a)
+		}
+	}
+	b.WriteString("scrape_configs:\n")
+	for _, j := range cfg.Jobs {
+		fmt.Fprintf(&b, "  - job_name: %q\n    static_configs:\n      - targets:\n", j.Name)
+		for _, t := range j.Targets {
+			fmt.Fprintf(&b, "          - %q\n", t)
+		}
 	}
 	return b.String()
-}
-
-// ready polls /-/ready until it answers 200; it gives up after timeout or
-// when the process exits.
-func (s *Server) ready(timeout time.Duration) error {
-	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if resp, err := s.hc.Get(s.URL + "/-/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-s.done:
-			return errors.New("prometheus exited before it was ready")
-		default:
-		}
-	}
-	return fmt.Errorf("prometheus not ready within %s", timeout)
-}
-
-// Output is everything the server logged so far.
-func (s *Server) Output() string { return s.output.String() }
-
-// stop sends SIGTERM to the server's PID and waits up to 10 s for it to
-// exit, then kills it.
-func (s *Server) stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
-	}
 }
 
 // Alert is one alert as /api/v1/alerts lists it.
