@@ -1,8 +1,11 @@
-// Package codesize holds only a test: it keeps the module's production Go
-// code within the size limits of issue 22 (no function over MaxFuncLines
-// lines, no file over MaxFileLines lines). Production means every non-test
-// .go file under the repository root, the separate deploy/kubernetes/validate
-// module included, except testdata and generated files.
+// Package codesize holds only tests: they keep the module's production Go
+// code within its size limits (no function over MaxFuncLines lines, no file
+// over MaxFileLines lines) and the repository in its shape: the root package
+// at most MaxRootFiles files, scripts/ at most MaxScriptLines lines of bash,
+// and docs/development.md's layout table naming every directory of Go code.
+// Production means every non-test .go file under the repository root, the
+// separate deploy/kubernetes/validate module included, except testdata and
+// generated files.
 package codesize
 
 const (
