@@ -9,7 +9,7 @@ import (
 // RequireToolsEnv names the variable that, set to 1, turns a test's skip for
 // a missing tool into a failure: .ci/run sets it after installing the tools,
 // so that a check CI must run cannot pass by skipping.
-const RequireToolsEnv = "WOOX_REQUIRE_TOOLS"
+const RequireToolsEnv = "REQUIRE_TEST_TOOLS"
 
 // Tool is the path of the command name, found in PATH. When it is missing
 // the test is skipped, naming the command and the Debian package that

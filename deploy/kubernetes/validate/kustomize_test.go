@@ -12,7 +12,7 @@ import (
 )
 
 // kustomizeBinary is kustomize on the PATH or in GOPATH/bin, where .ci/run
-// installs it. Without it the test skips, or fails when WOOX_REQUIRE_TOOLS is
+// installs it. Without it the test skips, or fails when REQUIRE_TEST_TOOLS is
 // 1 (as in CI), so that CI cannot pass without rendering the manifests.
 func kustomizeBinary(t *testing.T) string {
 	t.Helper()
@@ -26,8 +26,8 @@ func kustomizeBinary(t *testing.T) string {
 		}
 	}
 	const install = "go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0"
-	if os.Getenv("WOOX_REQUIRE_TOOLS") == "1" {
-		t.Fatalf("kustomize is not installed (%s), and WOOX_REQUIRE_TOOLS=1 says it must be", install)
+	if os.Getenv("REQUIRE_TEST_TOOLS") == "1" {
+		t.Fatalf("kustomize is not installed (%s), and REQUIRE_TEST_TOOLS=1 says it must be", install)
 	}
 	t.Skipf("kustomize is not installed (%s): skipped", install)
 	return ""
