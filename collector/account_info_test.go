@@ -10,7 +10,7 @@ import (
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
 var _ = addOddAnswer(client.EndpointAccountInfo, oddAnswer{path: client.PathAccountInfo, family: "woox_account_info",
-	body: `{"success":true,"data":{"accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`})
+	body: `{"success":true,"data":{"applicationId":"app-main","accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`})
 
 // setAccountInfo sets what the account info of "main" reports.
 func (r *rig) setAccountInfo(t *testing.T, info fakeexchange.AccountInfo) {

@@ -59,6 +59,10 @@ var Endpoints = []Endpoint{
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
 	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: 5 * time.Second,
 		Description: "each account's futures positions", build: buildPositions},
+	// One request a quiet poll, a tenth of the budget (--api.budget of 20
+	// per 60 s), leaving the rest to pages of a busy day.
+	{Name: client.EndpointTransferHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
+		Description: "each account's transfers to and from its main or sub-accounts", build: buildTransferHistory},
 }
 
 // CollectorName is the endpoint's name in flags: token_history is polled

@@ -31,6 +31,8 @@ var noDataOK = []noDataExemption{}
 // here: a count or sum over a known label set shows 0, the exporter exports
 // it at 0. Each panel must say what it needs in its description.
 var freshNoDataOK = []noDataExemption{
+	{`max by (account, counterparty, application_id) (time() - woox_transfer_last_timestamp_seconds{job=~"woox", instance=~".+", account=~".*", direction="out", application_id!=""} < 3600) unless on (application_id) woox_transfer_account_info{job=~"woox", instance=~".+", account=~".*|.+"}`, "Empty while no transfer left for an unwatched account"},
+	{`sum by (account, direction, token, counterparty) (increase(woox_transfer_amount_total{job=~"woox", instance=~".+", account=~".*"}[1m]))`, "Empty until a transfer of the account is counted"},
 	{`max by (account, sub_account_id, sub_account_name) (woox_sub_account_info{job=~"woox", instance=~".+", account=~".*"})`, "Needs --collector.sub-accounts"},
 	{`max by (instance) (woox_exporter_state_file_corrupt{job=~"woox", instance=~".+"})`, "need --token-history.state-file"},
 	{`sum by (instance) (increase(woox_exporter_state_file_write_failures_total{job=~"woox", instance=~".+"}[1m]))`, "need --token-history.state-file"},

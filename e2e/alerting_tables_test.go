@@ -22,6 +22,8 @@ var expectedAlerts = []string{
 	"WooxBalanceUnexplainedChange account=main token=BTC",
 	// ADL rank 5 from 5s, for positionAdlFor (rendered with 20s).
 	"WooxPositionAutoDeleverageRisk account=main symbol=PERP_BTC_USDT position_side=SHORT",
+	// main sent 75 USDT to Treasury, an account no exporter watches.
+	"WooxTransferOutToUnwatchedAccount account=main counterparty=Treasury",
 }
 
 // inhibitedAlerts must reach Alertmanager but no one: it holds them back with
@@ -108,6 +110,8 @@ var silentAlerts = []string{
 	"WooxRowsRejected",
 	"WooxClockSkew",
 	"WooxExporterDown",
+	// main's transfer to the watched sub.
+	"WooxTransferOutToUnwatchedAccount counterparty=Sub",
 	"WooxExporterShardingMismatch",
 	"WooxExporterShardMissing",
 	"WooxMarginRatioLow account=sub",

@@ -133,6 +133,10 @@
     balanceUnexplainedTolerance: 0,
     balanceUnexplainedFor: '30m',
 
+    // WooxTransferOutToUnwatchedAccount fires for this long (seconds)
+    // after a completed transfer out to an account no replica watches.
+    transferOutUnwatchedWindowSeconds: 3600,
+
     // Dashboard.
     dashboardUID: 'woox-exporter',
     dashboardTitle: 'WOO X exporter',

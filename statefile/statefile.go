@@ -1,6 +1,7 @@
-// Package statefile keeps every account's token history ledger state in one
-// file, so that the exporter's counters continue across restarts and records
-// that arrived while it was down are counted once.
+// Package statefile keeps every account's token history ledger state, and
+// its transfer ledger state, in one file, so that the exporter's counters
+// continue across restarts and records that arrived while it was down are
+// counted once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
 // atomically on every Save: a temporary file in the same directory, fsync,
@@ -38,6 +39,10 @@ type Document struct {
 	Version int `json:"version"`
 	// Accounts maps an account name to its ledger state.
 	Accounts map[string]ledger.State `json:"accounts"`
+	// Transfers maps an account name to its transfer ledger state; absent
+	// from files written before the transfer history was counted, which
+	// load as they are.
+	Transfers map[string]ledger.TransfersState `json:"transfers,omitempty"`
 }
 
 // Decode parses and checks a state document: the version, and that every
@@ -46,35 +51,53 @@ type Document struct {
 // exchange's clock can tell, and only for that account (see
 // ledger.State.Check).
 func Decode(b []byte) (map[string]ledger.State, error) {
+	doc, err := DecodeDocument(b)
+	return doc.Accounts, err
+}
+
+// DecodeDocument is Decode of the whole document, the transfer states too.
+func DecodeDocument(b []byte) (Document, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
-		return nil, decodeError(err, dec, b)
+		return Document{}, decodeError(err, dec, b)
 	}
 	if dec.More() {
-		return nil, errors.New("decode: data after the document")
+		return Document{}, errors.New("decode: data after the document")
 	}
 	if doc.Version != Version {
-		return nil, fmt.Errorf("version %d: this exporter reads version %d", doc.Version, Version)
+		return Document{}, fmt.Errorf("version %d: this exporter reads version %d", doc.Version, Version)
 	}
 	if doc.Accounts == nil {
-		return nil, errors.New("no accounts object")
+		return Document{}, errors.New("no accounts object")
 	}
 	for name, st := range doc.Accounts {
 		if _, err := ledger.FromState(st, ledger.Config{}); err != nil {
-			return nil, fmt.Errorf("account %q: %w", name, err)
+			return Document{}, fmt.Errorf("account %q: %w", name, err)
 		}
 	}
-	return doc.Accounts, nil
+	for name, st := range doc.Transfers {
+		if _, err := ledger.TransfersFromState(st, 0, 0); err != nil {
+			return Document{}, fmt.Errorf("account %q: %w", name, err)
+		}
+	}
+	return doc, nil
 }
 
 // Encode renders a state document.
 func Encode(accounts map[string]ledger.State) ([]byte, error) {
-	if accounts == nil {
-		accounts = map[string]ledger.State{}
+	return EncodeDocument(Document{Accounts: accounts})
+}
+
+// EncodeDocument renders a state document, the transfer states too, at
+// this package's Version.
+func EncodeDocument(doc Document) ([]byte, error) {
+	if doc.Accounts == nil {
+		doc.Accounts = map[string]ledger.State{}
 	}
-	b, err := json.MarshalIndent(Document{Version: Version, Accounts: accounts}, "", "  ")
+	doc.Version = Version
+	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +120,7 @@ type Store struct {
 
 	mu            sync.Mutex
 	accounts      map[string]ledger.State
+	transfers     map[string]ledger.TransfersState
 	writeFailures uint64
 	lastWrite     time.Time
 }
@@ -112,7 +136,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, accounts: map[string]ledger.State{}}
+	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -120,9 +144,12 @@ func Open(path string, now time.Time) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
-	accounts, err := Decode(b)
+	doc, err := DecodeDocument(b)
 	if err == nil {
-		s.accounts = accounts
+		s.accounts = doc.Accounts
+		if doc.Transfers != nil {
+			s.transfers = doc.Transfers
+		}
 		return s, nil
 	}
 	aside, rerr := setAside(path, now)
@@ -259,7 +286,33 @@ func (s *Store) Save(account string, st ledger.State) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.accounts[account] = st
-	b, err := Encode(s.accounts)
+	return s.writeLocked()
+}
+
+// TransferStates returns a copy of every account's saved transfer ledger
+// state.
+func (s *Store) TransferStates() map[string]ledger.TransfersState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]ledger.TransfersState, len(s.transfers))
+	for k, v := range s.transfers {
+		out[k] = v
+	}
+	return out
+}
+
+// SaveTransfers records the transfer ledger state of one account and
+// rewrites the file atomically, as Save does.
+func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transfers[account] = st
+	return s.writeLocked()
+}
+
+// writeLocked rewrites the whole document; the caller holds mu.
+func (s *Store) writeLocked() error {
+	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers})
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}

@@ -61,6 +61,7 @@ func init() {
 		walletHistoryEndpoint,
 		subAccountsEndpoint,
 		positionsEndpoint,
+		transferHistoryEndpoint,
 		tokenHistoryEndpoint,
 	}
 }
@@ -110,6 +111,9 @@ type Account struct {
 	Transfers   []Transfer   `yaml:"transfers"`
 	SubAccounts []SubAccount `yaml:"sub_accounts"`
 	Positions   []Position   `yaml:"positions"`
+	// AccountTransfers are transfers to and from the account's main or
+	// sub-accounts, listed by the transfer history endpoint.
+	AccountTransfers []AccountTransfer `yaml:"account_transfers"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -140,6 +144,9 @@ type Event struct {
 	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
 	// Position opens, changes or removes a futures position.
 	Position *PositionEvent `yaml:"position"`
+	// AccountTransfer adds a transfer between accounts, or changes the
+	// one with its id.
+	AccountTransfer *AccountTransferEvent `yaml:"account_transfer"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`

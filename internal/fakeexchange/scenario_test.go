@@ -181,7 +181,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"row_time_unit: us\n", `row_time_unit: must be "ms", "s" or "s_fraction"`},
 		{"malformed_ids: [3, 4, 3]\n", "malformed_ids[2]: duplicate id 3"},
 		{"unreadable_rows: {balances: 1, token_history: 1}\n", "unreadable_rows.token_history: not a list endpoint with unreadable rows " +
-			"(token_network, credentials, balances, wallet, sub_accounts, positions)"},
+			"(token_network, credentials, balances, wallet, sub_accounts, positions, transfer_history)"},
 		{"unreadable_rows: {system_info: 1}\n", "unreadable_rows.system_info: not a list endpoint"},
 		{"unreadable_rows: {wallet: -1}\n", "unreadable_rows.wallet: must not be negative, got -1"},
 		{"late_listing: {share: 1.5, delay: 1m}\n", "late_listing.share: must be between 0 and 1"},

@@ -70,6 +70,9 @@ type Exchange struct {
 	started time.Time
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
+	// accountTransfers are the transfers between accounts, each listed by
+	// both of its sides that are the scenario's.
+	accountTransfers []storedTransfer
 }
 
 // accountState is one account's keys and history.

@@ -861,6 +861,34 @@ local seconds(d) =
           },
         ],
       },
+      {
+        name: 'woox_exporter.transfers',
+        rules: [
+          // Money left a watched account for an application id that no
+          // replica exports as a watched account's (woox_transfer_account_info):
+          // a join in Prometheus, so accounts sharded over replicas are judged
+          // together. Fires for transferOutUnwatchedWindowSeconds after the
+          // transfer; __other__ (beyond the series cap) has no id and is left out.
+          {
+            alert: 'WooxTransferOutToUnwatchedAccount',
+            expr: |||
+              max by (account, counterparty, application_id) (
+                time() - woox_transfer_last_timestamp_seconds{%(wooxSelector)s, direction="out", application_id!=""}
+                  < %(transferOutUnwatchedWindowSeconds)s
+              )
+                unless on (application_id)
+              woox_transfer_account_info{%(wooxSelector)s}
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Money left WOO X account {{ $labels.account }} for an account nobody watches ({{ $labels.counterparty }})',
+              description: 'Account {{ $labels.account }} completed a transfer to {{ $labels.counterparty }} (applicationId {{ $labels.application_id }}), which no woox_exporter watches. A stolen key moves money to a sub-account with weaker keys before withdrawing it.',
+              runbook_url: runbook('WooxTransferOutToUnwatchedAccount'),
+            },
+          },
+        ],
+      },
     ],
   },
 }

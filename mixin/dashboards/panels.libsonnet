@@ -562,4 +562,25 @@ function(cfg)
       custom={ stacking:: null },
       legend={ calcs: ['lastNotNull', 'max'] },
     ),
+    // Transfers between the watched accounts and their main or
+    // sub-accounts: who moved what where (WooxTransferOutToUnwatchedAccount).
+    lib.row(61, 'Transfers between accounts', 202),
+    lib.table(
+      62,
+      'Transfers out to unwatched accounts',
+      'Counterparties that received money from a watched account within the last hour and that no woox_exporter watches (their applicationId is in no woox_transfer_account_info): what WooxTransferOutToUnwatchedAccount fires for; value is the seconds since the newest such transfer. The watched accounts are every account of the job, whatever the account chosen (choose every instance to see them all, as the alert does). Empty while no transfer left for an unwatched account.',
+      [8, 12, 0, 203],
+      ['max by (account, counterparty, application_id) (time() - woox_transfer_last_timestamp_seconds{%(acc)s, direction="out", application_id!=""} < 3600) unless on (application_id) woox_transfer_account_info{job=~"$job", instance=~"$instance", account=~"$account|.+"}'],
+      columns=['account', 'counterparty', 'application_id', 'Value'],
+      rename={ Value: 'seconds ago' },
+    ),
+    lib.timeseries(
+      63,
+      'Transfers between accounts by counterparty',
+      "Amount moved per interval between each account and its main or sub-accounts, by direction (in or out from the account's side), token and counterparty (its accountName, else its applicationId). Empty until a transfer of the account is counted.",
+      [8, 12, 12, 203],
+      [['sum by (account, direction, token, counterparty) (increase(woox_transfer_amount_total{%(acc)s}[$__rate_interval]))', '{{account}} {{direction}} {{token}} {{counterparty}}']],
+      custom={ stacking:: null },
+      legend={ calcs: ['lastNotNull', 'max'] },
+    ),
   ]
