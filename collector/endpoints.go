@@ -59,6 +59,10 @@ var Endpoints = []Endpoint{
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
 	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: 5 * time.Second,
 		Description: "each account's futures positions", build: buildPositions},
+	// Cheap (10 requests a second published) and a haircut moves margin at
+	// once: polled with the account's margin.
+	{Name: client.EndpointTokenConfig, PerAccount: true, DefaultInterval: 15 * time.Second,
+		Description: "each account's collateral ratio and margin limits by token", build: buildTokenConfig},
 }
 
 // CollectorName is the endpoint's name in flags: token_history is polled

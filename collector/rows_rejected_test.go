@@ -44,6 +44,7 @@ func rowsRig(t *testing.T) (*rig, *Exporter) {
 		{ID: "w2", Token: "BTC", Side: "DEPOSIT", Amount: "1", Status: "NEW", CreatedAgo: time.Hour},
 	}
 	a.SubAccounts = []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a"}, {ApplicationID: "app-2", Name: "desk-b"}}
+	a.TokenConfig = []fakeexchange.TokenConfig{fakeexchange.TokenConfigRow("BTC", "0.85", true), fakeexchange.TokenConfigRow("WOO", "0.6", false)}
 	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{a}})
 	r.fake.SetTokenNetworks(tokenNetworkRows())
 	cfg := r.config()

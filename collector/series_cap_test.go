@@ -61,6 +61,7 @@ func TestSeriesCappedCountsTheRowsDroppedPerPoll(t *testing.T) {
 		{client.EndpointSubAccounts, "main"}: 2 * 40,
 		{client.EndpointWallet, "main"}:      0,
 		{client.EndpointPositions, "main"}:   0,
+		{client.EndpointTokenConfig, "main"}: 0,
 		// Each record of a pair beyond the first 10, once.
 		{client.EndpointTokenHistory, "main"}: float64(len(recs) - 10),
 	}

@@ -61,6 +61,7 @@ func init() {
 		walletHistoryEndpoint,
 		subAccountsEndpoint,
 		positionsEndpoint,
+		tokenConfigEndpoint,
 		tokenHistoryEndpoint,
 	}
 }
@@ -110,6 +111,9 @@ type Account struct {
 	Transfers   []Transfer   `yaml:"transfers"`
 	SubAccounts []SubAccount `yaml:"sub_accounts"`
 	Positions   []Position   `yaml:"positions"`
+	// TokenConfig is what the token config endpoint lists, one row per
+	// token.
+	TokenConfig []TokenConfig `yaml:"token_config"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -140,6 +144,8 @@ type Event struct {
 	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
 	// Position opens, changes or removes a futures position.
 	Position *PositionEvent `yaml:"position"`
+	// TokenConfig changes, adds or removes one token's row of an account.
+	TokenConfig *TokenConfigEvent `yaml:"token_config"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
