@@ -63,6 +63,10 @@ var Endpoints = []Endpoint{
 	// per 60 s), leaving the rest to pages of a busy day.
 	{Name: client.EndpointTransferHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
 		Description: "each account's transfers to and from its main or sub-accounts", build: buildTransferHistory},
+	// Cheap (10 requests a second published) and a haircut moves margin at
+	// once: polled with the account's margin.
+	{Name: client.EndpointTokenConfig, PerAccount: true, DefaultInterval: 15 * time.Second,
+		Description: "each account's collateral ratio and margin limits by token", build: buildTokenConfig},
 }
 
 // CollectorName is the endpoint's name in flags: token_history is polled

@@ -45,6 +45,7 @@ func rowsRig(t *testing.T) (*rig, *Exporter) {
 	}
 	a.SubAccounts = []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a"}, {ApplicationID: "app-2", Name: "desk-b"}}
 	a.AccountTransfers = []fakeexchange.AccountTransfer{{ID: 1, Token: "USDT", Amount: "5", Status: "PENDING", CounterpartyApplicationID: "app-1", CreatedAgo: time.Minute}}
+	a.TokenConfig = []fakeexchange.TokenConfig{fakeexchange.TokenConfigRow("BTC", "0.85", true), fakeexchange.TokenConfigRow("WOO", "0.6", false)}
 	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{a}})
 	r.fake.SetTokenNetworks(tokenNetworkRows())
 	cfg := r.config()

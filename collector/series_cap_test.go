@@ -62,6 +62,13 @@ func TestSeriesCappedCountsTheRowsDroppedPerPoll(t *testing.T) {
 		{client.EndpointWallet, "main"}:          0,
 		{client.EndpointPositions, "main"}:       0,
 		{client.EndpointTransferHistory, "main"}: 0,
+		{client.EndpointTokenNetwork, ""}:        2 * 50,
+		{client.EndpointCredentials, "main"}:     2 * 50,
+		{client.EndpointBalances, "main"}:        2 * 30, // the 40 tokens of the history
+		{client.EndpointSubAccounts, "main"}:     2 * 40,
+		{client.EndpointWallet, "main"}:          0,
+		{client.EndpointPositions, "main"}:       0,
+		{client.EndpointTokenConfig, "main"}:     0,
 		// Each record of a pair beyond the first 10, once.
 		{client.EndpointTokenHistory, "main"}: float64(len(recs) - 10),
 	}

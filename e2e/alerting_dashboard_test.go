@@ -52,6 +52,7 @@ var freshNoDataOK = []noDataExemption{
 	{`time() - woox_wallet_oldest_in_flight_timestamp_seconds{job=~"woox", instance=~".+", account=~".*"}`, "Empty while nothing is in flight"},
 	{`woox_account_fee_rate{job=~"woox", instance=~".+", account=~".*"}`, "Empty when the exchange sends no fee rate"},
 	{`woox_balance_unexplained_change{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account holds no token"},
+	{`woox_token_collateral_ratio{job=~"woox", instance=~".+", account=~".*"} and on (job, instance, account, token) (woox_balance_holding{job=~"woox", instance=~".+", account=~".*"} > 0)`, "Empty while the account holds no token"},
 	{`abs(woox_position_holding{job=~"woox", instance=~".+", account=~".*"}) * woox_position_mark_price{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account has no open position"},
 	{`max by (account, symbol, position_side, margin_mode) (abs(woox_position_holding{job=~"woox", instance=~".+", account=~".*"}) * woox_position_mark_price{job=~"woox", instance=~".+", account=~".*"})`, "Empty while the account has no open position"},
 	{`max by (account, symbol, position_side, margin_mode) (woox:position_liquidation_distance:ratio{job=~"woox", instance=~".+", account=~".*"})`, "Empty while the account has no open position"},

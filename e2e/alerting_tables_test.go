@@ -24,6 +24,10 @@ var expectedAlerts = []string{
 	"WooxPositionAutoDeleverageRisk account=main symbol=PERP_BTC_USDT position_side=SHORT",
 	// main sent 75 USDT to Treasury, an account no exporter watches.
 	"WooxTransferOutToUnwatchedAccount account=main counterparty=Treasury",
+	// main's held SOL cut from 0.9 to 0.5 at 20s; sub's held LTC no
+	// longer accepted as collateral at 20s.
+	"WooxCollateralRatioCut severity=critical account=main token=SOL",
+	"WooxCollateralDisabled account=sub token=LTC",
 }
 
 // inhibitedAlerts must reach Alertmanager but no one: it holds them back with
@@ -42,6 +46,8 @@ func inhibitedAlerts(exporter string) []string {
 		"WooxApiKeyWithoutIPRestriction e2e=synthetic severity=warning api_key=e2e-synthetic",
 		// Real: the risky position's warning, held back by its critical alert.
 		"WooxPositionNearLiquidation severity=warning account=main symbol=PERP_BTC_USDT position_side=SHORT",
+		// Real: the SOL cut's warning, held back by its critical alert.
+		"WooxCollateralRatioCut severity=warning account=main token=SOL",
 	}
 }
 
@@ -86,6 +92,8 @@ var seenQueries = []string{
 	// The fresh account scraped for 10s: its rate() and increase() queries
 	// have two points.
 	`count_over_time(up{job="woox-fresh"}[1m]) >= 5`,
+	// main's WOO, which it does not hold, was cut.
+	`woox_token_collateral_ratio{job="woox", account="main", token="WOO"} < max_over_time(woox_token_collateral_ratio{job="woox", account="main", token="WOO"}[5m])`,
 }
 
 // silentAlerts must not be firing or pending anywhere at the end.
@@ -130,4 +138,8 @@ var silentAlerts = []string{
 	// Both compare with an hour ago, which this run has not seen.
 	"WooxFeeRateIncreased",
 	"WooxNewSubAccount",
+	// A cut of a token the account does not hold; nothing else changed.
+	"WooxCollateralRatioCut token=WOO",
+	"WooxCollateralRatioCut account=sub",
+	"WooxCollateralDisabled account=main",
 }

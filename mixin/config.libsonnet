@@ -66,7 +66,7 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config',
     dataStaleFastSeconds: 300,
     dataStaleSlowEndpoints: 'credentials|token_network|wallet',
     dataStaleSlowSeconds: 1200,
@@ -136,6 +136,16 @@
     // WooxTransferOutToUnwatchedAccount fires for this long (seconds)
     // after a completed transfer out to an account no replica watches.
     transferOutUnwatchedWindowSeconds: 3600,
+    // Collateral (woox_token_*, polled every --token-config.interval, 15s).
+    // WooxCollateralRatioCut compares a held token's collateral ratio with
+    // its highest over collateralRatioCutWindow (also the window in which
+    // WooxCollateralDisabled looks for a token that counted): it fires from
+    // the first minutes of a fresh Prometheus, for as long as the window
+    // holds the old ratio. Critical when the token is used as collateral and
+    // the cut, as a share of that highest ratio, is at least
+    // collateralRatioCutCritical (0.2: 0.85 cut to 0.68 or lower).
+    collateralRatioCutWindow: '1h',
+    collateralRatioCutCritical: 0.2,
 
     // Dashboard.
     dashboardUID: 'woox-exporter',

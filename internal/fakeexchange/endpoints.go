@@ -62,6 +62,7 @@ func init() {
 		subAccountsEndpoint,
 		positionsEndpoint,
 		transferHistoryEndpoint,
+		tokenConfigEndpoint,
 		tokenHistoryEndpoint,
 	}
 }
@@ -114,6 +115,9 @@ type Account struct {
 	// AccountTransfers are transfers to and from the account's main or
 	// sub-accounts, listed by the transfer history endpoint.
 	AccountTransfers []AccountTransfer `yaml:"account_transfers"`
+	// TokenConfig is what the token config endpoint lists, one row per
+	// token.
+	TokenConfig []TokenConfig `yaml:"token_config"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -147,6 +151,8 @@ type Event struct {
 	// AccountTransfer adds a transfer between accounts, or changes the
 	// one with its id.
 	AccountTransfer *AccountTransferEvent `yaml:"account_transfer"`
+	// TokenConfig changes, adds or removes one token's row of an account.
+	TokenConfig *TokenConfigEvent `yaml:"token_config"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`

@@ -17,7 +17,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 9 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
 	}
-	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != 6 || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
+	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
 		t.Errorf("new fields not loaded: %+v", s)
 	}
 	if a := s.Accounts[0]; a.AccountInfo == nil || a.AccountInfo.MarginRatioWalk == nil || len(a.Balances) != 1 || len(a.Transfers) != 1 ||
@@ -181,7 +181,7 @@ func TestScenarioModeFieldsAreValidated(t *testing.T) {
 		{"row_time_unit: us\n", `row_time_unit: must be "ms", "s" or "s_fraction"`},
 		{"malformed_ids: [3, 4, 3]\n", "malformed_ids[2]: duplicate id 3"},
 		{"unreadable_rows: {balances: 1, token_history: 1}\n", "unreadable_rows.token_history: not a list endpoint with unreadable rows " +
-			"(token_network, credentials, balances, wallet, sub_accounts, positions, transfer_history)"},
+			"(" + strings.Join(UnreadableEndpoints(), ", ") + ")"},
 		{"unreadable_rows: {system_info: 1}\n", "unreadable_rows.system_info: not a list endpoint"},
 		{"unreadable_rows: {wallet: -1}\n", "unreadable_rows.wallet: must not be negative, got -1"},
 		{"late_listing: {share: 1.5, delay: 1m}\n", "late_listing.share: must be between 0 and 1"},

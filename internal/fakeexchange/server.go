@@ -102,6 +102,7 @@ type accountState struct {
 	subAccounts  []SubAccount
 	isSubAccount bool
 	positions    []positionState // sorted by symbol and side
+	tokenConfigs []TokenConfig   // sorted by token
 }
 
 // RequestRecord is one request the fake received, whatever its fate.

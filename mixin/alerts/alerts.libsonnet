@@ -469,6 +469,90 @@ local seconds(d) =
               runbook_url: runbook('WooxBalanceUnexplainedChange'),
             },
           },
+          // A haircut: the exchange lowered the collateral ratio of a token
+          // the account holds (woox_balance_holding > 0: a cut on a token
+          // nobody holds moves no collateral, and the exchange lists hundreds).
+          // Compared with the token's highest ratio over
+          // collateralRatioCutWindow, not with one window ago, so that it
+          // fires from the first minutes of a fresh Prometheus; it resolves
+          // once the window no longer holds the old ratio. Critical when the
+          // account uses the token as collateral and the cut, as a share of
+          // that highest ratio, is at least collateralRatioCutCritical;
+          // examples/alertmanager.yml inhibits the warning while the critical
+          // one fires. Needs the balances collector.
+          {
+            alert: 'WooxCollateralRatioCut',
+            expr: |||
+              (
+                1 - woox_token_collateral_ratio{%(wooxSelector)s} / max_over_time(woox_token_collateral_ratio{%(wooxSelector)s}[%(collateralRatioCutWindow)s])
+                  >= %(collateralRatioCutCritical)g
+              )
+                and
+              (woox_token_collateral{%(wooxSelector)s} == 1)
+                and
+              (woox_balance_holding{%(wooxSelector)s} > 0)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X cut the collateral ratio of {{ $labels.token }} by {{ $value | humanizePercentage }} for account {{ $labels.account }}',
+              description: 'The collateral ratio of {{ $labels.token }}, which account {{ $labels.account }} holds and uses as collateral, is now %s, {{ $value | humanizePercentage }} below its highest in the last %s (alert at %s). The account\'s free collateral fell at once, with no price move. Check the margin ratio; add collateral in another token or reduce positions.' % [
+                '{{ with printf "woox_token_collateral_ratio{job=%q,instance=%q,account=%q,token=%q}" $labels.job $labels.instance $labels.account $labels.token | query }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }}',
+                $._config.collateralRatioCutWindow,
+                std.toString($._config.collateralRatioCutCritical * 100) + '%',
+              ],
+              runbook_url: runbook('WooxCollateralRatioCut'),
+            },
+          },
+          {
+            alert: 'WooxCollateralRatioCut',
+            expr: |||
+              (
+                woox_token_collateral_ratio{%(wooxSelector)s}
+                  < max_over_time(woox_token_collateral_ratio{%(wooxSelector)s}[%(collateralRatioCutWindow)s])
+              )
+                and
+              (woox_balance_holding{%(wooxSelector)s} > 0)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X cut the collateral ratio of {{ $labels.token }} for account {{ $labels.account }}',
+              description: 'The collateral ratio of {{ $labels.token }}, which account {{ $labels.account }} holds, is now {{ $value | humanizePercentage }}, below its highest in the last %s (%s). The share of the holding counted as collateral fell with no price move.' % [
+                $._config.collateralRatioCutWindow,
+                '{{ with printf "max_over_time(woox_token_collateral_ratio{job=%q,instance=%q,account=%q,token=%q}[' + $._config.collateralRatioCutWindow + '])" $labels.job $labels.instance $labels.account $labels.token | query }}{{ . | first | value | humanizePercentage }}{{ else }}unknown{{ end }}',
+              ],
+              runbook_url: runbook('WooxCollateralRatioCut'),
+            },
+          },
+          // A token the account holds stopped counting as collateral: the
+          // exchange no longer takes it (woox_token_can_collateral) or the
+          // account no longer uses it (woox_token_collateral), either 1 within
+          // collateralRatioCutWindow and 0 now. A token that never counted,
+          // a fresh Prometheus and a token not held stay silent.
+          {
+            alert: 'WooxCollateralDisabled',
+            expr: |||
+              (
+                (woox_token_can_collateral{%(wooxSelector)s} == 0 and max_over_time(woox_token_can_collateral{%(wooxSelector)s}[%(collateralRatioCutWindow)s]) == 1)
+                  or
+                (woox_token_collateral{%(wooxSelector)s} == 0 and max_over_time(woox_token_collateral{%(wooxSelector)s}[%(collateralRatioCutWindow)s]) == 1)
+              )
+                and
+              (woox_balance_holding{%(wooxSelector)s} > 0)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: '{{ $labels.token }} no longer counts as collateral of WOO X account {{ $labels.account }}',
+              description: 'Account {{ $labels.account }} holds {{ $labels.token }}, which counted as its collateral within the last %s and no longer does (the exchange may use it as collateral: %s; the account uses it: %s). The account\'s free collateral fell by that holding\'s collateral value at once. Check the margin ratio; add collateral in another token or reduce positions.' % [
+                $._config.collateralRatioCutWindow,
+                '{{ with printf "woox_token_can_collateral{job=%q,instance=%q,account=%q,token=%q}" $labels.job $labels.instance $labels.account $labels.token | query }}{{ if eq (. | first | value) 1.0 }}yes{{ else }}no{{ end }}{{ else }}unknown{{ end }}',
+                '{{ with printf "woox_token_collateral{job=%q,instance=%q,account=%q,token=%q}" $labels.job $labels.instance $labels.account $labels.token | query }}{{ if eq (. | first | value) 1.0 }}yes{{ else }}no{{ end }}{{ else }}unknown{{ end }}',
+              ],
+              runbook_url: runbook('WooxCollateralDisabled'),
+            },
+          },
         ],
       },
       {

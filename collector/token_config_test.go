@@ -1,0 +1,109 @@
+package collector
+
+import (
+	"context"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
+var _ = addOddAnswer(client.EndpointTokenConfig, oddAnswer{path: client.PathTokenConfig, family: "woox_token_collateral_ratio",
+	body: `{"success":true,"data":{"rows":[` +
+		`{"token":"B\xffTC","collateralRatio":"0.85","collateral":true,"canCollateral":true},` +
+		`{"token":"` + oddLong + `","collateralRatio":"0.5","collateral":false,"canCollateral":"\ud800"},` +
+		`{"token":"E\xc3\x28TH","collateral_ratio":1,"collateral":1,"can_collateral":1}` +
+		`]},"timestamp":1700000000000}`})
+
+// tokenConfigRig polls the token config of account "main" of a fake
+// exchange listing rows, encoded as mode asks.
+func tokenConfigRig(t *testing.T, mode func(*fakeexchange.Scenario), rows ...fakeexchange.TokenConfig) (*rig, *Exporter) {
+	t.Helper()
+	main := mainAccount()
+	main.TokenConfig = rows
+	s := &fakeexchange.Scenario{Accounts: []fakeexchange.Account{main}}
+	mode(s)
+	r := newRig(t, s)
+	return r, onlyEndpoint(t, r, client.EndpointTokenConfig)
+}
+
+// The docs example's rows, USDT counted in full, and a token with only the
+// required fields.
+func tokenConfigRows() []fakeexchange.TokenConfig {
+	return append(fakeexchange.DefaultScenario().Accounts[0].TokenConfig, fakeexchange.TokenConfigRow("SOL", "0.000001", false))
+}
+
+func TestTokenConfigMetricsInEveryEncoding(t *testing.T) {
+	for name, mode := range map[string]func(*fakeexchange.Scenario){
+		"docs":                        func(*fakeexchange.Scenario) {},
+		"all strings":                 func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true },
+		"all numbers":                 func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true },
+		"snake_case (v1)":             func(s *fakeexchange.Scenario) { s.SnakeCaseBodies = true },
+		"snake_case with all strings": func(s *fakeexchange.Scenario) { s.SnakeCaseBodies, s.NumbersAsStrings = true, true },
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, e := tokenConfigRig(t, mode, tokenConfigRows()...)
+			expectMetrics(t, e.byName[client.EndpointTokenConfig], "token_config.metrics")
+		})
+	}
+}
+
+// A ratio cut and a token no longer used as collateral show with the next
+// poll; a token the exchange stops listing disappears; the series cap holds
+// the tokens exported.
+func TestTokenConfigCutRemoveAndCap(t *testing.T) {
+	r, e := tokenConfigRig(t, func(*fakeexchange.Scenario) {}, tokenConfigRows()...)
+	c := e.byName[client.EndpointTokenConfig]
+	poll := func() {
+		t.Helper()
+		e.pollers[0].pollOnce(context.Background())
+		if st := e.pollers[0].lastStatus(); !st.success {
+			t.Fatal("token config poll failed")
+		}
+	}
+	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("BTC", "0.5", false)); err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: "ETH", CollateralRatio: "0.85", Collateral: &no, CanCollateral: &no}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("SOL", "0.000001", true)); err != nil {
+		t.Fatal(err)
+	}
+	poll()
+	expectMetrics(t, c, "token_config_cut.metrics")
+
+	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
+		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: token}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll()
+	if n := testutil.CollectAndCount(c); n != 0 {
+		t.Errorf("%d series after every row lost its collateral fields (rows rejected)", n)
+	}
+
+	// Two rows kept under a cap of 2, the other three counted.
+	cfg := r.config()
+	cfg.SeriesPerEndpoint, cfg.Public, cfg.Collectors = 2, nil, map[string]bool{}
+	for _, ep := range Endpoints {
+		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenConfig
+	}
+	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
+		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow(token, "0.5", true)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	capped := newExporter(t, cfg)
+	pollAll(capped)
+	if n := testutil.CollectAndCount(capped.byName[client.EndpointTokenConfig], "woox_token_collateral_ratio"); n != 2 {
+		t.Errorf("%d ratios under a cap of 2", n)
+	}
+	if n := capped.caps[0].capped.Load(); n != 3 {
+		t.Errorf("%d rows counted capped, want 3", n)
+	}
+}
