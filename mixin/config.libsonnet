@@ -66,7 +66,7 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history',
     dataStaleFastSeconds: 300,
     dataStaleSlowEndpoints: 'credentials|token_network|wallet',
     dataStaleSlowSeconds: 1200,

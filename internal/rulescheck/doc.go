@@ -5,6 +5,7 @@
 // info), summary and description annotations, a runbook_url pointing at its
 // section of RUNBOOK.md, and that section; every alert name has a promtool
 // test case in alerts/woox_exporter.rules.test.yml where it fires and one
-// where it stays silent. The promtool tests skip when it is not installed;
-// CI installs it.
+// where it stays silent; WooxDataStale watches every endpoint of
+// collector.Endpoints. The promtool tests skip when it is not installed; CI
+// installs it.
 package rulescheck

@@ -27,6 +27,7 @@ type ruleFile struct {
 
 type rule struct {
 	Alert       string            `yaml:"alert"`
+	Expr        string            `yaml:"expr"`
 	Record      string            `yaml:"record"`
 	Labels      map[string]string `yaml:"labels"`
 	Annotations map[string]string `yaml:"annotations"`
