@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -272,11 +273,7 @@ func (s *Store) Corruption() *Corruption {
 func (s *Store) States() map[string]ledger.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]ledger.State, len(s.accounts))
-	for k, v := range s.accounts {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.accounts)
 }
 
 // Save records the state of one account and rewrites the file atomically.
@@ -294,11 +291,7 @@ func (s *Store) Save(account string, st ledger.State) error {
 func (s *Store) TransferStates() map[string]ledger.TransfersState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]ledger.TransfersState, len(s.transfers))
-	for k, v := range s.transfers {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.transfers)
 }
 
 // SaveTransfers records the transfer ledger state of one account and

@@ -582,7 +582,8 @@ function(cfg)
       'Transfers out to unwatched accounts',
       'Counterparties that received money from a watched account within the last hour and that no woox_exporter watches (their applicationId is in no woox_transfer_account_info): what WooxTransferOutToUnwatchedAccount fires for; value is the seconds since the newest such transfer. The watched accounts are every account of the job, whatever the account chosen (choose every instance to see them all, as the alert does). Empty while no transfer left for an unwatched account.',
       [8, 12, 0, 211],
-      ['max by (account, counterparty, application_id) (time() - woox_transfer_last_timestamp_seconds{%(acc)s, direction="out", application_id!=""} < 3600) unless on (application_id) woox_transfer_account_info{job=~"$job", instance=~"$instance", account=~"$account|.+"}'],
+      // The alert's window; %(acc)s is filled in by lib.
+      ['max by (account, counterparty, application_id) (time() - woox_transfer_last_timestamp_seconds{%%(acc)s, direction="out", application_id!=""} < %d) unless on (application_id) woox_transfer_account_info{job=~"$job", instance=~"$instance", account=~"$account|.+"}' % cfg.transferOutUnwatchedWindowSeconds],
       columns=['account', 'counterparty', 'application_id', 'Value'],
       rename={ Value: 'seconds ago' },
     ),
