@@ -96,7 +96,8 @@ func TestIntervalsFitEachEndpointsOwnLimit(t *testing.T) {
 // value's type.
 func TestBadFlagValuesNameTheirFlag(t *testing.T) {
 	for _, arg := range []string{"--positions.interval=5x", "--api.budget=half", "--limits.series-per-endpoint=ten",
-		"--log.level=loud", "--wallet.lookback=x", "--positions.rate-limit=x", "--api.timeout=x", "--shard.count=x"} {
+		"--log.level=loud", "--wallet.lookback=x", "--positions.rate-limit=x", "--api.timeout=x", "--shard.count=x",
+		"--api.max-requests-per-second=many"} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{arg}, &stdout, &stderr, nil)
 		flag, _, _ := strings.Cut(arg, "=")
@@ -123,18 +124,26 @@ func TestPlainHTTPRefusalNamesTheFlagAndItsFix(t *testing.T) {
 	}
 }
 
-// --config.check says which share of the accounts a replica holds, and the
-// shares add up to every account.
-func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
+// writeDeskAccounts writes a config file of n accounts desk-00, desk-01, ...
+// whose secrets are in the variable SECRET, and returns its path.
+func writeDeskAccounts(t *testing.T, n int) string {
+	t.Helper()
 	var yaml strings.Builder
 	yaml.WriteString("accounts:\n")
-	for i := range 20 {
+	for i := range n {
 		fmt.Fprintf(&yaml, "  - {name: desk-%02d, api_key: key-%02d, api_secret_env: SECRET}\n", i, i)
 	}
 	path := filepath.Join(t.TempDir(), "accounts.yml")
 	if err := os.WriteFile(path, []byte(yaml.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// --config.check says which share of the accounts a replica holds, and the
+// shares add up to every account.
+func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
+	path := writeDeskAccounts(t, 20)
 	env := []string{"SECRET=S"}
 	total := 0
 	for index := range 3 {
@@ -151,6 +160,42 @@ func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
 	}
 	if total != 20 {
 		t.Errorf("the shards hold %d accounts together, want 20", total)
+	}
+}
+
+// The rate cap warns, naming the figures and what to do, when the accounts'
+// quiet polls alone need more requests a second than it allows: 20 accounts
+// at the default intervals need 20 x 26.4 a minute plus the public 1.2, 8.82
+// a second; a shard counts its own accounts. It refuses a negative cap.
+func TestRateCapWarnsWhenTheAccountsNeedMoreAndRefusesANegativeOne(t *testing.T) {
+	path := writeDeskAccounts(t, 20)
+	const warning = "need more requests a second than --api.max-requests-per-second allows"
+	for _, tc := range []struct {
+		args []string
+		code int
+		warn string // "" for none
+	}{
+		{[]string{"--api.max-requests-per-second=8"}, 0, "requests_per_second_needed=8.8 max_requests_per_second=8 accounts=20"},
+		{[]string{"--api.max-requests-per-second=8.9"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=0"}, 0, ""},
+		{nil, 0, ""},
+		{[]string{"--api.max-requests-per-second=8", "--shard.count=2", "--shard.index=0"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=8", "--positions.interval=10s"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=-1"}, 1, ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"--config.check", "--config.file=" + path}, tc.args...), &stdout, &stderr, []string{"SECRET=S"})
+		warned := strings.Contains(stderr.String(), warning)
+		switch {
+		case code != tc.code:
+			t.Errorf("%v: exit %d, stderr %q; want exit %d", tc.args, code, stderr.String(), tc.code)
+		case code == 1 && !strings.HasPrefix(stderr.String(), exporterName+": --api.max-requests-per-second -1: "):
+			t.Errorf("%v: stderr %q; want the flag named", tc.args, stderr.String())
+		case warned != (tc.warn != "") || !strings.Contains(stderr.String(), tc.warn):
+			t.Errorf("%v: stderr %q; want warning %t with %q", tc.args, stderr.String(), tc.warn != "", tc.warn)
+		case warned && (strings.Count(stderr.String(), warning) != 1 || !strings.Contains(stderr.String(), "level=warn")):
+			t.Errorf("%v: stderr %q; want one warning, at warn", tc.args, stderr.String())
+		}
 	}
 }
 

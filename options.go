@@ -54,6 +54,7 @@ type options struct {
 	showFullKey         bool
 	rateLimit           string
 	budget              float64
+	maxPerSecond        float64
 	requestTimeout      time.Duration
 	seriesPerEndpoint   int
 	maxAmountText       string
@@ -73,6 +74,9 @@ type options struct {
 	// that must fit them, checked once an account is configured.
 	limits           map[string]client.RateLimit
 	accountIntervals []namedInterval
+	// publicIntervals are the polls of the public endpoints this replica
+	// makes, which their per-IP limits must fit.
+	publicIntervals []namedInterval
 }
 
 // newApp is the command line without its flags. --help and --version end
@@ -107,6 +111,9 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").PlaceHolder("REQUESTS/WINDOW").StringVar(&o.rateLimit)
 	app.Flag("api.budget", "Fraction of each endpoint's rate limit the exporter may use; the rest is left to the account's other users.").Default("0.5").Float64Var(&o.budget)
 	app.Flag("api.timeout", "Timeout of one request to the exchange.").Default("30s").DurationVar(&o.requestTimeout)
+	app.Flag("api.max-requests-per-second", "Most requests a second the whole exporter sends to the exchange, over every account and the public endpoints: "+
+		"the exchange sees them all from one IP address. Requests beyond wait their turn, one account at a time. 0 turns the cap off.").
+		Default(strconv.Itoa(client.DefaultMaxRequestsPerSecond)).Float64Var(&o.maxPerSecond)
 	app.Flag("limits.series-per-endpoint", "Most distinct label sets (rows) each endpoint exports per account; the exchange's rows beyond it are dropped, "+
 		"token history records beyond it counted under token=\"__other__\", both counted in woox_exporter_series_capped_total.").
 		Default(strconv.Itoa(collector.DefaultSeriesPerEndpoint)).IntVar(&o.seriesPerEndpoint)
@@ -174,6 +181,9 @@ func (o *options) Validate() error {
 		// Zero would turn the request timeout off.
 		return fmt.Errorf("--api.timeout %s: must be greater than 0", o.requestTimeout)
 	}
+	if !(o.maxPerSecond >= 0) || math.IsInf(o.maxPerSecond, 0) {
+		return fmt.Errorf("--api.max-requests-per-second %v: must be a number of requests, or 0 for no cap", o.maxPerSecond)
+	}
 	if o.seriesPerEndpoint <= 0 {
 		return fmt.Errorf("--limits.series-per-endpoint %d: must be greater than 0", o.seriesPerEndpoint)
 	}
@@ -187,14 +197,14 @@ func (o *options) Validate() error {
 	if err := o.resolveLimits(); err != nil {
 		return err
 	}
-	public := o.resolveEndpoints()
+	o.resolveEndpoints()
 	if o.walletLookback.d <= 0 {
 		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
 	}
 	if o.budget <= 0 || o.budget > 1 {
 		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", o.budget)
 	}
-	if err := checkIntervals(o.budget, public); err != nil {
+	if err := checkIntervals(o.budget, o.publicIntervals); err != nil {
 		return err
 	}
 	return o.validateHistory()
@@ -264,12 +274,12 @@ func (o *options) longestLimit() client.RateLimit {
 }
 
 // resolveEndpoints sets which endpoints this replica polls and how often,
-// and the account endpoints' intervals their limits must fit. It returns the
-// public endpoints' intervals, which their per-IP limits must fit.
-func (o *options) resolveEndpoints() (public []namedInterval) {
+// and the intervals each endpoint's limit must fit: per account, or per IP
+// for the public ones.
+func (o *options) resolveEndpoints() {
 	o.intervals = map[string]time.Duration{}
 	o.enabled = map[string]bool{}
-	o.accountIntervals = nil
+	o.accountIntervals, o.publicIntervals = nil, nil
 	for _, ep := range collector.Endpoints {
 		// The public endpoints are polled by shard 0 alone: N replicas cost
 		// the public limit no more than one.
@@ -287,9 +297,33 @@ func (o *options) resolveEndpoints() (public []namedInterval) {
 			continue
 		}
 		i.limit, i.limitFlag, i.scope = ep.PublishedLimit().Limit, "the published limit", "per IP"
-		public = append(public, i)
+		o.publicIntervals = append(o.publicIntervals, i)
 	}
-	return public
+}
+
+// quietPerSecond is the requests a second this replica sends with accounts
+// when every poll is quiet (one request, as checkIntervals counts): each
+// account endpoint's per account, the public ones once.
+func (o *options) quietPerSecond(accounts int) float64 {
+	total := 0.0
+	for _, i := range o.publicIntervals {
+		total += 1 / i.interval.Seconds()
+	}
+	if accounts == 0 {
+		// Unchecked then, an interval may be 0.
+		return total
+	}
+	for _, i := range o.accountIntervals {
+		total += float64(accounts) / i.interval.Seconds()
+	}
+	return total
+}
+
+// pollers is how many pollers this replica runs with accounts. Each has
+// at most two requests waiting for the rate cap at once: its own, and the
+// public client's on its behalf (the exchange's time, the system status).
+func (o *options) pollers(accounts int) int {
+	return len(o.publicIntervals) + accounts*len(o.accountIntervals)
 }
 
 // validateMaxAmount reads --limits.max-amount: positive, and within what a

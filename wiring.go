@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -35,10 +36,12 @@ type wiring struct {
 	logger        log.Logger
 	reg           *prometheus.Registry
 	clientMetrics *client.Metrics
-	// Every client signs with one clock and asks the public endpoints
-	// through one client: they measure the same exchange from one host.
-	clock  *client.Clock
-	public *client.Client
+	// Every client signs with one clock, asks the public endpoints through
+	// one client and waits its turn under one rate cap: they measure the
+	// same exchange from one host, and the exchange sees one IP address.
+	clock   *client.Clock
+	public  *client.Client
+	rateCap *client.RateCap
 	// configured are all the accounts of the configuration, accounts the
 	// ones of this shard.
 	configured []config.Account
@@ -55,6 +58,7 @@ type wiring struct {
 func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
 	w.clientMetrics = client.NewMetrics(w.reg)
+	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
 	// Built before --config.check's OK: the client checks the exchange URL.
 	public, err := w.newClient("", "", "")
@@ -108,12 +112,13 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 	return client.New(client.Config{
 		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
 		RateLimits: limits, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
-		HTTPClient: client.NewHTTPClient(o.requestTimeout), Clock: w.clock, Public: w.public,
+		HTTPClient: client.NewHTTPClient(o.requestTimeout), Clock: w.clock, Public: w.public, RateCap: w.rateCap,
 	})
 }
 
 // configOK is what --config.check prints when everything checked out.
 func (w *wiring) configOK(stdout io.Writer) {
+	w.warnOverRateCap()
 	if s := w.o.shard; s.Count > 1 {
 		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.Index, s.Count)
 	} else {
@@ -170,8 +175,10 @@ func (w *wiring) collectorConfig() collector.Config {
 		Collectors:     o.enabled,
 		Intervals:      o.intervals,
 		WalletLookback: time.Duration(o.walletLookback.d),
-		// A poll waiting out the budget, 429s or back-offs is not stuck.
-		StallTimeout:              client.LongestRequest(o.longestLimit(), o.requestTimeout) + 10*time.Second,
+		// A poll waiting out the budget, 429s, back-offs or its turns under
+		// the rate cap is not stuck.
+		StallTimeout: client.LongestRequest(o.longestLimit(), o.requestTimeout) +
+			w.rateCap.LongestWait(2*o.pollers(len(w.accounts))) + 10*time.Second,
 		HistoryOverlap:            o.historyOverlap,
 		HistoryLookback:           o.historyLookback,
 		HistoryLateInterval:       o.historyLateInterval,
@@ -203,6 +210,7 @@ func (w *wiring) logStart(store *statefile.Store) {
 		level.Warn(logger).Log("msg", "no account configured: exporting the public token networks and system status only; "+
 			"to watch an account set "+config.EnvAPIKey+" and "+config.EnvAPISecretFile+" (or "+config.EnvAPISecret+"), or list accounts in --config.file")
 	}
+	w.warnOverRateCap()
 	for _, a := range w.accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", client.MaskAPIKey(a.APIKey, false))
 	}
@@ -210,6 +218,22 @@ func (w *wiring) logStart(store *statefile.Store) {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
 			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)
 	}
+}
+
+// warnOverRateCap warns when this replica's quiet polls alone need more
+// requests a second than --api.max-requests-per-second. A warning, not a
+// refusal as for an interval its endpoint's budget cannot fit: every poll
+// still runs, late by its turn in the queue, and an account more in the
+// configuration should not stop the others' monitoring.
+func (w *wiring) warnOverRateCap() {
+	perSecond := w.o.maxPerSecond
+	need := w.o.quietPerSecond(len(w.accounts))
+	if perSecond <= 0 || need <= perSecond {
+		return
+	}
+	level.Warn(w.logger).Log("msg", "the accounts' polls need more requests a second than --api.max-requests-per-second allows: requests wait their turn and polls fall behind their intervals; "+
+		"raise the flag, lengthen the intervals, or split the accounts over replicas on different IP addresses (--shard.count)",
+		"requests_per_second_needed", strconv.FormatFloat(need, 'f', 1, 64), "max_requests_per_second", perSecond, "accounts", len(w.accounts))
 }
 
 // serveUntilStopped runs the pollers and serves until SIGINT or SIGTERM,

@@ -79,8 +79,9 @@ func newBudget(limit int, window time.Duration) *budget {
 var errNoBudget = errors.New("request budget allows no request")
 
 // acquire waits until a request may be sent and holds a slot for it. The
-// returned release must be called when the answer (or failure) is in.
-func (b *budget) acquire(ctx context.Context) (release func(), err error) {
+// returned release must be called when the answer (or failure) is in, with
+// sent false when the request never went out: its slot is then free at once.
+func (b *budget) acquire(ctx context.Context) (release func(sent bool), err error) {
 	if b.max < 1 {
 		return nil, errNoBudget
 	}
@@ -96,7 +97,7 @@ func (b *budget) acquire(ctx context.Context) (release func(), err error) {
 			b.inFlight++
 			b.mu.Unlock()
 			var once sync.Once
-			return func() { once.Do(b.release) }, nil
+			return func(sent bool) { once.Do(func() { b.release(sent) }) }, nil
 		case len(b.done) > 0:
 			wait = b.done[0].Add(b.window).Sub(now)
 		default:
@@ -137,11 +138,13 @@ func (b *budget) sleepOrChange(ctx context.Context, d time.Duration, changed <-c
 	return nil
 }
 
-func (b *budget) release() {
+func (b *budget) release(sent bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.inFlight--
-	b.done = append(b.done, b.now())
+	if sent {
+		b.done = append(b.done, b.now())
+	}
 	b.notify()
 }
 

@@ -81,7 +81,7 @@ func TestBudgetHoldsUnderConcurrentCallers(t *testing.T) {
 				s := span{start: time.Now()}
 				time.Sleep(time.Duration(g%3) * 10 * time.Millisecond) // uneven latency
 				s.end = time.Now()
-				release()
+				release(true)
 				mu.Lock()
 				spans = append(spans, s)
 				mu.Unlock()
@@ -103,7 +103,7 @@ func TestBudgetAcquireHonoursContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	release(true)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if _, err := b.acquire(ctx); err == nil {

@@ -73,6 +73,9 @@ type Config struct {
 	MaxRetries int
 	// MaxBodyBytes caps the answer size; larger answers are a bad response.
 	MaxBodyBytes int64
+	// RateCap, when set, is shared by every client of the process: each
+	// request, after its endpoint's budget, waits its turn under it.
+	RateCap *RateCap
 	// Metrics, when set, instruments every request.
 	Metrics *Metrics
 	Logger  log.Logger
@@ -207,6 +210,7 @@ func New(cfg Config) (*Client, error) {
 		sign: func(ts, method, pathAndQuery, body string) string {
 			return Sign(secret, ts, method, pathAndQuery, body)
 		}}
+	cfg.RateCap.join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
 		for _, endpoint := range c.endpoints() {
 			// A counter that appears on its first 429 starts at 1, and

@@ -9,6 +9,10 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	duration  *prometheus.HistogramVec
 	clockSkew prometheus.Gauge
+	// The process-wide cap (RateCap): its rate, the requests waiting for
+	// it, and each account's time waited and requests let through.
+	capLimit, capQueued  prometheus.Gauge
+	capWait, capAdmitted *prometheus.CounterVec
 }
 
 // NewMetrics creates the client metrics and registers them on reg.
@@ -27,9 +31,25 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "woox_api_clock_skew_seconds",
 			Help: "Exchange server clock minus local clock, from the latest trusted answer (successful, quick, within a day).",
 		}),
+		capLimit: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "woox_api_rate_cap_requests_per_second",
+			Help: "Most requests a second the process sends to the exchange, over every account (--api.max-requests-per-second); 0 when uncapped.",
+		}),
+		capQueued: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "woox_api_rate_cap_queued",
+			Help: "Requests waiting now for their turn under --api.max-requests-per-second.",
+		}),
+		capWait: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "woox_api_rate_cap_wait_seconds_total",
+			Help: "Seconds the account's requests waited for their turn under --api.max-requests-per-second (account \"\" is the public endpoints).",
+		}, []string{"account"}),
+		capAdmitted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "woox_api_rate_cap_admitted_total",
+			Help: "Requests of the account let through --api.max-requests-per-second, waiting or not: the divisor of woox_api_rate_cap_wait_seconds_total.",
+		}, []string{"account"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.requests, m.duration, m.clockSkew)
+		reg.MustRegister(m.requests, m.duration, m.clockSkew, m.capLimit, m.capQueued, m.capWait, m.capAdmitted)
 	}
 	return m
 }

@@ -55,9 +55,13 @@ func (c *Client) get(ctx context.Context, r request) error {
 		if err != nil {
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
+		if _, err := c.cfg.RateCap.wait(ctx, c.cfg.Account); err != nil {
+			release(false)
+			return &Error{Op: r.op, Kind: KindTransient, Err: err}
+		}
 		_, offsetKnown := c.clock.Offset()
 		err = c.send(ctx, r)
-		release()
+		release(true)
 		if err == nil {
 			if !r.probe {
 				c.endEpisode()

@@ -103,17 +103,32 @@ func (c *BalancesCollector) generation() uint64 {
 	return g
 }
 
+// generationAt implements accountSplit.
+func (c *BalancesCollector) generationAt(i int) uint64 {
+	g := c.perAccount.generationAt(i)
+	if l := c.ledgers[i]; l != nil {
+		g += l.Load().ReconcileGeneration()
+	}
+	return g
+}
+
 // Collect implements prometheus.Collector.
 func (c *BalancesCollector) Collect(ch chan<- prometheus.Metric) {
-	c.perAccount.Collect(ch)
-	for i, l := range c.ledgers {
-		if l == nil {
-			continue
-		}
-		if by, ok := l.Load().Unexplained(); ok {
-			for _, token := range firstTokens(by, c.limit) {
-				ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, by[token].InexactFloat64(), c.accounts[i].account, token)
-			}
+	for i := range c.accounts {
+		c.collectAt(i, ch)
+	}
+}
+
+// collectAt implements accountSplit.
+func (c *BalancesCollector) collectAt(i int, ch chan<- prometheus.Metric) {
+	c.perAccount.collectAt(i, ch)
+	l := c.ledgers[i]
+	if l == nil {
+		return
+	}
+	if by, ok := l.Load().Unexplained(); ok {
+		for _, token := range firstTokens(by, c.limit) {
+			ch <- prometheus.MustNewConstMetric(unexplainedDesc, prometheus.GaugeValue, by[token].InexactFloat64(), c.accounts[i].account, token)
 		}
 	}
 }

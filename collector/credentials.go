@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -66,6 +67,8 @@ type credentialsAccount struct {
 	cap      *seriesCap
 
 	snap atomic.Pointer[credentialsSnapshot]
+	// published counts the snapshots stored: the account's generation.
+	published atomic.Uint64
 	// ownMissing is set while the exporter's own key is absent from the
 	// list, so that this is logged once, not on every poll. Poller only.
 	ownMissing bool
@@ -107,7 +110,11 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) (leftOut, error
 	case snap.own != nil:
 		a.ownMissing = false
 	}
-	a.snap.Store(snap)
+	// An unchanged list is not published: its part is not encoded again.
+	if old := a.snap.Load(); old == nil || !reflect.DeepEqual(*old, *snap) {
+		a.snap.Store(snap)
+		a.published.Add(1)
+	}
 	return leftOut{rows: rejected}, nil
 }
 
@@ -204,22 +211,36 @@ func (c *CredentialsCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *CredentialsCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		snap := a.snap.Load()
-		if snap == nil {
-			continue
+	for i := range c.accounts {
+		c.collectAt(i, ch)
+	}
+}
+
+// accountNames implements accountSplit.
+func (c *CredentialsCollector) accountNames() []string {
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+}
+
+// generationAt implements accountSplit.
+func (c *CredentialsCollector) generationAt(i int) uint64 { return c.accounts[i].published.Load() }
+
+// collectAt implements accountSplit.
+func (c *CredentialsCollector) collectAt(i int, ch chan<- prometheus.Metric) {
+	a := c.accounts[i]
+	snap := a.snap.Load()
+	if snap == nil {
+		return
+	}
+	for _, k := range snap.keys {
+		ch <- prometheus.MustNewConstMetric(apiKeyInfoDesc, prometheus.GaugeValue, 1, a.name, k.label, k.accountName, k.userID)
+		for p, ok := range k.permissions {
+			ch <- prometheus.MustNewConstMetric(apiKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, k.label, p)
 		}
-		for _, k := range snap.keys {
-			ch <- prometheus.MustNewConstMetric(apiKeyInfoDesc, prometheus.GaugeValue, 1, a.name, k.label, k.accountName, k.userID)
-			for p, ok := range k.permissions {
-				ch <- prometheus.MustNewConstMetric(apiKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, k.label, p)
-			}
-			ch <- prometheus.MustNewConstMetric(apiKeyIPRestrictedDesc, prometheus.GaugeValue, boolFloat(k.allowedIPs > 0), a.name, k.label)
-			ch <- prometheus.MustNewConstMetric(apiKeyAllowedIPsDesc, prometheus.GaugeValue, float64(k.allowedIPs), a.name, k.label)
-		}
-		for p, ok := range snap.own {
-			ch <- prometheus.MustNewConstMetric(exporterKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, p)
-		}
+		ch <- prometheus.MustNewConstMetric(apiKeyIPRestrictedDesc, prometheus.GaugeValue, boolFloat(k.allowedIPs > 0), a.name, k.label)
+		ch <- prometheus.MustNewConstMetric(apiKeyAllowedIPsDesc, prometheus.GaugeValue, float64(k.allowedIPs), a.name, k.label)
+	}
+	for p, ok := range snap.own {
+		ch <- prometheus.MustNewConstMetric(exporterKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, p)
 	}
 }
 

@@ -125,6 +125,10 @@ type Exporter struct {
 	// healthReg the poll health gathered at scrape time: see Source.
 	parts     []*dataPart
 	healthReg *prometheus.Registry
+	// wholeParts and accountParts are what scrapes are served: the parts
+	// of the collectors that are not per account, and a part per account.
+	wholeParts   []*dataPart
+	accountParts []*accountPart
 	// pollsFinished is the generation of the poll health; health caches
 	// its gathered families for it.
 	pollsFinished atomic.Uint64
@@ -210,6 +214,7 @@ func New(cfg Config) (*Exporter, error) {
 	for _, p := range e.parts {
 		p.refresh()
 	}
+	e.wholeParts, e.accountParts = splitParts(e.parts)
 	return e, nil
 }
 

@@ -14,10 +14,11 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// dataPart is one collector's part of what scrapes are served: its
-// generation tells the exposition handler when the part changed, and only
-// then does the handler gather it (label pairs built, checked, sorted) and
-// encode it again. Polls never gather, so a hundred accounts finishing
+// dataPart is one collector's part of what scrapes are served (a public
+// endpoint's; a per-account collector's is served per account, as
+// accountPart): its generation tells the exposition handler when the part
+// changed, and only then does the handler gather it (label pairs built,
+// checked, sorted) and encode it again. Polls never gather, so a hundred accounts finishing
 // their polls at once cost one gather per format asked for, not a hundred.
 // The gathered families are not kept: the handler keeps the encodings, and
 // the families of a big part cost four times their encoding.
@@ -27,6 +28,9 @@ type dataPart struct {
 	// otherwise every refresh counts as a change.
 	gen       func() uint64
 	requested atomic.Uint64
+	// split, when the collector can be gathered per account, is served
+	// as a part per account instead (accountPart).
+	split accountSplit
 	// mu serialises gathers; polls never take it.
 	mu sync.Mutex
 }
@@ -42,6 +46,9 @@ func newDataPart(c prometheus.Collector) *dataPart {
 	p := &dataPart{reg: reg}
 	if v, ok := c.(versioned); ok {
 		p.gen = v.generation
+	}
+	if s, ok := c.(accountSplit); ok {
+		p.split = s
 	}
 	return p
 }
@@ -106,8 +113,9 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 
 // Source is what the exposition handler serves: live's families (Go,
 // process, build and client metrics) and the poll health, gathered per
-// scrape, and the data parts, with the generation that tells the handler
-// when to gather and encode them again.
+// scrape, and the data parts (each public collector, then each account),
+// with the generation that tells the handler when to gather and encode
+// them again.
 func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
 	return exposition.Source{Live: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		mfs, err := live.Gather()
@@ -139,14 +147,4 @@ func (h *healthCache) gather(e *Exporter) []*dto.MetricFamily {
 	}
 	h.mfs, h.gen, h.ok = mfs, gen, true
 	return mfs
-}
-
-// data is the exporter's parts, one per collector, each with its own
-// generation.
-func (e *Exporter) data() []exposition.Part {
-	parts := make([]exposition.Part, len(e.parts))
-	for i, p := range e.parts {
-		parts[i] = exposition.Part{Generation: p.generation(), Gather: p.gather}
-	}
-	return parts
 }

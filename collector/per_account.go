@@ -76,19 +76,34 @@ func (c *perAccount[T]) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *perAccount[T]) Collect(ch chan<- prometheus.Metric) {
-	for _, l := range c.accounts {
-		if v := l.load(); v != nil {
-			c.emit(ch, l.account, v)
-		}
+	for i := range c.accounts {
+		c.collectAt(i, ch)
 	}
 }
+
+// accountNames implements accountSplit.
+func (c *perAccount[T]) accountNames() []string {
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].account })
+}
+
+// collectAt implements accountSplit.
+func (c *perAccount[T]) collectAt(i int, ch chan<- prometheus.Metric) {
+	if v := c.accounts[i].load(); v != nil {
+		c.emit(ch, c.accounts[i].account, v)
+	}
+}
+
+// generationAt implements accountSplit.
+func (c *perAccount[T]) generationAt(i int) uint64 { return c.accounts[i].own.Load() }
 
 // latest is what one account's last successful poll of an endpoint read.
 type latest[T any] struct {
 	account string
 	v       atomic.Pointer[T]
-	// changes is the collector's count of changed answers (perAccount).
+	// changes is the collector's count of changed answers (perAccount),
+	// own the account's.
 	changes *atomic.Uint64
+	own     atomic.Uint64
 }
 
 // set keeps v unless err: after a failed poll the last good answer stays.
@@ -100,6 +115,7 @@ func (l *latest[T]) set(v T, err error) error {
 		return nil
 	}
 	l.v.Store(&v)
+	l.own.Add(1)
 	l.changes.Add(1)
 	return nil
 }

@@ -203,36 +203,50 @@ func (c *TokenHistoryCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *TokenHistoryCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		snap := a.snap.Load()
-		byType := make(map[string]uint64, len(tokenHistoryTypes))
-		for _, typ := range tokenHistoryTypes {
-			byType[typ] = 0
+	for i := range c.accounts {
+		c.collectAt(i, ch)
+	}
+}
+
+// accountNames implements accountSplit.
+func (c *TokenHistoryCollector) accountNames() []string {
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+}
+
+// generationAt implements accountSplit.
+func (c *TokenHistoryCollector) generationAt(i int) uint64 { return c.accounts[i].published.Load() }
+
+// collectAt implements accountSplit.
+func (c *TokenHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric) {
+	a := c.accounts[i]
+	snap := a.snap.Load()
+	byType := make(map[string]uint64, len(tokenHistoryTypes))
+	for _, typ := range tokenHistoryTypes {
+		byType[typ] = 0
+	}
+	for _, t := range snap.Totals {
+		for _, m := range tokenHistoryMetrics {
+			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, m.value(t), a.name, t.Token, t.Type)
 		}
-		for _, t := range snap.Totals {
-			for _, m := range tokenHistoryMetrics {
-				ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, m.value(t), a.name, t.Token, t.Type)
-			}
-			byType[t.Type] += t.Records
-		}
-		for typ, n := range byType {
-			ch <- prometheus.MustNewConstMetric(tokenHistoryRecordsByTypeDesc, prometheus.CounterValue, float64(n), a.name, typ)
-		}
-		if snap.HasRecord {
-			ch <- prometheus.MustNewConstMetric(tokenHistoryLastRecordDesc, prometheus.GaugeValue, float64(snap.LastRecordMs)/1000, a.name)
-		}
-		for _, m := range []struct {
-			desc *prometheus.Desc
-			v    uint64
-		}{
-			{tokenHistoryInconsistentDesc, a.inconsistent.Load()},
-			{tokenHistoryOutsideDesc, a.outside.Load()},
-			{tokenHistoryLateDesc, snap.LateRecords},
-			{tokenHistoryMalformedDesc, a.malformed.Load()},
-			{tokenHistorySharedIDDesc, snap.SharedIDRecords},
-		} {
-			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(m.v), a.name)
-		}
+		byType[t.Type] += t.Records
+	}
+	for typ, n := range byType {
+		ch <- prometheus.MustNewConstMetric(tokenHistoryRecordsByTypeDesc, prometheus.CounterValue, float64(n), a.name, typ)
+	}
+	if snap.HasRecord {
+		ch <- prometheus.MustNewConstMetric(tokenHistoryLastRecordDesc, prometheus.GaugeValue, float64(snap.LastRecordMs)/1000, a.name)
+	}
+	for _, m := range []struct {
+		desc *prometheus.Desc
+		v    uint64
+	}{
+		{tokenHistoryInconsistentDesc, a.inconsistent.Load()},
+		{tokenHistoryOutsideDesc, a.outside.Load()},
+		{tokenHistoryLateDesc, snap.LateRecords},
+		{tokenHistoryMalformedDesc, a.malformed.Load()},
+		{tokenHistorySharedIDDesc, snap.SharedIDRecords},
+	} {
+		ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(m.v), a.name)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -83,7 +84,7 @@ type transferAccount struct {
 	save          func(account string, st ledger.TransfersState) error
 	logger        log.Logger
 	snap          atomic.Pointer[transferSnapshot]
-	published     *atomic.Uint64
+	published     atomic.Uint64
 }
 
 // buildTransferHistory polls each account's transfers, resumed from the
@@ -100,7 +101,6 @@ func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 	}
 	late := cfg.HistoryLateWindow.Milliseconds()
 	c := &TransferHistoryCollector{}
-	var published atomic.Uint64
 	for _, a := range cfg.Accounts {
 		l := ledger.NewTransfers(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint)
 		if st, ok := saved[a.Name]; ok {
@@ -109,7 +109,7 @@ func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 				return nil, fmt.Errorf("account %q: saved transfers: %w", a.Name, err)
 			}
 		}
-		ta := &transferAccount{name: a.Name, api: a.API, ledger: l, cap: b.seriesCap(a.Name), logger: cfg.Logger, published: &published}
+		ta := &transferAccount{name: a.Name, api: a.API, ledger: l, cap: b.seriesCap(a.Name), logger: cfg.Logger}
 		if store != nil {
 			ta.save = store.SaveTransfers
 		}
@@ -159,8 +159,12 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 	}
 	a.cap.note(int(a.ledger.Folded() - a.folded))
 	a.folded = a.ledger.Folded()
-	a.snap.Store(&transferSnapshot{applicationID: a.applicationID, totals: a.ledger.Totals(), inFlight: inFlight})
-	a.published.Add(1)
+	// An unchanged snapshot is not published: its part is not encoded again.
+	snap := &transferSnapshot{applicationID: a.applicationID, totals: a.ledger.Totals(), inFlight: inFlight}
+	if old := a.snap.Load(); old == nil || !reflect.DeepEqual(*old, *snap) {
+		a.snap.Store(snap)
+		a.published.Add(1)
+	}
 	return leftOut{rows: rejected}, nil
 }
 
@@ -186,10 +190,11 @@ func (a *transferAccount) toLedger(t client.AccountTransfer) (ledger.Transfer, e
 
 // generation changes whenever an account's poll ends.
 func (c *TransferHistoryCollector) generation() uint64 {
-	if len(c.accounts) == 0 {
-		return 0
+	var n uint64
+	for _, a := range c.accounts {
+		n += a.published.Load()
 	}
-	return c.accounts[0].published.Load()
+	return n
 }
 
 // Describe implements prometheus.Collector.
@@ -201,24 +206,38 @@ func (c *TransferHistoryCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *TransferHistoryCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.accounts {
-		s := a.snap.Load()
-		if s.applicationID != "" {
-			ch <- prometheus.MustNewConstMetric(transferAccountInfoDesc, prometheus.GaugeValue, 1, a.name, s.applicationID)
-		}
-		type last struct{ direction, counterparty, id string }
-		newest := map[last]int64{}
-		for _, t := range s.totals {
-			ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), a.name, t.Token, t.Direction, t.Counterparty)
-			ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), a.name, t.Token, t.Direction, t.Counterparty)
-			k := last{t.Direction, t.Counterparty, t.CounterpartyID}
-			newest[k] = max(newest[k], t.LastMs)
-		}
-		for k, ms := range newest {
-			ch <- prometheus.MustNewConstMetric(transferLastDesc, prometheus.GaugeValue, float64(ms)/1000, a.name, k.direction, k.counterparty, k.id)
-		}
-		for k, n := range s.inFlight {
-			ch <- prometheus.MustNewConstMetric(transfersInFlightDesc, prometheus.GaugeValue, float64(n), a.name, k.token, k.direction, k.status)
-		}
+	for i := range c.accounts {
+		c.collectAt(i, ch)
+	}
+}
+
+// accountNames implements accountSplit.
+func (c *TransferHistoryCollector) accountNames() []string {
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+}
+
+// generationAt implements accountSplit.
+func (c *TransferHistoryCollector) generationAt(i int) uint64 { return c.accounts[i].published.Load() }
+
+// collectAt implements accountSplit.
+func (c *TransferHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric) {
+	a := c.accounts[i]
+	s := a.snap.Load()
+	if s.applicationID != "" {
+		ch <- prometheus.MustNewConstMetric(transferAccountInfoDesc, prometheus.GaugeValue, 1, a.name, s.applicationID)
+	}
+	type last struct{ direction, counterparty, id string }
+	newest := map[last]int64{}
+	for _, t := range s.totals {
+		ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), a.name, t.Token, t.Direction, t.Counterparty)
+		ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), a.name, t.Token, t.Direction, t.Counterparty)
+		k := last{t.Direction, t.Counterparty, t.CounterpartyID}
+		newest[k] = max(newest[k], t.LastMs)
+	}
+	for k, ms := range newest {
+		ch <- prometheus.MustNewConstMetric(transferLastDesc, prometheus.GaugeValue, float64(ms)/1000, a.name, k.direction, k.counterparty, k.id)
+	}
+	for k, n := range s.inFlight {
+		ch <- prometheus.MustNewConstMetric(transfersInFlightDesc, prometheus.GaugeValue, float64(n), a.name, k.token, k.direction, k.status)
 	}
 }

@@ -129,6 +129,11 @@ func (c *WalletCollector) generation() uint64 {
 	return c.perAccount.generation() + c.networks.generation()
 }
 
+// generationAt implements accountSplit.
+func (c *WalletCollector) generationAt(i int) uint64 {
+	return c.perAccount.generationAt(i) + c.networks.generation()
+}
+
 // emitAccount exports one account's transfers in flight.
 func (c *WalletCollector) emitAccount(ch chan<- prometheus.Metric, account string, snap *walletSnapshot) {
 	bySide := map[string]int{}

@@ -85,15 +85,18 @@ var seenQueries = []string{
 	// ARB/ARB, listed already disabled at 40s, seen for at least 5 scrapes
 	// (10s, 5 rule evaluations: a wrong alert would be pending by then).
 	`count_over_time(woox_token_network_withdrawal_enabled{token="ARB"}[5m]) >= 5`,
-	// main's USDT was unexplained until its late record arrived, and is
+	// main's SOL was unexplained until its late record arrived, and is
 	// explained again.
-	`max_over_time(woox_balance_unexplained_change{job="woox", account="main", token="USDT"}[10m]) == 25`,
-	`woox_balance_unexplained_change{job="woox", account="main", token="USDT"} == 0`,
+	`max_over_time(woox_balance_unexplained_change{job="woox", account="main", token="SOL"}[10m]) == 25`,
+	`woox_balance_unexplained_change{job="woox", account="main", token="SOL"} == 0`,
 	// The fresh account scraped for 10s: its rate() and increase() queries
 	// have two points.
 	`count_over_time(up{job="woox-fresh"}[1m]) >= 5`,
 	// main's WOO, which it does not hold, was cut.
 	`woox_token_collateral_ratio{job="woox", account="main", token="WOO"} < max_over_time(woox_token_collateral_ratio{job="woox", account="main", token="WOO"}[5m])`,
+	// The rate cap is on and lets the accounts' requests through: the mean
+	// wait WooxExporterRateCapSaturated watches is a number.
+	`sum by (job, instance) (rate(woox_api_rate_cap_wait_seconds_total{job="woox", account!=""}[1m])) / sum by (job, instance) (rate(woox_api_rate_cap_admitted_total{job="woox", account!=""}[1m])) >= 0 and on (job, instance) woox_api_rate_cap_requests_per_second{job="woox"} > 0`,
 }
 
 // silentAlerts must not be firing or pending anywhere at the end.
@@ -117,6 +120,9 @@ var silentAlerts = []string{
 	// The scenario's rows are all readable.
 	"WooxRowsRejected",
 	"WooxClockSkew",
+	// Two accounts send a few requests a second, far under the default
+	// cap (500 a second): their requests wait no turn.
+	"WooxExporterRateCapSaturated",
 	"WooxExporterDown",
 	// main's transfer to the watched sub.
 	"WooxTransferOutToUnwatchedAccount counterparty=Sub",

@@ -109,8 +109,8 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 		var s map[string]*model.Sample
 		testsupport.WaitFor(t, "both absurd rows skipped", func() bool {
 			s = p.Scrape(t)
-			return s[`woox_token_history_malformed_rows_total{account="main"}`].Value == 2 &&
-				s[`woox_poll_rows_rejected{account="main", endpoint="token_history"}`].Value == 2
+			return valueIs(s, `woox_token_history_malformed_rows_total{account="main"}`, 2) &&
+				valueIs(s, `woox_poll_rows_rejected{account="main", endpoint="token_history"}`, 2)
 		})
 		return s
 	}
@@ -120,7 +120,7 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 	deposit(7004, "0.1", 0)
 	testsupport.WaitFor(t, "the deposit after the absurd ones counted", func() bool {
 		s = p.Scrape(t)
-		return s[`woox_token_history_records_total{account="main", token="USDT", transaction_type="DEPOSIT"}`].Value == 3
+		return valueIs(s, `woox_token_history_records_total{account="main", token="USDT", transaction_type="DEPOSIT"}`, 3)
 	})
 	p.Stop(t)
 	checkOrdinary(t, fake, s, readState(t, state)["main"])
@@ -135,7 +135,7 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 	s = waitSkipped(p)
 	testsupport.WaitFor(t, "the deposit while down counted", func() bool {
 		s = p.Scrape(t)
-		return s[`woox_token_history_records_total{account="main", token="USDT", transaction_type="DEPOSIT"}`].Value == 4
+		return valueIs(s, `woox_token_history_records_total{account="main", token="USDT", transaction_type="DEPOSIT"}`, 4)
 	})
 	p.Stop(t)
 	checkOrdinary(t, fake, s, readState(t, state)["main"])

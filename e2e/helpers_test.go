@@ -118,6 +118,14 @@ func value(t *testing.T, samples map[string]*model.Sample, series string) float6
 	return float64(s.Value)
 }
 
+// valueIs reports whether series is in samples with value want: false while
+// it is missing, as a series that exists from a first successful poll is
+// before it.
+func valueIs(samples map[string]*model.Sample, series string, want float64) bool {
+	s, ok := samples[series]
+	return ok && float64(s.Value) == want
+}
+
 // readState reads and decodes the state file at path, or fails the test.
 func readState(t *testing.T, path string) map[string]ledger.State {
 	t.Helper()

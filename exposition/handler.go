@@ -1,12 +1,13 @@
 // Package exposition serves /metrics from two kinds of metric families: the
 // live ones (Go, process, client and poll health), gathered and encoded on
 // every scrape, and the data ones, which change only when a poll changes
-// them. The data families come in parts (one per collector), each encoded
-// once per change and per format asked for, and every scrape until the next
-// change copies those bytes after the live part. A gzip answer is a gzip
-// member per part: the live one compressed per scrape, the others once
-// (RFC 1952 allows any number of members; Go's and Prometheus' readers read
-// them all); an OpenMetrics answer has its one "# EOF" at the end.
+// them. The data families come in parts (one per account, say), each
+// encoded once per change and per format asked for; a scrape stitches the
+// parts' encodings into one answer, each family written once, its metrics
+// in part order. A gzip answer is two gzip members: the live one
+// compressed per scrape, the data one once per change of any part (RFC 1952
+// allows any number of members; Go's and Prometheus' readers read them all);
+// an OpenMetrics answer has its one "# EOF" at the end.
 package exposition
 
 import (
@@ -16,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,9 +33,12 @@ type Source struct {
 	// Live is gathered and encoded on every scrape.
 	Live prometheus.Gatherer
 	// Data returns the families that change only with polls, in parts
-	// that change independently (one per collector): a change gathers
+	// that change independently (one per account, say): a change gathers
 	// and re-encodes only its part. The parts, and their number, are the
-	// same at every call.
+	// same at every call. A family may be in several parts: it is served
+	// once, with its metrics in part order, so the parts must be in the
+	// order a registry sorts their metrics in (by the value of a family's
+	// first label name, when each part holds one value of it).
 	Data func() []Part
 }
 
@@ -64,7 +67,8 @@ type Handler struct {
 	src      Source
 	opts     Options
 	accepted []expfmt.Format
-	// fallback serves what the cache does not: a name[] filter.
+	// fallback serves what the cache does not: a name[] filter, the
+	// protobuf text formats.
 	fallback http.Handler
 
 	mu      sync.Mutex
@@ -78,23 +82,28 @@ type cacheKey struct {
 	gzip   bool
 }
 
-// entry is the data encoded in one format: each part for its generation.
+// entry is the data encoded in one format: each part for its generation,
+// and the parts stitched, until one of them changes.
 type entry struct {
 	mu    sync.Mutex
 	parts []encodedPart
-	// end is what follows the last part: "# EOF" for OpenMetrics, gzipped
-	// as a member of its own when the format is.
+	// body is the parts stitched (gzipped when the key says), names its
+	// families, to refuse a live family of the same name (a family served
+	// twice breaks the scrape); stale when a part changed since.
+	body  []byte
+	names map[string]bool
+	stale bool
+	// end is what follows the data: "# EOF" for OpenMetrics, gzipped as a
+	// member of its own when the format is.
 	end      []byte
 	lastUsed time.Time
 }
 
-// encodedPart is one part encoded, with its family names, to refuse a live
-// family of the same name (a family served twice breaks the scrape).
+// encodedPart is one part's families encoded for one generation.
 type encodedPart struct {
 	generation uint64
 	valid      bool
-	body       []byte
-	names      map[string]bool
+	segs       []segment
 	err        error
 }
 
@@ -107,14 +116,11 @@ func NewHandler(src Source, opts Options) *Handler {
 		opts.Now = time.Now
 	}
 	all := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		mfs, err := src.Live.Gather()
-		errs := []error{err}
+		gs := prometheus.Gatherers{src.Live}
 		for _, p := range src.Data() {
-			part, err := p.Gather()
-			mfs = append(mfs, part...)
-			errs = append(errs, err)
+			gs = append(gs, prometheus.GathererFunc(p.Gather))
 		}
-		return mfs, errors.Join(errs...)
+		return gs.Gather()
 	})
 	return &Handler{
 		src: src, opts: opts, accepted: expfmt.DefaultOpenMetricsAcceptedFormats(),
@@ -125,12 +131,13 @@ func NewHandler(src Source, opts Options) *Handler {
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL != nil && len(r.URL.Query()["name[]"]) > 0 {
+	key := cacheKey{format: expfmt.NegotiateAccept(r.Header, h.accepted...), gzip: acceptsGzip(r.Header.Get("Accept-Encoding"))}
+	switch t := key.format.FormatType(); {
+	case r.URL != nil && len(r.URL.Query()["name[]"]) > 0, t == expfmt.TypeProtoText, t == expfmt.TypeProtoCompact:
 		h.fallback.ServeHTTP(w, r)
 		return
 	}
-	key := cacheKey{format: expfmt.NegotiateAccept(r.Header, h.accepted...), gzip: acceptsGzip(r.Header.Get("Accept-Encoding"))}
-	parts, end, err := h.data(key)
+	body, names, end, err := h.data(key)
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
 	}
@@ -153,7 +160,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	enc := expfmt.NewEncoder(out, key.format)
 	for _, mf := range live {
-		if dataName(parts, mf.GetName()) {
+		if names[mf.GetName()] {
 			h.logf("metric family %s is both live and data: served once, as data", mf.GetName())
 			continue
 		}
@@ -168,27 +175,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, p := range parts {
-		if _, err := w.Write(p.body); err != nil {
-			return
-		}
+	if _, err := w.Write(body); err != nil {
+		return
 	}
 	_, _ = w.Write(end)
 }
 
-func dataName(parts []encodedPart, name string) bool {
-	for _, p := range parts {
-		if p.names[name] {
-			return true
-		}
-	}
-	return false
-}
-
 // data returns the data encoded for key, encoding each part that changed
-// since, or that was never asked for in this format; scrapes of one format
-// share one encoding.
-func (h *Handler) data(key cacheKey) ([]encodedPart, []byte, error) {
+// since, or that was never asked for in this format, and stitching the
+// parts again when one did; scrapes of one format share one encoding.
+func (h *Handler) data(key cacheKey) ([]byte, map[string]bool, []byte, error) {
 	now := h.opts.Now()
 	h.mu.Lock()
 	e, ok := h.entries[key]
@@ -207,7 +203,7 @@ func (h *Handler) data(key cacheKey) ([]encodedPart, []byte, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	parts := h.src.Data()
-	if len(e.parts) != len(parts) {
+	if len(e.parts) != len(parts) || e.body == nil {
 		e.parts = make([]encodedPart, len(parts))
 	}
 	var errs []error
@@ -215,12 +211,39 @@ func (h *Handler) data(key cacheKey) ([]encodedPart, []byte, error) {
 		ep := &e.parts[i]
 		if !ep.valid || ep.generation != p.Generation {
 			mfs, gatherErr := p.Gather()
-			body, names, err := encode(mfs, key)
-			*ep = encodedPart{generation: p.Generation, valid: true, body: body, names: names, err: errors.Join(gatherErr, err)}
+			segs, err := encodeSegments(mfs, key.format)
+			*ep = encodedPart{generation: p.Generation, valid: true, segs: segs, err: errors.Join(gatherErr, err)}
+			e.stale = true
 		}
 		errs = append(errs, ep.err)
 	}
-	return slices.Clone(e.parts), e.end, errors.Join(errs...)
+	if e.stale || e.body == nil {
+		all := make([][]segment, len(e.parts))
+		for i := range e.parts {
+			all[i] = e.parts[i].segs
+		}
+		// Stitched straight into the compressor when gzipped: the
+		// uncompressed answer is never held whole.
+		var buf bytes.Buffer
+		var out io.Writer = &buf
+		var gz *gzip.Writer
+		if key.gzip {
+			buf.Grow(stitchedSize(all)/4 + 64)
+			gz = fastGzipPool.Get().(*gzip.Writer)
+			gz.Reset(&buf)
+			out = gz
+		} else {
+			buf.Grow(stitchedSize(all) + 64*len(all))
+		}
+		names, err := stitch(out, all, key.format.FormatType() == expfmt.TypeProtoDelim)
+		if gz != nil {
+			err = errors.Join(err, gz.Close())
+			fastGzipPool.Put(gz)
+		}
+		errs = append(errs, err)
+		e.body, e.names, e.stale = buf.Bytes(), names, false
+	}
+	return e.body, e.names, e.end, errors.Join(errs...)
 }
 
 // encodeEnd is what ends an answer in key's format.
@@ -234,42 +257,20 @@ func encodeEnd(key cacheKey) []byte {
 	if !key.gzip {
 		return buf.Bytes()
 	}
-	var z bytes.Buffer
-	gz := gzip.NewWriter(&z)
-	_, _ = gz.Write(buf.Bytes())
-	_ = gz.Close()
-	return z.Bytes()
+	return compress(buf.Bytes())
 }
 
-// encode writes mfs in key's format, without the end OpenMetrics needs
-// (encodeEnd), gzipped into a member of its own if key says so.
-func encode(mfs []*dto.MetricFamily, key cacheKey) ([]byte, map[string]bool, error) {
-	var buf bytes.Buffer
-	var out io.Writer = &buf
-	var gz *gzip.Writer
-	if key.gzip {
-		gz = gzipPool.Get().(*gzip.Writer)
-		defer gzipPool.Put(gz)
-		gz.Reset(&buf)
-		out = gz
-	}
-	enc := expfmt.NewEncoder(out, key.format)
-	names := make(map[string]bool, len(mfs))
-	var errs []error
-	for _, mf := range mfs {
-		if names[mf.GetName()] {
-			errs = append(errs, fmt.Errorf("metric family %s gathered twice", mf.GetName()))
-			continue
-		}
-		names[mf.GetName()] = true
-		if err := enc.Encode(mf); err != nil {
-			errs = append(errs, fmt.Errorf("encode %s: %w", mf.GetName(), err))
-		}
-	}
-	if gz != nil {
-		errs = append(errs, gz.Close())
-	}
-	return bytes.Clone(buf.Bytes()), names, errors.Join(errs...)
+// compress is b as a gzip member, at the fastest level: the data is
+// compressed again whenever any part changes.
+func compress(b []byte) []byte {
+	var z bytes.Buffer
+	z.Grow(len(b)/4 + 64)
+	gz := fastGzipPool.Get().(*gzip.Writer)
+	defer fastGzipPool.Put(gz)
+	gz.Reset(&z)
+	_, _ = gz.Write(b)
+	_ = gz.Close()
+	return z.Bytes()
 }
 
 // CachedBytes is how many bytes of encoded data the handler holds, over
@@ -284,8 +285,11 @@ func (h *Handler) CachedBytes() int {
 	n := 0
 	for _, e := range entries {
 		e.mu.Lock()
+		n += len(e.body)
 		for _, p := range e.parts {
-			n += len(p.body)
+			for _, s := range p.segs {
+				n += len(s.head) + len(s.body) + len(s.tail)
+			}
 		}
 		e.mu.Unlock()
 	}
@@ -306,6 +310,11 @@ func (h *Handler) logf(format string, args ...any) {
 }
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+
+var fastGzipPool = sync.Pool{New: func() any {
+	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return gz
+}}
 
 // acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
 // (or as *) with a q-value above 0.

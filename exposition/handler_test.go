@@ -223,9 +223,9 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	}
 	key := cacheKey{format: expfmt.NegotiateAccept(http.Header{}, r.handler.accepted...), gzip: true}
 	e := r.handler.entries[key]
-	changed, unchanged := e.parts[0].body, e.parts[1].body
+	changed, unchanged := e.parts[0].segs[0].body, e.parts[1].segs[0].body
 	get(t, r.handler, "", true)
-	if &e.parts[0].body[0] != &changed[0] || &e.parts[1].body[0] != &unchanged[0] {
+	if &e.parts[0].segs[0].body[0] != &changed[0] || &e.parts[1].segs[0].body[0] != &unchanged[0] {
 		t.Error("an unchanged generation was encoded again")
 	}
 	if n := r.gathers.Load(); n != 2 {
@@ -236,10 +236,10 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	if n := r.gathers.Load(); n != 3 {
 		t.Errorf("the data part was gathered %d times in all after a change, want 3", n)
 	}
-	if &e.parts[0].body[0] == &changed[0] {
+	if &e.parts[0].segs[0].body[0] == &changed[0] {
 		t.Error("the changed part was not encoded again")
 	}
-	if &e.parts[1].body[0] != &unchanged[0] {
+	if &e.parts[1].segs[0].body[0] != &unchanged[0] {
 		t.Error("the part that did not change was encoded again")
 	}
 }

@@ -78,6 +78,17 @@
     rateLimitedWindows: 3,
     rateLimitedWindowsOf: 4,
 
+    // WooxExporterRateCapSaturated: the requests of an exporter's accounts
+    // waited on average more than rateCapWaitWarningSeconds for their turn
+    // under --api.max-requests-per-second, over rateCapWaitWindow, for
+    // rateCapWaitFor. Positions are polled every 5s (--positions.interval):
+    // a second's wait on each request already delays the position and margin
+    // alerts noticeably. The `for` outlasts the burst of every poller at
+    // start, which leaves the window after rateCapWaitWindow.
+    rateCapWaitWarningSeconds: 1,
+    rateCapWaitWindow: '5m',
+    rateCapWaitFor: '10m',
+
     // WooxSeriesCapped: rows capped by --limits.series-per-endpoint within
     // this window.
     seriesCappedWindow: '1h',

@@ -5,6 +5,10 @@
 #   deploy/kubernetes/operator/prometheusrule.yaml
 #                                    the same rules as a prometheus-operator
 #                                    PrometheusRule
+#   deploy/helm/woox-exporter/files/woox_exporter.rules.yml
+#                                    the rules file again, for the Helm
+#                                    chart's PrometheusRule (a chart reads
+#                                    only files inside it)
 #
 #   bash scripts/mixin.sh render [DIR]   write them (under DIR, default .)
 #   bash scripts/mixin.sh rules CONFIG   prints the rules as JSON (which
@@ -26,6 +30,7 @@ cd "$(dirname "$0")/.."
 RULES=alerts/woox_exporter.rules.yml
 DASHBOARD=dashboards/woox_exporter.json
 PROMETHEUS_RULE=deploy/kubernetes/operator/prometheusrule.yaml
+CHART_RULES=deploy/helm/woox-exporter/files/woox_exporter.rules.yml
 
 for tool in jsonnet jq; do
 	command -v "$tool" >/dev/null || {
@@ -41,10 +46,10 @@ MIXIN='function(config={}) local m = (import "mixin.libsonnet") + { _config+:: c
 RULE_GROUPS='{ groups: std.get(m, "prometheusRules", { groups: [] }).groups + m.prometheusAlerts.groups }'
 DASHBOARD_JSON='m.grafanaDashboards["woox_exporter.json"]'
 
-# render_to DIR: writes the three files under DIR (same relative paths).
+# render_to DIR: writes the four files under DIR (same relative paths).
 render_to() {
 	local dir=$1
-	mkdir -p "$dir/alerts" "$dir/dashboards" "$dir/${PROMETHEUS_RULE%/*}"
+	mkdir -p "$dir/alerts" "$dir/dashboards" "$dir/${PROMETHEUS_RULE%/*}" "$dir/${CHART_RULES%/*}"
 	{
 		echo "# Generated from mixin/ by scripts/mixin.sh render: do not edit by hand."
 		echo "# What each alert means and what to do: RUNBOOK.md. Tests:"
@@ -66,12 +71,13 @@ render_to() {
 		echo "spec:"
 		sed -n '/^groups:/,$p' "$dir/$RULES" | sed 's/^\(.\)/  \1/'
 	} >"$dir/$PROMETHEUS_RULE"
+	cp "$dir/$RULES" "$dir/$CHART_RULES"
 }
 
 case ${1:-} in
 render)
 	render_to "${2:-.}"
-	echo "mixin.sh: rendered $RULES, $DASHBOARD and $PROMETHEUS_RULE under ${2:-.}"
+	echo "mixin.sh: rendered $RULES, $DASHBOARD, $PROMETHEUS_RULE and $CHART_RULES under ${2:-.}"
 	;;
 rules)
 	jsonnet -J mixin --tla-code "config=${2:-"{}"}" -e "$MIXIN $RULE_GROUPS"

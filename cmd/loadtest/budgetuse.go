@@ -29,8 +29,10 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	// budget allows in it.
 	byKey := map[string][]time.Time{}
 	private, all := 0, 0
+	var times []time.Time
 	for _, q := range fake.Requests() {
 		all++
+		times = append(times, q.Time)
 		if q.Status == http.StatusTooManyRequests {
 			tooMany++
 		}
@@ -54,6 +56,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		use.busiest = max(use.busiest, testsupport.BusiestWindow(times, p.Limit.Window))
 		row.busiest[endpoint] = use
 	}
+	row.busiestSecond = testsupport.BusiestWindow(times, time.Second)
 	minutes := time.Since(started).Minutes()
 	row.requestsPerAccountMinute = float64(private) / float64(n) / minutes
 	row.requestsPerMinute = float64(all) / minutes

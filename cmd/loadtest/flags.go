@@ -29,6 +29,12 @@ type config struct {
 	growthIdle        time.Duration
 	chart             string
 	onlyGrowth        bool
+	// capAccounts realistic accounts run under a cap of capShare of what
+	// they need, for capWindow; none skips it.
+	capAccounts int
+	capShare    float64
+	capWindow   time.Duration
+	onlyRateCap bool
 	// floorFile and floorAddress make this process the floor server.
 	floorFile    string
 	floorAddress string
@@ -56,6 +62,10 @@ func parseFlags(args []string) config {
 	app.Flag("growth-idle", "How long the cost-growth run watches the pollers' CPU with nobody scraping.").Default("60s").DurationVar(&c.growthIdle)
 	app.Flag("chart", "Write the cost-growth chart (PNG) here.").Default("").StringVar(&c.chart)
 	app.Flag("only-growth", "Run the cost-growth measurement alone.").BoolVar(&c.onlyGrowth)
+	app.Flag("rate-cap-accounts", "Realistic accounts of the rate cap run, at the default intervals under --api.max-requests-per-second set to --rate-cap-share of what they need; 0 skips it.").Default("100").IntVar(&c.capAccounts)
+	app.Flag("rate-cap-share", "The rate cap run's --api.max-requests-per-second, as a share of what its accounts need at the default intervals.").Default("0.5").Float64Var(&c.capShare)
+	app.Flag("rate-cap-window", "How long the rate cap run counts each account's requests, once every first poll is through and a quarter of it more.").Default("60s").DurationVar(&c.capWindow)
+	app.Flag("only-rate-cap", "Run the rate cap measurement alone.").BoolVar(&c.onlyRateCap)
 	app.Flag("serve-floor", "Internal: serve the metric families in this file (delimited protobuf) as the floor, until interrupted.").Hidden().StringVar(&c.floorFile)
 	app.Flag("floor-address", "Internal: where --serve-floor listens.").Hidden().StringVar(&c.floorAddress)
 	kingpin.MustParse(app.Parse(args))

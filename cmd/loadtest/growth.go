@@ -60,6 +60,8 @@ type growthRow struct {
 	// requestsPerMinute is every request the process sent, public ones
 	// too: what the exchange sees from its IP.
 	requestsPerMinute float64
+	// busiestSecond is the most requests of the process within one second.
+	busiestSecond int
 	// busiest is, per private endpoint, the most requests of one account
 	// within one window of the endpoint's published limit, beside what
 	// the budget allows in it.
@@ -327,6 +329,8 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	}
 	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
 		true, false, fmt.Sprintf("(whole process, public included; %.1f per account)", row.requestsPerAccountMinute))
+	r.add("growth, "+label+": busiest second, whole process", row.busiestSecond, client.DefaultMaxRequestsPerSecond, "requests",
+		row.busiestSecond <= client.DefaultMaxRequestsPerSecond+1, false, "(vs the default --api.max-requests-per-second; the first polls come at once)")
 	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
 		note := "(polls after each account's first)"
 		if row.quietFirst[ep] {

@@ -8,14 +8,17 @@
 // hourly polls (start-up: every request is then part of a first poll), on
 // the large account with polls every 2 s (scrape cost, memory, exchange
 // requests with and without scrapers), and on a 50,000-record history
-// backlog (catch-up at the rate limit). The exporter and the floor are
+// backlog (catch-up at the rate limit); then, unless turned off, on 1 to 100
+// accounts (cost growth) and on 100 accounts under a process rate cap at half
+// what they need (fair turns). The exporter and the floor are
 // measured in alternating rounds, the exporter stopped (SIGSTOP) while the
 // floor runs, so neither the exporter's polls nor drift in the machine's
 // load count against the floor.
 //
 // The exit status is 1 when a hard invariant fails: a 429 from the exchange,
 // inexact counters, more exchange requests under scrape load, RSS at or
-// above the limit. Timing ratios depend on the machine and only fail the run
+// above the limit, an account starved or the cap exceeded under the rate
+// cap. Timing ratios depend on the machine and only fail the run
 // with --strict.
 package main
 
@@ -76,6 +79,9 @@ func run(ctx context.Context, c config, r *report) error {
 	if c.onlyGrowth {
 		return growth(ctx, c, r)
 	}
+	if c.onlyRateCap {
+		return rateCap(ctx, c, r)
+	}
 	if err := startUp(ctx, c, requests, window, r); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
@@ -88,6 +94,11 @@ func run(ctx context.Context, c config, r *report) error {
 	if len(c.growthAccounts)+len(c.realisticAccounts) > 0 {
 		if err := growth(ctx, c, r); err != nil {
 			return fmt.Errorf("cost growth: %w", err)
+		}
+	}
+	if c.capAccounts > 0 {
+		if err := rateCap(ctx, c, r); err != nil {
+			return fmt.Errorf("rate cap: %w", err)
 		}
 	}
 	return nil

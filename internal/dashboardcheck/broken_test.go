@@ -140,9 +140,11 @@ var brokenCases = []brokenCase{
 	{"editable", exportProblems,
 		func(_ *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { d.Editable = new(true) },
 		`uneditable-dashboard: editable is true, want false`},
-	{"no __inputs", exportProblems,
-		func(_ *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) { d.Inputs = nil },
-		`export format: no prometheus datasource in __inputs`},
+	{"an __inputs entry nothing reads", exportProblems,
+		func(_ *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
+			d.Inputs = append(d.Inputs, dashboard.Input{Name: "DS_PROMETHEUS", Type: "datasource", PluginID: "prometheus"})
+		},
+		`export format: __inputs declares DS_PROMETHEUS, which no panel, target or variable reads as ${DS_PROMETHEUS}: Grafana's import would ask for it and change nothing`},
 	{"__requires without grafana", exportProblems,
 		func(_ *testing.T, d *dashboard.Dashboard, _ *dashboard.Panel) {
 			d.Requires = slices.DeleteFunc(d.Requires, func(r dashboard.Require) bool { return r.ID == "grafana" })

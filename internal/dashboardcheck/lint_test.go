@@ -66,8 +66,9 @@ func templateProblems(d *dashboard.Dashboard) []string {
 
 // exportProblems: uneditable-dashboard (editable false: the file is the
 // source, edits in Grafana would be lost), and grafana.com's export format:
-// a Prometheus datasource in __inputs, Grafana and the Prometheus data
-// source in __requires.
+// Grafana and the Prometheus data source in __requires, and no __inputs entry
+// that nothing reads: Grafana's import dialog asks for every input, and one
+// that no panel, target or variable names as ${NAME} changes nothing.
 func exportProblems(d *dashboard.Dashboard) []string {
 	var out []string
 	if d.Editable == nil || *d.Editable {
@@ -77,16 +78,15 @@ func exportProblems(d *dashboard.Dashboard) []string {
 		}
 		out = append(out, fmt.Sprintf("uneditable-dashboard: editable is %s, want false", e))
 	}
-	input, grafana, prom := false, false, false
 	for _, in := range d.Inputs {
-		input = input || in.Type == "datasource" && in.PluginID == "prometheus"
+		if !readsInput(d, in.Name) {
+			out = append(out, fmt.Sprintf("export format: __inputs declares %s, which no panel, target or variable reads as ${%s}: Grafana's import would ask for it and change nothing", in.Name, in.Name))
+		}
 	}
+	grafana, prom := false, false
 	for _, r := range d.Requires {
 		grafana = grafana || r.ID == "grafana"
 		prom = prom || r.ID == "prometheus" && r.Type == "datasource"
-	}
-	if !input {
-		out = append(out, "export format: no prometheus datasource in __inputs")
 	}
 	if !grafana {
 		out = append(out, "export format: __requires lacks grafana")
@@ -95,6 +95,29 @@ func exportProblems(d *dashboard.Dashboard) []string {
 		out = append(out, "export format: __requires lacks the prometheus datasource")
 	}
 	return out
+}
+
+// readsInput reports whether a data source of a panel, a target or a
+// variable is the import input name.
+func readsInput(d *dashboard.Dashboard, name string) bool {
+	ref := "${" + name + "}"
+	is := func(ds *dashboard.Datasource) bool { return ds != nil && ds.UID == ref }
+	for _, p := range d.AllPanels() {
+		if is(p.Datasource) {
+			return true
+		}
+		for _, t := range p.Targets {
+			if is(t.Datasource) {
+				return true
+			}
+		}
+	}
+	for _, v := range d.Templating.List {
+		if is(v.Datasource) {
+			return true
+		}
+	}
+	return false
 }
 
 // panelProblems: panel-title-description-rule (every panel a title, every

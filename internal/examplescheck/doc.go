@@ -4,7 +4,8 @@
 // Alertmanager's (amtool) and the compose file (docker-compose); Grafana's
 // provisioning points at the Prometheus service and at the dashboards the
 // compose file mounts; Grafana starts through the guard that refuses a
-// missing, unreadable or empty admin password; and the exporter's default
+// missing, unreadable or empty admin password; no service waits long on
+// others' health checks before it starts; and the exporter's default
 // port is the one the Dockerfile, Prometheus and compose use.
 //
 // Each check is a function returning the problems it finds, one line each

@@ -19,8 +19,14 @@ import (
 const repo = "../.."
 
 // rendered are the files scripts/mixin.sh render writes, relative to the
-// repository.
-var rendered = []string{"alerts/woox_exporter.rules.yml", "dashboards/woox_exporter.json", "deploy/kubernetes/operator/prometheusrule.yaml"}
+// repository: the rules, the dashboard, and the rules again for the
+// kustomize PrometheusRule and the Helm chart's.
+var rendered = []string{
+	"alerts/woox_exporter.rules.yml",
+	"dashboards/woox_exporter.json",
+	"deploy/kubernetes/operator/prometheusrule.yaml",
+	"deploy/helm/woox-exporter/files/woox_exporter.rules.yml",
+}
 
 // needTools skips the test when the renderer's tools are missing (CI
 // installs them before the tests, and makes their absence a failure).

@@ -800,6 +800,42 @@ local seconds(d) =
               runbook_url: runbook('WooxRateLimited'),
             },
           },
+          // The process-wide cap (--api.max-requests-per-second) paces every
+          // account's polls when they need more than it allows: each poll
+          // then runs late, the positions polled every 5s among them, and the
+          // risk alerts come late. The mean wait of the accounts' requests
+          // (seconds waited over requests let through) rather than
+          // woox_api_rate_cap_queued: the queue is a point-in-time gauge that
+          // reads 0 between bursts at scrape time, while the counters see
+          // every wait. One alert per exporter, not per account: the turns
+          // are fair, so when the cap binds every account waits alike. The
+          // public endpoints (account="") are left out; a cap turned off
+          // (0, after a restart) clears it at once, though the window still
+          // holds the old waits.
+          {
+            alert: 'WooxExporterRateCapSaturated',
+            expr: |||
+              (
+                sum by (job, instance) (rate(woox_api_rate_cap_wait_seconds_total{%(wooxSelector)s, account!=""}[%(rateCapWaitWindow)s]))
+                  /
+                sum by (job, instance) (rate(woox_api_rate_cap_admitted_total{%(wooxSelector)s, account!=""}[%(rateCapWaitWindow)s]))
+              ) > %(rateCapWaitWarningSeconds)g
+                and on (job, instance)
+              woox_api_rate_cap_requests_per_second{%(wooxSelector)s} > 0
+            ||| % $._config,
+            'for': $._config.rateCapWaitFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter {{ $labels.instance }} (job {{ $labels.job }}) polls late: its requests wait for --api.max-requests-per-second',
+              description: std.join('', [
+                'The requests of the accounts polled by {{ $labels.instance }} (job {{ $labels.job }}) waited {{ $value | humanizeDuration }} on average for their turn under --api.max-requests-per-second',
+                '{{ with printf "woox_api_rate_cap_requests_per_second{job=%q,instance=%q}" $labels.job $labels.instance | query }} ({{ . | first | value | printf "%.0f" }} requests a second){{ end }}',
+                ' over the last %s, more than %gs for at least %s: the cap, not the exchange, paces the polls, so every account is polled less often than its intervals and the position and margin alerts arrive late. ' % [$._config.rateCapWaitWindow, $._config.rateCapWaitWarningSeconds, $._config.rateCapWaitFor],
+                'Raise --api.max-requests-per-second if the exchange allows this address more, lengthen the poll intervals, or split the accounts over replicas (--shard.*) that leave through different addresses.',
+              ]),
+              runbook_url: runbook('WooxExporterRateCapSaturated'),
+            },
+          },
           // Set at start when the state file could not be used and was set
           // aside: token history counters restarted from zero. Stays until the
           // exporter restarts with a good file.

@@ -1,6 +1,7 @@
 // The Grafana dashboard of woox_exporter, rendered to
 // dashboards/woox_exporter.json by scripts/mixin.sh in grafana.com's export
-// format (__inputs, __requires), read-only (editable: false): edit the
+// format without __inputs (the datasource variable picks the Prometheus, so
+// the import dialog asks for nothing), read-only (editable: false): edit the
 // mixin, not the dashboard in Grafana.
 local lib = import 'lib.libsonnet';
 local sel = lib.sel;
@@ -9,14 +10,6 @@ local sel = lib.sel;
   grafanaDashboards+:: {
     'woox_exporter.json': {
       local cfg = $._config,
-      __inputs: [{
-        name: 'DS_PROMETHEUS',
-        label: 'Prometheus',
-        description: 'The Prometheus that scrapes woox_exporter',
-        type: 'datasource',
-        pluginId: 'prometheus',
-        pluginName: 'Prometheus',
-      }],
       __requires: [
         { type: 'grafana', id: 'grafana', name: 'Grafana', version: '10.0.0' },
         { type: 'datasource', id: 'prometheus', name: 'Prometheus', version: '1.0.0' },

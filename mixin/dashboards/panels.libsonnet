@@ -574,14 +574,37 @@ function(cfg)
       custom={ stacking:: null },
       legend={ calcs: ['lastNotNull', 'max'] },
     ),
+    // The whole-process cap (--api.max-requests-per-second): how long each
+    // account's requests wait for their turn (WooxExporterRateCapSaturated),
+    // and how many wait now.
+    lib.timeseries(
+      67,
+      'Wait for the rate cap',
+      'Mean time the requests of each account waited for their turn under --api.max-requests-per-second (seconds waited over requests let through); the line without an account is the public endpoints. 0 while the cap does not bind: when it does, every poll runs late by its wait, positions too. WooxExporterRateCapSaturated fires when the requests of an exporter\'s accounts wait more than %gs on average over %s, for %s. No line while the cap is off (0).' % [cfg.rateCapWaitWarningSeconds, cfg.rateCapWaitWindow, cfg.rateCapWaitFor],
+      [8, 12, 0, 210],
+      [['sum by (instance, account) (rate(woox_api_rate_cap_wait_seconds_total{%(sel)s, account=~"$account|"}[$__rate_interval])) / sum by (instance, account) (rate(woox_api_rate_cap_admitted_total{%(sel)s, account=~"$account|"}[$__rate_interval]))', '{{account}} {{instance}}']],
+      unit='s',
+      custom={ thresholdsStyle: { mode: 'line' } },
+      defaults={ min: 0, thresholds: lib.steps('transparent', [['orange', cfg.rateCapWaitWarningSeconds]]) },
+      legend={ calcs: ['lastNotNull', 'max'] },
+    ),
+    lib.timeseries(
+      68,
+      'Requests waiting for the rate cap',
+      'Requests of every account waiting for their turn under --api.max-requests-per-second at each scrape, per exporter. A count of the moment: it may read 0 between bursts, so the mean wait beside it is the better measure; above 0 for more than moments, the cap paces the polls. 0 while the cap is off.',
+      [8, 12, 12, 210],
+      [['max by (instance) (woox_api_rate_cap_queued{%(sel)s})', '{{instance}}']],
+      defaults={ min: 0 },
+      legend={ calcs: ['lastNotNull', 'max'] },
+    ),
     // Transfers between the watched accounts and their main or
     // sub-accounts: who moved what where (WooxTransferOutToUnwatchedAccount).
-    lib.row(64, 'Transfers between accounts', 210),
+    lib.row(64, 'Transfers between accounts', 218),
     lib.table(
       65,
       'Transfers out to unwatched accounts',
       'Counterparties that received money from a watched account within the last hour and that no woox_exporter watches (their applicationId is in no woox_transfer_account_info): what WooxTransferOutToUnwatchedAccount fires for; value is the seconds since the newest such transfer. The watched accounts are every account of the job, whatever the account chosen (choose every instance to see them all, as the alert does). Empty while no transfer left for an unwatched account.',
-      [8, 12, 0, 211],
+      [8, 12, 0, 219],
       // The alert's window; %(acc)s is filled in by lib.
       ['max by (account, counterparty, application_id) (time() - woox_transfer_last_timestamp_seconds{%%(acc)s, direction="out", application_id!=""} < %d) unless on (application_id) woox_transfer_account_info{job=~"$job", instance=~"$instance", account=~"$account|.+"}' % cfg.transferOutUnwatchedWindowSeconds],
       columns=['account', 'counterparty', 'application_id', 'Value'],
@@ -591,7 +614,7 @@ function(cfg)
       66,
       'Transfers between accounts by counterparty',
       "Amount moved per interval between each account and its main or sub-accounts, by direction (in or out from the account's side), token and counterparty (its accountName, else its applicationId). Empty until a transfer of the account is counted.",
-      [8, 12, 12, 211],
+      [8, 12, 12, 219],
       [['sum by (account, direction, token, counterparty) (increase(woox_transfer_amount_total{%(acc)s}[$__rate_interval]))', '{{account}} {{direction}} {{token}} {{counterparty}}']],
       custom={ stacking:: null },
       legend={ calcs: ['lastNotNull', 'max'] },

@@ -34,6 +34,7 @@ func checkExporter(o *objects, operator bool) error {
 	checkSecurity(pod, c, fail)
 	checkProbes(c, fail)
 	checkVolumes(sts, c, fail)
+	checkAccounts(o, pod, c, fail)
 	if err := checkSelection(o, sts, fail); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
@@ -147,28 +148,23 @@ func checkProbes(c corev1.Container, fail failFunc) {
 	}
 }
 
-// checkVolumes checks for the secret read-only, mode 0440, and the state
-// file on the pod's claim.
+// checkVolumes checks for secrets read-only, mode 0440, and the state file
+// on the pod's claim.
 func checkVolumes(sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
 	mounts := map[string]corev1.VolumeMount{}
 	for _, m := range c.VolumeMounts {
 		mounts[m.Name] = m
 	}
-	secrets := 0
 	for _, v := range sts.Spec.Template.Spec.Volumes {
 		if v.Secret == nil {
 			continue
 		}
-		secrets++
 		if v.Secret.DefaultMode == nil || *v.Secret.DefaultMode != 0o440 {
 			fail("secret volume %s: defaultMode must be 0440", v.Name)
 		}
 		if m, ok := mounts[v.Name]; !ok || !m.ReadOnly {
 			fail("secret volume %s must be mounted read-only", v.Name)
 		}
-	}
-	if secrets == 0 {
-		fail("no secret volume for the API secrets")
 	}
 	state, ok := flagValue(c.Args, "--token-history.state-file")
 	if !ok {

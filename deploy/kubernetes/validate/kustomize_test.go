@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,45 +14,46 @@ import (
 )
 
 // kustomizeBinary is kustomize on the PATH or in GOPATH/bin, where .ci/run
-// installs it. Without it the test skips, or fails when REQUIRE_TEST_TOOLS is
-// 1 (as in CI), so that CI cannot pass without rendering the manifests.
+// installs it.
 func kustomizeBinary(t *testing.T) string {
 	t.Helper()
-	if p, err := exec.LookPath("kustomize"); err == nil {
+	return goTool(t, "kustomize", "go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0")
+}
+
+// goTool is the tool name on the PATH or in GOPATH/bin. Without it the test
+// skips, or fails when REQUIRE_TEST_TOOLS is 1 (as in CI), so that CI cannot
+// pass without rendering the manifests.
+func goTool(t *testing.T, name, install string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
 	if gopath, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		p := filepath.Join(strings.TrimSpace(string(gopath)), "bin", "kustomize")
+		p := filepath.Join(strings.TrimSpace(string(gopath)), "bin", name)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
-	const install = "go install sigs.k8s.io/kustomize/kustomize/v5@v5.5.0"
 	if os.Getenv("REQUIRE_TEST_TOOLS") == "1" {
-		t.Fatalf("kustomize is not installed (%s), and REQUIRE_TEST_TOOLS=1 says it must be", install)
+		t.Fatalf("%s is not installed (%s), and REQUIRE_TEST_TOOLS=1 says it must be", name, install)
 	}
-	t.Skipf("kustomize is not installed (%s): skipped", install)
+	t.Skipf("%s is not installed (%s): skipped", name, install)
 	return ""
 }
 
-// TestKustomizationsRenderAndPass builds both kustomizations as a user
+// TestKustomizationsRenderAndPass builds the kustomizations as a user
 // would apply them and validates what kustomize writes: the base without
-// the operator's objects, the operator variant with them.
+// the operator's objects, the operator variant and the example overlay
+// with them.
 func TestKustomizationsRenderAndPass(t *testing.T) {
 	kustomize := kustomizeBinary(t)
 	placeholder := statefulSetImage(t)
 	for _, variant := range []struct {
 		dir      string
 		operator bool
-	}{{"base", false}, {"operator", true}} {
+	}{{"base", false}, {"operator", true}, {"overlays/example", true}} {
 		t.Run(variant.dir, func(t *testing.T) {
-			var stderr bytes.Buffer
-			cmd := exec.Command(kustomize, "build", filepath.Join("..", variant.dir))
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("kustomize build deploy/kubernetes/%s: %v\n%s", variant.dir, err, stderr.String())
-			}
+			out := kustomizeBuild(t, kustomize, filepath.Join("..", variant.dir))
 			// kustomize silently skips an images: entry that matches no image.
 			if bytes.Contains(out, []byte("image: "+placeholder+"\n")) {
 				t.Errorf("image %s is not replaced: the images: entry of deploy/kubernetes/base/kustomization.yaml must name it", placeholder)
@@ -60,6 +63,81 @@ func TestKustomizationsRenderAndPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+func kustomizeBuild(t *testing.T, kustomize, dir string) []byte {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(kustomize, "build", dir)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("kustomize build %s: %v\n%s", dir, err, stderr.String())
+	}
+	return out
+}
+
+// TestExampleOverlayChangesWhatItSays holds the example overlay to what its
+// comments promise a user who copies it: its namespace on every object, its
+// image in place of the base's, its accounts file in place of the base's
+// (one ConfigMap, not two), and the operator's selector label on the
+// ServiceMonitor and the PrometheusRule.
+func TestExampleOverlayChangesWhatItSays(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	const dir = "../overlays/example"
+	objs, err := decodeAll(kustomizeBuild(t, kustomize, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOverlay(objs, dir); err != nil {
+		t.Error(err)
+	}
+}
+
+// checkOverlay checks the rendered overlay in dir against its
+// kustomization.yaml and accounts.yml.
+func checkOverlay(o *objects, dir string) error {
+	var k struct {
+		Namespace string `json:"namespace"`
+		Images    []struct {
+			NewName string `json:"newName"`
+			NewTag  string `json:"newTag"`
+		} `json:"images"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err == nil {
+		err = yaml.Unmarshal(b, &k)
+	}
+	if err != nil || len(k.Images) != 1 || k.Namespace == "" {
+		return fmt.Errorf("%s/kustomization.yaml: want a namespace and one images: entry (%v)", dir, err)
+	}
+	accounts, err := os.ReadFile(filepath.Join(dir, "accounts.yml"))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	for _, m := range o.metas() {
+		if m.Namespace != k.Namespace {
+			fail("%s %s is in namespace %q, not the overlay's %q", m.kind, m.Name, m.Namespace, k.Namespace)
+		}
+		if (m.kind == "ServiceMonitor" || m.kind == "PrometheusRule") && m.Labels["release"] != "kube-prometheus-stack" {
+			fail("%s %s has no label release: kube-prometheus-stack, which kube-prometheus-stack's Prometheus selects", m.kind, m.Name)
+		}
+	}
+	if len(o.serviceMonitors) != 1 || len(o.prometheusRules) != 1 {
+		fail("want the operator's ServiceMonitor and PrometheusRule, got %d and %d", len(o.serviceMonitors), len(o.prometheusRules))
+	}
+	want := k.Images[0].NewName + ":" + k.Images[0].NewTag
+	for _, sts := range o.statefulSets {
+		if got := sts.Spec.Template.Spec.Containers[0].Image; got != want {
+			fail("StatefulSet %s runs image %s, not the overlay's %s", sts.Name, got, want)
+		}
+	}
+	if len(o.configMaps) != 1 || o.configMaps[0].Data["accounts.yml"] != string(accounts) {
+		fail("want one ConfigMap holding the overlay's accounts.yml (configMapGenerator behavior: replace), got %d", len(o.configMaps))
+	}
+	return errors.Join(errs...)
 }
 
 // statefulSetImage is the image statefulset.yaml names, which the base's
@@ -88,4 +166,69 @@ func statefulSetImage(t *testing.T) string {
 		t.Fatal("deploy/kubernetes/base/statefulset.yaml names no container image")
 	}
 	return sts.Spec.Template.Spec.Containers[0].Image
+}
+
+// Each change is a mistake a user editing a copy of the overlay could make
+// and kustomize builds without complaint; checkOverlay names it.
+func TestBrokenOverlayFails(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	for _, tc := range []struct {
+		name, old, new, want string
+	}{
+		{"image named as in statefulset.yaml", "  - name: registry.example.com/woox_exporter\n", "  - name: woox_exporter\n", "not the overlay's registry.example.com/team/woox_exporter:v0.1.0"},
+		{"patch of another group", "      group: monitoring.coreos.com\n", "      group: monitoring.coreos.io\n", "has no label release"},
+		{"accounts left as the base's", "configMapGenerator:\n  - name: woox-exporter-accounts\n    behavior: replace\n    files:\n      - accounts.yml\n", "", "holding the overlay's accounts.yml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyTree(t, "..", "base", "operator", "overlays/example")
+			k := filepath.Join(dir, "overlays/example/kustomization.yaml")
+			b, err := os.ReadFile(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(b, []byte(tc.old)) {
+				t.Fatalf("the overlay no longer contains %q", tc.old)
+			}
+			if err := os.WriteFile(k, bytes.Replace(b, []byte(tc.old), []byte(tc.new), 1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			objs, err := decodeAll(kustomizeBuild(t, kustomize, filepath.Join(dir, "overlays/example")))
+			if err == nil {
+				err = checkOverlay(objs, filepath.Join(dir, "overlays/example"))
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// copyTree copies the directories dirs under root to a new temporary
+// directory, keeping their relative paths, and returns it.
+func copyTree(t *testing.T, root string, dirs ...string) string {
+	t.Helper()
+	to := t.TempDir()
+	for _, d := range dirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			if e.IsDir() {
+				return os.MkdirAll(filepath.Join(to, rel), 0o755)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return to
 }

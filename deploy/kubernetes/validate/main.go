@@ -1,5 +1,5 @@
-// Command validate reads rendered Kubernetes manifests (kustomize build
-// output) on standard input and checks every object against the real API
+// Command validate reads rendered Kubernetes manifests (kustomize build or
+// helm template output) on standard input and checks every object against the real API
 // types of Kubernetes and the prometheus-operator, strictly: an unknown or
 // misspelt field is an error, as the API server's strict field validation
 // would report it. Then it checks what the exporter needs of them (one pod
@@ -51,6 +51,7 @@ type objects struct {
 	count           int
 	serviceAccounts []corev1.ServiceAccount
 	configMaps      []corev1.ConfigMap
+	secrets         []corev1.Secret
 	services        []corev1.Service
 	statefulSets    []appsv1.StatefulSet
 	networkPolicies []networkingv1.NetworkPolicy
@@ -97,6 +98,8 @@ func (o *objects) add(kind string, js []byte) error {
 		return strictAppend(js, &o.serviceAccounts)
 	case "v1 ConfigMap":
 		return strictAppend(js, &o.configMaps)
+	case "v1 Secret":
+		return strictAppend(js, &o.secrets)
 	case "v1 Service":
 		return strictAppend(js, &o.services)
 	case "apps/v1 StatefulSet":

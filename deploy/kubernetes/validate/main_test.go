@@ -5,10 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 )
 
-// The kustomizations' resources as written (without the labels, the image
-// and the generated ConfigMap kustomize adds).
+// The kustomizations' resources as written (without the labels and the
+// image kustomize adds), and the ConfigMap its configMapGenerator makes of
+// base/accounts.yml.
 var (
 	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml", "base/networkpolicy.yaml"}
 	operatorFiles = basePlus("operator/servicemonitor.yaml", "operator/prometheusrule.yaml")
@@ -19,6 +23,20 @@ func basePlus(files ...string) []string { return append(slices.Clone(baseFiles),
 func manifests(t *testing.T, files []string) string {
 	t.Helper()
 	var b strings.Builder
+	accounts, err := os.ReadFile("../base/accounts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := yaml.Marshal(map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]string{"name": "woox-exporter-accounts"},
+		"data":     map[string]string{"accounts.yml": string(accounts)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("---\n")
+	b.Write(cm)
 	for _, f := range files {
 		data, err := os.ReadFile("../" + f)
 		if err != nil {
@@ -28,6 +46,43 @@ func manifests(t *testing.T, files []string) string {
 		b.Write(data)
 	}
 	return b.String()
+}
+
+// meta is an object's kind and metadata.
+type meta struct {
+	kind string
+	metav1.ObjectMeta
+}
+
+// metas lists every object's kind and metadata.
+func (o *objects) metas() []meta {
+	var out []meta
+	add := func(kind string, m metav1.ObjectMeta) { out = append(out, meta{kind, m}) }
+	for _, x := range o.serviceAccounts {
+		add("ServiceAccount", x.ObjectMeta)
+	}
+	for _, x := range o.configMaps {
+		add("ConfigMap", x.ObjectMeta)
+	}
+	for _, x := range o.secrets {
+		add("Secret", x.ObjectMeta)
+	}
+	for _, x := range o.services {
+		add("Service", x.ObjectMeta)
+	}
+	for _, x := range o.statefulSets {
+		add("StatefulSet", x.ObjectMeta)
+	}
+	for _, x := range o.networkPolicies {
+		add("NetworkPolicy", x.ObjectMeta)
+	}
+	for _, x := range o.serviceMonitors {
+		add("ServiceMonitor", x.ObjectMeta)
+	}
+	for _, x := range o.prometheusRules {
+		add("PrometheusRule", x.ObjectMeta)
+	}
+	return out
 }
 
 func validate(stream string, operator bool) error {
@@ -84,6 +139,10 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"no ordinal", "            - --shard.from-hostname\n", "", "--shard.from-hostname"},
 		{"secret readable by others", "defaultMode: 0440", "defaultMode: 0444", "defaultMode must be 0440"},
 		{"no fsGroup", "        fsGroup: 65532\n", "", "fsGroup"},
+		{"secrets not mounted", "            - name: secrets\n              mountPath: /etc/woox_exporter/secrets\n", "", "account main: its api_secret_file /etc/woox_exporter/secrets/main is on no Secret volume"},
+		{"secrets mounted elsewhere", "              mountPath: /etc/woox_exporter/secrets\n", "              mountPath: /etc/woox_exporter/keys\n", "is on no Secret volume"},
+		{"accounts file not mounted", "              mountPath: /etc/woox_exporter/accounts.yml\n", "              mountPath: /etc/woox_exporter/config.yml\n", "the accounts file /etc/woox_exporter/accounts.yml is on no ConfigMap volume"},
+		{"accounts from another ConfigMap", "            name: woox-exporter-accounts\n", "            name: woox-exporter-config\n", "no ConfigMap woox-exporter-config"},
 		{"writable root", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "read-only root filesystem"},
 		{"capabilities kept", "drop: [ALL]", "drop: [NET_RAW]", "drop ALL"},
 		{"liveness on the readiness path", "              path: /-/healthy\n", "              path: /-/ready\n", "liveness probe must GET /-/healthy"},

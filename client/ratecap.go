@@ -1,0 +1,261 @@
+package client
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second:
+// a thousand accounts polled at the default intervals, with room for pages,
+// retries and the public endpoints (docs/reliability.md derives it).
+const DefaultMaxRequestsPerSecond = 500
+
+// RateCap bounds the requests a second of every client that shares it: the
+// exporter shares one across all its accounts and the public client, since
+// the exchange sees one IP address and may limit it more than it publishes.
+// Requests wait their turn fairly: each account has its own queue, in
+// order, and slots go to the accounts with requests waiting one at a time in
+// turn, so an account with many requests waiting (a backlog paging, every
+// poller at once) holds any other's request back by at most one slot per
+// round. A nil *RateCap caps nothing.
+//
+// One slot every 1/N s rather than N in any sliding second: a window would
+// let N requests out at once, a burst an unpublished per-IP limit may refuse,
+// and turns are only fair when slots come one at a time. Two slots at least
+// 1/N apart never put more than N in any second.
+type RateCap struct {
+	interval  time.Duration
+	now       func() time.Time
+	afterFunc func(time.Duration, func())
+	metrics   *Metrics
+
+	mu sync.Mutex
+	// next is the earliest time of the next slot.
+	next   time.Time
+	queues map[string]*capQueue
+	// turns are the queues with requests waiting, in turn order; turn is
+	// the index of the one whose turn is next.
+	turns   []*capQueue
+	turn    int
+	waiting int
+	// armed is set while a timer will hand out the next slot.
+	armed bool
+}
+
+// capQueue is one account's requests waiting for a slot, oldest first, and
+// the account's counters.
+type capQueue struct {
+	waiters        []*capWaiter
+	wait, admitted prometheus.Counter
+}
+
+type capWaiter struct {
+	q     *capQueue
+	ready chan struct{}
+	// granted and slot are set, under RateCap.mu, when the slot is handed
+	// out; slot is its time.
+	granted bool
+	slot    time.Time
+}
+
+// NewRateCap returns a cap of perSecond requests a second, or nil (no cap)
+// when perSecond is 0 or less. m, when set, shows the cap, the requests
+// waiting and each account's waits.
+func NewRateCap(perSecond float64, m *Metrics) *RateCap {
+	on := perSecond > 0 && !math.IsInf(perSecond, 0)
+	if m != nil && on {
+		m.capLimit.Set(perSecond)
+	}
+	if !on {
+		return nil
+	}
+	// Rounded up: 3 a second as 333.333333 ms would fit a fourth slot in
+	// the second.
+	interval := time.Duration(math.Ceil(float64(time.Second) / perSecond))
+	return &RateCap{
+		interval: max(interval, 1), now: time.Now, metrics: m, queues: map[string]*capQueue{},
+		afterFunc: func(d time.Duration, f func()) { time.AfterFunc(d, f) },
+	}
+}
+
+// LongestWait is the longest the cap may hold the requests of one call of a
+// method on one page (LongestRequest's attempts and the three requests beside
+// them) when at most requesters requests wait at any time: each may wait for
+// every other requester's slot first. Callers that cancel stalled work add
+// it to LongestRequest.
+func (r *RateCap) LongestWait(requesters int) time.Duration {
+	if r == nil {
+		return 0
+	}
+	return time.Duration(DefaultMaxRetries+4) * time.Duration(requesters) * r.interval
+}
+
+// join makes the account's queue, so that its counters exist at 0 from the
+// start.
+func (r *RateCap) join(account string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.queue(account)
+}
+
+// queue is the account's queue; the caller holds mu.
+func (r *RateCap) queue(account string) *capQueue {
+	q, ok := r.queues[account]
+	if !ok {
+		q = &capQueue{}
+		if m := r.metrics; m != nil {
+			q.wait, q.admitted = m.capWait.WithLabelValues(account), m.capAdmitted.WithLabelValues(account)
+		}
+		r.queues[account] = q
+	}
+	return q
+}
+
+// wait returns at the account's turn for a slot, which is then used, and
+// returns the slot's time; or with ctx's error, having used no slot.
+func (r *RateCap) wait(ctx context.Context, account string) (slot time.Time, err error) {
+	if r == nil {
+		return time.Time{}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
+	}
+	r.mu.Lock()
+	q := r.queue(account)
+	arrived := r.now()
+	w := r.enqueue(q, arrived)
+	r.mu.Unlock()
+	if w == nil {
+		q.count(0)
+		return arrived, nil
+	}
+	select {
+	case <-w.ready:
+	case <-ctx.Done():
+		r.giveUp(w)
+		return time.Time{}, ctx.Err()
+	}
+	q.count(w.slot.Sub(arrived))
+	return w.slot, nil
+}
+
+// enqueue puts a request that arrived at the end of its account's queue q,
+// or lets it through at once (then w is nil) when none waits and a slot is
+// free; the caller holds mu.
+func (r *RateCap) enqueue(q *capQueue, arrived time.Time) (w *capWaiter) {
+	if r.waiting == 0 && !arrived.Before(r.next) {
+		// Far under the cap nobody waits: no queue, no timer.
+		r.next = arrived.Add(r.interval)
+		return nil
+	}
+	w = &capWaiter{q: q, ready: make(chan struct{})}
+	if len(q.waiters) == 0 {
+		r.turns = append(r.turns, q)
+	}
+	q.waiters = append(q.waiters, w)
+	r.waiting++
+	r.grantDue(arrived)
+	return w
+}
+
+// giveUp takes a request whose caller stopped waiting out of its queue, or,
+// when its slot came as the caller gave up, takes the slot back.
+func (r *RateCap) giveUp(w *capWaiter) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w.granted {
+		r.handOn(w)
+	} else {
+		r.leave(w)
+	}
+}
+
+func (q *capQueue) count(waited time.Duration) {
+	if q.wait != nil {
+		q.wait.Add(max(waited, 0).Seconds())
+		q.admitted.Inc()
+	}
+}
+
+// grantDue hands out the slot that is due, if any, and arms the timer for
+// the next while requests wait; the caller holds mu.
+func (r *RateCap) grantDue(now time.Time) {
+	if r.waiting > 0 && !now.Before(r.next) {
+		r.grant(now)
+	}
+	r.showQueued()
+	if r.waiting > 0 && !r.armed {
+		r.armed = true
+		r.afterFunc(r.next.Sub(now), r.fire)
+	}
+}
+
+func (r *RateCap) fire() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.armed = false
+	r.grantDue(r.now())
+}
+
+// grant hands the slot at time slot to the oldest request of the account
+// whose turn it is; the caller holds mu and some request waits.
+func (r *RateCap) grant(slot time.Time) {
+	if r.turn >= len(r.turns) {
+		r.turn = 0
+	}
+	q := r.turns[r.turn]
+	w := q.waiters[0]
+	q.waiters[0] = nil
+	q.waiters = q.waiters[1:]
+	if len(q.waiters) == 0 {
+		r.turns = slices.Delete(r.turns, r.turn, r.turn+1)
+	} else {
+		r.turn++
+	}
+	r.waiting--
+	w.granted, w.slot = true, slot
+	r.next = slot.Add(r.interval)
+	// Before the waiter wakes: what it does next may read the gauge.
+	r.showQueued()
+	close(w.ready)
+}
+
+// leave takes a request that gave up out of its queue; the caller holds mu.
+func (r *RateCap) leave(w *capWaiter) {
+	q := w.q
+	q.waiters = slices.DeleteFunc(q.waiters, func(o *capWaiter) bool { return o == w })
+	r.waiting--
+	if len(q.waiters) == 0 {
+		i := slices.Index(r.turns, q)
+		r.turns = slices.Delete(r.turns, i, i+1)
+		if i < r.turn {
+			r.turn--
+		}
+	}
+	r.showQueued()
+}
+
+// handOn takes back the slot of a request that gave up as it was granted,
+// unless a later slot was handed out since: the slot is then the next
+// waiting request's, or free. The caller holds mu.
+func (r *RateCap) handOn(w *capWaiter) {
+	if r.next.Equal(w.slot.Add(r.interval)) {
+		r.next = w.slot
+		r.grantDue(r.now())
+	}
+}
+
+// showQueued sets the gauge of waiting requests; the caller holds mu.
+func (r *RateCap) showQueued() {
+	if r.metrics != nil {
+		r.metrics.capQueued.Set(float64(r.waiting))
+	}
+}

@@ -1,0 +1,202 @@
+package collector
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/encoding/protodelim"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/exposition"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// accountsRig is the rig with accounts named out of order (the parts are
+// served in name order, not the configuration's), every endpoint on, polled
+// once.
+func accountsRig(t *testing.T) (*rig, *Exporter) {
+	t.Helper()
+	var accounts []fakeexchange.Account
+	for i, name := range []string{"zeta", "main", "alpha-2", "alpha"} {
+		a := mainAccount()
+		if name != "main" {
+			a.Name, a.Keys[0].APIKey = name, "ACCTKEYaaaaaaaaaaaaaa00"+string(rune('0'+i))
+		}
+		accounts = append(accounts, a)
+	}
+	r := newRig(t, &fakeexchange.Scenario{Accounts: accounts})
+	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
+	for _, name := range []string{"zeta", "alpha"} {
+		// Balances in some accounts only.
+		if err := r.fake.SetBalance(name, fakeexchange.Balance{Token: "BTC", Holding: "1.5", MarkPrice: "60000"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := r.config()
+	cfg.Collectors = map[string]bool{}
+	for _, ep := range Endpoints {
+		cfg.Collectors[ep.Name] = true
+	}
+	e := newExporter(t, cfg)
+	pollAll(e)
+	return r, e
+}
+
+var descLabels = regexp.MustCompile(`variableLabels: \{([^}]*)\}`)
+
+// Every family of a per-account collector has the account label first
+// among its label names: a part per account, in account order, is then in
+// the order a registry sorts the metrics in.
+func TestAccountLabelSortsFirst(t *testing.T) {
+	_, e := accountsRig(t)
+	split := 0
+	for _, p := range e.parts {
+		if p.split == nil {
+			continue
+		}
+		split++
+		ch := make(chan *prometheus.Desc, 100)
+		p.split.Describe(ch)
+		close(ch)
+		for d := range ch {
+			m := descLabels.FindStringSubmatch(d.String())
+			if m == nil {
+				t.Fatalf("cannot read the labels of %s", d)
+			}
+			labels := strings.Split(m[1], ",")
+			slices.Sort(labels)
+			if labels[0] != "account" {
+				t.Errorf("%s: label names %v, want account first", d, labels)
+			}
+		}
+	}
+	accounts := map[string]int{}
+	for _, a := range e.accountParts {
+		accounts[a.name]++
+	}
+	if split < 8 || len(accounts) != 4 || len(e.accountParts) != 4*split || len(e.wholeParts) != 2 {
+		t.Errorf("%d per-account collectors, %d account parts of %d accounts, %d whole parts; want at least 8, a part per account and collector of 4 accounts, and 2", split, len(e.accountParts), len(accounts), len(e.wholeParts))
+	}
+}
+
+// The handler over Source serves every family as promhttp over one
+// registry of the same collectors does, in every stitched format.
+func TestSourceServesWhatOneRegistryServes(t *testing.T) {
+	_, e := accountsRig(t)
+	live := prometheus.NewRegistry()
+	h := exposition.NewHandler(e.Source(live), exposition.Options{})
+	plain := promhttp.HandlerFor(e.Gatherer(live), promhttp.HandlerOpts{EnableOpenMetrics: true})
+	for _, accept := range []string{"", "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8",
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"} {
+		for _, gz := range []bool{false, true} {
+			got, want := scrapeFamilies(t, h, accept, gz), scrapeFamilies(t, plain, accept, gz)
+			if len(got) != len(want) || len(want) < 30 {
+				t.Errorf("%q gzip %v: %d families, promhttp %d", accept, gz, len(got), len(want))
+			}
+			for name, block := range want {
+				if got[name] != block {
+					t.Errorf("%q gzip %v: family %s\n got: %q\nwant: %q", accept, gz, name, got[name], block)
+				}
+			}
+		}
+	}
+}
+
+// A poll that changes an account's data moves that account's part alone; a
+// poll that changes nothing moves no part.
+func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
+	r, e := accountsRig(t)
+	gens := func() map[string]uint64 {
+		out := map[string]uint64{}
+		for _, a := range e.accountParts {
+			out[a.name] += a.generation()
+		}
+		return out
+	}
+	before := gens()
+	pollAll(e)
+	if after := gens(); !maps.Equal(before, after) {
+		t.Errorf("polls that changed nothing moved parts: %v, then %v", before, after)
+	}
+	if err := r.fake.SetBalance("main", fakeexchange.Balance{Token: "ETH", Holding: "2", MarkPrice: "3000"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.pollers {
+		if p.endpoint == client.EndpointBalances {
+			p.pollOnce(context.Background())
+		}
+	}
+	after := gens()
+	for name, g := range after {
+		if moved := g != before[name]; moved != (name == "main") {
+			t.Errorf("account %s: generation %d, then %d", name, before[name], g)
+		}
+	}
+}
+
+// scrapeFamilies splits a scrape into its families, by name: the lines of
+// each in the text formats, the marshalled message in protobuf.
+func scrapeFamilies(t *testing.T, h http.Handler, accept string, gz bool) map[string]string {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+	req.Header.Set("Accept", accept)
+	if gz {
+		req.Header.Set("Accept-Encoding", "gzip")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	body := rec.Body.Bytes()
+	if rec.Header().Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := map[string]string{}
+	if strings.Contains(accept, "protobuf") {
+		br := bufio.NewReader(bytes.NewReader(body))
+		for {
+			mf := &dto.MetricFamily{}
+			if err := protodelim.UnmarshalFrom(br, mf); errors.Is(err, io.EOF) {
+				return out
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(mf)
+			if _, dup := out[mf.GetName()]; dup {
+				t.Fatalf("family %s twice", mf.GetName())
+			}
+			out[mf.GetName()] = string(b)
+		}
+	}
+	current := ""
+	for _, line := range strings.SplitAfter(string(body), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "#" && (f[1] == "HELP" || f[1] == "TYPE") {
+			if f[2] != current && out[f[2]] != "" {
+				t.Fatalf("family %s twice", f[2])
+			}
+			current = f[2]
+		}
+		out[current] += line
+	}
+	return out
+}
