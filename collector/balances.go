@@ -97,7 +97,7 @@ func (c *BalancesCollector) generation() uint64 {
 	g := c.perAccount.generation()
 	for _, l := range c.ledgers {
 		if l != nil {
-			g += l.Load().ReconcileGeneration()
+			g += l.ReconcileGeneration()
 		}
 	}
 	return g
@@ -107,7 +107,7 @@ func (c *BalancesCollector) generation() uint64 {
 func (c *BalancesCollector) generationAt(i int) uint64 {
 	g := c.perAccount.generationAt(i)
 	if l := c.ledgers[i]; l != nil {
-		g += l.Load().ReconcileGeneration()
+		g += l.ReconcileGeneration()
 	}
 	return g
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -69,5 +71,31 @@ func TestRestoredCursorAheadOfTheExchangeIsSetAside(t *testing.T) {
 	}
 	if !strings.Contains(r.logs.String(), "account=main") || !strings.Contains(r.logs.String(), "impossible") {
 		t.Errorf("no warning naming main:\n%s", r.logs.String())
+	}
+}
+
+// A replaced ledger starts its reconcile generation again from 0; the
+// account's generation must still never repeat one, or the balances part
+// of a scrape would keep the encoding of the ledger it replaced.
+func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
+	cfg := ledger.Config{Overlap: time.Minute, LateWindow: DefaultHistoryLateWindow}
+	startMs := historyNow.Add(-time.Hour).UnixMilli()
+	old := ledger.New(startMs, cfg)
+	old.ReconcileBalances()
+	old.ObserveBalances(ledger.Holdings{TimeMs: startMs + 1, Tokens: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(1)}})
+	ll := newLiveLedger(old)
+	before := ll.ReconcileGeneration()
+	if before == 0 {
+		t.Fatal("a baseline did not change the ledger's reconcile generation")
+	}
+	fresh := ledger.New(startMs, cfg)
+	ll.replace(fresh)
+	if got := ll.ReconcileGeneration(); got <= before {
+		t.Errorf("generation after the replacement = %d, want more than %d", got, before)
+	}
+	mid := ll.ReconcileGeneration()
+	fresh.ObserveBalances(ledger.Holdings{TimeMs: startMs + 2, Tokens: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(2)}})
+	if got := ll.ReconcileGeneration(); got <= mid {
+		t.Errorf("generation after the new ledger's baseline = %d, want more than %d", got, mid)
 	}
 }

@@ -102,6 +102,9 @@ type chain struct {
 	parts map[string]func() string
 	// shown are the parts whose log a failure message showed already.
 	shown map[string]bool
+	// failure is what went wrong, said again after the logs: CI keeps only
+	// the end of a long failure's output.
+	failure string
 }
 
 // startChain renders the rules, then starts Alertmanager, the two fake
@@ -117,6 +120,9 @@ func startChain(t *testing.T) *chain {
 			if out := c.parts[name]; out != nil && !c.shown[name] {
 				t.Logf("----- %s, last 60 lines -----\n%s", name, tail(out(), 60))
 			}
+		}
+		if c.failure != "" {
+			t.Logf("----- the failure, again -----\n%s", c.failure)
 		}
 	})
 	rules := renderRules(t)
@@ -212,7 +218,8 @@ func (c *chain) checkAlive(t *testing.T, while string) {
 		{"exporter-fresh", c.fresh.Exited(), func() string { return c.logs("exporter-fresh") }},
 	} {
 		if d.exited {
-			t.Fatalf("%s exited unexpectedly while %s\n%s", d.name, while, d.log())
+			c.failure = fmt.Sprintf("%s exited unexpectedly while %s", d.name, while)
+			t.Fatalf("%s\n%s", c.failure, d.log())
 		}
 	}
 }

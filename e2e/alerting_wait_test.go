@@ -20,6 +20,7 @@ func (c *chain) waitForAlerts(t *testing.T, end time.Time) {
 	t.Helper()
 	const while = "waiting for the expected alerts in Alertmanager"
 	t.Logf("%s, until %s", while, end.Format(time.TimeOnly))
+	began, lastSaid := time.Now(), time.Now()
 	for failures := 0; ; time.Sleep(3 * time.Second) {
 		c.checkAlive(t, while)
 		missing, err := c.missing()
@@ -36,8 +37,13 @@ func (c *chain) waitForAlerts(t *testing.T, end time.Time) {
 			return
 		}
 		if time.Now().After(end) {
-			t.Fatalf("alerts never reached Alertmanager, or data never reached Prometheus:\n  %s\n%s%s",
-				strings.Join(missing, "\n  "), c.alertsNow(), c.logs("exporter"))
+			c.failure = fmt.Sprintf("alerts never reached Alertmanager, or data never reached Prometheus:\n  %s\n%s",
+				strings.Join(missing, "\n  "), c.alertsNow())
+			t.Fatalf("%s%s", c.failure, c.logs("exporter"))
+		}
+		if time.Since(lastSaid) >= 30*time.Second {
+			t.Logf("%s: still missing after %s:\n  %s", while, time.Since(began).Round(time.Second), strings.Join(missing, "\n  "))
+			lastSaid = time.Now()
 		}
 	}
 }
@@ -122,7 +128,8 @@ func (c *chain) checkSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(fired) > 0 {
-		t.Errorf("alerts that must stay silent fired or are pending:\n  %s\n%s", strings.Join(fired, "\n  "), c.alertsNow())
+		c.failure = fmt.Sprintf("alerts that must stay silent fired or are pending:\n  %s\n%s", strings.Join(fired, "\n  "), c.alertsNow())
+		t.Error(c.failure)
 		return
 	}
 	t.Logf("all %d alerts that must stay silent stayed silent", len(silentAlerts))
