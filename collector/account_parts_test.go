@@ -90,8 +90,11 @@ func TestAccountLabelSortsFirst(t *testing.T) {
 	for _, a := range e.accountParts {
 		accounts[a.name]++
 	}
-	if split < 8 || len(accounts) != 4 || len(e.accountParts) != 4*split || len(e.wholeParts) != 2 {
-		t.Errorf("%d per-account collectors, %d account parts of %d accounts, %d whole parts; want at least 8, a part per account and collector of 4 accounts, and 2", split, len(e.accountParts), len(accounts), len(e.wholeParts))
+	// The poll health has a part for the public endpoints too (account "").
+	if split < 9 || len(accounts) != 5 || accounts[""] != 1 || len(e.accountParts) != 4*split+1 || len(e.wholeParts) != 2 {
+		t.Errorf("%d per-account collectors, %d account parts of %d accounts (%d public), %d whole parts; want at least 9, "+
+			"a part per account and collector of 4 accounts and the public poll health, and 2",
+			split, len(e.accountParts), len(accounts), accounts[""], len(e.wholeParts))
 	}
 }
 
@@ -119,13 +122,16 @@ func TestSourceServesWhatOneRegistryServes(t *testing.T) {
 }
 
 // A poll that changes an account's data moves that account's part alone; a
-// poll that changes nothing moves no part.
+// poll that changes nothing moves no data part.
 func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
 	r, e := accountsRig(t)
 	gens := func() map[string]uint64 {
 		out := map[string]uint64{}
 		for _, a := range e.accountParts {
-			out[a.name] += a.generation()
+			// The poll health moves with every poll: its timestamps do.
+			if _, health := a.c.(*HealthCollector); !health {
+				out[a.name] += a.generation()
+			}
 		}
 		return out
 	}
@@ -199,4 +205,34 @@ func scrapeFamilies(t *testing.T, h http.Handler, accept string, gz bool) map[st
 		out[current] += line
 	}
 	return out
+}
+
+// The poll health is a part per account: a poll of one account moves its
+// health part and no other account's.
+func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
+	_, e := accountsRig(t)
+	pollAll(e)
+	health := func() map[string]uint64 {
+		out := map[string]uint64{}
+		for _, a := range e.accountParts {
+			if _, ok := a.c.(*HealthCollector); ok {
+				out[a.name] = a.generation()
+			}
+		}
+		return out
+	}
+	before := health()
+	if len(before) != 5 {
+		t.Fatalf("health parts %v, want the 4 accounts' and the public endpoints'", before)
+	}
+	for _, p := range e.pollers {
+		if p.account == "main" && p.endpoint == client.EndpointBalances {
+			p.pollOnce(context.Background())
+		}
+	}
+	for name, g := range health() {
+		if moved := g != before[name]; moved != (name == "main") {
+			t.Errorf("health part of account %q: generation %d, then %d", name, before[name], g)
+		}
+	}
 }

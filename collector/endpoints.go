@@ -151,8 +151,7 @@ func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c promet
 		b.e.parts = append(b.e.parts, b.part)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: endpoint, account: account, interval: interval,
-		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.part.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now,
-		finished: &b.e.pollsFinished})
+		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.part.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now})
 }
 
 // intervals resolves the poll interval of every endpoint from cfg.

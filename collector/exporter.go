@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -121,18 +120,13 @@ type Exporter struct {
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
-	// parts are the data collectors, each gathered when it changed,
-	// healthReg the poll health gathered at scrape time: see Source.
-	parts     []*dataPart
-	healthReg *prometheus.Registry
+	// parts are the data collectors and the poll health, each gathered
+	// when it changed: see Source.
+	parts []*dataPart
 	// wholeParts and accountParts are what scrapes are served: the parts
 	// of the collectors that are not per account, and a part per account.
 	wholeParts   []*dataPart
 	accountParts []*accountPart
-	// pollsFinished is the generation of the poll health; health caches
-	// its gathered families for it.
-	pollsFinished atomic.Uint64
-	health        healthCache
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled
@@ -204,13 +198,10 @@ func New(cfg Config) (*Exporter, error) {
 	if len(e.pollers) == 0 && !cfg.Idle {
 		return nil, errors.New("nothing to poll: no public API and no account, or every collector that could poll turned off")
 	}
-	health := &HealthCollector{pollers: e.pollers}
+	health := newHealthCollector(e.pollers, e.caps)
 	e.collectors = append(e.collectors, health)
 	e.byName["health"] = health
-	e.healthReg = prometheus.NewRegistry()
-	capped := seriesCapCollector{caps: &e.caps}
-	e.collectors = append(e.collectors, capped)
-	e.healthReg.MustRegister(health, capped)
+	e.parts = append(e.parts, newDataPart(health))
 	for _, p := range e.parts {
 		p.refresh()
 	}

@@ -91,7 +91,7 @@ func (p *dataPart) wrap(poll listPollFunc) listPollFunc {
 // when it changed.
 func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		mfs, err := prometheus.Gatherers{live, e.healthReg}.Gather()
+		mfs, err := live.Gather()
 		errs := prometheus.MultiError{}
 		errs.Append(err)
 		for _, p := range e.parts {
@@ -112,39 +112,10 @@ func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 }
 
 // Source is what the exposition handler serves: live's families (Go,
-// process, build and client metrics) and the poll health, gathered per
-// scrape, and the data parts (each public collector, then each account),
-// with the generation that tells the handler when to gather and encode
-// them again.
+// process, build and client metrics), gathered per scrape, and the data
+// parts (each public collector, then a part per account and collector, the
+// poll health's among them), with the generation that tells the handler
+// when to gather and encode them again.
 func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		mfs, err := live.Gather()
-		return append(mfs, e.health.gather(e)...), err
-	}), Data: e.data}
-}
-
-// healthCache is the poll health as gathered after the latest finished
-// poll: it is encoded on every scrape, but gathered (thousands of const
-// metrics with hundreds of accounts) only when a poll finished since.
-type healthCache struct {
-	mu  sync.Mutex
-	gen uint64
-	mfs []*dto.MetricFamily
-	ok  bool
-}
-
-func (h *healthCache) gather(e *Exporter) []*dto.MetricFamily {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	gen := e.pollsFinished.Load()
-	if h.ok && gen == h.gen {
-		return h.mfs
-	}
-	mfs, err := e.healthReg.Gather()
-	if err != nil {
-		// Const metrics of fixed shape: a failure is a bug; serve the last.
-		return h.mfs
-	}
-	h.mfs, h.gen, h.ok = mfs, gen, true
-	return mfs
+	return exposition.Source{Live: live, Data: e.data}
 }

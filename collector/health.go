@@ -27,15 +27,52 @@ var (
 		pollLabels, nil)
 )
 
-// HealthCollector exports the outcome of every poller's last poll. A poller
-// appears once its first poll has finished (its last success and rows
-// rejected once it has succeeded), except for its failure counters, which
-// exist from the start so that increase() sees the first failure.
+// HealthCollector exports the outcome of every poller's last poll, and
+// every series cap's count. A poller appears once its first poll has
+// finished (its last success and rows rejected once it has succeeded),
+// except for its failure counters, which exist from the start so that
+// increase() sees the first failure. It is served a part per account (the
+// public endpoints' under account ""), each changed by its own polls only.
 type HealthCollector struct {
-	pollers []*poller
+	accounts []healthAccount
 }
 
-var _ prometheus.Collector = (*HealthCollector)(nil)
+// healthAccount is the pollers and series caps of one account.
+type healthAccount struct {
+	name    string
+	pollers []*poller
+	caps    []*seriesCap
+}
+
+var (
+	_ prometheus.Collector = (*HealthCollector)(nil)
+	_ accountSplit         = (*HealthCollector)(nil)
+)
+
+// newHealthCollector groups pollers and caps by account, in the order of
+// their first poller or cap.
+func newHealthCollector(pollers []*poller, caps []*seriesCap) *HealthCollector {
+	c := &HealthCollector{}
+	index := map[string]int{}
+	group := func(account string) *healthAccount {
+		i, ok := index[account]
+		if !ok {
+			i = len(c.accounts)
+			index[account] = i
+			c.accounts = append(c.accounts, healthAccount{name: account})
+		}
+		return &c.accounts[i]
+	}
+	for _, p := range pollers {
+		a := group(p.account)
+		a.pollers = append(a.pollers, p)
+	}
+	for _, s := range caps {
+		a := group(s.account)
+		a.caps = append(a.caps, s)
+	}
+	return c
+}
 
 // Describe implements prometheus.Collector.
 func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -44,11 +81,35 @@ func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- pollDurationDesc
 	ch <- pollFailuresDesc
 	ch <- pollRowsRejectedDesc
+	ch <- seriesCappedDesc
 }
 
 // Collect implements prometheus.Collector.
 func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, p := range c.pollers {
+	for i := range c.accounts {
+		c.collectAt(i, ch)
+	}
+}
+
+// accountNames implements accountSplit.
+func (c *HealthCollector) accountNames() []string {
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+}
+
+// generationAt implements accountSplit: the account's finished polls, after
+// which its series caps' counts show too.
+func (c *HealthCollector) generationAt(i int) uint64 {
+	var g uint64
+	for _, p := range c.accounts[i].pollers {
+		g += p.finishedPolls.Load()
+	}
+	return g
+}
+
+// collectAt implements accountSplit.
+func (c *HealthCollector) collectAt(i int, ch chan<- prometheus.Metric) {
+	a := &c.accounts[i]
+	for _, p := range a.pollers {
 		st := p.lastStatus()
 		for i, reason := range failureReasons {
 			ch <- prometheus.MustNewConstMetric(pollFailuresDesc, prometheus.CounterValue, float64(st.failures[i]), p.endpoint, p.account, reason)
@@ -63,5 +124,8 @@ func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
 				float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
 			ch <- prometheus.MustNewConstMetric(pollRowsRejectedDesc, prometheus.GaugeValue, float64(st.rejected), p.endpoint, p.account)
 		}
+	}
+	for _, s := range a.caps {
+		ch <- prometheus.MustNewConstMetric(seriesCappedDesc, prometheus.CounterValue, float64(s.capped.Load()), s.endpoint, s.account)
 	}
 }

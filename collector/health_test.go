@@ -100,7 +100,7 @@ func TestPollFailuresByReason(t *testing.T) {
 		return next
 	}), historyNow)
 	p.stallAfter = 20 * time.Millisecond
-	hc := &HealthCollector{pollers: []*poller{p}}
+	hc := newHealthCollector([]*poller{p}, nil)
 	want := map[string]float64{}
 	for _, r := range failureReasons {
 		want[r] = 0

@@ -34,9 +34,9 @@ type poller struct {
 	rejects    rejectLog
 	now        func() time.Time
 
-	// finished counts the polls every poller of the exporter finished: the
-	// generation of the poll health.
-	finished *atomic.Uint64
+	// finishedPolls counts the poller's finished polls: the generation of
+	// its account's poll health.
+	finishedPolls atomic.Uint64
 
 	mu     sync.Mutex
 	status pollStatus
@@ -127,9 +127,7 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.status.failures[failureReason(err)]++
 	}
 	p.mu.Unlock()
-	if p.finished != nil {
-		p.finished.Add(1)
-	}
+	p.finishedPolls.Add(1)
 
 	if err != nil {
 		p.logFailure(err)

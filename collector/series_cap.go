@@ -80,17 +80,3 @@ func (b *builder) seriesCap(account string) *seriesCap {
 	b.e.caps = append(b.e.caps, s)
 	return s
 }
-
-// seriesCapCollector exports every cap's count. It is gathered with the
-// poll health, after every finished poll.
-type seriesCapCollector struct{ caps *[]*seriesCap }
-
-// Describe implements prometheus.Collector.
-func (c seriesCapCollector) Describe(ch chan<- *prometheus.Desc) { ch <- seriesCappedDesc }
-
-// Collect implements prometheus.Collector.
-func (c seriesCapCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, s := range *c.caps {
-		ch <- prometheus.MustNewConstMetric(seriesCappedDesc, prometheus.CounterValue, float64(s.capped.Load()), s.endpoint, s.account)
-	}
-}

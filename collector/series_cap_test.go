@@ -1,12 +1,14 @@
 package collector
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
@@ -65,13 +67,17 @@ func TestSeriesCappedCountsTheRowsDroppedPerPoll(t *testing.T) {
 		{client.EndpointTokenHistory, "main"}: float64(len(recs) - 10),
 	}
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(seriesCapCollector{caps: &e.caps})
+	reg.MustRegister(e.byName["health"])
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
+	i := slices.IndexFunc(mfs, func(mf *dto.MetricFamily) bool { return mf.GetName() == "woox_exporter_series_capped_total" })
+	if i < 0 {
+		t.Fatal("no woox_exporter_series_capped_total")
+	}
 	got := map[[2]string]float64{}
-	for _, m := range mfs[0].GetMetric() {
+	for _, m := range mfs[i].GetMetric() {
 		l := m.GetLabel()
 		got[[2]string{l[1].GetValue(), l[0].GetValue()}] = m.GetCounter().GetValue()
 	}

@@ -55,6 +55,6 @@ func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
 	}
 
 	expectMetrics(t, c, "token_network.metrics")
-	expectMetrics(t, &HealthCollector{pollers: []*poller{p}}, "health_failed.metrics",
+	expectMetrics(t, newHealthCollector([]*poller{p}, nil), "health_failed.metrics",
 		"woox_poll_success", "woox_poll_last_success_timestamp_seconds")
 }

@@ -4,10 +4,12 @@
 // them. The data families come in parts (one per account, say), each
 // encoded once per change and per format asked for; a scrape stitches the
 // parts' encodings into one answer, each family written once, its metrics
-// in part order. A gzip answer is two gzip members: the live one
-// compressed per scrape, the data one once per change of any part (RFC 1952
-// allows any number of members; Go's and Prometheus' readers read them all);
-// an OpenMetrics answer has its one "# EOF" at the end.
+// in part order. A gzipped format keeps each part's metrics of each family
+// as a gzip member, compressed once per change of that part; an answer is
+// the live families' member, then the data's members in turn with the
+// headers between them as stored members (RFC 1952 allows any number of
+// members; Go's and Prometheus' readers read them all); an OpenMetrics
+// answer has its one "# EOF" at the end.
 package exposition
 
 import (
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,28 +86,39 @@ type cacheKey struct {
 }
 
 // entry is the data encoded in one format: each part for its generation,
-// and the parts stitched, until one of them changes.
+// and the plan that stitches them, until a part's families change.
 type entry struct {
 	mu    sync.Mutex
-	parts []encodedPart
-	// body is the parts stitched (gzipped when the key says), names its
-	// families, to refuse a live family of the same name (a family served
-	// twice breaks the scrape); stale when a part changed since.
-	body  []byte
-	names map[string]bool
-	stale bool
+	parts []*encodedPart
+	plan  *plan
+	// interned holds one copy of each family header and tail: every
+	// account's part of a family has the same.
+	interned map[string][]byte
 	// end is what follows the data: "# EOF" for OpenMetrics, gzipped as a
 	// member of its own when the format is.
 	end      []byte
 	lastUsed time.Time
 }
 
-// encodedPart is one part's families encoded for one generation.
+// encodedPart is one part's families encoded for one generation; replaced,
+// never changed, once made.
 type encodedPart struct {
 	generation uint64
-	valid      bool
 	segs       []segment
 	err        error
+}
+
+// intern returns the kept copy of b.
+func (e *entry) intern(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	if k, ok := e.interned[string(b)]; ok {
+		return k
+	}
+	k := bytes.Clone(b)
+	e.interned[string(k)] = k
+	return k
 }
 
 // NewHandler serves src.
@@ -137,7 +151,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fallback.ServeHTTP(w, r)
 		return
 	}
-	body, names, end, err := h.data(key)
+	v, end, err := h.data(key)
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
 	}
@@ -160,7 +174,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	enc := expfmt.NewEncoder(out, key.format)
 	for _, mf := range live {
-		if names[mf.GetName()] {
+		if v.plan.names[mf.GetName()] {
 			h.logf("metric family %s is both live and data: served once, as data", mf.GetName())
 			continue
 		}
@@ -175,21 +189,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, err := w.Write(body); err != nil {
+	if err := v.write(w); err != nil {
 		return
 	}
 	_, _ = w.Write(end)
 }
 
 // data returns the data encoded for key, encoding each part that changed
-// since, or that was never asked for in this format, and stitching the
-// parts again when one did; scrapes of one format share one encoding.
-func (h *Handler) data(key cacheKey) ([]byte, map[string]bool, []byte, error) {
+// since, or that was never asked for in this format; scrapes of one format
+// share one encoding. A gzipped format keeps each part's metrics of each
+// family compressed, as a gzip member of its own, and nothing
+// uncompressed: a change compresses only its part, and the answer is the
+// members written in turn.
+func (h *Handler) data(key cacheKey) (view, []byte, error) {
 	now := h.opts.Now()
 	h.mu.Lock()
 	e, ok := h.entries[key]
 	if !ok {
-		e = &entry{end: encodeEnd(key)}
+		e = &entry{end: encodeEnd(key), interned: map[string][]byte{}}
 		h.entries[key] = e
 	}
 	e.lastUsed = now
@@ -200,50 +217,42 @@ func (h *Handler) data(key cacheKey) ([]byte, map[string]bool, []byte, error) {
 	}
 	h.mu.Unlock()
 
+	keep := func(s segment) segment {
+		s.head, s.tail = e.intern(s.head), e.intern(s.tail)
+		switch {
+		case len(s.body) == 0:
+			s.body = nil
+		case key.gzip:
+			s.body = compress(s.body)
+		default:
+			s.body = bytes.Clone(s.body)
+		}
+		return s
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	parts := h.src.Data()
-	if len(e.parts) != len(parts) || e.body == nil {
-		e.parts = make([]encodedPart, len(parts))
+	if len(e.parts) != len(parts) {
+		e.parts, e.plan = make([]*encodedPart, len(parts)), nil
 	}
 	var errs []error
 	for i, p := range parts {
-		ep := &e.parts[i]
-		if !ep.valid || ep.generation != p.Generation {
+		old := e.parts[i]
+		if old == nil || old.generation != p.Generation {
 			mfs, gatherErr := p.Gather()
-			segs, err := encodeSegments(mfs, key.format)
-			*ep = encodedPart{generation: p.Generation, valid: true, segs: segs, err: errors.Join(gatherErr, err)}
-			e.stale = true
+			segs, err := encodeSegments(mfs, key.format, keep)
+			e.parts[i] = &encodedPart{generation: p.Generation, segs: segs, err: errors.Join(gatherErr, err)}
+			if old == nil || !sameFamilies(old.segs, segs) {
+				e.plan = nil
+			}
 		}
-		errs = append(errs, ep.err)
+		errs = append(errs, e.parts[i].err)
 	}
-	if e.stale || e.body == nil {
-		all := make([][]segment, len(e.parts))
-		for i := range e.parts {
-			all[i] = e.parts[i].segs
-		}
-		// Stitched straight into the compressor when gzipped: the
-		// uncompressed answer is never held whole.
-		var buf bytes.Buffer
-		var out io.Writer = &buf
-		var gz *gzip.Writer
-		if key.gzip {
-			buf.Grow(stitchedSize(all)/4 + 64)
-			gz = fastGzipPool.Get().(*gzip.Writer)
-			gz.Reset(&buf)
-			out = gz
-		} else {
-			buf.Grow(stitchedSize(all) + 64*len(all))
-		}
-		names, err := stitch(out, all, key.format.FormatType() == expfmt.TypeProtoDelim)
-		if gz != nil {
-			err = errors.Join(err, gz.Close())
-			fastGzipPool.Put(gz)
-		}
-		errs = append(errs, err)
-		e.body, e.names, e.stale = buf.Bytes(), names, false
+	if e.plan == nil {
+		e.plan = newPlan(e.parts)
 	}
-	return e.body, e.names, e.end, errors.Join(errs...)
+	v := view{parts: slices.Clone(e.parts), plan: e.plan, proto: key.format.FormatType() == expfmt.TypeProtoDelim, gzip: key.gzip}
+	return v, e.end, errors.Join(errs...)
 }
 
 // encodeEnd is what ends an answer in key's format.
@@ -285,11 +294,16 @@ func (h *Handler) CachedBytes() int {
 	n := 0
 	for _, e := range entries {
 		e.mu.Lock()
-		n += len(e.body)
 		for _, p := range e.parts {
-			for _, s := range p.segs {
-				n += len(s.head) + len(s.body) + len(s.tail)
+			if p == nil {
+				continue
 			}
+			for _, s := range p.segs {
+				n += len(s.body)
+			}
+		}
+		for _, b := range e.interned {
+			n += len(b)
 		}
 		e.mu.Unlock()
 	}

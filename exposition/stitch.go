@@ -2,10 +2,13 @@ package exposition
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"slices"
+	"strings"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -16,16 +19,19 @@ import (
 // the shares of every part can be written as one family: head is the
 // family's header (# HELP, # TYPE, # UNIT lines; protobuf's name, help and
 // type fields), body its metrics, tail what protobuf writes after them
-// (the unit field).
+// (the unit field). size is the body's length before any compression.
 type segment struct {
 	name             string
 	head, body, tail []byte
+	size             int
 }
 
 // encodeSegments encodes each family of mfs (sorted by name, as a registry
 // gathers them) in format with expfmt, and splits each encoding into its
-// segment: stitched back, the segments are expfmt's bytes.
-func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format) ([]segment, error) {
+// segment: stitched back, the segments are expfmt's bytes. keep is given
+// each segment while its bytes are still in a buffer reused for the next
+// family, and returns what is kept of it.
+func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format, keep func(segment) segment) ([]segment, error) {
 	var buf bytes.Buffer
 	enc := expfmt.NewEncoder(&buf, format)
 	proto := format.FormatType() == expfmt.TypeProtoDelim
@@ -41,22 +47,27 @@ func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format) ([]segment, e
 			errs = append(errs, fmt.Errorf("encode %s: %w", mf.GetName(), err))
 			continue
 		}
-		b := bytes.Clone(buf.Bytes())
 		var seg segment
 		var err error
 		if proto {
-			seg, err = splitProto(b)
+			seg, err = splitProto(buf.Bytes())
 		} else {
-			seg = splitText(b)
+			seg = splitText(buf.Bytes())
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("split %s: %w", mf.GetName(), err))
 			continue
 		}
-		seg.name = mf.GetName()
-		segs = append(segs, seg)
+		seg.name, seg.size = mf.GetName(), len(seg.body)
+		segs = append(segs, keep(seg))
 	}
 	return segs, errors.Join(errs...)
+}
+
+// cloneSegment keeps a segment whole.
+func cloneSegment(s segment) segment {
+	s.head, s.body, s.tail = bytes.Clone(s.head), bytes.Clone(s.body), bytes.Clone(s.tail)
+	return s
 }
 
 // splitText splits a family in a text format after its leading comment
@@ -111,59 +122,133 @@ func splitProto(b []byte) (segment, error) {
 	return segment{head: msg[:first], body: msg[first:last], tail: msg[last:]}, nil
 }
 
-// stitch writes the parts' segments to w as one answer: each family once,
-// its header from the first part that has it, then every part's metrics of
-// it in part order, families sorted by name. It returns the family names.
-func stitch(w io.Writer, parts [][]segment, proto bool) (map[string]bool, error) {
-	byName := map[string][]*segment{}
-	for _, segs := range parts {
-		for i := range segs {
-			s := &segs[i]
-			byName[s.name] = append(byName[s.name], s)
-		}
-	}
-	names := make([]string, 0, len(byName))
-	for name := range byName {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var prefix []byte
-	var errs []error
-	write := func(b []byte) {
-		if _, err := w.Write(b); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for _, name := range names {
-		segs := byName[name]
-		if proto {
-			n := len(segs[0].head) + len(segs[0].tail)
-			for _, s := range segs {
-				n += len(s.body)
-			}
-			prefix = protowire.AppendVarint(prefix[:0], uint64(n))
-			write(prefix)
-		}
-		write(segs[0].head)
-		for _, s := range segs {
-			write(s.body)
-		}
-		write(segs[0].tail)
-	}
-	set := make(map[string]bool, len(names))
-	for _, name := range names {
-		set[name] = true
-	}
-	return set, errors.Join(errs...)
+// plan is the order a stitched answer writes the parts' segments in: each
+// family once, sorted by name, its segments in part order. It depends only
+// on which families each part has, so a part whose metrics change keeps it.
+type plan struct {
+	families []familyPlan
+	// names are the families, to refuse a live family of the same name (a
+	// family served twice breaks the scrape).
+	names map[string]bool
 }
 
-// stitchedSize is about the size of the parts stitched, uncompressed.
-func stitchedSize(parts [][]segment) int {
-	n := 0
-	for _, segs := range parts {
-		for _, s := range segs {
-			n += len(s.body)
+type familyPlan struct {
+	name string
+	refs []segRef
+}
+
+// segRef is segment seg of part part.
+type segRef struct{ part, seg int32 }
+
+// newPlan plans the stitching of parts' segments.
+func newPlan(parts []*encodedPart) *plan {
+	byName := map[string][]segRef{}
+	for i, p := range parts {
+		for j, s := range p.segs {
+			byName[s.name] = append(byName[s.name], segRef{int32(i), int32(j)})
 		}
 	}
-	return n
+	pl := &plan{families: make([]familyPlan, 0, len(byName)), names: make(map[string]bool, len(byName))}
+	for name, refs := range byName {
+		pl.families = append(pl.families, familyPlan{name: name, refs: refs})
+		pl.names[name] = true
+	}
+	slices.SortFunc(pl.families, func(a, b familyPlan) int { return strings.Compare(a.name, b.name) })
+	return pl
+}
+
+// sameFamilies reports whether a and b hold the same families, in order: a
+// part changed from a to b keeps the plan.
+func sameFamilies(a, b []segment) bool {
+	return slices.EqualFunc(a, b, func(x, y segment) bool { return x.name == y.name })
+}
+
+// view is one stitched answer: the parts as encoded when it was taken, and
+// their plan. Parts are replaced, never changed, so a view is written
+// without holding the entry's lock.
+type view struct {
+	parts []*encodedPart
+	plan  *plan
+	proto bool
+	// gzip: each body is a gzip member of its own; heads, tails and length
+	// prefixes are written as stored members between them.
+	gzip bool
+}
+
+// write writes v to w: each family once, its header (after its length
+// prefix in protobuf) from its first part, then every part's metrics of it,
+// then its tail.
+func (v view) write(w io.Writer) error {
+	var glue, member []byte
+	flush := func() error {
+		if len(glue) == 0 {
+			return nil
+		}
+		var err error
+		if v.gzip {
+			member = storedMember(member[:0], glue)
+			_, err = w.Write(member)
+		} else {
+			_, err = w.Write(glue)
+		}
+		glue = glue[:0]
+		return err
+	}
+	for _, f := range v.plan.families {
+		first := v.parts[f.refs[0].part].segs[f.refs[0].seg]
+		if v.proto {
+			n := len(first.head) + len(first.tail)
+			for _, r := range f.refs {
+				n += v.parts[r.part].segs[r.seg].size
+			}
+			glue = protowire.AppendVarint(glue, uint64(n))
+		}
+		glue = append(glue, first.head...)
+		for _, r := range f.refs {
+			body := v.parts[r.part].segs[r.seg].body
+			if len(body) == 0 {
+				continue
+			}
+			if v.gzip {
+				if err := flush(); err != nil {
+					return err
+				}
+				if _, err := w.Write(body); err != nil {
+					return err
+				}
+			} else {
+				glue = append(glue, body...)
+				if len(glue) >= 32<<10 {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		glue = append(glue, first.tail...)
+	}
+	return flush()
+}
+
+// storedMember appends to dst b as a gzip member of stored (uncompressed)
+// deflate blocks, and returns it: the glue between compressed bodies is a
+// few bytes, not worth a compressor.
+func storedMember(dst, b []byte) []byte {
+	crc, size := crc32.ChecksumIEEE(b), uint32(len(b))
+	dst = append(dst, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+	for {
+		n := min(len(b), 0xffff)
+		final := byte(0)
+		if n == len(b) {
+			final = 1
+		}
+		dst = append(dst, final, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		dst = append(dst, b[:n]...)
+		if final == 1 {
+			break
+		}
+		b = b[n:]
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, crc)
+	return binary.LittleEndian.AppendUint32(dst, size)
 }

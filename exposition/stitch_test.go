@@ -2,6 +2,8 @@ package exposition
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -218,13 +220,14 @@ func TestStitchKeepsTheUnit(t *testing.T) {
 		if err := expfmt.NewEncoder(&want, f).Encode(whole); err != nil {
 			t.Fatal(err)
 		}
-		a, errA := encodeSegments([]*dto.MetricFamily{family("a")}, f)
-		b, errB := encodeSegments([]*dto.MetricFamily{family("b")}, f)
+		a, errA := encodeSegments([]*dto.MetricFamily{family("a")}, f, cloneSegment)
+		b, errB := encodeSegments([]*dto.MetricFamily{family("b")}, f, cloneSegment)
 		if errA != nil || errB != nil {
 			t.Fatal(errA, errB)
 		}
+		parts := []*encodedPart{{segs: a}, {segs: b}}
 		var got bytes.Buffer
-		if _, err := stitch(&got, [][]segment{a, b}, f.FormatType() == expfmt.TypeProtoDelim); err != nil {
+		if err := (view{parts: parts, plan: newPlan(parts), proto: f.FormatType() == expfmt.TypeProtoDelim}).write(&got); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -260,6 +263,32 @@ func TestNameFilterOverAccountPartsIsPromhttps(t *testing.T) {
 		got, want := filtered(r.handler), filtered(r.plain)
 		if !bytes.Equal(got, want) || len(want) == 0 {
 			t.Errorf("%q: filtered answer\n got: %q\nwant: %q", accept, got, want)
+		}
+	}
+}
+
+// A stored member is a gzip member of its bytes, over several deflate
+// blocks when they are longer than one holds, and reads back between
+// compressed members.
+func TestStoredMemberReadsBack(t *testing.T) {
+	for _, n := range []int{0, 1, 0xffff, 0xffff + 1, 3*0xffff + 17} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i * 7)
+		}
+		stream := append(storedMember(nil, b), compress([]byte("between"))...)
+		stream = storedMember(stream, b)
+		zr, err := gzip.NewReader(bytes.NewReader(stream))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		want := append(append(bytes.Clone(b), "between"...), b...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: read back %d bytes, want %d", n, len(got), len(want))
 		}
 	}
 }
