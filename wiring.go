@@ -57,7 +57,7 @@ type wiring struct {
 // read only later, all before --config.check's OK.
 func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
-	w.clientMetrics = client.NewMetrics(w.reg)
+	w.clientMetrics = client.NewProcessMetrics(w.reg)
 	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
 	// Built before --config.check's OK: the client checks the exchange URL.

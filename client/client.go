@@ -129,6 +129,8 @@ type Client struct {
 	signatures signatureRing
 
 	clock *Clock
+	// metrics are the account's request counters, nil without Metrics.
+	metrics *AccountMetrics
 
 	mu      sync.Mutex
 	budgets map[string]*budget
@@ -212,15 +214,20 @@ func New(cfg Config) (*Client, error) {
 		}}
 	cfg.RateCap.join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
+		c.metrics = m.account(cfg.Account)
 		for _, endpoint := range c.endpoints() {
 			// A counter that appears on its first 429 starts at 1, and
 			// increase() never sees that first 429: the WooxRateLimited
 			// alert needs the series to exist at 0 before.
-			m.requests.WithLabelValues(endpoint, cfg.Account, "429")
+			c.metrics.expect(endpoint, "429")
 		}
 	}
 	return c, nil
 }
+
+// AccountMetrics are the client's account's request counters, for the
+// exporter to serve; nil when the client has no Metrics.
+func (c *Client) AccountMetrics() *AccountMetrics { return c.metrics }
 
 // endpoints are the endpoints the client is meant to call: Config.Endpoints
 // or its default; and system info, which any client asks after a -1011 and

@@ -1,27 +1,58 @@
 package client
 
 import (
+	"sync"
+	"sync/atomic"
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Metrics instruments the HTTP calls of every Client that shares it.
+// Metrics instruments the HTTP calls of every Client that shares it. The
+// per-account counters are not registered: each account's are a collector
+// of their own (AccountMetrics), which the exporter serves as a part of its
+// own, encoded again only when that account sent a request.
 type Metrics struct {
-	requests  *prometheus.CounterVec
 	duration  *prometheus.HistogramVec
 	clockSkew prometheus.Gauge
-	// The process-wide cap (RateCap): its rate, the requests waiting for
-	// it, and each account's time waited and requests let through.
-	capLimit, capQueued  prometheus.Gauge
-	capWait, capAdmitted *prometheus.CounterVec
+	// The process-wide cap (RateCap): its rate and the requests waiting
+	// for it.
+	capLimit, capQueued prometheus.Gauge
+
+	mu       sync.Mutex
+	accounts map[string]*AccountMetrics
 }
 
-// NewMetrics creates the client metrics and registers them on reg.
+var (
+	requestsOpts = prometheus.CounterOpts{
+		Name: "woox_api_requests_total",
+		Help: "Requests sent to the exchange API, by endpoint, account and HTTP status code (\"error\" when no response came).",
+	}
+	capWaitOpts = prometheus.CounterOpts{
+		Name: "woox_api_rate_cap_wait_seconds_total",
+		Help: "Seconds the account's requests waited for their turn under --api.max-requests-per-second (account \"\" is the public endpoints).",
+	}
+	capAdmittedOpts = prometheus.CounterOpts{
+		Name: "woox_api_rate_cap_admitted_total",
+		Help: "Requests of the account let through --api.max-requests-per-second, waiting or not: the divisor of woox_api_rate_cap_wait_seconds_total.",
+	}
+)
+
+// NewMetrics creates the client metrics and registers them all on reg,
+// every account's counters as one collector (AllAccounts).
 func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := NewProcessMetrics(reg)
+	if reg != nil {
+		reg.MustRegister(m.AllAccounts())
+	}
+	return m
+}
+
+// NewProcessMetrics creates the client metrics and registers only the
+// process-wide ones on reg: each account's counters are served through
+// Client.AccountMetrics.
+func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "woox_api_requests_total",
-			Help: "Requests sent to the exchange API, by endpoint, account and HTTP status code (\"error\" when no response came).",
-		}, []string{"endpoint", "account", "code"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "woox_api_request_duration_seconds",
 			Help:    "Duration of requests to the exchange API, by endpoint.",
@@ -39,17 +70,104 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "woox_api_rate_cap_queued",
 			Help: "Requests waiting now for their turn under --api.max-requests-per-second.",
 		}),
-		capWait: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "woox_api_rate_cap_wait_seconds_total",
-			Help: "Seconds the account's requests waited for their turn under --api.max-requests-per-second (account \"\" is the public endpoints).",
-		}, []string{"account"}),
-		capAdmitted: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "woox_api_rate_cap_admitted_total",
-			Help: "Requests of the account let through --api.max-requests-per-second, waiting or not: the divisor of woox_api_rate_cap_wait_seconds_total.",
-		}, []string{"account"}),
+		accounts: map[string]*AccountMetrics{},
 	}
 	if reg != nil {
-		reg.MustRegister(m.requests, m.duration, m.clockSkew, m.capLimit, m.capQueued, m.capWait, m.capAdmitted)
+		reg.MustRegister(m.duration, m.clockSkew, m.capLimit, m.capQueued)
 	}
 	return m
+}
+
+// account is the account's metrics ("" for the public endpoints), made on
+// first use.
+func (m *Metrics) account(name string) *AccountMetrics {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[name]
+	if !ok {
+		labels := prometheus.Labels{"account": name}
+		with := func(o prometheus.CounterOpts) prometheus.CounterOpts { o.ConstLabels = labels; return o }
+		a = &AccountMetrics{name: name, requests: prometheus.NewCounterVec(with(requestsOpts), []string{"endpoint", "code"}),
+			capWait: prometheus.NewCounter(with(capWaitOpts)), capAdmitted: prometheus.NewCounter(with(capAdmittedOpts))}
+		m.accounts[name] = a
+	}
+	return a
+}
+
+// AllAccounts collects every account's counters, the accounts of clients
+// made later included (unchecked: it describes nothing).
+func (m *Metrics) AllAccounts() prometheus.Collector { return allAccounts{m} }
+
+type allAccounts struct{ m *Metrics }
+
+func (allAccounts) Describe(chan<- *prometheus.Desc) {}
+
+func (c allAccounts) Collect(ch chan<- prometheus.Metric) {
+	c.m.mu.Lock()
+	accounts := make([]*AccountMetrics, 0, len(c.m.accounts))
+	for _, a := range c.m.accounts {
+		accounts = append(accounts, a)
+	}
+	c.m.mu.Unlock()
+	for _, a := range accounts {
+		a.Collect(ch)
+	}
+}
+
+// AccountMetrics are one account's request counters (woox_api_requests_total)
+// and, under a rate cap, its time waited and requests let through: a
+// collector whose Generation changes with every change.
+type AccountMetrics struct {
+	name                 string
+	requests             *prometheus.CounterVec
+	capWait, capAdmitted prometheus.Counter
+	capped               atomic.Bool
+	changes              atomic.Uint64
+}
+
+// Name is the account's name, "" for the public endpoints.
+func (a *AccountMetrics) Name() string { return a.name }
+
+// Generation changes whenever the metrics may have.
+func (a *AccountMetrics) Generation() uint64 { return a.changes.Load() }
+
+// Describe implements prometheus.Collector.
+func (a *AccountMetrics) Describe(ch chan<- *prometheus.Desc) {
+	a.requests.Describe(ch)
+	ch <- a.capWait.Desc()
+	ch <- a.capAdmitted.Desc()
+}
+
+// Collect implements prometheus.Collector.
+func (a *AccountMetrics) Collect(ch chan<- prometheus.Metric) {
+	a.requests.Collect(ch)
+	if a.capped.Load() {
+		ch <- a.capWait
+		ch <- a.capAdmitted
+	}
+}
+
+// request counts a request of endpoint answered with code.
+func (a *AccountMetrics) request(endpoint, code string) {
+	a.requests.WithLabelValues(endpoint, code).Inc()
+	a.changes.Add(1)
+}
+
+// expect makes the endpoint's series of code exist at 0.
+func (a *AccountMetrics) expect(endpoint, code string) {
+	a.requests.WithLabelValues(endpoint, code)
+	a.changes.Add(1)
+}
+
+// joinCap makes the account's rate cap counters exist.
+func (a *AccountMetrics) joinCap() {
+	a.capped.Store(true)
+	a.changes.Add(1)
+}
+
+// admit counts a request let through the rate cap after waiting waited.
+func (a *AccountMetrics) admit(waited time.Duration) {
+	a.capWait.Add(waited.Seconds())
+	a.capAdmitted.Inc()
+	a.changes.Add(1)
 }

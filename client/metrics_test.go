@@ -46,7 +46,7 @@ woox_api_requests_total{account="main",code="429",endpoint="credentials"} 0
 woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 `
-	if err := testutil.CollectAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
 		t.Error(err)
 	}
 }
@@ -62,7 +62,7 @@ func TestRateLimitSeriesFollowConfiguredEndpoints(t *testing.T) {
 	want := requestsHelp + `woox_api_requests_total{account="main",code="429",endpoint="balances"} 0
 woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 `
-	if err := testutil.CollectAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
 		t.Error(err)
 	}
 }
@@ -81,7 +81,7 @@ woox_api_requests_total{account="main",code="429",endpoint="credentials"} 1
 woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 `
-	if err := testutil.CollectAndCompare(h.reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
+	if err := testutil.GatherAndCompare(h.reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
 		t.Error(err)
 	}
 }
@@ -179,7 +179,7 @@ woox_api_requests_total{account="main",code="429",endpoint="system_info"} 0
 woox_api_requests_total{account="main",code="429",endpoint="token_history"} 0
 woox_api_requests_total{account="main",code="503",endpoint="token_history"} 1
 `
-	if err := testutil.CollectAndCompare(h.reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
+	if err := testutil.GatherAndCompare(h.reg, strings.NewReader(want), "woox_api_requests_total"); err != nil {
 		t.Error(err)
 	}
 	// The failed connection is timed too.
@@ -231,7 +231,7 @@ func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
 			want := `# HELP woox_api_clock_skew_seconds Exchange server clock minus local clock, from the latest trusted answer (successful, quick, within a day).
 # TYPE woox_api_clock_skew_seconds gauge
 woox_api_clock_skew_seconds ` + strconv.FormatFloat(tc.ahead.Seconds(), 'g', -1, 64) + "\n"
-			if err := testutil.CollectAndCompare(h.reg, strings.NewReader(want), "woox_api_clock_skew_seconds"); err != nil {
+			if err := testutil.GatherAndCompare(h.reg, strings.NewReader(want), "woox_api_clock_skew_seconds"); err != nil {
 				t.Error(err)
 			}
 			logs := h.logbuf.String()

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second:
@@ -50,8 +49,8 @@ type RateCap struct {
 // capQueue is one account's requests waiting for a slot, oldest first, and
 // the account's counters.
 type capQueue struct {
-	waiters        []*capWaiter
-	wait, admitted prometheus.Counter
+	waiters []*capWaiter
+	metrics *AccountMetrics
 }
 
 type capWaiter struct {
@@ -112,7 +111,8 @@ func (r *RateCap) queue(account string) *capQueue {
 	if !ok {
 		q = &capQueue{}
 		if m := r.metrics; m != nil {
-			q.wait, q.admitted = m.capWait.WithLabelValues(account), m.capAdmitted.WithLabelValues(account)
+			q.metrics = m.account(account)
+			q.metrics.joinCap()
 		}
 		r.queues[account] = q
 	}
@@ -179,9 +179,8 @@ func (r *RateCap) giveUp(w *capWaiter) {
 }
 
 func (q *capQueue) count(waited time.Duration) {
-	if q.wait != nil {
-		q.wait.Add(max(waited, 0).Seconds())
-		q.admitted.Inc()
+	if q.metrics != nil {
+		q.metrics.admit(max(waited, 0))
 	}
 }
 

@@ -158,10 +158,10 @@ func TestRateCapServesAnotherAccountWithinOneRoundOfABacklog(t *testing.T) {
 		}
 	}
 	wantWait := order[i].slot.Sub(capEpoch).Seconds()
-	if got := testutil.ToFloat64(m.capWait.WithLabelValues("quiet")); got != wantWait {
+	if got := testutil.ToFloat64(m.account("quiet").capWait); got != wantWait {
 		t.Errorf("quiet's wait = %v s, want %v", got, wantWait)
 	}
-	if got := testutil.ToFloat64(m.capAdmitted.WithLabelValues("busy")); got != 101 {
+	if got := testutil.ToFloat64(m.account("busy").capAdmitted); got != 101 {
 		t.Errorf("busy's requests let through = %v, want 101", got)
 	}
 	if got := testutil.ToFloat64(m.capQueued); got != 0 {
@@ -298,7 +298,7 @@ func TestRateCapWaiterThatGivesUpUsesNoSlot(t *testing.T) {
 	if err != nil || !next.Equal(capEpoch.Add(r.interval)) {
 		t.Errorf("next request: slot %s, %v; want %s, the slot b gave up", next, err, capEpoch.Add(r.interval))
 	}
-	if got := testutil.ToFloat64(m.capAdmitted.WithLabelValues("b")); got != 0 {
+	if got := testutil.ToFloat64(m.account("b").capAdmitted); got != 0 {
 		t.Errorf("b's requests let through = %v, want 0", got)
 	}
 	if _, err := r.wait(ctx, "b"); !errors.Is(err, context.Canceled) {
@@ -355,7 +355,7 @@ func TestRateCapFarUnderTheCapLetsRequestsThroughAtOnce(t *testing.T) {
 	if len(ft.pending) != 0 {
 		t.Errorf("%d timers armed, want none", len(ft.pending))
 	}
-	if got := testutil.ToFloat64(m.capWait.WithLabelValues("a")); got != 0 {
+	if got := testutil.ToFloat64(m.account("a").capWait); got != 0 {
 		t.Errorf("wait = %v s, want 0", got)
 	}
 	if got := testutil.ToFloat64(m.capLimit); got != 500 {

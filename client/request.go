@@ -270,7 +270,7 @@ func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
 
 func (c *Client) observe(endpoint, code string, start time.Time) {
 	if m := c.cfg.Metrics; m != nil {
-		m.requests.WithLabelValues(endpoint, c.cfg.Account, code).Inc()
+		c.metrics.request(endpoint, code)
 		m.duration.WithLabelValues(endpoint).Observe(c.cfg.Now().Sub(start).Seconds())
 	}
 }

@@ -58,7 +58,10 @@ func accountsRig(t *testing.T) (*rig, *Exporter) {
 	return r, e
 }
 
-var descLabels = regexp.MustCompile(`variableLabels: \{([^}]*)\}`)
+var (
+	descLabels  = regexp.MustCompile(`variableLabels: \{([^}]*)\}`)
+	constLabels = regexp.MustCompile(`constLabels: \{([^}]*)\}`)
+)
 
 // Every family of a per-account collector has the account label first
 // among its label names: a part per account, in account order, is then in
@@ -80,6 +83,12 @@ func TestAccountLabelSortsFirst(t *testing.T) {
 				t.Fatalf("cannot read the labels of %s", d)
 			}
 			labels := strings.Split(m[1], ",")
+			if c := constLabels.FindStringSubmatch(d.String()); c != nil && c[1] != "" {
+				for _, pair := range strings.Split(c[1], ",") {
+					name, _, _ := strings.Cut(pair, "=")
+					labels = append(labels, name)
+				}
+			}
 			slices.Sort(labels)
 			if labels[0] != "account" {
 				t.Errorf("%s: label names %v, want account first", d, labels)

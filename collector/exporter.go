@@ -198,15 +198,25 @@ func New(cfg Config) (*Exporter, error) {
 	if len(e.pollers) == 0 && !cfg.Idle {
 		return nil, errors.New("nothing to poll: no public API and no account, or every collector that could poll turned off")
 	}
-	health := newHealthCollector(e.pollers, e.caps)
-	e.collectors = append(e.collectors, health)
-	e.byName["health"] = health
-	e.parts = append(e.parts, newDataPart(health))
+	e.addHealth(cfg)
 	for _, p := range e.parts {
 		p.refresh()
 	}
 	e.wholeParts, e.accountParts = splitParts(e.parts)
 	return e, nil
+}
+
+// addHealth adds the poll health and the clients' request counters, each a
+// part per account.
+func (e *Exporter) addHealth(cfg Config) {
+	health := newHealthCollector(e.pollers, e.caps)
+	e.collectors = append(e.collectors, health)
+	e.byName["health"] = health
+	e.parts = append(e.parts, newDataPart(health))
+	if requests := newClientMetrics(cfg.Public, cfg.Accounts); requests != nil {
+		e.collectors = append(e.collectors, requests)
+		e.parts = append(e.parts, newDataPart(requests))
+	}
 }
 
 // Run starts every poller, each polling at once and then every interval, and

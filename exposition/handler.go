@@ -270,17 +270,21 @@ func encodeEnd(key cacheKey) []byte {
 }
 
 // compress is b as a gzip member, at the fastest level: the data is
-// compressed again whenever any part changes.
+// compressed again whenever its part changes. The member is compressed into
+// a pooled buffer and copied out at its size: thousands are kept.
 func compress(b []byte) []byte {
-	var z bytes.Buffer
-	z.Grow(len(b)/4 + 64)
+	z := scratchPool.Get().(*bytes.Buffer)
+	defer scratchPool.Put(z)
+	z.Reset()
 	gz := fastGzipPool.Get().(*gzip.Writer)
 	defer fastGzipPool.Put(gz)
-	gz.Reset(&z)
+	gz.Reset(z)
 	_, _ = gz.Write(b)
 	_ = gz.Close()
-	return z.Bytes()
+	return bytes.Clone(z.Bytes())
 }
+
+var scratchPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // CachedBytes is how many bytes of encoded data the handler holds, over
 // every format it keeps.

@@ -70,6 +70,9 @@ func (l *Ledger) ObserveBalances(h Holdings) {
 		r.hasBase, r.originMs, r.baseMs, r.base = true, h.TimeMs, h.TimeMs, maps.Clone(h.Tokens)
 		r.unexplained = map[string]decimal.Decimal{}
 		r.pending = slices.DeleteFunc(r.pending, func(p Record) bool { return p.TimestampMs <= h.TimeMs })
+		if len(r.pending) == 0 {
+			r.pending = nil // the records before the baseline are many; their array goes
+		}
 		r.gen++
 		return
 	}
@@ -135,6 +138,9 @@ func (r *reconcile) compare() {
 		change[p.Token] = change[p.Token].Sub(p.Amount)
 		return true
 	})
+	if len(r.pending) == 0 {
+		r.pending = nil
+	}
 	for token, d := range change {
 		r.add(token, d)
 	}
