@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
 )
 
 // DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second:

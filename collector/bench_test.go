@@ -41,7 +41,7 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 func largeExporter(b *testing.B, tokens int) (*Exporter, *prometheus.Registry) {
 	b.Helper()
 	reg := prometheus.NewRegistry()
-	metrics := client.NewMetrics(reg)
+	metrics := client.NewProcessMetrics(reg)
 	r := newRig(b, fakeexchange.LargeScenario(benchNetworks, benchKeys), realTime(),
 		clientConfig(func(c *client.Config) { c.Metrics = metrics }))
 	now := time.Now()
@@ -100,10 +100,7 @@ func seriesOf(b *testing.B, g prometheus.Gatherer) int {
 
 // BenchmarkScrapeExporter is a scrape of the large account as the exporter
 // serves it (package exposition): the live families gathered, encoded and
-// gzipped, the data families copied from their encoding. It leaves out
-// internal/server's limitEncoding wrapper (unexported, so out of reach here),
-// which adds a copy of the compressed answer from a pooled buffer; the load
-// test measures the binary with it.
+// gzipped, the data families written from their kept encodings.
 func BenchmarkScrapeExporter(b *testing.B) {
 	for _, tokens := range benchTokens {
 		b.Run(fmt.Sprintf("tokens=%d", tokens), func(b *testing.B) {

@@ -63,6 +63,11 @@ type Options struct {
 	Idle time.Duration
 	// Now is the clock for Idle; nil means time.Now.
 	Now func() time.Time
+	// MaxEncodings is how many scrapes may encode at once (the data that
+	// changed, the live families); more wait their turn, or until their
+	// client gives up. Encoding is CPU bound, so more at once than CPUs
+	// raise memory, not throughput. 0 is no limit.
+	MaxEncodings int
 }
 
 // Handler serves the metrics; see the package comment.
@@ -73,6 +78,9 @@ type Handler struct {
 	// fallback serves what the cache does not: a name[] filter, the
 	// protobuf text formats.
 	fallback http.Handler
+
+	// encodings holds a token per scrape encoding; nil is no limit.
+	encodings chan struct{}
 
 	mu      sync.Mutex
 	entries map[cacheKey]*entry
@@ -136,8 +144,12 @@ func NewHandler(src Source, opts Options) *Handler {
 		}
 		return gs.Gather()
 	})
+	var encodings chan struct{}
+	if opts.MaxEncodings > 0 {
+		encodings = make(chan struct{}, opts.MaxEncodings)
+	}
 	return &Handler{
-		src: src, opts: opts, accepted: expfmt.DefaultOpenMetricsAcceptedFormats(),
+		src: src, opts: opts, accepted: expfmt.DefaultOpenMetricsAcceptedFormats(), encodings: encodings,
 		fallback: promhttp.HandlerFor(all, promhttp.HandlerOpts{ErrorLog: opts.ErrorLog, ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}),
 		entries:  map[cacheKey]*entry{},
 	}
@@ -151,6 +163,48 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fallback.ServeHTTP(w, r)
 		return
 	}
+	live, ok := h.encode(r, key)
+	if !ok {
+		return
+	}
+	defer scratchPool.Put(live.buf)
+
+	w.Header().Add("Vary", "Accept")
+	w.Header().Add("Vary", "Accept-Encoding")
+	w.Header().Set("Content-Type", string(key.format))
+	if key.gzip {
+		w.Header().Set("Content-Encoding", "gzip")
+	}
+	if _, err := w.Write(live.buf.Bytes()); err != nil {
+		return
+	}
+	if err := live.data.write(w); err != nil {
+		return
+	}
+	_, _ = w.Write(live.end)
+}
+
+// encoded is one answer made ready to send: the live families encoded
+// (compressed when the key says) into buf, the data's view, what ends it.
+type encoded struct {
+	buf  *bytes.Buffer
+	data view
+	end  []byte
+}
+
+// encode encodes what changed of the data, and the live families, holding
+// one of Options.MaxEncodings; it returns false when the client gave up
+// waiting. Sending the answer holds none: a slow client keeps no encoding
+// waiting, and the data is sent from the kept encodings, never copied.
+func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
+	if h.encodings != nil {
+		select {
+		case h.encodings <- struct{}{}:
+			defer func() { <-h.encodings }()
+		case <-r.Context().Done():
+			return encoded{}, false
+		}
+	}
 	v, end, err := h.data(key)
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
@@ -159,17 +213,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.logf("error gathering the live metrics: %v", err)
 	}
-
-	w.Header().Add("Vary", "Accept")
-	w.Header().Add("Vary", "Accept-Encoding")
-	w.Header().Set("Content-Type", string(key.format))
-	var out io.Writer = w
+	buf := scratchPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	var out io.Writer = buf
 	var gz *gzip.Writer
 	if key.gzip {
-		w.Header().Set("Content-Encoding", "gzip")
 		gz = gzipPool.Get().(*gzip.Writer)
 		defer gzipPool.Put(gz)
-		gz.Reset(w)
+		gz.Reset(buf)
 		out = gz
 	}
 	enc := expfmt.NewEncoder(out, key.format)
@@ -180,19 +231,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if err := enc.Encode(mf); err != nil {
 			h.logf("error encoding metric family %s: %v", mf.GetName(), err)
-			return
+			break
 		}
 	}
 	// The encoder is not closed: OpenMetrics' "# EOF" comes after the data.
 	if gz != nil {
-		if err := gz.Close(); err != nil {
-			return
-		}
+		_ = gz.Close()
 	}
-	if err := v.write(w); err != nil {
-		return
-	}
-	_, _ = w.Write(end)
+	return encoded{buf: buf, data: v, end: end}, true
 }
 
 // data returns the data encoded for key, encoding each part that changed

@@ -2,6 +2,7 @@ package exposition
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -318,4 +319,68 @@ func TestNameFilterFallsBackToPromhttp(t *testing.T) {
 	if !strings.Contains(body, "data_balance") || strings.Contains(body, "live_requests_total") {
 		t.Errorf("filtered answer:\n%s", body)
 	}
+}
+
+// stallingWriter is a client that stops reading after the header: every
+// Write blocks until release is closed.
+type stallingWriter struct {
+	*httptest.ResponseRecorder
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (s *stallingWriter) Write(b []byte) (int, error) {
+	select {
+	case s.writing <- struct{}{}:
+	default:
+	}
+	<-s.release
+	return s.ResponseRecorder.Write(b)
+}
+
+// With one encoding allowed, a client that stops reading its answer holds
+// no encoding: another scrape is answered meanwhile. A scrape that waits
+// for an encoding gives up with its client.
+func TestMaxEncodingsHoldsNoSlotWhileSending(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "live_gauge", Help: "Live."})
+	reg.MustRegister(g)
+	h := NewHandler(Source{Live: reg, Data: func() []Part { return nil }}, Options{MaxEncodings: 1})
+
+	stalled := &stallingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}, 1), release: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(stalled, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	}()
+	<-stalled.writing
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		get(t, h, "", true)
+	}()
+	select {
+	case <-answered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a scrape waited for an encoding that a stalled client held")
+	}
+	close(stalled.release)
+	<-done
+
+	// The one encoding taken, a waiting scrape returns when its client
+	// gives up.
+	h.encodings <- struct{}{}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	waited := make(chan struct{})
+	go func() {
+		defer close(waited)
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/metrics", nil).WithContext(ctx))
+	}()
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a waiting scrape did not return when its client gave up")
+	}
+	<-h.encodings
 }

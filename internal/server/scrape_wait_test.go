@@ -37,8 +37,8 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 }
 
 // TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse serves
-// /metrics through the handler chain Serve serves (newMux: limitEncoding
-// around promhttp over the exporter's gatherer), stalls a real HTTP client
+// /metrics through the handler chain Serve serves (newMux: the exposition
+// handler over the exporter's source), stalls a real HTTP client
 // in the middle of its response, and checks that meanwhile a token history
 // poll against the fake exchange completes and a second scrape shows it. It
 // fails if a poll waits on a scrape that is still being sent.
@@ -58,7 +58,7 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	fakeURL := fakeSrv.URL
 
 	reg := prometheus.NewRegistry()
-	metrics := client.NewMetrics(reg)
+	metrics := client.NewProcessMetrics(reg)
 	limit := client.RateLimit{Requests: 1000, Window: time.Second}
 	public, err := client.New(client.Config{BaseURL: fakeURL, RateLimit: limit, Budget: 1, Metrics: metrics})
 	if err != nil {
