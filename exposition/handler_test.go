@@ -2,9 +2,9 @@ package exposition
 
 import (
 	"bufio"
-	"context"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"net/http"
