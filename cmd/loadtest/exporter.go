@@ -62,10 +62,18 @@ func (p *exporter) memory() (rss, hwm int64) {
 	return rss, hwm
 }
 
+// settleAfterResume is how long an exporter resumed after a floor round is
+// left to run the polls that fell due while it was stopped, before it is
+// measured again: a burst no running exporter sees.
+const settleAfterResume = 2 * time.Second
+
 // alternate runs exRound and floorRound in turn, n times each, with the
 // exporter stopped (SIGSTOP) while floorRound runs.
 func (p *exporter) alternate(n int, exRound, floorRound func() error) error {
-	for range n {
+	for i := range n {
+		if i > 0 {
+			time.Sleep(settleAfterResume)
+		}
 		if err := exRound(); err != nil {
 			return err
 		}
