@@ -59,7 +59,8 @@ type Options struct {
 	// ErrorLog receives gathering and encoding errors; nil drops them.
 	ErrorLog promhttp.Logger
 	// Idle is how long an encoding nobody asked for is kept; 10 minutes
-	// when zero (several scrape intervals of any common setup).
+	// when zero (several scrape intervals of any common setup). A format
+	// is kept from its second request within Idle.
 	Idle time.Duration
 	// Now is the clock for Idle; nil means time.Now.
 	Now func() time.Time
@@ -84,6 +85,8 @@ type Handler struct {
 
 	mu      sync.Mutex
 	entries map[cacheKey]*entry
+	// askedOnce are the formats asked for once, not kept yet, and when.
+	askedOnce map[cacheKey]time.Time
 }
 
 // cacheKey is one encoding of the data: the negotiated format (with its
@@ -99,9 +102,9 @@ type entry struct {
 	mu    sync.Mutex
 	parts []*encodedPart
 	plan  *plan
-	// interned holds one copy of each family header and tail: every
-	// account's part of a family has the same.
-	interned map[string][]byte
+	// families holds one copy of each family's header and tail, by name:
+	// every account's part of a family has the same.
+	families map[string]*family
 	// end is what follows the data: "# EOF" for OpenMetrics, gzipped as a
 	// member of its own when the format is.
 	end      []byte
@@ -112,21 +115,18 @@ type entry struct {
 // never changed, once made.
 type encodedPart struct {
 	generation uint64
-	segs       []segment
+	segs       []kept
 	err        error
 }
 
-// intern returns the kept copy of b.
-func (e *entry) intern(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
+// family returns the kept family of s.
+func (e *entry) family(s segment) *family {
+	if f, ok := e.families[s.name]; ok && bytes.Equal(f.head, s.head) && bytes.Equal(f.tail, s.tail) {
+		return f
 	}
-	if k, ok := e.interned[string(b)]; ok {
-		return k
-	}
-	k := bytes.Clone(b)
-	e.interned[string(k)] = k
-	return k
+	f := &family{name: s.name, head: bytes.Clone(s.head), tail: bytes.Clone(s.tail)}
+	e.families[s.name] = f
+	return f
 }
 
 // NewHandler serves src.
@@ -151,7 +151,7 @@ func NewHandler(src Source, opts Options) *Handler {
 	return &Handler{
 		src: src, opts: opts, accepted: expfmt.DefaultOpenMetricsAcceptedFormats(), encodings: encodings,
 		fallback: promhttp.HandlerFor(all, promhttp.HandlerOpts{ErrorLog: opts.ErrorLog, ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true}),
-		entries:  map[cacheKey]*entry{},
+		entries:  map[cacheKey]*entry{}, askedOnce: map[cacheKey]time.Time{},
 	}
 }
 
@@ -252,8 +252,16 @@ func (h *Handler) data(key cacheKey) (view, []byte, error) {
 	h.mu.Lock()
 	e, ok := h.entries[key]
 	if !ok {
-		e = &entry{end: encodeEnd(key), interned: map[string][]byte{}}
-		h.entries[key] = e
+		e = &entry{end: encodeEnd(key), families: map[string]*family{}}
+		// A format is kept from its second request within Idle: a
+		// one-off scrape in another format (someone's curl) is encoded
+		// for itself and pins nothing.
+		if asked, again := h.askedOnce[key]; again && now.Sub(asked) <= h.opts.Idle {
+			delete(h.askedOnce, key)
+			h.entries[key] = e
+		} else {
+			h.askedOnce[key] = now
+		}
 	}
 	e.lastUsed = now
 	for k, old := range h.entries {
@@ -261,19 +269,23 @@ func (h *Handler) data(key cacheKey) (view, []byte, error) {
 			delete(h.entries, k)
 		}
 	}
+	for k, asked := range h.askedOnce {
+		if now.Sub(asked) > h.opts.Idle {
+			delete(h.askedOnce, k)
+		}
+	}
 	h.mu.Unlock()
 
-	keep := func(s segment) segment {
-		s.head, s.tail = e.intern(s.head), e.intern(s.tail)
+	keep := func(s segment) kept {
+		k := kept{fam: e.family(s), size: s.size}
 		switch {
 		case len(s.body) == 0:
-			s.body = nil
 		case key.gzip:
-			s.body = compress(s.body)
+			k.body = compress(s.body)
 		default:
-			s.body = bytes.Clone(s.body)
+			k.body = bytes.Clone(s.body)
 		}
-		return s
+		return k
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -352,8 +364,8 @@ func (h *Handler) CachedBytes() int {
 				n += len(s.body)
 			}
 		}
-		for _, b := range e.interned {
-			n += len(b)
+		for _, f := range e.families {
+			n += len(f.head) + len(f.tail)
 		}
 		e.mu.Unlock()
 	}

@@ -229,13 +229,14 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	if &e.parts[0].segs[0].body[0] != &changed[0] || &e.parts[1].segs[0].body[0] != &unchanged[0] {
 		t.Error("an unchanged generation was encoded again")
 	}
-	if n := r.gathers.Load(); n != 2 {
-		t.Errorf("the data part was gathered %d times for 11 scrapes in 2 formats, want 2", n)
+	// Each format's first scrape is encoded for itself, its second kept.
+	if n := r.gathers.Load(); n != 4 {
+		t.Errorf("the data part was gathered %d times for 11 scrapes in 2 formats, want 4", n)
 	}
 	r.gen.Add(1)
 	get(t, r.handler, "", true)
-	if n := r.gathers.Load(); n != 3 {
-		t.Errorf("the data part was gathered %d times in all after a change, want 3", n)
+	if n := r.gathers.Load(); n != 5 {
+		t.Errorf("the data part was gathered %d times in all after a change, want 5", n)
 	}
 	if &e.parts[0].segs[0].body[0] == &changed[0] {
 		t.Error("the changed part was not encoded again")
@@ -248,9 +249,11 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 // Encodings nobody asks for are released after Options.Idle.
 func TestIdleFormatsAreReleased(t *testing.T) {
 	r := newRig(t)
-	get(t, r.handler, "", true)
-	get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
-	get(t, r.handler, "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", false)
+	for range 2 {
+		get(t, r.handler, "", true)
+		get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
+		get(t, r.handler, "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", false)
+	}
 	all := r.handler.CachedBytes()
 	if r.handler.Formats() != 3 || all == 0 {
 		t.Fatalf("%d formats, %d bytes", r.handler.Formats(), all)
@@ -383,4 +386,29 @@ func TestMaxEncodingsHoldsNoSlotWhileSending(t *testing.T) {
 		t.Fatal("a waiting scrape did not return when its client gave up")
 	}
 	<-h.encodings
+}
+
+// A format asked for once is encoded for that scrape and not kept; asked
+// again within Options.Idle it is kept; asked once more after Idle, it is a
+// one-off again.
+func TestAFormatIsKeptFromItsSecondRequest(t *testing.T) {
+	r := newRig(t)
+	const text = "text/plain;version=0.0.4"
+	once := get(t, r.handler, text, false)
+	if n := r.handler.Formats(); n != 0 {
+		t.Fatalf("%d formats kept after one scrape, want 0", n)
+	}
+	if again := get(t, r.handler, text, false); !bytes.Equal(once.body, again.body) {
+		t.Errorf("the kept format's answer differs from the one-off's:\n%s\nwant\n%s", again.body, once.body)
+	}
+	if n := r.handler.Formats(); n != 1 {
+		t.Errorf("%d formats kept after a second scrape, want 1", n)
+	}
+	r.now.Add(int64(2 * time.Minute))
+	get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
+	r.now.Add(int64(2 * time.Minute))
+	get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
+	if n := r.handler.Formats(); n != 0 {
+		t.Errorf("%d formats kept after the text format idled and OpenMetrics was asked for twice, once per Idle; want 0", n)
+	}
 }

@@ -26,19 +26,33 @@ type segment struct {
 	size             int
 }
 
+// kept is a segment as a part keeps it: its family (name, header and tail,
+// one copy for every part that has the family) and its body, compressed
+// when the format is; size is the body's length uncompressed.
+type kept struct {
+	fam  *family
+	body []byte
+	size int
+}
+
+type family struct {
+	name       string
+	head, tail []byte
+}
+
 // encodeSegments encodes each family of mfs (sorted by name, as a registry
 // gathers them) in format with expfmt, and splits each encoding into its
 // segment: stitched back, the segments are expfmt's bytes. keep is given
 // each segment while its bytes are still in a buffer reused for the next
 // family, and returns what is kept of it.
-func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format, keep func(segment) segment) ([]segment, error) {
+func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format, keep func(segment) kept) ([]kept, error) {
 	var buf bytes.Buffer
 	enc := expfmt.NewEncoder(&buf, format)
 	proto := format.FormatType() == expfmt.TypeProtoDelim
-	segs := make([]segment, 0, len(mfs))
+	segs := make([]kept, 0, len(mfs))
 	var errs []error
 	for _, mf := range mfs {
-		if len(segs) > 0 && segs[len(segs)-1].name == mf.GetName() {
+		if len(segs) > 0 && segs[len(segs)-1].fam.name == mf.GetName() {
 			errs = append(errs, fmt.Errorf("metric family %s gathered twice", mf.GetName()))
 			continue
 		}
@@ -64,10 +78,9 @@ func encodeSegments(mfs []*dto.MetricFamily, format expfmt.Format, keep func(seg
 	return segs, errors.Join(errs...)
 }
 
-// cloneSegment keeps a segment whole.
-func cloneSegment(s segment) segment {
-	s.head, s.body, s.tail = bytes.Clone(s.head), bytes.Clone(s.body), bytes.Clone(s.tail)
-	return s
+// keepWhole keeps a segment uncompressed, with a family of its own.
+func keepWhole(s segment) kept {
+	return kept{fam: &family{name: s.name, head: bytes.Clone(s.head), tail: bytes.Clone(s.tail)}, body: bytes.Clone(s.body), size: s.size}
 }
 
 // splitText splits a family in a text format after its leading comment
@@ -145,7 +158,7 @@ func newPlan(parts []*encodedPart) *plan {
 	byName := map[string][]segRef{}
 	for i, p := range parts {
 		for j, s := range p.segs {
-			byName[s.name] = append(byName[s.name], segRef{int32(i), int32(j)})
+			byName[s.fam.name] = append(byName[s.fam.name], segRef{int32(i), int32(j)})
 		}
 	}
 	pl := &plan{families: make([]familyPlan, 0, len(byName)), names: make(map[string]bool, len(byName))}
@@ -159,8 +172,8 @@ func newPlan(parts []*encodedPart) *plan {
 
 // sameFamilies reports whether a and b hold the same families, in order: a
 // part changed from a to b keeps the plan.
-func sameFamilies(a, b []segment) bool {
-	return slices.EqualFunc(a, b, func(x, y segment) bool { return x.name == y.name })
+func sameFamilies(a, b []kept) bool {
+	return slices.EqualFunc(a, b, func(x, y kept) bool { return x.fam.name == y.fam.name })
 }
 
 // view is one stitched answer: the parts as encoded when it was taken, and
@@ -195,7 +208,7 @@ func (v view) write(w io.Writer) error {
 		return err
 	}
 	for _, f := range v.plan.families {
-		first := v.parts[f.refs[0].part].segs[f.refs[0].seg]
+		first := v.parts[f.refs[0].part].segs[f.refs[0].seg].fam
 		if v.proto {
 			n := len(first.head) + len(first.tail)
 			for _, r := range f.refs {

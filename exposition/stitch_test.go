@@ -180,18 +180,19 @@ func TestOnlyTheChangedAccountIsEncodedAgain(t *testing.T) {
 	}
 	scrapeAll()
 	scrapeAll()
+	// Each format's first scrape is encoded for itself, its second kept.
 	for i := range r.names {
-		if n := r.gathers[i].Load(); n != 6 {
-			t.Fatalf("account %s gathered %d times for 6 formats, want 6", r.names[i], n)
+		if n := r.gathers[i].Load(); n != 12 {
+			t.Fatalf("account %s gathered %d times for 6 formats asked twice, want 12", r.names[i], n)
 		}
 	}
 	r.setBalance(t, 1, 9)
 	scrapeAll()
 	scrapeAll()
 	for i := range r.names {
-		want := int64(6)
+		want := int64(12)
 		if i == 1 {
-			want = 12
+			want = 18
 		}
 		if n := r.gathers[i].Load(); n != want {
 			t.Errorf("account %s gathered %d times after account b changed, want %d", r.names[i], n, want)
@@ -220,8 +221,8 @@ func TestStitchKeepsTheUnit(t *testing.T) {
 		if err := expfmt.NewEncoder(&want, f).Encode(whole); err != nil {
 			t.Fatal(err)
 		}
-		a, errA := encodeSegments([]*dto.MetricFamily{family("a")}, f, cloneSegment)
-		b, errB := encodeSegments([]*dto.MetricFamily{family("b")}, f, cloneSegment)
+		a, errA := encodeSegments([]*dto.MetricFamily{family("a")}, f, keepWhole)
+		b, errB := encodeSegments([]*dto.MetricFamily{family("b")}, f, keepWhole)
 		if errA != nil || errB != nil {
 			t.Fatal(errA, errB)
 		}
