@@ -60,7 +60,8 @@ type Options struct {
 	ErrorLog promhttp.Logger
 	// Idle is how long an encoding nobody asked for is kept; 10 minutes
 	// when zero (several scrape intervals of any common setup). A format
-	// is kept from its second request within Idle.
+	// is kept from Prometheus' first scrape, or else from its second
+	// request within Idle.
 	Idle time.Duration
 	// Now is the clock for Idle; nil means time.Now.
 	Now func() time.Time
@@ -205,7 +206,8 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 			return encoded{}, false
 		}
 	}
-	v, end, err := h.data(key)
+	// Prometheus sends its scrape timeout with every scrape.
+	v, end, err := h.data(key, r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds") != "")
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
 	}
@@ -247,16 +249,17 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 // family compressed, as a gzip member of its own, and nothing
 // uncompressed: a change compresses only its part, and the answer is the
 // members written in turn.
-func (h *Handler) data(key cacheKey) (view, []byte, error) {
+func (h *Handler) data(key cacheKey, prometheus bool) (view, []byte, error) {
 	now := h.opts.Now()
 	h.mu.Lock()
 	e, ok := h.entries[key]
 	if !ok {
 		e = &entry{end: encodeEnd(key), families: map[string]*family{}}
-		// A format is kept from its second request within Idle: a
-		// one-off scrape in another format (someone's curl) is encoded
-		// for itself and pins nothing.
-		if asked, again := h.askedOnce[key]; again && now.Sub(asked) <= h.opts.Idle {
+		// A format is kept from Prometheus' first scrape (it comes back),
+		// otherwise from its second request within Idle: a one-off
+		// scrape in another format (someone's curl) is encoded for itself
+		// and pins nothing.
+		if asked, again := h.askedOnce[key]; prometheus || again && now.Sub(asked) <= h.opts.Idle {
 			delete(h.askedOnce, key)
 			h.entries[key] = e
 		} else {

@@ -412,3 +412,14 @@ func TestAFormatIsKeptFromItsSecondRequest(t *testing.T) {
 		t.Errorf("%d formats kept after the text format idled and OpenMetrics was asked for twice, once per Idle; want 0", n)
 	}
 }
+
+// Prometheus' first scrape keeps its format: it comes back.
+func TestPrometheusFirstScrapeKeepsItsFormat(t *testing.T) {
+	r := newRig(t)
+	req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "10")
+	r.handler.ServeHTTP(httptest.NewRecorder(), req)
+	if n := r.handler.Formats(); n != 1 {
+		t.Errorf("%d formats kept after Prometheus' first scrape, want 1", n)
+	}
+}

@@ -33,6 +33,7 @@ func scrape(client *http.Client, url string) (int64, error) {
 	}
 	req.Header.Set("Accept", prometheusAccept)
 	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "10")
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, err
