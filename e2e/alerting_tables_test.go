@@ -18,7 +18,7 @@ var expectedAlerts = []string{
 	// The risky short's mark price walks to within 5 % of its liquidation
 	// price; main's critical margin alert, firing too, must not hide it.
 	"WooxPositionNearLiquidation severity=critical account=main symbol=PERP_BTC_USDT position_side=SHORT margin_mode=ISOLATED",
-	// main's BTC: 0.05 left with no record (rendered with for: 1m).
+	// main's BTC: 0.05 left with no record (rendered with for: 2m).
 	"WooxBalanceUnexplainedChange account=main token=BTC",
 	// ADL rank 5 from 5s, for positionAdlFor (rendered with 20s).
 	"WooxPositionAutoDeleverageRisk account=main symbol=PERP_BTC_USDT position_side=SHORT",
@@ -139,6 +139,7 @@ var silentAlerts = []string{
 	"WooxPositionNearLiquidation account=sub",
 	// Explained changes, and a late record that arrived.
 	"WooxBalanceUnexplainedChange token=USDT",
+	"WooxBalanceUnexplainedChange token=SOL",
 	"WooxBalanceUnexplainedChange account=sub",
 	"WooxWithdrawalStuck account=sub",
 	// Both compare with an hour ago, which this run has not seen.
