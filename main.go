@@ -15,11 +15,11 @@ import (
 )
 
 // defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set.
-// The live heap is small and garbage comes in bursts when a poll regathers
-// its metric families: a heap goal of 1.5x live instead of 2x keeps the
-// RSS of a large account within its target for a little more GC work per
-// poll; scrapes allocate little.
-const defaultGCPercent = 50
+// The live heap is small; garbage comes in bursts (the first polls of many
+// accounts at once, a scrape re-encoding the parts that changed), and a
+// heap goal of 1.25x live keeps the peak within what docs/performance.md
+// sizes replicas by, for a little more GC work.
+const defaultGCPercent = 25
 
 func main() {
 	if os.Getenv("GOGC") == "" {

@@ -220,8 +220,8 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	var out io.Writer = buf
 	var gz *gzip.Writer
 	if key.gzip {
-		gz = gzipPool.Get().(*gzip.Writer)
-		defer gzipPool.Put(gz)
+		gz = liveWriters.get()
+		defer liveWriters.put(gz)
 		gz.Reset(buf)
 		out = gz
 	}
@@ -337,8 +337,8 @@ func compress(b []byte) []byte {
 	z := scratchPool.Get().(*bytes.Buffer)
 	defer scratchPool.Put(z)
 	z.Reset()
-	gz := fastGzipPool.Get().(*gzip.Writer)
-	defer fastGzipPool.Put(gz)
+	gz := fastWriters.get()
+	defer fastWriters.put(gz)
 	gz.Reset(z)
 	_, _ = gz.Write(b)
 	_ = gz.Close()
@@ -388,7 +388,40 @@ func (h *Handler) logf(format string, args ...any) {
 	}
 }
 
-var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+// writers keeps idle gzip writers. Not a sync.Pool: a compressor is most
+// of a megabyte to make, and a sync.Pool is emptied by every other GC, which
+// a busy exporter runs often; these stay, a few per level.
+type writers struct {
+	idle  chan *gzip.Writer
+	level int
+}
+
+func newWriters(level int) *writers { return &writers{idle: make(chan *gzip.Writer, 8), level: level} }
+
+func (w *writers) get() *gzip.Writer {
+	select {
+	case gz := <-w.idle:
+		return gz
+	default:
+		gz, _ := gzip.NewWriterLevel(nil, w.level)
+		return gz
+	}
+}
+
+func (w *writers) put(gz *gzip.Writer) {
+	select {
+	case w.idle <- gz:
+	default:
+	}
+}
+
+// liveWriters compress the live families of each answer; fastWriters the
+// data's members, at the fastest level: the data is compressed again
+// whenever its part changes.
+var (
+	liveWriters = newWriters(gzip.DefaultCompression)
+	fastWriters = newWriters(gzip.BestSpeed)
+)
 
 var fastGzipPool = sync.Pool{New: func() any {
 	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
