@@ -423,11 +423,6 @@ var (
 	fastWriters = newWriters(gzip.BestSpeed)
 )
 
-var fastGzipPool = sync.Pool{New: func() any {
-	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return gz
-}}
-
 // acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
 // (or as *) with a q-value above 0.
 func acceptsGzip(header string) bool {
