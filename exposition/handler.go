@@ -1,6 +1,6 @@
 // Package exposition serves /metrics from two kinds of metric families: the
-// live ones (Go, process, build), gathered and encoded on every scrape, and the data ones, which change only when a poll changes
-// them. The data families come in parts (one per account, say), each
+// live ones (Go, process, build), gathered and encoded on every scrape, and
+// the data ones, which change only when a poll changes them. The data families come in parts (one per account, say), each
 // encoded once per change and per format asked for; a scrape stitches the
 // parts' encodings into one answer, each family written once, its metrics
 // in part order. A gzipped format keeps each part's metrics of each family
