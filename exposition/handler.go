@@ -1,14 +1,15 @@
 // Package exposition serves /metrics from two kinds of metric families: the
 // live ones (Go, process, build), gathered and encoded on every scrape, and
-// the data ones, which change only when a poll changes them. The data families come in parts (one per account, say), each
-// encoded once per change and per format asked for; a scrape stitches the
-// parts' encodings into one answer, each family written once, its metrics
-// in part order. A gzipped format keeps each part's metrics of each family
-// as a gzip member, compressed once per change of that part; an answer is
-// the live families' member, then the data's members in turn with the
-// headers between them as stored members (RFC 1952 allows any number of
-// members; Go's and Prometheus' readers read them all); an OpenMetrics
-// answer has its one "# EOF" at the end.
+// the data ones, which change only when a poll changes them. The data
+// families come in parts (one per account, say), each encoded once per
+// change and per format asked for; a scrape stitches the parts' encodings
+// into one answer, each family written once, its metrics in part order. A
+// gzipped format keeps each part's metrics of each family as a gzip member,
+// compressed once per change of that part; an answer is the live families'
+// member, then the data's members in turn with the headers between them as
+// stored members (RFC 1952 allows any number of members; Go's and
+// Prometheus' readers read them all); an OpenMetrics answer has its one
+// "# EOF" at the end.
 package exposition
 
 import (
