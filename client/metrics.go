@@ -85,13 +85,22 @@ func (m *Metrics) account(name string) *AccountMetrics {
 	defer m.mu.Unlock()
 	a, ok := m.accounts[name]
 	if !ok {
-		labels := prometheus.Labels{"account": name}
-		with := func(o prometheus.CounterOpts) prometheus.CounterOpts { o.ConstLabels = labels; return o }
-		a = &AccountMetrics{name: name, requests: prometheus.NewCounterVec(with(requestsOpts), []string{"endpoint", "code"}),
-			capWait: prometheus.NewCounter(with(capWaitOpts)), capAdmitted: prometheus.NewCounter(with(capAdmittedOpts))}
+		a = &AccountMetrics{name: name,
+			requests:    prometheus.NewCounterVec(forAccount(requestsOpts, name), []string{"endpoint", "code"}),
+			capWait:     prometheus.NewCounter(forAccount(capWaitOpts, name)),
+			capAdmitted: prometheus.NewCounter(forAccount(capAdmittedOpts, name)),
+		}
 		m.accounts[name] = a
 	}
 	return a
+}
+
+// forAccount is o with the account as a constant label: one collector per
+// account, so that each account's counters are a part of their own, with
+// the same output as an account label.
+func forAccount(o prometheus.CounterOpts, account string) prometheus.CounterOpts {
+	o.ConstLabels = prometheus.Labels{"account": account}
+	return o
 }
 
 // AllAccounts collects every account's counters, the accounts of clients
