@@ -67,16 +67,11 @@ func (p *accountPart) Collect(ch chan<- prometheus.Metric) { p.c.collectAt(p.ind
 // have.
 func (p *accountPart) generation() uint64 { return p.c.generationAt(p.index) }
 
-// gather registers the part in a registry of its own for the gather only:
-// thousands of parts need not each hold one.
+// gather gathers the part as a registry of its own would.
 func (p *accountPart) gather() ([]*dto.MetricFamily, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(p); err != nil {
-		return nil, err
-	}
-	return reg.Gather()
+	return gatherCollected(p.Collect)
 }
 
 // splitParts divides the data parts of per-account collectors into a part

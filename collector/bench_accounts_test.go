@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -66,4 +67,31 @@ func BenchmarkScrapeOneAccountChanged(b *testing.B) {
 			benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)))
 		})
 	}
+}
+
+// BenchmarkScrapeEveryPartChanged is a scrape after every account's polls
+// changed its data (a Prometheus scraping every 15 s of a thousand accounts
+// polled every few seconds), beside the floor: promhttp gathering and
+// encoding the same families.
+func BenchmarkScrapeEveryPartChanged(b *testing.B) {
+	e := manyAccounts(b)
+	reg := prometheus.NewRegistry()
+	b.Run("exporter", func(b *testing.B) {
+		src := e.Source(reg)
+		data := src.Data
+		var n uint64
+		src.Data = func() []exposition.Part {
+			n++
+			parts := data()
+			for i := range parts {
+				parts[i].Generation += n << 32
+			}
+			return parts
+		}
+		benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)))
+	})
+	b.Run("floor", func(b *testing.B) {
+		g := e.Gatherer(reg)
+		benchScrape(b, promhttp.HandlerFor(g, handlerOpts), seriesOf(b, g))
+	})
 }
