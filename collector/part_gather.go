@@ -117,7 +117,7 @@ func familyHeadOf(m prometheus.Metric) (familyHead, error) {
 // oneMetric collects one metric, unchecked.
 type oneMetric struct{ m prometheus.Metric }
 
-func (oneMetric) Describe(chan<- *prometheus.Desc)  {}
+func (oneMetric) Describe(chan<- *prometheus.Desc)      {}
 func (o oneMetric) Collect(ch chan<- prometheus.Metric) { ch <- o.m }
 
 // metricType is the type of the value pb holds.
