@@ -330,10 +330,26 @@ func encodeEnd(key cacheKey) []byte {
 	return compress(buf.Bytes())
 }
 
-// compress is b as a gzip member, at the fastest level: the data is
-// compressed again whenever its part changes. The member is compressed into
-// a pooled buffer and copied out at its size: thousands are kept.
+// compress is b as a gzip member: the data is compressed again whenever
+// its part changes. A small body (most are) gets fixed Huffman codes
+// (fixedEncoder), a larger one compress/flate's fastest level, whose
+// tables pay for themselves there. The member is copied out at its size:
+// thousands are kept.
 func compress(b []byte) []byte {
+	if len(b) < fixedBelow {
+		e := fixedEncoders.get()
+		defer fixedEncoders.put(e)
+		e.scratch = e.member(e.scratch[:0], b)
+		return bytes.Clone(e.scratch)
+	}
+	return compressFlate(b)
+}
+
+// fixedBelow is the body size from which compress/flate's dynamic tables
+// make a member enough smaller to be worth their time.
+const fixedBelow = 4096
+
+func compressFlate(b []byte) []byte {
 	z := scratchPool.Get().(*bytes.Buffer)
 	defer scratchPool.Put(z)
 	z.Reset()
@@ -422,6 +438,27 @@ var (
 	liveWriters = newWriters(gzip.DefaultCompression)
 	fastWriters = newWriters(gzip.BestSpeed)
 )
+
+// fixedEncoders keeps idle fixedEncoders (64 KB each), as writers does.
+var fixedEncoders = freeList[fixedEncoder]{idle: make(chan *fixedEncoder, 8)}
+
+type freeList[T any] struct{ idle chan *T }
+
+func (l freeList[T]) get() *T {
+	select {
+	case v := <-l.idle:
+		return v
+	default:
+		return new(T)
+	}
+}
+
+func (l freeList[T]) put(v *T) {
+	select {
+	case l.idle <- v:
+	default:
+	}
+}
 
 // acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
 // (or as *) with a q-value above 0.
