@@ -99,10 +99,11 @@ func TestAccountLabelSortsFirst(t *testing.T) {
 	for _, a := range e.accountParts {
 		accounts[a.name]++
 	}
-	// The poll health has a part for the public endpoints too (account "").
-	if split < 9 || len(accounts) != 5 || accounts[""] != 1 || len(e.accountParts) != 4*split+1 || len(e.wholeParts) != 2 {
-		t.Errorf("%d per-account collectors, %d account parts of %d accounts (%d public), %d whole parts; want at least 9, "+
-			"a part per account and collector of 4 accounts and the public poll health, and 2",
+	// The poll health's two halves have a part for the public endpoints
+	// too (account "").
+	if split < 10 || len(accounts) != 5 || accounts[""] != 2 || len(e.accountParts) != 4*split+2 || len(e.wholeParts) != 2 {
+		t.Errorf("%d per-account collectors, %d account parts of %d accounts (%d public), %d whole parts; want at least 10, "+
+			"a part per account and collector of 4 accounts and the public poll health's 2, and 2",
 			split, len(e.accountParts), len(accounts), accounts[""], len(e.wholeParts))
 	}
 }
@@ -137,8 +138,9 @@ func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
 	gens := func() map[string]uint64 {
 		out := map[string]uint64{}
 		for _, a := range e.accountParts {
-			// The poll health moves with every poll: its timestamps do.
-			if _, health := a.c.(*HealthCollector); !health {
+			// The poll times move with every poll; the outcomes must not
+			// when nothing changed.
+			if h, health := a.c.(healthHalf); !health || !h.times {
 				out[a.name] += a.generation()
 			}
 		}
@@ -224,7 +226,7 @@ func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
 	health := func() map[string]uint64 {
 		out := map[string]uint64{}
 		for _, a := range e.accountParts {
-			if _, ok := a.c.(*HealthCollector); ok {
+			if h, ok := a.c.(healthHalf); ok && h.times {
 				out[a.name] = a.generation()
 			}
 		}
@@ -243,5 +245,51 @@ func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
 		if moved := g != before[name]; moved != (name == "main") {
 			t.Errorf("health part of account %q: generation %d, then %d", name, before[name], g)
 		}
+	}
+}
+
+// An account's poll outcomes move when a poll changes one (a failure, the
+// success after it), not at a poll that changes none, and each scrape after
+// a change serves it: its encoding is not kept past the change.
+func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
+	r, e := accountsRig(t)
+	h := exposition.NewHandler(e.Source(prometheus.NewRegistry()), exposition.Options{})
+	outcomes := func() uint64 {
+		for _, a := range e.accountParts {
+			if hh, ok := a.c.(healthHalf); ok && !hh.times && a.name == "main" {
+				return a.generation()
+			}
+		}
+		t.Fatal("no poll outcomes part of main")
+		return 0
+	}
+	pollBalances := func() {
+		for _, p := range e.pollers {
+			if p.account == "main" && p.endpoint == client.EndpointBalances {
+				p.pollOnce(context.Background())
+			}
+		}
+	}
+	served := func() string { return scrapeFamilies(t, h, "text/plain", true)["woox_poll_success"] }
+	failed := `woox_poll_success{account="main",endpoint="balances"} 0`
+	succeeded := `woox_poll_success{account="main",endpoint="balances"} 1`
+	g := outcomes()
+	if s := served(); !strings.Contains(s, succeeded) || strings.Contains(s, failed) {
+		t.Fatalf("before the failure, served:\n%s", s)
+	}
+	pollBalances()
+	if outcomes() != g {
+		t.Errorf("a success after a success moved the outcomes: %d, then %d", g, outcomes())
+	}
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointBalances, Kind: fakeexchange.FaultMaintenance})
+	pollBalances()
+	r.fake.ClearFaults()
+	if s := served(); outcomes() == g || !strings.Contains(s, failed) || strings.Contains(s, succeeded) {
+		t.Errorf("after the failure (generation %d, was %d), served:\n%s", outcomes(), g, s)
+	}
+	g = outcomes()
+	pollBalances()
+	if s := served(); outcomes() == g || !strings.Contains(s, succeeded) {
+		t.Errorf("after the success that followed (generation %d, was %d), served:\n%s", outcomes(), g, s)
 	}
 }

@@ -206,13 +206,13 @@ func New(cfg Config) (*Exporter, error) {
 	return e, nil
 }
 
-// addHealth adds the poll health and the clients' request counters, each a
-// part per account.
+// addHealth adds the poll health (its times and its outcomes) and the
+// clients' request counters, each a part per account.
 func (e *Exporter) addHealth(cfg Config) {
 	health := newHealthCollector(e.pollers, e.caps)
 	e.collectors = append(e.collectors, health)
 	e.byName["health"] = health
-	e.parts = append(e.parts, newDataPart(health))
+	e.parts = append(e.parts, newDataPart(health.times()), newDataPart(health.outcomes()))
 	if requests := newClientMetrics(cfg.Public, cfg.Accounts); requests != nil {
 		e.collectors = append(e.collectors, requests)
 		e.parts = append(e.parts, newDataPart(requests))

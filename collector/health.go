@@ -31,8 +31,11 @@ var (
 // every series cap's count. A poller appears once its first poll has
 // finished (its last success and rows rejected once it has succeeded),
 // except for its failure counters, which exist from the start so that
-// increase() sees the first failure. It is served a part per account (the
-// public endpoints' under account ""), each changed by its own polls only.
+// increase() sees the first failure. It is served in two halves, each a
+// part per account (the public endpoints' under account ""): the poll
+// times, which move at every poll, and the outcomes, which move only when
+// a poll changes one, so that a poll re-encodes a few series of its
+// account, not all of its health.
 type HealthCollector struct {
 	accounts []healthAccount
 }
@@ -44,10 +47,7 @@ type healthAccount struct {
 	caps    []*seriesCap
 }
 
-var (
-	_ prometheus.Collector = (*HealthCollector)(nil)
-	_ accountSplit         = (*HealthCollector)(nil)
-)
+var _ prometheus.Collector = (*HealthCollector)(nil)
 
 // newHealthCollector groups pollers and caps by account, in the order of
 // their first poller or cap.
@@ -76,41 +76,93 @@ func newHealthCollector(pollers []*poller, caps []*seriesCap) *HealthCollector {
 
 // Describe implements prometheus.Collector.
 func (c *HealthCollector) Describe(ch chan<- *prometheus.Desc) {
+	c.times().Describe(ch)
+	c.outcomes().Describe(ch)
+}
+
+// Collect implements prometheus.Collector.
+func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
+	c.times().Collect(ch)
+	c.outcomes().Collect(ch)
+}
+
+// times is the half of c that moves at every poll: each poll's duration
+// and last success.
+func (c *HealthCollector) times() healthHalf { return healthHalf{c: c, times: true} }
+
+// outcomes is the half of c that moves when a poll's outcome changes:
+// success, failures, rows rejected, and the series caps' counts.
+func (c *HealthCollector) outcomes() healthHalf { return healthHalf{c: c} }
+
+// healthHalf is the poll times or the poll outcomes of a HealthCollector.
+type healthHalf struct {
+	c     *HealthCollector
+	times bool
+}
+
+var _ accountSplit = healthHalf{}
+
+// Describe implements prometheus.Collector.
+func (h healthHalf) Describe(ch chan<- *prometheus.Desc) {
+	if h.times {
+		ch <- pollLastSuccessDesc
+		ch <- pollDurationDesc
+		return
+	}
 	ch <- pollSuccessDesc
-	ch <- pollLastSuccessDesc
-	ch <- pollDurationDesc
 	ch <- pollFailuresDesc
 	ch <- pollRowsRejectedDesc
 	ch <- seriesCappedDesc
 }
 
 // Collect implements prometheus.Collector.
-func (c *HealthCollector) Collect(ch chan<- prometheus.Metric) {
-	for i := range c.accounts {
-		c.collectAt(i, ch)
+func (h healthHalf) Collect(ch chan<- prometheus.Metric) {
+	for i := range h.c.accounts {
+		h.collectAt(i, ch)
 	}
 }
 
 // accountNames implements accountSplit.
-func (c *HealthCollector) accountNames() []string {
-	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+func (h healthHalf) accountNames() []string {
+	return namesOf(h.c.accounts, func(i int) string { return h.c.accounts[i].name })
 }
 
-// generationAt implements accountSplit: the account's finished polls, after
-// which its series caps' counts show too.
-func (c *HealthCollector) generationAt(i int) uint64 {
+// generationAt implements accountSplit: the account's finished polls for
+// the times; for the outcomes, the polls that changed one, and the caps'
+// counts.
+func (h healthHalf) generationAt(i int) uint64 {
+	a := &h.c.accounts[i]
 	var g uint64
-	for _, p := range c.accounts[i].pollers {
-		g += p.finishedPolls.Load()
+	for _, p := range a.pollers {
+		if h.times {
+			g += p.finishedPolls.Load()
+		} else {
+			g += p.outcomeChanges.Load()
+		}
+	}
+	if !h.times {
+		for _, s := range a.caps {
+			g += s.capped.Load()
+		}
 	}
 	return g
 }
 
 // collectAt implements accountSplit.
-func (c *HealthCollector) collectAt(i int, ch chan<- prometheus.Metric) {
-	a := &c.accounts[i]
+func (h healthHalf) collectAt(i int, ch chan<- prometheus.Metric) {
+	a := &h.c.accounts[i]
 	for _, p := range a.pollers {
 		st := p.lastStatus()
+		if h.times {
+			if st.polled {
+				ch <- prometheus.MustNewConstMetric(pollDurationDesc, prometheus.GaugeValue, st.duration.Seconds(), p.endpoint, p.account)
+			}
+			if st.polled && !st.lastSuccess.IsZero() {
+				ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
+					float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
+			}
+			continue
+		}
 		for i, reason := range failureReasons {
 			ch <- prometheus.MustNewConstMetric(pollFailuresDesc, prometheus.CounterValue, float64(st.failures[i]), p.endpoint, p.account, reason)
 		}
@@ -118,12 +170,12 @@ func (c *HealthCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 			continue
 		}
 		ch <- prometheus.MustNewConstMetric(pollSuccessDesc, prometheus.GaugeValue, boolFloat(st.success), p.endpoint, p.account)
-		ch <- prometheus.MustNewConstMetric(pollDurationDesc, prometheus.GaugeValue, st.duration.Seconds(), p.endpoint, p.account)
 		if !st.lastSuccess.IsZero() {
-			ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
-				float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
 			ch <- prometheus.MustNewConstMetric(pollRowsRejectedDesc, prometheus.GaugeValue, float64(st.rejected), p.endpoint, p.account)
 		}
+	}
+	if h.times {
+		return
 	}
 	for _, s := range a.caps {
 		ch <- prometheus.MustNewConstMetric(seriesCappedDesc, prometheus.CounterValue, float64(s.capped.Load()), s.endpoint, s.account)

@@ -35,8 +35,11 @@ type poller struct {
 	now        func() time.Time
 
 	// finishedPolls counts the poller's finished polls: the generation of
-	// its account's poll health.
+	// its account's poll times.
 	finishedPolls atomic.Uint64
+	// outcomeChanges counts the polls that changed its outcome: the
+	// generation of its account's poll outcomes.
+	outcomeChanges atomic.Uint64
 
 	mu     sync.Mutex
 	status pollStatus
@@ -55,6 +58,16 @@ type pollStatus struct {
 	duration time.Duration
 	// failures counts failed polls by failureReasons index.
 	failures [len(failureReasons)]uint64
+}
+
+// outcome is s less what changes at every poll: its duration, and when it
+// last succeeded (only whether it ever did).
+func (s pollStatus) outcome() pollStatus {
+	s.duration = 0
+	if !s.lastSuccess.IsZero() {
+		s.lastSuccess = time.Unix(0, 0)
+	}
+	return s
 }
 
 // failureReasons are the values of the reason label of
@@ -117,6 +130,7 @@ func (p *poller) pollOnce(parent context.Context) {
 	}
 
 	p.mu.Lock()
+	before := p.status.outcome()
 	p.status.polled = true
 	p.status.success = err == nil
 	p.status.duration = duration
@@ -126,7 +140,11 @@ func (p *poller) pollOnce(parent context.Context) {
 	} else {
 		p.status.failures[failureReason(err)]++
 	}
+	changed := p.status.outcome() != before
 	p.mu.Unlock()
+	if changed {
+		p.outcomeChanges.Add(1)
+	}
 	p.finishedPolls.Add(1)
 
 	if err != nil {

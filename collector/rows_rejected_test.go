@@ -58,7 +58,7 @@ func dataText(t *testing.T, e *Exporter) string {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, p := range e.parts {
-		if _, health := p.split.(*HealthCollector); health {
+		if _, health := p.split.(healthHalf); health {
 			continue
 		}
 		mfs, err := p.gather()
