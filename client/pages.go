@@ -50,21 +50,16 @@ const DefaultPageSize = 25
 // lose the records beyond for good. paginate returns served, raised by what
 // this paging showed.
 func paginate[K comparable](size, served int, fetch func(page, size int) (identities []K, err error)) (int, error) {
-	previous := map[K]struct{}{}
+	// The previous page's identities are kept as a slice, and a set made
+	// of them only to compare: a poll waiting for its next request (a
+	// thousand accounts' first polls wait at once) holds no map.
+	var previous []K
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
 		if err != nil {
 			return served, err
 		}
-		fresh := false
-		current := make(map[K]struct{}, len(ids))
-		for _, id := range ids {
-			current[id] = struct{}{}
-			if _, ok := previous[id]; !ok {
-				fresh = true
-			}
-		}
-		if !fresh {
+		if !anyNew(ids, previous) {
 			return served, nil
 		}
 		last := len(ids) < min(size, max(DefaultPageSize, served))
@@ -72,9 +67,23 @@ func paginate[K comparable](size, served int, fetch func(page, size int) (identi
 		if last {
 			return served, nil
 		}
-		previous = current
+		previous = ids
 	}
 	return served, &Error{Op: "paginate", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
+}
+
+// anyNew reports whether ids holds an identity previous does not.
+func anyNew[K comparable](ids, previous []K) bool {
+	seen := make(map[K]struct{}, len(previous))
+	for _, id := range previous {
+		seen[id] = struct{}{}
+	}
+	for _, id := range ids {
+		if _, ok := seen[id]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 type param struct{ key, value string }

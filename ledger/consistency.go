@@ -1,5 +1,10 @@
 package ledger
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Page is one page of a poll, as PollCheck needs it.
 type Page struct {
 	Records []Record
@@ -38,15 +43,15 @@ type PollCheck struct {
 	pages   int
 	total   int
 	changed bool
-	ids     map[recordID]struct{}
-	others  map[string]struct{}
+	// ids are the records seen, distinct once sorted is set: a slice, not
+	// a set, as a thousand accounts' first polls hold theirs at once.
+	ids    []recordID
+	sorted bool
+	others map[string]struct{}
 }
 
 // Page records one page as the exchange sent it.
 func (c *PollCheck) Page(p Page) {
-	if c.ids == nil {
-		c.ids = map[recordID]struct{}{}
-	}
 	if c.pages == 0 {
 		c.total = p.Total
 	} else if p.Total != c.total {
@@ -54,8 +59,9 @@ func (c *PollCheck) Page(p Page) {
 	}
 	c.pages++
 	for _, r := range p.Records {
-		c.ids[recordIDOf(r)] = struct{}{}
+		c.ids = append(c.ids, recordIDOf(r))
 	}
+	c.sorted = c.sorted && len(p.Records) == 0
 	for _, o := range p.Others {
 		if c.others == nil {
 			c.others = map[string]struct{}{}
@@ -82,7 +88,15 @@ func (c *PollCheck) steady() bool { return c.pages > 0 && !c.changed }
 func (c *PollCheck) Changed() bool { return c.changed }
 
 // Distinct is the number of distinct records (and other rows) seen.
-func (c *PollCheck) Distinct() int { return len(c.ids) + len(c.others) }
+func (c *PollCheck) Distinct() int {
+	if !c.sorted {
+		slices.SortFunc(c.ids, func(a, b recordID) int {
+			return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.kind, b.kind))
+		})
+		c.ids, c.sorted = slices.Compact(c.ids), true
+	}
+	return len(c.ids) + len(c.others)
+}
 
 // Total is meta.total of the first page.
 func (c *PollCheck) Total() int { return c.total }

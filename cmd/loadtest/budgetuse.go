@@ -28,7 +28,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	// busiest window of each endpoint's published limit against what the
 	// budget allows in it.
 	byKey := map[string][]time.Time{}
-	private, all := 0, 0
+	private, all, idle := 0, 0, 0
 	var times []time.Time
 	for _, q := range fake.Requests() {
 		all++
@@ -40,6 +40,9 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 			continue
 		}
 		private++
+		if !q.Time.Before(row.idleFrom) && q.Time.Before(row.idleTo) {
+			idle++
+		}
 		k := q.Account + " " + q.Endpoint
 		byKey[k] = append(byKey[k], q.Time)
 	}
@@ -60,6 +63,9 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	minutes := time.Since(started).Minutes()
 	row.requestsPerAccountMinute = float64(private) / float64(n) / minutes
 	row.requestsPerMinute = float64(all) / minutes
+	if d := row.idleTo.Sub(row.idleFrom); d > 0 {
+		row.idleRequestsPerAccountMinute = float64(idle) / float64(n) / d.Minutes()
+	}
 	return tooMany, nil
 }
 

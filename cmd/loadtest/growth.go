@@ -60,6 +60,12 @@ type growthRow struct {
 	peakRSS                      int64
 	cpuPerMinute                 float64 // seconds of CPU per minute, pollers only
 	requestsPerAccountMinute     float64
+	// idleFrom and idleTo are the window with nobody scraping, and
+	// idleRequestsPerAccountMinute the requests of an account a minute in
+	// it: the pace of polling once the first polls are done, not slowed by
+	// the start or by the floor rounds, when the exporter is stopped.
+	idleFrom, idleTo             time.Time
+	idleRequestsPerAccountMinute float64
 	// requestsPerMinute is every request the process sent, public ones
 	// too: what the exchange sees from its IP.
 	requestsPerMinute float64
@@ -102,12 +108,13 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f | %.0f | %s |\n",
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f (%.1f) | %.0f | %s |\n",
 			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
-			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest))
+			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute,
+			g.requestsPerMinute, fullest(g.busiest))
 	}
 	if c.chart != "" {
 		if err := writeGrowthChart(c.chart, large); err != nil {
@@ -256,13 +263,14 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	if err != nil {
 		return row, err
 	}
-	idleFrom := time.Now()
+	row.idleFrom = time.Now()
 	time.Sleep(c.growthIdle)
 	cpu1, err := ex.cpuTime()
 	if err != nil {
 		return row, err
 	}
-	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / time.Since(idleFrom).Minutes()
+	row.idleTo = time.Now()
+	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / row.idleTo.Sub(row.idleFrom).Minutes()
 
 	if err := measureGrowthScrapes(c, ex, client, floorURL, &row); err != nil {
 		return row, err
@@ -343,7 +351,8 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 			u.busiest <= u.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s in the run)", tooMany))
 	}
 	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
-		true, false, fmt.Sprintf("(whole process, public included; %.1f per account)", row.requestsPerAccountMinute))
+		true, false, fmt.Sprintf("(whole process, public included; %.1f per account; %.1f per account while idle)",
+			row.requestsPerAccountMinute, row.idleRequestsPerAccountMinute))
 	r.add("growth, "+label+": busiest second, whole process", row.busiestSecond, client.DefaultMaxRequestsPerSecond, "requests",
 		row.busiestSecond <= client.DefaultMaxRequestsPerSecond+1, false, "(vs the default --api.max-requests-per-second; the first polls come at once)")
 	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
