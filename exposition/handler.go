@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -70,6 +71,9 @@ type Options struct {
 	// client gives up. Encoding is CPU bound, so more at once than CPUs
 	// raise memory, not throughput. 0 is no limit.
 	MaxEncodings int
+	// Workers is how many goroutines a scrape that finds many parts
+	// changed encodes them on; 0 or 1 is the scrape's own only.
+	Workers int
 }
 
 // Handler serves the metrics; see the package comment.
@@ -105,7 +109,8 @@ type entry struct {
 	plan  *plan
 	// families holds one copy of each family's header and tail, by name:
 	// every account's part of a family has the same.
-	families map[string]*family
+	familiesMu sync.Mutex
+	families   map[string]*family
 	// end is what follows the data: "# EOF" for OpenMetrics, gzipped as a
 	// member of its own when the format is.
 	end      []byte
@@ -120,14 +125,45 @@ type encodedPart struct {
 	err        error
 }
 
-// family returns the kept family of s.
-func (e *entry) family(s segment) *family {
+// sharedFamily returns the kept family of s; parts are encoded in
+// parallel, so it takes familiesMu.
+func (e *entry) sharedFamily(s segment) *family {
+	e.familiesMu.Lock()
+	defer e.familiesMu.Unlock()
 	if f, ok := e.families[s.name]; ok && bytes.Equal(f.head, s.head) && bytes.Equal(f.tail, s.tail) {
 		return f
 	}
 	f := &family{name: s.name, head: bytes.Clone(s.head), tail: bytes.Clone(s.tail)}
 	e.families[s.name] = f
 	return f
+}
+
+// parallelFrom is how many changed parts a scrape encodes on more than one
+// goroutine: below it, starting them costs more than it saves.
+const parallelFrom = 32
+
+// eachParallel calls f(0) ... f(n-1), on up to Options.Workers goroutines
+// when n is at least parallelFrom: after a pause (a burst of polls, an
+// exporter stopped and resumed) a scrape finds thousands of parts changed,
+// and encodes them on every CPU instead of one.
+func (h *Handler) eachParallel(n int, f func(int)) {
+	workers := min(h.opts.Workers, n/parallelFrom)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // NewHandler serves src.
@@ -280,7 +316,7 @@ func (h *Handler) data(key cacheKey, prometheus bool) (view, []byte, error) {
 	h.mu.Unlock()
 
 	keep := func(s segment) kept {
-		k := kept{fam: e.family(s), size: s.size}
+		k := kept{fam: e.sharedFamily(s), size: s.size}
 		switch {
 		case len(s.body) == 0:
 		case key.gzip:
@@ -296,18 +332,30 @@ func (h *Handler) data(key cacheKey, prometheus bool) (view, []byte, error) {
 	if len(e.parts) != len(parts) {
 		e.parts, e.plan = make([]*encodedPart, len(parts)), nil
 	}
-	var errs []error
+	var changed []int
 	for i, p := range parts {
-		old := e.parts[i]
-		if old == nil || old.generation != p.Generation {
-			mfs, gatherErr := p.Gather()
-			segs, err := encodeSegments(mfs, key.format, keep)
-			e.parts[i] = &encodedPart{generation: p.Generation, segs: segs, err: errors.Join(gatherErr, err)}
-			if old == nil || !sameFamilies(old.segs, segs) {
-				e.plan = nil
-			}
+		if old := e.parts[i]; old == nil || old.generation != p.Generation {
+			changed = append(changed, i)
 		}
-		errs = append(errs, e.parts[i].err)
+	}
+	old := make([]*encodedPart, len(changed))
+	for j, i := range changed {
+		old[j] = e.parts[i]
+	}
+	h.eachParallel(len(changed), func(j int) {
+		i := changed[j]
+		mfs, gatherErr := parts[i].Gather()
+		segs, err := encodeSegments(mfs, key.format, keep)
+		e.parts[i] = &encodedPart{generation: parts[i].Generation, segs: segs, err: errors.Join(gatherErr, err)}
+	})
+	for j, i := range changed {
+		if old[j] == nil || !sameFamilies(old[j].segs, e.parts[i].segs) {
+			e.plan = nil
+		}
+	}
+	var errs []error
+	for _, p := range e.parts {
+		errs = append(errs, p.err)
 	}
 	if e.plan == nil {
 		e.plan = newPlan(e.parts)

@@ -3,6 +3,7 @@ package exposition
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -164,6 +165,31 @@ func TestStitchedAccountsAreByteEqualToOneRegistry(t *testing.T) {
 	r.checkByteEqual(t, "after one account changed")
 	if a := get(t, r.handler, "", false); !strings.Contains(string(a.body), "acct_balance{account=\"sub-1\",token=\"BTC\"} 42\n") {
 		t.Errorf("the change is not served:\n%s", a.body)
+	}
+}
+
+// A scrape that finds more parts changed than parallelFrom encodes them on
+// several goroutines: every format is still the plain registry's answer,
+// byte for byte, and every part is gathered as often as the others.
+func TestPartsEncodedInParallelAreByteEqualToOneRegistry(t *testing.T) {
+	var names []string
+	for i := range 4 * parallelFrom {
+		names = append(names, fmt.Sprintf("acct-%03d", i))
+	}
+	r := newAccountsRig(t, names...)
+	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{Workers: 4})
+	r.checkByteEqual(t, "first scrape")
+	for i := range names {
+		r.setBalance(t, i, float64(i)+0.75)
+	}
+	r.checkByteEqual(t, "after every account changed")
+	// Every part changed in the same rounds, so every part was gathered
+	// as often as the first: none skipped, none twice.
+	for i := range names {
+		if n, first := r.gathers[i].Load(), r.gathers[0].Load(); n != first || n == 0 {
+			t.Errorf("part %d gathered %d times, part 0 %d", i, n, first)
+			break
+		}
 	}
 }
 

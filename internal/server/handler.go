@@ -24,7 +24,7 @@ const (
 // served at /, the landing page.
 func newMux(c Config) (*http.ServeMux, error) {
 	mux := http.NewServeMux()
-	mux.Handle(c.MetricsPath, exposition.NewHandler(c.Source, exposition.Options{ErrorLog: promhttpLogger{c.Logger}, MaxEncodings: runtime.GOMAXPROCS(0)}))
+	mux.Handle(c.MetricsPath, exposition.NewHandler(c.Source, exposition.Options{ErrorLog: promhttpLogger{c.Logger}, MaxEncodings: runtime.GOMAXPROCS(0), Workers: runtime.GOMAXPROCS(0)}))
 	mux.HandleFunc(healthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})
