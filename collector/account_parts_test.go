@@ -293,3 +293,50 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 		t.Errorf("after the success that followed (generation %d, was %d), served:\n%s", outcomes(), g, s)
 	}
 }
+
+// With request counters, an account's poll times and request counters are
+// one part, which gathers as a registry of both would, and which a poll of
+// the account moves.
+func TestPollTimesAndRequestCountersAreOnePart(t *testing.T) {
+	metrics := client.NewMetrics(prometheus.NewRegistry())
+	r := newRig(t, &fakeexchange.Scenario{}, clientConfig(func(c *client.Config) { c.Metrics = metrics }))
+	e := newExporter(t, r.config())
+	pollAll(e)
+	var main *accountPart
+	for _, a := range e.accountParts {
+		if _, ok := a.c.(*clientMetrics); ok {
+			t.Errorf("the request counters of %q are a part of their own", a.name)
+		}
+		if _, ok := a.c.(*pairedSplit); ok && a.name == "main" {
+			main = a
+		}
+	}
+	if main == nil {
+		t.Fatal("no part of main's poll times and request counters")
+	}
+	got, err := main.gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := registryGather(t, main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFamilies(t, "main", got, want)
+	names := map[string]bool{}
+	for _, mf := range got {
+		names[mf.GetName()] = true
+	}
+	if !names["woox_poll_duration_seconds"] || !names["woox_api_requests_total"] || names["woox_poll_success"] {
+		t.Errorf("families %v, want the poll times and the request counters, not the outcomes", slices.Sorted(maps.Keys(names)))
+	}
+	g := main.generation()
+	for _, p := range e.pollers {
+		if p.account == "main" && p.endpoint == client.EndpointBalances {
+			p.pollOnce(context.Background())
+		}
+	}
+	if main.generation() == g {
+		t.Error("a poll of main did not move its part")
+	}
+}

@@ -206,17 +206,19 @@ func New(cfg Config) (*Exporter, error) {
 	return e, nil
 }
 
-// addHealth adds the poll health (its times and its outcomes) and the
-// clients' request counters, each a part per account.
+// addHealth adds the poll health and the clients' request counters, as a
+// part per account of the poll outcomes, and one of the poll times and the
+// request counters, which every poll moves.
 func (e *Exporter) addHealth(cfg Config) {
 	health := newHealthCollector(e.pollers, e.caps)
 	e.collectors = append(e.collectors, health)
 	e.byName["health"] = health
-	e.parts = append(e.parts, newDataPart(health.times()), newDataPart(health.outcomes()))
+	var moving accountSplit = health.times()
 	if requests := newClientMetrics(cfg.Public, cfg.Accounts); requests != nil {
 		e.collectors = append(e.collectors, requests)
-		e.parts = append(e.parts, newDataPart(requests))
+		moving = pairSplits(health.times(), requests)
 	}
+	e.parts = append(e.parts, newDataPart(moving), newDataPart(health.outcomes()))
 }
 
 // Run starts every poller, each polling at once and then every interval, and

@@ -17,6 +17,11 @@ import (
 // account of the fake at fakeURL.
 type exporter struct {
 	*exportertest.Process
+	// idleCPU is the CPU the exporter used while idle, in CPUs; 0 until
+	// measured.
+	idleCPU float64
+	// longestSettle is the longest wait after a resume.
+	longestSettle time.Duration
 }
 
 // startExporter runs c.exporter against the fake at fakeURL with the load
@@ -29,7 +34,7 @@ func startExporter(ctx context.Context, c config, fakeURL string, extra ...strin
 	if err != nil {
 		return nil, err
 	}
-	return &exporter{p}, nil
+	return &exporter{Process: p}, nil
 }
 
 // checkLog fails on any warning or error the exporter logged.
@@ -62,17 +67,42 @@ func (p *exporter) memory() (rss, hwm int64) {
 	return rss, hwm
 }
 
-// settleAfterResume is how long an exporter resumed after a floor round is
-// left to run the polls that fell due while it was stopped, before it is
-// measured again: a burst no running exporter sees.
-const settleAfterResume = 2 * time.Second
+// An exporter resumed after a floor round is left to run the polls that
+// fell due while it was stopped before it is measured again: a burst no
+// running exporter sees. It is left settleAfterResume, then until its CPU
+// over settleWindow is back near its use while idle (exporter.idleCPU), at
+// most maxSettle in all: at a thousand accounts the burst takes longer to
+// run than the stop lasted. The scrapes after it still find every part
+// that changed meanwhile, as a Prometheus scraping every 15 s does.
+const (
+	settleAfterResume = 2 * time.Second
+	settleWindow      = 500 * time.Millisecond
+	maxSettle         = 15 * time.Second
+)
+
+// settle waits for the exporter to settle after a resume, and returns how
+// long it waited.
+func (p *exporter) settle() time.Duration {
+	start := time.Now()
+	time.Sleep(settleAfterResume)
+	limit := max(1.5*p.idleCPU, 0.25)
+	for time.Since(start) < maxSettle {
+		c0, err0 := p.cpuTime()
+		time.Sleep(settleWindow)
+		c1, err1 := p.cpuTime()
+		if err0 != nil || err1 != nil || (c1-c0).Seconds()/settleWindow.Seconds() <= limit {
+			break
+		}
+	}
+	return time.Since(start)
+}
 
 // alternate runs exRound and floorRound in turn, n times each, with the
 // exporter stopped (SIGSTOP) while floorRound runs.
 func (p *exporter) alternate(n int, exRound, floorRound func() error) error {
 	for i := range n {
 		if i > 0 {
-			time.Sleep(settleAfterResume)
+			p.longestSettle = max(p.longestSettle, p.settle())
 		}
 		if err := exRound(); err != nil {
 			return err

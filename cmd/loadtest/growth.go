@@ -76,6 +76,9 @@ type growthRow struct {
 	// the budget allows in it.
 	busiest        map[string]windowUse
 	readyAfterPoll time.Duration
+	// longestSettle is the longest the exporter was left to settle after
+	// a floor round (exporter.settle).
+	longestSettle time.Duration
 	// firstScrape is the first scrape in Prometheus' format, which encodes
 	// every part.
 	firstScrape time.Duration
@@ -234,7 +237,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	if err != nil {
 		return row, err
 	}
-	ex := &exporter{p}
+	ex := &exporter{Process: p}
 	defer ex.stop()
 	readyAt, err := ex.Ready(60 * time.Second)
 	if err != nil {
@@ -271,6 +274,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	}
 	row.idleTo = time.Now()
 	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / row.idleTo.Sub(row.idleFrom).Minutes()
+	ex.idleCPU = row.cpuPerMinute / 60
 
 	if err := measureGrowthScrapes(c, ex, client, floorURL, &row); err != nil {
 		return row, err
@@ -335,6 +339,7 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 		return err
 	}
 	row.scrapesPerSec, row.floorPerSec = float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
+	row.longestSettle = ex.longestSettle
 	return nil
 }
 
@@ -343,6 +348,8 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	label := fmt.Sprintf("%d %s account(s)", row.accounts, row.shape)
 	hard := row.accounts >= 100
 	r.ratio("growth, "+label+": scrape p99 (exporter vs floor)", row.p99, row.floorP99, maxP99Ratio, true, false)
+	r.add("growth, "+label+": longest settle after a floor round", row.longestSettle.Round(time.Millisecond), maxSettle, "", true, false,
+		"(left to run the polls that fell due while it was stopped)")
 	r.add("growth, "+label+": first scrape in Prometheus' format (every part encoded)", row.firstScrape, "-", "", true, false,
 		fmt.Sprintf("(floor p50 %s)", format(row.floorP50)))
 	for _, ep := range slices.Sorted(maps.Keys(row.busiest)) {

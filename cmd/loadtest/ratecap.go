@@ -102,7 +102,7 @@ func rateCap(ctx context.Context, c config, r *report) error {
 	if err != nil {
 		return err
 	}
-	ex := &exporter{p}
+	ex := &exporter{Process: p}
 	defer ex.stop()
 	// Every account's first polls queue at once: ready once they are through.
 	readyAt, err := ex.Ready(5 * time.Minute)
