@@ -228,7 +228,8 @@ func (e *Exporter) addHealth(cfg Config) {
 func (e *Exporter) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, p := range e.pollers {
-		wg.Go(func() { p.run(ctx) })
+		wg.Add(1)
+		p.start(ctx, wg.Done)
 	}
 	wg.Wait()
 	if e.state != nil && e.history != nil {

@@ -97,19 +97,57 @@ func failureReason(err error) int {
 // errStalled is the cause of a poll's cancellation when it made no progress.
 var errStalled = errors.New("poll made no progress")
 
-func (p *poller) run(ctx context.Context) {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
+// start polls at once and then every interval (start to start) until ctx
+// is done, then calls stopped once no poll runs. Between polls no goroutine
+// waits: the timer starts one per poll. A thousand accounts have eight
+// thousand pollers, and a goroutine waiting for each held some 50 MB of
+// stacks.
+func (p *poller) start(ctx context.Context, stopped func()) {
+	var (
+		mu      sync.Mutex
+		polling bool
+		// ended is set once stopped was called, by whichever of the
+		// poll and the stop saw ctx done first.
+		ended bool
+		timer *time.Timer
+	)
+	end := func() {
+		if !ended {
+			ended = true
+			stopped()
 		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	timer = time.AfterFunc(0, func() {
+		mu.Lock()
+		if ctx.Err() != nil {
+			// The stop below ends it.
+			mu.Unlock()
+			return
+		}
+		polling = true
+		mu.Unlock()
 		started := time.Now()
 		p.pollOnce(ctx)
+		mu.Lock()
+		defer mu.Unlock()
+		polling = false
+		if ctx.Err() != nil {
+			end()
+			return
+		}
 		timer.Reset(max(p.interval-time.Since(started), 0))
-	}
+	})
+	context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !polling {
+			// A poll starting now sees ctx done and does not run.
+			timer.Stop()
+			end()
+		}
+	})
 }
 
 func (p *poller) pollOnce(parent context.Context) {
