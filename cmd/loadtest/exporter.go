@@ -85,7 +85,7 @@ const (
 func (p *exporter) settle() time.Duration {
 	start := time.Now()
 	time.Sleep(settleAfterResume)
-	limit := max(1.5*p.idleCPU, 0.25)
+	limit := max(1.25*p.idleCPU, 0.25)
 	for time.Since(start) < maxSettle {
 		c0, err0 := p.cpuTime()
 		time.Sleep(settleWindow)
