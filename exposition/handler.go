@@ -20,8 +20,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -378,37 +376,6 @@ func encodeEnd(key cacheKey) []byte {
 	return compress(buf.Bytes())
 }
 
-// compress is b as a gzip member: the data is compressed again whenever
-// its part changes. A small body (most are) gets fixed Huffman codes
-// (fixedEncoder), a larger one compress/flate's fastest level, whose
-// tables pay for themselves there. The member is copied out at its size:
-// thousands are kept.
-func compress(b []byte) []byte {
-	if len(b) < fixedBelow {
-		e := fixedEncoders.get()
-		defer fixedEncoders.put(e)
-		e.scratch = e.member(e.scratch[:0], b)
-		return bytes.Clone(e.scratch)
-	}
-	return compressFlate(b)
-}
-
-// fixedBelow is the body size from which compress/flate's dynamic tables
-// make a member enough smaller to be worth their time.
-const fixedBelow = 4096
-
-func compressFlate(b []byte) []byte {
-	z := scratchPool.Get().(*bytes.Buffer)
-	defer scratchPool.Put(z)
-	z.Reset()
-	gz := fastWriters.get()
-	defer fastWriters.put(gz)
-	gz.Reset(z)
-	_, _ = gz.Write(b)
-	_ = gz.Close()
-	return bytes.Clone(z.Bytes())
-}
-
 var scratchPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // CachedBytes is how many bytes of encoded data the handler holds, over
@@ -450,84 +417,4 @@ func (h *Handler) logf(format string, args ...any) {
 	if h.opts.ErrorLog != nil {
 		h.opts.ErrorLog.Println(fmt.Sprintf(format, args...))
 	}
-}
-
-// writers keeps idle gzip writers. Not a sync.Pool: a compressor is most
-// of a megabyte to make, and a sync.Pool is emptied by every other GC, which
-// a busy exporter runs often; these stay, a few per level.
-type writers struct {
-	idle  chan *gzip.Writer
-	level int
-}
-
-func newWriters(level int) *writers { return &writers{idle: make(chan *gzip.Writer, 8), level: level} }
-
-func (w *writers) get() *gzip.Writer {
-	select {
-	case gz := <-w.idle:
-		return gz
-	default:
-		gz, _ := gzip.NewWriterLevel(nil, w.level)
-		return gz
-	}
-}
-
-func (w *writers) put(gz *gzip.Writer) {
-	select {
-	case w.idle <- gz:
-	default:
-	}
-}
-
-// liveWriters compress the live families of each answer; fastWriters the
-// data's members, at the fastest level: the data is compressed again
-// whenever its part changes.
-var (
-	liveWriters = newWriters(gzip.DefaultCompression)
-	fastWriters = newWriters(gzip.BestSpeed)
-)
-
-// fixedEncoders keeps idle fixedEncoders (64 KB each), as writers does.
-var fixedEncoders = freeList[fixedEncoder]{idle: make(chan *fixedEncoder, 8)}
-
-type freeList[T any] struct{ idle chan *T }
-
-func (l freeList[T]) get() *T {
-	select {
-	case v := <-l.idle:
-		return v
-	default:
-		return new(T)
-	}
-}
-
-func (l freeList[T]) put(v *T) {
-	select {
-	case l.idle <- v:
-	default:
-	}
-}
-
-// acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
-// (or as *) with a q-value above 0.
-func acceptsGzip(header string) bool {
-	star := false
-	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			if k, v, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
-				if f, err := strconv.ParseFloat(v, 64); err == nil {
-					q = f
-				}
-			}
-		}
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "gzip", "x-gzip":
-			return q > 0
-		case "*":
-			star = q > 0
-		}
-	}
-	return star
 }
