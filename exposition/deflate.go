@@ -80,7 +80,8 @@ func matchLen(a, b []byte) int {
 			return i + bits.TrailingZeros64(x)/8
 		}
 	}
-	for ; i < n && a[i] == b[i]; i++ {
+	for i < n && a[i] == b[i] {
+		i++
 	}
 	return i
 }
