@@ -99,9 +99,9 @@ var errStalled = errors.New("poll made no progress")
 
 // start polls at once and then every interval (start to start) until ctx
 // is done, then calls stopped once no poll runs. Between polls no goroutine
-// waits: the timer starts one per poll. A thousand accounts have eight
-// thousand pollers, and a goroutine waiting for each held some 50 MB of
-// stacks.
+// waits: the timer starts one per poll. With thousands of accounts the
+// stacks of a waiting goroutine per poller were a good part of the memory
+// (docs/performance.md, "A thousand accounts").
 func (p *poller) start(ctx context.Context, stopped func()) {
 	var (
 		mu      sync.Mutex
