@@ -127,42 +127,65 @@ func (h healthHalf) accountNames() []string {
 	return namesOf(h.c.accounts, func(i int) string { return h.c.accounts[i].name })
 }
 
-// generationAt implements accountSplit: the account's finished polls for
-// the times; for the outcomes, the polls that changed one, and the caps'
-// counts.
+// generationAt implements accountSplit.
 func (h healthHalf) generationAt(i int) uint64 {
-	a := &h.c.accounts[i]
-	var g uint64
-	for _, p := range a.pollers {
-		if h.times {
-			g += p.finishedPolls.Load()
-		} else {
-			g += p.outcomeChanges.Load()
-		}
+	if h.times {
+		return h.c.accounts[i].timesGeneration()
 	}
-	if !h.times {
-		for _, s := range a.caps {
-			g += s.capped.Load()
-		}
-	}
-	return g
+	return h.c.accounts[i].outcomesGeneration()
 }
 
 // collectAt implements accountSplit.
 func (h healthHalf) collectAt(i int, ch chan<- prometheus.Metric) {
-	a := &h.c.accounts[i]
+	if h.times {
+		h.c.accounts[i].collectTimes(ch)
+		return
+	}
+	h.c.accounts[i].collectOutcomes(ch)
+}
+
+// timesGeneration is the account's finished polls.
+func (a *healthAccount) timesGeneration() uint64 {
+	var g uint64
+	for _, p := range a.pollers {
+		g += p.finishedPolls.Load()
+	}
+	return g
+}
+
+// outcomesGeneration is the account's polls that changed an outcome, and
+// its caps' counts.
+func (a *healthAccount) outcomesGeneration() uint64 {
+	var g uint64
+	for _, p := range a.pollers {
+		g += p.outcomeChanges.Load()
+	}
+	for _, s := range a.caps {
+		g += s.capped.Load()
+	}
+	return g
+}
+
+// collectTimes exports each poll's duration and last success.
+func (a *healthAccount) collectTimes(ch chan<- prometheus.Metric) {
 	for _, p := range a.pollers {
 		st := p.lastStatus()
-		if h.times {
-			if st.polled {
-				ch <- prometheus.MustNewConstMetric(pollDurationDesc, prometheus.GaugeValue, st.duration.Seconds(), p.endpoint, p.account)
-			}
-			if st.polled && !st.lastSuccess.IsZero() {
-				ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
-					float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
-			}
+		if !st.polled {
 			continue
 		}
+		ch <- prometheus.MustNewConstMetric(pollDurationDesc, prometheus.GaugeValue, st.duration.Seconds(), p.endpoint, p.account)
+		if !st.lastSuccess.IsZero() {
+			ch <- prometheus.MustNewConstMetric(pollLastSuccessDesc, prometheus.GaugeValue,
+				float64(st.lastSuccess.UnixNano())/1e9, p.endpoint, p.account)
+		}
+	}
+}
+
+// collectOutcomes exports each poller's failures, success and rows
+// rejected, and each cap's count.
+func (a *healthAccount) collectOutcomes(ch chan<- prometheus.Metric) {
+	for _, p := range a.pollers {
+		st := p.lastStatus()
 		for i, reason := range failureReasons {
 			ch <- prometheus.MustNewConstMetric(pollFailuresDesc, prometheus.CounterValue, float64(st.failures[i]), p.endpoint, p.account, reason)
 		}
@@ -173,9 +196,6 @@ func (h healthHalf) collectAt(i int, ch chan<- prometheus.Metric) {
 		if !st.lastSuccess.IsZero() {
 			ch <- prometheus.MustNewConstMetric(pollRowsRejectedDesc, prometheus.GaugeValue, float64(st.rejected), p.endpoint, p.account)
 		}
-	}
-	if h.times {
-		return
 	}
 	for _, s := range a.caps {
 		ch <- prometheus.MustNewConstMetric(seriesCappedDesc, prometheus.CounterValue, float64(s.capped.Load()), s.endpoint, s.account)

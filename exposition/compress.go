@@ -38,52 +38,25 @@ func compressFlate(b []byte) []byte {
 	return bytes.Clone(z.Bytes())
 }
 
-// writers keeps idle gzip writers. Not a sync.Pool: a compressor is most
-// of a megabyte to make, and a sync.Pool is emptied by every other GC, which
-// a busy exporter runs often; these stay, a few per level.
-type writers struct {
-	idle  chan *gzip.Writer
-	level int
+// freeList keeps a few idle values to reuse, made by newValue when none
+// is idle. Not a sync.Pool: a compressor is most of a megabyte to make, and a
+// sync.Pool is emptied by every other GC, which a busy exporter runs often;
+// these stay.
+type freeList[T any] struct {
+	idle     chan *T
+	newValue func() *T
 }
 
-func newWriters(level int) *writers { return &writers{idle: make(chan *gzip.Writer, 8), level: level} }
-
-func (w *writers) get() *gzip.Writer {
-	select {
-	case gz := <-w.idle:
-		return gz
-	default:
-		gz, _ := gzip.NewWriterLevel(nil, w.level)
-		return gz
-	}
+func newFreeList[T any](newValue func() *T) freeList[T] {
+	return freeList[T]{idle: make(chan *T, 8), newValue: newValue}
 }
-
-func (w *writers) put(gz *gzip.Writer) {
-	select {
-	case w.idle <- gz:
-	default:
-	}
-}
-
-// liveWriters compress the live families of each answer; fastWriters the
-// data's members, at the fastest level: the data is compressed again
-// whenever its part changes.
-var (
-	liveWriters = newWriters(gzip.DefaultCompression)
-	fastWriters = newWriters(gzip.BestSpeed)
-)
-
-// fixedEncoders keeps idle fixedEncoders (64 KB each), as writers does.
-var fixedEncoders = freeList[fixedEncoder]{idle: make(chan *fixedEncoder, 8)}
-
-type freeList[T any] struct{ idle chan *T }
 
 func (l freeList[T]) get() *T {
 	select {
 	case v := <-l.idle:
 		return v
 	default:
-		return new(T)
+		return l.newValue()
 	}
 }
 
@@ -93,6 +66,23 @@ func (l freeList[T]) put(v *T) {
 	default:
 	}
 }
+
+// gzipWriters makes gzip writers at level.
+func gzipWriters(level int) freeList[gzip.Writer] {
+	return newFreeList(func() *gzip.Writer {
+		gz, _ := gzip.NewWriterLevel(nil, level)
+		return gz
+	})
+}
+
+// liveWriters compress the live families of each answer; fastWriters the
+// data's larger members, at the fastest level: the data is compressed again
+// whenever its part changes; fixedEncoders the smaller ones (64 KB each).
+var (
+	liveWriters   = gzipWriters(gzip.DefaultCompression)
+	fastWriters   = gzipWriters(gzip.BestSpeed)
+	fixedEncoders = newFreeList(func() *fixedEncoder { return new(fixedEncoder) })
+)
 
 // acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
 // (or as *) with a q-value above 0.
