@@ -214,6 +214,10 @@ func (w *wiring) logStart(store *statefile.Store) {
 	for _, a := range w.accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", client.MaskAPIKey(a.APIKey, false))
 	}
+	if removed := store.RemovedTemporaries(); len(removed) > 0 {
+		level.Info(logger).Log("msg", "removed the temporary files of a state file save cut short by a crash",
+			"files", len(removed), "first", removed[0])
+	}
 	if c := store.Corruption(); c != nil {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
 			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)

@@ -51,9 +51,9 @@ var (
 
 	tokenHistoryInconsistentDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "token_history", "inconsistent_polls_total"),
-		"Token history polls whose pages did not add up (meta.total changed while paging, or fewer distinct records than meta.total, "+
-			"even when read again in slices that fit one page); the window is read again, and accepted once a re-read finds nothing new. "+
-			"A steady rise means the exchange overstates meta.total.",
+		"Token history polls that found fewer distinct records than a meta.total that held steady while paging, "+
+			"even when read again in slices that fit one page; the window is read again, and accepted once a re-read finds nothing new. "+
+			"A steady rise means the exchange overstates meta.total. A total that changed while paging (records arriving) is read in slices and not counted here.",
 		[]string{"account"}, nil)
 
 	tokenHistoryLastRecordDesc = prometheus.NewDesc(
@@ -135,17 +135,21 @@ type historyAccount struct {
 	logger   log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
-	// snap is what scrapes read, published by the poller after every page
-	// that counted a record; published counts the publications.
+	// snap is what scrapes read; published counts the publications.
+	// Without a state file the poller publishes after every page that
+	// counted a record; with one, only totals the file holds (see
+	// countedRecords).
 	snap      atomic.Pointer[ledger.Snapshot]
 	published atomic.Uint64
 	// cap counts the records the ledger counted under ledger.Other (see
 	// Config.SeriesPerEndpoint), folded up to the last publication.
 	cap    *seriesCap
 	folded uint64
-	// onPoll, when set, receives the ledger state after each poll that
-	// read every page.
-	onPoll func(account string, st ledger.State)
+	// save, when set, writes the ledger state to the state file after each
+	// poll that read every page or counted a record; unsaved is set while
+	// records counted are not yet saved, so not yet published. Poller only.
+	save    func(account string, st ledger.State) error
+	unsaved bool
 	// inconsistent counts polls that were not consistent; shortStreak is
 	// set while windows are accepted short, so that this is warned about
 	// once, not on every poll. Poller only.
@@ -177,6 +181,36 @@ func (a *historyAccount) publish() {
 	a.folded = s.FoldedRecords
 	a.snap.Store(&s)
 	a.published.Add(1)
+}
+
+// countedRecords publishes the ledger's totals after records were counted,
+// or, with a state file, leaves them for saveThenPublish: a counter shown
+// before it is saved would go back after a crash, which Prometheus reads
+// as a reset and turns into a spike of the account's whole history.
+func (a *historyAccount) countedRecords() {
+	if a.save == nil {
+		a.publish()
+		return
+	}
+	a.unsaved = true
+}
+
+// saveThenPublish ends a poll with a state file: it saves the ledger state
+// when the poll read every page (the cursor may have moved) or counted a
+// record, and publishes the totals once they are saved. After a failed
+// write the totals shown stay the saved ones until a write succeeds.
+func (a *historyAccount) saveThenPublish(readAll bool) {
+	if a.save == nil || (!readAll && !a.unsaved) {
+		return
+	}
+	if err := a.save(a.name, a.ledger.Export()); err != nil {
+		level.Error(a.logger).Log("msg", "cannot save token history state; its counters wait for a write to succeed", "account", a.name, "err", err)
+		return
+	}
+	if a.unsaved {
+		a.unsaved = false
+		a.publish()
+	}
 }
 
 // generation changes whenever any account publishes a new snapshot: most
@@ -283,7 +317,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 		b.e.ledgers[a.Name] = ha.live
 		ha.cap = b.seriesCap(a.Name)
 		if cfg.State != nil {
-			ha.onPoll = b.e.save
+			ha.save = cfg.State.Save
 		}
 		c.accounts = append(c.accounts, ha)
 		b.pollList(c, a.Name, ha.poll)

@@ -152,16 +152,22 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 	}
 	a.ledger.Count(completed)
 	a.ledger.Finish(end)
+	snap := &transferSnapshot{applicationID: a.applicationID, totals: a.ledger.Totals(), inFlight: inFlight}
+	old := a.snap.Load()
+	// Totals are shown only once the state file holds them: shown first,
+	// a crash would move them back, and Prometheus would read a reset.
 	if a.save != nil {
 		if err := a.save(a.name, a.ledger.Export()); err != nil {
-			level.Error(a.logger).Log("msg", "cannot save transfer history state", "account", a.name, "err", err)
+			level.Error(a.logger).Log("msg", "cannot save transfer history state; its counters wait for a write to succeed", "account", a.name, "err", err)
+			if old != nil {
+				snap.totals = old.totals
+			}
 		}
 	}
 	a.cap.note(int(a.ledger.Folded() - a.folded))
 	a.folded = a.ledger.Folded()
 	// An unchanged snapshot is not published: its part is not encoded again.
-	snap := &transferSnapshot{applicationID: a.applicationID, totals: a.ledger.Totals(), inFlight: inFlight}
-	if old := a.snap.Load(); old == nil || !reflect.DeepEqual(*old, *snap) {
+	if old == nil || !reflect.DeepEqual(*old, *snap) {
 		a.snap.Store(snap)
 		a.published.Add(1)
 	}

@@ -8,6 +8,10 @@
 // rename over the old file, fsync of the directory. A reader therefore sees
 // either the old or the new document, never a mix, even after a crash.
 //
+// Open removes the temporary files a save cut short by a crash left beside
+// the file (only this package's own names), and reports them through
+// Store.RemovedTemporaries.
+//
 // A missing file is a fresh start. A file that cannot be decoded, or that
 // holds another version, is renamed aside (PATH.corrupt-<UTC time>) rather
 // than overwritten, and Open reports it through Store.Corruption. Accounts in
@@ -118,6 +122,7 @@ type Corruption struct {
 type Store struct {
 	path    string
 	corrupt *Corruption
+	removed []string
 
 	mu            sync.Mutex
 	accounts      map[string]ledger.State
@@ -138,6 +143,11 @@ func Open(path string, now time.Time) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}}
+	removed, err := removeTemporaries(path)
+	if err != nil {
+		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
+	}
+	s.removed = removed
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -257,6 +267,15 @@ func (s *Store) SetAside(account string, now time.Time) (string, error) {
 	return "", fmt.Errorf("set aside the state of account %q: %w", account, err)
 }
 
+// RemovedTemporaries are the temporary files of earlier saves that Open
+// removed; nil for a nil store too.
+func (s *Store) RemovedTemporaries() []string {
+	if s == nil {
+		return nil
+	}
+	return s.removed
+}
+
 // Path is the state file's path.
 func (s *Store) Path() string { return s.path }
 
@@ -321,7 +340,7 @@ func (s *Store) writeLocked() error {
 // leaves either the old or the new content.
 func writeAtomic(path string, b []byte) (err error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return err
 	}
