@@ -1,0 +1,299 @@
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/woox-exporter/woox_exporter/internal/exportertest"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+)
+
+// restoredCounters are the counter families the exporter restores from its
+// state file: the ones a crash could move back. The others start at zero in
+// a new process, a reset Prometheus handles as one.
+var restoredCounters = []string{
+	"woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total",
+	"woox_token_history_records_by_type_total", "woox_token_history_late_records_total",
+	"woox_token_history_shared_id_records_total", "woox_transfers_total", "woox_transfer_amount_total",
+}
+
+// counterWatch scrapes whichever exporter process is current every 0.2 s and
+// remembers, for every restored counter series, the highest value it showed;
+// a lower value later is a decrease.
+type counterWatch struct {
+	current   atomic.Pointer[exportertest.Process]
+	mu        sync.Mutex
+	highest   map[string]float64
+	decreases []string
+	scrapes   int
+}
+
+func (w *counterWatch) run(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		p := w.current.Load()
+		if p == nil {
+			continue
+		}
+		samples, err := exportertest.Samples(scrapeClient, p.URL()+"/metrics")
+		if err != nil {
+			continue // between a kill and the next start
+		}
+		w.observe(samples)
+	}
+}
+
+func (w *counterWatch) observe(samples map[string]*model.Sample) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.scrapes++
+	for series, s := range samples {
+		if !slices.Contains(restoredCounters, string(s.Metric[model.MetricNameLabel])) {
+			continue
+		}
+		v := float64(s.Value)
+		if h, ok := w.highest[series]; ok && v < h {
+			if len(w.decreases) < 20 {
+				w.decreases = append(w.decreases, fmt.Sprintf("%s: %v after %v", series, v, h))
+			}
+			continue
+		}
+		w.highest[series] = v
+	}
+}
+
+var scrapeClient = &http.Client{Timeout: 2 * time.Second}
+
+// temporaries lists the files beside the state file other than the state
+// file and its lock.
+func temporaries(t *testing.T, state string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Dir(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); n != filepath.Base(state) && n != filepath.Base(state)+".lock" && !strings.HasSuffix(n, ".yml") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// The exporter is killed at random instants while records arrive, some
+// kills during paging, some while a state file save is half written, some
+// in the middle of a shutdown: a scraper reading /metrics every 0.2 s never
+// sees a restored counter go down, the final totals equal the records the
+// fake holds exactly, and no temporary file is left beside the state file.
+func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario(), fakeexchange.WithRateLimit(10, time.Second),
+		fakeexchange.WithRequestLogLimit(100_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveFake(t, fake)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	cfg := accountsConfig(t, dir, "main", "sub")
+	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 43))
+
+	// A backlog of 12,000 records makes the first polls page; new records
+	// keep arriving, stamped up to 20 s back, so every later poll pages too.
+	now := time.Now()
+	var backlog []fakeexchange.HistoryRecord
+	for i := range 12_000 {
+		backlog = append(backlog, fakeexchange.HistoryRecord{ID: int64(1_000_000 + i), Type: []string{"DEPOSIT", "CONVERT", "TRANSACTION_FEE"}[i%3],
+			Token: []string{"USDT", "BTC"}[i%2], Amount: fmt.Sprintf("%d.125", 1+i%7), Timestamp: now.Add(-50*time.Minute + time.Duration(i)*200*time.Millisecond).UnixMilli()})
+	}
+	if err := fake.AppendHistory("main", backlog...); err != nil {
+		t.Fatal(err)
+	}
+	// Pages answer a little slowly, so that kills land between them.
+	var paging atomic.Pointer[chan struct{}]
+	fake.BeforeHistoryPage(func(_ string, page int) {
+		time.Sleep(15 * time.Millisecond)
+		if c := paging.Load(); c != nil && page >= 2 && paging.CompareAndSwap(c, nil) {
+			close(*c)
+		}
+	})
+	stopGen := make(chan struct{})
+	var genWG sync.WaitGroup
+	genWG.Go(func() {
+		id := int64(5_000_000)
+		for {
+			select {
+			case <-stopGen:
+				return
+			case <-time.After(25 * time.Millisecond):
+			}
+			id++
+			rec := fakeexchange.HistoryRecord{ID: id, Type: []string{"CONVERT", "WITHDRAW", "REALIZED_PNL"}[id%3], Token: []string{"BTC", "ETH"}[id%2],
+				Amount: fmt.Sprintf("-0.%03d", 1+id%997), Timestamp: time.Now().Add(-time.Duration(id%20) * time.Second).UnixMilli()}
+			if err := fake.AppendHistory("main", rec); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	t.Cleanup(func() {
+		select {
+		case <-stopGen:
+		default:
+			close(stopGen)
+		}
+		genWG.Wait()
+	})
+
+	watch := &counterWatch{highest: map[string]float64{}}
+	stopWatch := make(chan struct{})
+	var watchWG sync.WaitGroup
+	watchWG.Go(func() { watch.run(stopWatch) })
+	t.Cleanup(func() {
+		select {
+		case <-stopWatch:
+		default:
+			close(stopWatch)
+		}
+		watchWG.Wait()
+	})
+
+	start := func() *exportertest.Process {
+		p := exportertest.Start(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + cfg,
+			"--api.rate-limit=10/1s", "--token-history.overlap=1m", "--token-history.lookback=2h", "--token-history.state-file=" + state},
+			exportertest.IntervalFlags(time.Second)...)...)
+		watch.current.Store(p)
+		return p
+	}
+
+	// Each kind of kill, in a shuffled order.
+	kinds := []string{"random", "random", "random", "random", "paging", "paging", "paging", "save", "save", "save", "term+kill", "term+kill"}
+	rnd.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	done := map[string]int{}
+	tempsSeen, tempsRemoved := 0, 0
+	for i, kind := range kinds {
+		p := start()
+		switch kind {
+		case "random":
+			time.Sleep(time.Duration(300+rnd.IntN(4000)) * time.Millisecond)
+		case "paging":
+			c := make(chan struct{})
+			paging.Store(&c)
+			select {
+			case <-c:
+			case <-time.After(20 * time.Second):
+				t.Logf("kill %d: no second page within 20 s; killed anyway", i)
+			}
+		case "save":
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) && !hasTemporary(dir, state) {
+				time.Sleep(200 * time.Microsecond)
+			}
+		case "term+kill":
+			time.Sleep(time.Duration(500+rnd.IntN(3000)) * time.Millisecond)
+			if err := p.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(5+rnd.IntN(195)) * time.Millisecond)
+		}
+		// A shutdown may be over before its SIGKILL.
+		if err := p.Signal(syscall.SIGKILL); err != nil && !p.Exited() {
+			t.Fatal(err)
+		}
+		if err := p.Wait(10 * time.Second); errors.Is(err, exportertest.ErrStillRunning) {
+			t.Fatalf("kill %d (%s): no exit within 10 s", i, kind)
+		}
+		if strings.Contains(p.Output(), removedLine) {
+			tempsRemoved++
+		}
+		if hasTemporary(dir, state) {
+			tempsSeen++
+		}
+		done[kind]++
+		// Down for a moment, as a restarting pod is.
+		time.Sleep(time.Duration(100+rnd.IntN(400)) * time.Millisecond)
+	}
+
+	// The last start removes what the last kill left; records stop
+	// arriving, and the counters catch up with every record.
+	p := start()
+	close(stopGen)
+	genWG.Wait()
+	deadline := time.Now().Add(60 * time.Second)
+	var diff string
+	for {
+		s, err := exportertest.Samples(scrapeClient, p.URL()+"/metrics")
+		if err == nil {
+			diff = scrapedMatches(fake, s, "main") + scrapedMatches(fake, s, "sub")
+			if diff == "" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the counters never equalled the fake's records after the last start:\n%s\n%s", diff, tail(p.Output(), 30))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	p.Stop(t)
+	if strings.Contains(p.Output(), removedLine) {
+		tempsRemoved++
+	}
+	close(stopWatch)
+	watchWG.Wait()
+
+	checkStateExact(t, fake, readState(t, state)["main"], "main")
+	if left := temporaries(t, state); len(left) > 0 {
+		t.Errorf("files left beside the state file: %q", left)
+	}
+	watch.mu.Lock()
+	defer watch.mu.Unlock()
+	t.Logf("%d kills (%v); %d scrapes of %d restored counter series; %d decreases; %d kills left a temporary file, %d starts removed one; %d records",
+		len(kinds), done, watch.scrapes, len(watch.highest), len(watch.decreases), tempsSeen, tempsRemoved, len(fake.ServedHistory("main")))
+	if len(watch.decreases) > 0 {
+		t.Errorf("restored counters went down across kills:\n%s", strings.Join(watch.decreases, "\n"))
+	}
+	if watch.scrapes < 50 {
+		t.Errorf("only %d scrapes succeeded: too few to see a decrease", watch.scrapes)
+	}
+	if tempsSeen == 0 {
+		t.Error("no kill landed during a save (no temporary file left): the test did not try what it claims")
+	}
+	if tempsRemoved != tempsSeen {
+		t.Errorf("%d kills left a temporary file, and %d starts said they removed one", tempsSeen, tempsRemoved)
+	}
+}
+
+// removedLine is what a start logs when it removed what a save cut short
+// left.
+const removedLine = "removed the temporary files of a state file save cut short by a crash"
+
+// hasTemporary reports whether a save's temporary file is beside state.
+func hasTemporary(dir, state string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "."+filepath.Base(state)+".tmp-") {
+			return true
+		}
+	}
+	return false
+}
