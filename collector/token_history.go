@@ -204,7 +204,7 @@ func (a *historyAccount) saveThenPublish(readAll bool) {
 		return
 	}
 	if err := a.save(a.name, a.ledger.Export()); err != nil {
-		level.Error(a.logger).Log("msg", "cannot save token history state; its counters wait for a write to succeed", "account", a.name, "err", err)
+		level.Error(a.logger).Log("msg", "cannot save token history state", "account", a.name, "err", err)
 		return
 	}
 	if a.unsaved {

@@ -158,7 +158,7 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 	// a crash would move them back, and Prometheus would read a reset.
 	if a.save != nil {
 		if err := a.save(a.name, a.ledger.Export()); err != nil {
-			level.Error(a.logger).Log("msg", "cannot save transfer history state; its counters wait for a write to succeed", "account", a.name, "err", err)
+			level.Error(a.logger).Log("msg", "cannot save transfer history state", "account", a.name, "err", err)
 			if old != nil {
 				snap.totals = old.totals
 			}
