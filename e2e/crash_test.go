@@ -187,7 +187,8 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 	kinds := []string{"random", "random", "random", "random", "paging", "paging", "paging", "save", "save", "save", "term+kill", "term+kill"}
 	rnd.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
 	done := map[string]int{}
-	tempsSeen, tempsRemoved := 0, 0
+	tempsRemoved := 0
+	left := map[string]bool{} // temporary files kills left, by name
 	for i, kind := range kinds {
 		p := start()
 		switch kind {
@@ -202,8 +203,9 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 				t.Logf("kill %d: no second page within 20 s; killed anyway", i)
 			}
 		case "save":
+			// A new save's file, not one an earlier kill left.
 			deadline := time.Now().Add(20 * time.Second)
-			for time.Now().Before(deadline) && !hasTemporary(dir, state) {
+			for time.Now().Before(deadline) && len(tempNames(dir, state, left)) == 0 {
 				time.Sleep(200 * time.Microsecond)
 			}
 		case "term+kill":
@@ -220,11 +222,9 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 		if err := p.Wait(10 * time.Second); errors.Is(err, exportertest.ErrStillRunning) {
 			t.Fatalf("kill %d (%s): no exit within 10 s", i, kind)
 		}
-		if strings.Contains(p.Output(), removedLine) {
-			tempsRemoved++
-		}
-		if hasTemporary(dir, state) {
-			tempsSeen++
+		tempsRemoved += removedFiles(t, p.Output())
+		for _, name := range tempNames(dir, state, left) {
+			left[name] = true
 		}
 		done[kind]++
 		// Down for a moment, as a restarting pod is.
@@ -252,9 +252,7 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	p.Stop(t)
-	if strings.Contains(p.Output(), removedLine) {
-		tempsRemoved++
-	}
+	tempsRemoved += removedFiles(t, p.Output())
 	close(stopWatch)
 	watchWG.Wait()
 
@@ -264,36 +262,55 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 	}
 	watch.mu.Lock()
 	defer watch.mu.Unlock()
-	t.Logf("%d kills (%v); %d scrapes of %d restored counter series; %d decreases; %d kills left a temporary file, %d starts removed one; %d records",
-		len(kinds), done, watch.scrapes, len(watch.highest), len(watch.decreases), tempsSeen, tempsRemoved, len(fake.ServedHistory("main")))
+	t.Logf("%d kills (%v); %d scrapes of %d restored counter series; %d decreases; kills left %d temporary files, the starts removed %d; %d records",
+		len(kinds), done, watch.scrapes, len(watch.highest), len(watch.decreases), len(left), tempsRemoved, len(fake.ServedHistory("main")))
 	if len(watch.decreases) > 0 {
 		t.Errorf("restored counters went down across kills:\n%s", strings.Join(watch.decreases, "\n"))
 	}
 	if watch.scrapes < 50 {
 		t.Errorf("only %d scrapes succeeded: too few to see a decrease", watch.scrapes)
 	}
-	if tempsSeen == 0 {
+	if len(left) == 0 {
 		t.Error("no kill landed during a save (no temporary file left): the test did not try what it claims")
 	}
-	if tempsRemoved != tempsSeen {
-		t.Errorf("%d kills left a temporary file, and %d starts said they removed one", tempsSeen, tempsRemoved)
+	if tempsRemoved != len(left) {
+		t.Errorf("kills left %d temporary files, and the starts said they removed %d", len(left), tempsRemoved)
 	}
 }
 
-// removedLine is what a start logs when it removed what a save cut short
-// left.
-const removedLine = "removed the temporary files of a state file save cut short by a crash"
+// removedFiles is how many temporary files a start said it removed.
+func removedFiles(t *testing.T, output string) int {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(output, "\n") {
+		if !strings.Contains(line, "removed the temporary files of a state file save cut short by a crash") {
+			continue
+		}
+		var files int
+		i := strings.Index(line, " files=")
+		if i < 0 {
+			t.Fatalf("no files= in %q", line)
+		}
+		if _, err := fmt.Sscanf(line[i:], " files=%d", &files); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		n += files
+	}
+	return n
+}
 
-// hasTemporary reports whether a save's temporary file is beside state.
-func hasTemporary(dir, state string) bool {
+// tempNames are the names of the save temporaries beside state that are
+// not in known.
+func tempNames(dir, state string, known map[string]bool) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return nil
 	}
+	var out []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "."+filepath.Base(state)+".tmp-") {
-			return true
+		if n := e.Name(); strings.HasPrefix(n, "."+filepath.Base(state)+".tmp-") && !known[n] {
+			out = append(out, n)
 		}
 	}
-	return false
+	return out
 }
