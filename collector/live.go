@@ -101,7 +101,7 @@ func (l *Live) Replace(build func(*Handoff) (*Exporter, error), readyWithin time
 	}
 	next.epoch = old.epoch + epochStep
 	l.startLocked(next)
-	for deadline := time.Now().Add(readyWithin); !next.Ready() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(readyWithin); !next.Ready() && time.Now().Before(deadline) && l.parent.Err() == nil; {
 		time.Sleep(50 * time.Millisecond)
 	}
 	l.cur.Store(next)
