@@ -852,8 +852,8 @@ local seconds(d) =
           },
           // The file is rewritten after each token history poll (1m): a
           // failure in every 5-minute window for 15 minutes is a disk or
-          // permission problem, not a blip. Until it is fixed a restart loses
-          // the counters.
+          // permission problem, not a blip. Until it is fixed the token
+          // history and transfer counters hold at their saved values.
           {
             alert: 'WooxStateFileWriteFailing',
             expr: 'increase(woox_exporter_state_file_write_failures_total{%(wooxSelector)s}[5m]) > 0' % $._config,
@@ -861,8 +861,22 @@ local seconds(d) =
             labels: { severity: 'warning' },
             annotations: {
               summary: 'woox_exporter on {{ $labels.instance }} cannot write its state file',
-              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). A restart now would restart the token history counters from zero.',
+              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). Until a write succeeds the token history and transfer counters hold at their saved values (a counter is shown only once saved, so that a crash never moves it back).',
               runbook_url: runbook('WooxStateFileWriteFailing'),
+            },
+          },
+          // A failed reload (SIGHUP or POST /-/reload) leaves the accounts
+          // and keys before it in use: an added account is not watched, a
+          // rotated key not used. As Prometheus' own mixin judges its reloads.
+          {
+            alert: 'WooxExporterConfigReloadFailed',
+            expr: 'max_over_time(woox_exporter_config_last_reload_successful{%(wooxSelector)s}[5m]) == 0' % $._config,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} failed to reload its configuration',
+              description: 'The last reload of the configuration of {{ $labels.instance }} (SIGHUP or POST /-/reload) failed: the accounts and keys from before it are still in use, so an account added is not watched and a rotated key is not used. The exporter logs why (msg="configuration reload failed").',
+              runbook_url: runbook('WooxExporterConfigReloadFailed'),
             },
           },
           // The exchange sent more distinct rows than --limits.series-per-endpoint:
