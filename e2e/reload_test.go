@@ -173,25 +173,43 @@ func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {
 }
 
 // Without --web.enable-lifecycle, /-/reload is refused: whoever reaches the
-// port cannot make the exporter read its files. SIGHUP still reloads.
+// port cannot make the exporter read its files. SIGHUP still reloads, and
+// names a flag that changed in an @file argument without applying it.
 func TestBinaryRefusesReloadOverHTTPWithoutTheFlag(t *testing.T) {
 	fake := startFake(t)
 	url := serveFake(t, fake)
 	dir := t.TempDir()
 	r := &reloadRig{fake: fake, dir: dir, config: accountsConfig(t, dir, "main")}
-	r.p = exportertest.Start(t, defaultSecrets, "--woox.api-url="+url, "--config.file="+r.config)
+	args := filepath.Join(dir, "args")
+	writeArgs := func(level string) {
+		t.Helper()
+		if err := os.WriteFile(args, []byte("--woox.api-url="+url+"\n--config.file="+r.config+"\n--log.level="+level+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeArgs("info")
+	r.p = exportertest.Start(t, defaultSecrets, "@"+args)
 	r.p.WaitReady(t)
 	if code, body := r.post(t, http.MethodPost); code != http.StatusForbidden {
 		t.Errorf("POST /-/reload without --web.enable-lifecycle: %d %q, want 403", code, body)
 	}
-	if err := r.p.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
+	reloads := func() int { return strings.Count(r.p.Output(), `msg="configuration reloaded"`) }
+	const changed = `msg="flags changed since start are not applied by a reload; restart to change them" flags=--log.level`
+	for i, level := range []string{"info", "debug"} {
+		writeArgs(level)
+		if err := r.p.Signal(syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		r.waitFor(t, "a reload on SIGHUP", func(map[string]*model.Sample) bool { return reloads() == i+1 })
+		if warned := strings.Contains(r.p.Output(), changed); warned != (level == "debug") {
+			t.Errorf("--log.level=%s in the @file: warned %v that it changed\n%s", level, warned, tail(r.p.Output(), 10))
+		}
 	}
-	r.waitFor(t, "a reload on SIGHUP", func(map[string]*model.Sample) bool {
-		return strings.Contains(r.p.Output(), `msg="configuration reloaded"`)
-	})
 	if r.p.Exited() {
 		t.Fatalf("SIGHUP ended the exporter\n%s", r.p.Output())
+	}
+	if strings.Contains(r.p.Output(), "level=debug") {
+		t.Error("a reload applied --log.level=debug")
 	}
 	r.p.Stop(t)
 }
