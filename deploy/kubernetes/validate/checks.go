@@ -33,6 +33,8 @@ func checkExporter(o *objects, operator bool) error {
 	checkShards(sts, c, fail)
 	checkSecurity(pod, c, fail)
 	checkProbes(c, fail)
+	checkSpread(pod, sts, fail)
+	checkDisruption(o, sts, fail)
 	checkVolumes(sts, c, fail)
 	checkAccounts(o, pod, c, fail)
 	if err := checkSelection(o, sts, fail); err != nil {
@@ -45,7 +47,8 @@ func checkExporter(o *objects, operator bool) error {
 
 // checkNetworkPolicy checks that one NetworkPolicy selects the exporter's
 // pods and admits ingress only on the metrics port, only from pods it
-// names: /metrics shows which keys can withdraw, balances and positions.
+// names, in the namespaces it names: /metrics shows which keys can
+// withdraw, balances and positions.
 func checkNetworkPolicy(o *objects, sts appsv1.StatefulSet, c corev1.Container, fail failFunc) {
 	podLabels := labels.Set(sts.Spec.Template.Labels)
 	var policies []networkingv1.NetworkPolicy
@@ -73,8 +76,12 @@ func checkNetworkPolicy(o *objects, sts appsv1.StatefulSet, c corev1.Container, 
 			fail("NetworkPolicy %s: ingress rule %d admits every source", np.Name, i)
 		}
 		for _, peer := range rule.From {
-			if peer.IPBlock == nil && (peer.PodSelector == nil || len(peer.PodSelector.MatchLabels)+len(peer.PodSelector.MatchExpressions) == 0) {
+			if peer.IPBlock == nil && !namesLabels(peer.PodSelector) {
 				fail("NetworkPolicy %s: ingress rule %d admits every pod of the namespaces it selects; name the scraper's pods", np.Name, i)
+			}
+			// No namespaceSelector: the policy's own namespace.
+			if peer.NamespaceSelector != nil && !namesLabels(peer.NamespaceSelector) {
+				fail("NetworkPolicy %s: ingress rule %d admits the scraper's labels in every namespace; name the scraper's namespace", np.Name, i)
 			}
 		}
 		if len(rule.Ports) == 0 {
@@ -86,6 +93,12 @@ func checkNetworkPolicy(o *objects, sts appsv1.StatefulSet, c corev1.Container, 
 			}
 		}
 	}
+}
+
+// namesLabels reports whether sel names a label: an empty selector selects
+// everything.
+func namesLabels(sel *metav1.LabelSelector) bool {
+	return sel != nil && len(sel.MatchLabels)+len(sel.MatchExpressions) > 0
 }
 
 // failFunc records one failed check.
@@ -135,15 +148,24 @@ func checkSecurity(pod corev1.PodSpec, c corev1.Container, fail failFunc) {
 	}
 }
 
-// checkProbes checks for probes on the exporter's health and readiness.
+// checkProbes checks for probes on the exporter's health and readiness; behind
+// a web config, whose basic auth the kubelet cannot answer, a TCP check of
+// the metrics port will do.
 func checkProbes(c corev1.Container, fail failFunc) {
+	_, webConfig := flagValue(c.Args, "--web.config.file")
 	for _, p := range []struct {
 		name  string
 		probe *corev1.Probe
 		path  string
 	}{{"liveness", c.LivenessProbe, "/-/healthy"}, {"readiness", c.ReadinessProbe, "/-/ready"}} {
-		if p.probe == nil || p.probe.HTTPGet == nil || p.probe.HTTPGet.Path != p.path {
-			fail("the %s probe must GET %s", p.name, p.path)
+		switch {
+		case p.probe != nil && p.probe.HTTPGet != nil && p.probe.HTTPGet.Path == p.path:
+		case p.probe != nil && p.probe.TCPSocket != nil && webConfig:
+			if p.probe.TCPSocket.Port.String() != "http" {
+				fail("the %s probe must connect to the metrics port (http)", p.name)
+			}
+		default:
+			fail("the %s probe must GET %s (or, behind --web.config.file's basic auth, connect to the metrics port)", p.name, p.path)
 		}
 	}
 }

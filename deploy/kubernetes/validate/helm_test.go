@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -69,6 +70,11 @@ type chartValues struct {
 	Accounts []struct {
 		Name string `json:"name"`
 	} `json:"accounts"`
+	NetworkPolicy struct {
+		Enabled           bool                  `json:"enabled"`
+		NamespaceSelector *metav1.LabelSelector `json:"namespaceSelector"`
+		PodSelector       *metav1.LabelSelector `json:"podSelector"`
+	} `json:"networkPolicy"`
 	ServiceMonitor operatorValues `json:"serviceMonitor"`
 	PrometheusRule operatorValues `json:"prometheusRule"`
 }
@@ -84,7 +90,6 @@ type operatorValues struct {
 func render(t *testing.T, helm, chart, release string, valueFiles ...string) (*objects, chartValues, error) {
 	t.Helper()
 	var v chartValues
-	args := []string{"template", release, chart, "--namespace", namespace}
 	for _, f := range append([]string{filepath.Join(chart, "values.yaml")}, valueFiles...) {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -93,6 +98,20 @@ func render(t *testing.T, helm, chart, release string, valueFiles ...string) (*o
 		if err := yaml.Unmarshal(b, &v); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+	}
+	out, err := helmTemplate(helm, chart, release, nil, valueFiles...)
+	if err != nil {
+		return nil, v, err
+	}
+	objs, err := decodeAll(out)
+	return objs, v, err
+}
+
+// helmTemplate runs helm template on chart with the values files given
+// and more arguments, and returns what it writes.
+func helmTemplate(helm, chart, release string, extra []string, valueFiles ...string) ([]byte, error) {
+	args := append([]string{"template", release, chart, "--namespace", namespace}, extra...)
+	for _, f := range valueFiles {
 		args = append(args, "--values", f)
 	}
 	var stderr bytes.Buffer
@@ -100,10 +119,9 @@ func render(t *testing.T, helm, chart, release string, valueFiles ...string) (*o
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, v, fmt.Errorf("helm template: %v: %s", err, stderr.String())
+		return nil, fmt.Errorf("helm template: %v: %s", err, stderr.String())
 	}
-	objs, err := decodeAll(out)
-	return objs, v, err
+	return out, nil
 }
 
 // valuesFile writes YAML values to a temporary file and returns its path.
@@ -203,6 +221,7 @@ func checkChart(t *testing.T, o *objects, v chartValues) error {
 		fail("image %s, want %s", c.Image, want)
 	}
 	checkChartAccounts(o, v, fail)
+	checkChartScraper(o, v, fail)
 	var smLabels, prLabels []map[string]string
 	for _, sm := range o.serviceMonitors {
 		smLabels = append(smLabels, sm.Labels)
@@ -275,6 +294,38 @@ func checkChartAccounts(o *objects, v chartValues, fail failFunc) {
 	}
 }
 
+// The scraper the chart admits when the values name none:
+// kube-prometheus-stack's Prometheus pods, in its usual namespace.
+var (
+	defaultScraperNamespace = &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "monitoring"}}
+	defaultScraperPods      = &metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "prometheus"}}
+)
+
+// checkChartScraper checks that the NetworkPolicy's first peer is the
+// values' scraper (kube-prometheus-stack's by default): its namespace and
+// its pods, in one peer, so that a pod must match both.
+func checkChartScraper(o *objects, v chartValues, fail failFunc) {
+	if !v.NetworkPolicy.Enabled {
+		return
+	}
+	ns, pods := v.NetworkPolicy.NamespaceSelector, v.NetworkPolicy.PodSelector
+	if ns == nil || reflect.DeepEqual(*ns, metav1.LabelSelector{}) {
+		ns = defaultScraperNamespace
+	}
+	if pods == nil || reflect.DeepEqual(*pods, metav1.LabelSelector{}) {
+		pods = defaultScraperPods
+	}
+	if len(o.networkPolicies) != 1 || len(o.networkPolicies[0].Spec.Ingress) == 0 || len(o.networkPolicies[0].Spec.Ingress[0].From) == 0 {
+		fail("want one NetworkPolicy admitting the scraper (networkPolicy.enabled)")
+		return
+	}
+	peer := o.networkPolicies[0].Spec.Ingress[0].From[0]
+	if !reflect.DeepEqual(peer.NamespaceSelector, ns) || !reflect.DeepEqual(peer.PodSelector, pods) {
+		fail("the NetworkPolicy's first peer is namespaces %v, pods %v; want namespaceSelector %v and podSelector %v in one peer",
+			peer.NamespaceSelector, peer.PodSelector, ns, pods)
+	}
+}
+
 // checkJobAndInterval checks for job="woox", which the alerts and the
 // dashboard select, and the 15s the forecasts' 45s window needs.
 func checkJobAndInterval(sm monitoringv1.ServiceMonitor, fail failFunc) {
@@ -332,31 +383,6 @@ func sameGroups(groups []monitoringv1.RuleGroup, file string) error {
 	return nil
 }
 
-// Values the exporter would refuse at start, or that would open the
-// metrics port to every pod, stop the rendering with a message naming them.
-func TestChartRefusesBadValues(t *testing.T) {
-	helm := helmBinary(t)
-	const account = "accounts: [{name: main, api_key: K}]\n"
-	for _, tc := range []struct{ values, want string }{
-		{account, "accounts need their API secrets"},
-		{account + "secrets: {existingSecret: s, create: {main: x}}", "set existingSecret or create, not both"},
-		{account + "secrets: {create: {other: x}}", `secrets.create has no key "main"`},
-		{"accounts: [{name: main, api_key: K, api_secret_file: /x}]\nsecrets: {existingSecret: s}", "not api_secret, api_secret_file or api_secret_env"},
-		{"accounts: [{name: main}]\nsecrets: {existingSecret: s}", "api_key is required"},
-		{"shards: 0", "shards must be 1 or more"},
-		{"networkPolicy: {from: [{namespaceSelector: {}}]}", "networkPolicy.from[0]: name the scraper's pods"},
-		{"networkPolicy: {from: [{podSelector: {}}]}", "networkPolicy.from[0]: name the scraper's pods"},
-		{"networkPolicy: {from: []}", "networkPolicy.from: name the scraper's pods"},
-	} {
-		t.Run(tc.want, func(t *testing.T) {
-			_, _, err := render(t, helm, chartDir, "woox-exporter", valuesFile(t, tc.values))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("values %q: error %v, want one containing %q", tc.values, err, tc.want)
-			}
-		})
-	}
-}
-
 // The options that the validator's checks of every variant do not reach.
 func TestChartOptions(t *testing.T) {
 	helm := helmBinary(t)
@@ -398,10 +424,20 @@ func TestChartOptions(t *testing.T) {
 			}
 			return nil
 		}},
-		{"scraper selector", "networkPolicy: {from: [{podSelector: {matchLabels: {app: vm}}}]}", func(o *objects) error {
+		{"scraper's pods replace the default's labels", "networkPolicy: {podSelector: {matchLabels: {app: vm}}}", func(o *objects) error {
 			peer := o.networkPolicies[0].Spec.Ingress[0].From[0]
 			if want := map[string]string{"app": "vm"}; !maps.Equal(peer.PodSelector.MatchLabels, want) {
-				return fmt.Errorf("the NetworkPolicy admits %v, want %v", peer.PodSelector.MatchLabels, want)
+				return fmt.Errorf("the NetworkPolicy admits pods %v, want %v alone", peer.PodSelector.MatchLabels, want)
+			}
+			if !reflect.DeepEqual(peer.NamespaceSelector, defaultScraperNamespace) {
+				return fmt.Errorf("the NetworkPolicy admits namespaces %v, want the default %v", peer.NamespaceSelector, defaultScraperNamespace)
+			}
+			return nil
+		}},
+		{"scraper's namespace by expression", "networkPolicy: {namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [monitoring, vm]}]}}", func(o *objects) error {
+			peer := o.networkPolicies[0].Spec.Ingress[0].From[0]
+			if ns := peer.NamespaceSelector; ns == nil || len(ns.MatchLabels) != 0 || len(ns.MatchExpressions) != 1 {
+				return fmt.Errorf("the NetworkPolicy admits namespaces %v, want the expression alone", ns)
 			}
 			return nil
 		}},
@@ -429,6 +465,7 @@ func TestChartOptions(t *testing.T) {
 func TestBrokenChartFails(t *testing.T) {
 	helm := helmBinary(t)
 	const sharded, created = "ci/sharded-operator-values.yaml", "ci/created-secret-values.yaml"
+	const scraperPeer = `- {{ include "woox-exporter.scraper" . | trim | nindent 10 | trim }}`
 	for _, tc := range []struct {
 		name, file, old, new, values, want string
 	}{
@@ -436,7 +473,12 @@ func TestBrokenChartFails(t *testing.T) {
 		{"replicas fixed", "templates/statefulset.yaml", "  replicas: {{ $shards }}\n", "  replicas: 2\n", sharded, "replicas 2, want shards: 3"},
 		{"shard count fixed", "templates/statefulset.yaml", "--shard.count={{ $shards }}", "--shard.count=2", sharded, "--shard.count"},
 		{"secret readable by others", "templates/statefulset.yaml", "defaultMode: 0440", "defaultMode: 0444", sharded, "defaultMode must be 0440"},
-		{"secret under the account's name", "templates/_helpers.tpl", `(include "woox-exporter.secretsDir" $) $secretKey`, `(include "woox-exporter.secretsDir" $) $name`, created, `holds no key "hedging"`},
+		{"secret under the account's name", "templates/_helpers.tpl", `(.secretKey | default .name | toString)`, `(.name | toString)`, created, `holds no key "hedging"`},
+		{"scraper in any namespace", "templates/networkpolicy.yaml", scraperPeer, "- namespaceSelector: {}\n          podSelector: {matchLabels: {app.kubernetes.io/name: prometheus}}", sharded, "in every namespace"},
+		{"scraper's namespace and pods in two peers", "templates/networkpolicy.yaml", scraperPeer, "- namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}\n        - podSelector: {matchLabels: {app.kubernetes.io/name: prometheus}}", sharded, "in one peer"},
+		{"no disruption budget", "templates/poddisruptionbudget.yaml", "{{- if .Values.podDisruptionBudget.enabled }}", "{{- if false }}", sharded, "want one PodDisruptionBudget"},
+		{"spread over another label", "templates/statefulset.yaml", `{{- include "woox-exporter.selectorLabels" $ | nindent 14 }}`, "app: other", created, "spread across nodes"},
+		{"probes on TCP without a web config", "templates/_helpers.tpl", "{{- if and $web.existingSecret $web.basicAuth }}", "{{- if true }}", sharded, "the liveness probe must GET /-/healthy"},
 		{"no ServiceMonitor labels", "templates/servicemonitor.yaml", "    {{- with .Values.serviceMonitor.additionalLabels }}\n", "    {{- with .Values.serviceMonitor.relabelings }}\n", sharded, "ServiceMonitor has label release"},
 		{"no PrometheusRule labels", "templates/prometheusrule.yaml", "    {{- with .Values.prometheusRule.additionalLabels }}\n", "    {{- with .Values.podLabels }}\n", sharded, "PrometheusRule has label release"},
 		{"job not set", "templates/servicemonitor.yaml", "replacement: woox\n", "replacement: woox-exporter\n", sharded, `set job="woox"`},

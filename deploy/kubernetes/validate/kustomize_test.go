@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,8 +81,8 @@ func kustomizeBuild(t *testing.T, kustomize, dir string) []byte {
 // TestExampleOverlayChangesWhatItSays holds the example overlay to what its
 // comments promise a user who copies it: its namespace on every object, its
 // image in place of the base's, its accounts file in place of the base's
-// (one ConfigMap, not two), and the operator's selector label on the
-// ServiceMonitor and the PrometheusRule.
+// (one ConfigMap, not two), its number of shards (shards.yaml), and the
+// operator's selector label on the ServiceMonitor and the PrometheusRule.
 func TestExampleOverlayChangesWhatItSays(t *testing.T) {
 	kustomize := kustomizeBinary(t)
 	const dir = "../overlays/example"
@@ -115,6 +116,10 @@ func checkOverlay(o *objects, dir string) error {
 	if err != nil {
 		return err
 	}
+	replicas, err := overlayReplicas(dir)
+	if err != nil {
+		return err
+	}
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	for _, m := range o.metas() {
@@ -133,11 +138,37 @@ func checkOverlay(o *objects, dir string) error {
 		if got := sts.Spec.Template.Spec.Containers[0].Image; got != want {
 			fail("StatefulSet %s runs image %s, not the overlay's %s", sts.Name, got, want)
 		}
+		if sts.Spec.Replicas == nil || int(*sts.Spec.Replicas) != replicas {
+			fail("StatefulSet %s runs %s replicas, not the %d of the overlay's shards.yaml", sts.Name, deref(sts.Spec.Replicas), replicas)
+		}
 	}
 	if len(o.configMaps) != 1 || o.configMaps[0].Data["accounts.yml"] != string(accounts) {
 		fail("want one ConfigMap holding the overlay's accounts.yml (configMapGenerator behavior: replace), got %d", len(o.configMaps))
 	}
 	return errors.Join(errs...)
+}
+
+// overlayReplicas is the number of shards the overlay's shards.yaml sets:
+// the value of its replace of /spec/replicas.
+func overlayReplicas(dir string) (int, error) {
+	var ops []struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "shards.yaml"))
+	if err == nil {
+		err = yaml.Unmarshal(b, &ops)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s/shards.yaml: %w", dir, err)
+	}
+	for _, op := range ops {
+		if n, ok := op.Value.(float64); ok && op.Op == "replace" && op.Path == "/spec/replicas" {
+			return int(n), nil
+		}
+	}
+	return 0, fmt.Errorf("%s/shards.yaml: no replace of /spec/replicas", dir)
 }
 
 // statefulSetImage is the image statefulset.yaml names, which the base's
@@ -172,16 +203,18 @@ func statefulSetImage(t *testing.T) string {
 // and kustomize builds without complaint; checkOverlay names it.
 func TestBrokenOverlayFails(t *testing.T) {
 	kustomize := kustomizeBinary(t)
+	const kustomization, shards = "kustomization.yaml", "shards.yaml"
 	for _, tc := range []struct {
-		name, old, new, want string
+		name, file, old, new, want string
 	}{
-		{"image named as in statefulset.yaml", "  - name: registry.example.com/woox_exporter\n", "  - name: woox_exporter\n", "not the overlay's registry.example.com/team/woox_exporter:v0.1.0"},
-		{"patch of another group", "      group: monitoring.coreos.com\n", "      group: monitoring.coreos.io\n", "has no label release"},
-		{"accounts left as the base's", "configMapGenerator:\n  - name: woox-exporter-accounts\n    behavior: replace\n    files:\n      - accounts.yml\n", "", "holding the overlay's accounts.yml"},
+		{"image named as in statefulset.yaml", kustomization, "  - name: registry.example.com/woox_exporter\n", "  - name: woox_exporter\n", "not the overlay's registry.example.com/team/woox_exporter:v0.1.0"},
+		{"patch of another group", kustomization, "      group: monitoring.coreos.com\n", "      group: monitoring.coreos.io\n", "has no label release"},
+		{"accounts left as the base's", kustomization, "configMapGenerator:\n  - name: woox-exporter-accounts\n    behavior: replace\n    files:\n      - accounts.yml\n", "", "holding the overlay's accounts.yml"},
+		{"replicas changed alone", shards, "  path: /spec/replicas\n  value: 2\n", "  path: /spec/replicas\n  value: 3\n", "--shard.count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyTree(t, "..", "base", "operator", "overlays/example")
-			k := filepath.Join(dir, "overlays/example/kustomization.yaml")
+			k := filepath.Join(dir, "overlays/example", tc.file)
 			b, err := os.ReadFile(k)
 			if err != nil {
 				t.Fatal(err)
@@ -194,12 +227,58 @@ func TestBrokenOverlayFails(t *testing.T) {
 			}
 			objs, err := decodeAll(kustomizeBuild(t, kustomize, filepath.Join(dir, "overlays/example")))
 			if err == nil {
-				err = checkOverlay(objs, filepath.Join(dir, "overlays/example"))
+				err = errors.Join(checkExporter(objs, true), checkOverlay(objs, filepath.Join(dir, "overlays/example")))
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestOverlaySurvivesKustomizeEdit follows docs/deploying.md on a copy of the
+// example overlay: kustomize edit set image rewrites kustomization.yaml (and
+// drops its comments), and the overlay must still set the image, the shards
+// and everything else it did. A shards patch left as a comment in
+// kustomization.yaml was lost this way.
+func TestOverlaySurvivesKustomizeEdit(t *testing.T) {
+	kustomize := kustomizeBinary(t)
+	dir := copyTree(t, "..", "base", "operator", "overlays/example")
+	mine := filepath.Join(dir, "overlays/mine")
+	if err := os.Rename(filepath.Join(dir, "overlays/example"), mine); err != nil {
+		t.Fatal(err)
+	}
+	// 3 shards, as a user would set them in shards.yaml before or after.
+	sp := filepath.Join(mine, "shards.yaml")
+	b, err := os.ReadFile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both replaces; the test op still checks the base's flag.
+	b = bytes.Replace(b, []byte("  path: /spec/replicas\n  value: 2\n"), []byte("  path: /spec/replicas\n  value: 3\n"), 1)
+	if i := bytes.LastIndex(b, []byte("--shard.count=2")); i >= 0 {
+		b = slices.Concat(b[:i], []byte("--shard.count=3"), b[i+len("--shard.count=2"):])
+	}
+	if err := os.WriteFile(sp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(kustomize, "edit", "set", "image", "registry.example.com/woox_exporter=registry.example.com/mine/woox_exporter:v9.9.9")
+	cmd.Dir = mine
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kustomize edit set image: %v\n%s", err, out)
+	}
+	objs, err := decodeAll(kustomizeBuild(t, kustomize, mine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(checkExporter(objs, true), checkOverlay(objs, mine)); err != nil {
+		t.Error(err)
+	}
+	if r := objs.statefulSets[0].Spec.Replicas; r == nil || *r != 3 {
+		t.Errorf("replicas %s after kustomize edit, want shards.yaml's 3", deref(r))
+	}
+	if img := objs.statefulSets[0].Spec.Template.Spec.Containers[0].Image; img != "registry.example.com/mine/woox_exporter:v9.9.9" {
+		t.Errorf("image %s, want the one kustomize edit set", img)
 	}
 }
 

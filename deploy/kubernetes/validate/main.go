@@ -3,7 +3,8 @@
 // types of Kubernetes and the prometheus-operator, strictly: an unknown or
 // misspelt field is an error, as the API server's strict field validation
 // would report it. Then it checks what the exporter needs of them (one pod
-// per shard, the secret's mode, probes, ...). With -operator it expects the
+// per shard, the secret's mode, probes, the shards spread across nodes and
+// evicted one at a time, ...). With -operator it expects the
 // operator variant (deploy/kubernetes/operator: a ServiceMonitor and a
 // PrometheusRule); without, the base, which must hold no prometheus-operator
 // object so that it applies on a cluster without the operator's CRDs. It is
@@ -24,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -55,6 +57,7 @@ type objects struct {
 	services        []corev1.Service
 	statefulSets    []appsv1.StatefulSet
 	networkPolicies []networkingv1.NetworkPolicy
+	disruptions     []policyv1.PodDisruptionBudget
 	serviceMonitors []monitoringv1.ServiceMonitor
 	prometheusRules []monitoringv1.PrometheusRule
 }
@@ -106,6 +109,8 @@ func (o *objects) add(kind string, js []byte) error {
 		return strictAppend(js, &o.statefulSets)
 	case "networking.k8s.io/v1 NetworkPolicy":
 		return strictAppend(js, &o.networkPolicies)
+	case "policy/v1 PodDisruptionBudget":
+		return strictAppend(js, &o.disruptions)
 	case "monitoring.coreos.com/v1 ServiceMonitor":
 		return strictAppend(js, &o.serviceMonitors)
 	case "monitoring.coreos.com/v1 PrometheusRule":

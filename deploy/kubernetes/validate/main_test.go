@@ -14,7 +14,7 @@ import (
 // image kustomize adds), and the ConfigMap its configMapGenerator makes of
 // base/accounts.yml.
 var (
-	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml", "base/networkpolicy.yaml"}
+	baseFiles     = []string{"base/serviceaccount.yaml", "base/statefulset.yaml", "base/service.yaml", "base/networkpolicy.yaml", "base/poddisruptionbudget.yaml"}
 	operatorFiles = basePlus("operator/servicemonitor.yaml", "operator/prometheusrule.yaml")
 )
 
@@ -76,6 +76,9 @@ func (o *objects) metas() []meta {
 	for _, x := range o.networkPolicies {
 		add("NetworkPolicy", x.ObjectMeta)
 	}
+	for _, x := range o.disruptions {
+		add("PodDisruptionBudget", x.ObjectMeta)
+	}
 	for _, x := range o.serviceMonitors {
 		add("ServiceMonitor", x.ObjectMeta)
 	}
@@ -125,6 +128,15 @@ func TestVariantsHoldTheirOperatorObjects(t *testing.T) {
 	}
 }
 
+// Without its PodDisruptionBudget, a drain may evict every shard at once.
+func TestBaseWithoutDisruptionBudgetFails(t *testing.T) {
+	files := slices.DeleteFunc(slices.Clone(baseFiles), func(f string) bool { return f == "base/poddisruptionbudget.yaml" })
+	err := validate(manifests(t, files), false)
+	if want := "want one PodDisruptionBudget selecting the exporter's pods"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+}
+
 // Each change breaks something the API or the exporter needs, and is
 // named in the error.
 func TestBrokenManifestsFail(t *testing.T) {
@@ -155,6 +167,12 @@ func TestBrokenManifestsFail(t *testing.T) {
 		{"network policy admits every pod", "          podSelector:\n            matchExpressions:\n              - key: app.kubernetes.io/name\n                operator: In\n                values: [prometheus]\n", "", "admits every pod"},
 		{"network policy admits another port", "        - port: http\n          protocol: TCP\n", "        - port: 22\n          protocol: TCP\n", "a port other than the metrics port"},
 		{"network policy lets everything in", "  policyTypes:\n    - Ingress\n", "  policyTypes:\n    - Egress\n", "must restrict Ingress"},
+		{"network policy admits every namespace", "        - namespaceSelector:\n            matchLabels:\n              kubernetes.io/metadata.name: monitoring\n", "        - namespaceSelector: {}\n", "in every namespace"},
+		{"shards may share a node", "          topologyKey: kubernetes.io/hostname\n", "          topologyKey: topology.kubernetes.io/zone\n", "spread across nodes"},
+		{"spread over other pods", "          labelSelector:\n            matchLabels:\n              app.kubernetes.io/component: exporter\n", "          labelSelector:\n            matchLabels:\n              app.kubernetes.io/component: other\n", "spread across nodes"},
+		{"disruption budget over other pods", "  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app.kubernetes.io/component: exporter\n", "  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app.kubernetes.io/component: other\n", "want one PodDisruptionBudget"},
+		{"disruption budget blocks drains", "  maxUnavailable: 1\n", "  maxUnavailable: 0\n", "blocks every drain"},
+		{"disruption budget by minAvailable", "  maxUnavailable: 1\n", "  minAvailable: 1\n", "not minAvailable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := manifests(t, operatorFiles)

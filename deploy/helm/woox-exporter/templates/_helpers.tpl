@@ -62,34 +62,56 @@ app.kubernetes.io/component: exporter
 {{- define "woox-exporter.secretsDir" -}}/etc/woox_exporter/secrets{{- end }}
 
 {{- define "woox-exporter.secretName" -}}
-{{- if and .Values.secrets.existingSecret .Values.secrets.create }}
-{{- fail "secrets: set existingSecret or create, not both" }}
-{{- end }}
 {{- .Values.secrets.existingSecret | default (printf "%s-secrets" (include "woox-exporter.fullname" .)) }}
 {{- end }}
 
+{{/* Where the web configuration's Secret is mounted, and the file read. */}}
+{{- define "woox-exporter.webConfigDir" -}}/etc/woox_exporter/web{{- end }}
+
 {{/*
 The --config.file the exporter reads: each account's api_secret_file is the
-key secretKey (default: its name) of the Secret. Fails at render time on
-what the exporter would refuse at start, so a bad value never reaches a pod.
+key secretKey (default: its name) of the Secret. woox-exporter.validate
+(_validate.tpl) has refused what the exporter would refuse at start.
 */}}
 {{- define "woox-exporter.accountsFile" -}}
-{{- if and .Values.accounts (not (or .Values.secrets.existingSecret .Values.secrets.create)) }}
-{{- fail "accounts need their API secrets: set secrets.existingSecret (a Secret you create, one key per account) or secrets.create" }}
-{{- end -}}
 accounts:
-{{- range $i, $a := .Values.accounts }}
-{{- $name := required (printf "accounts[%d]: name is required" $i) $a.name | toString }}
-{{- $key := required (printf "accounts[%d] (%s): api_key is required" $i $name) $a.api_key | toString }}
-{{- if or $a.api_secret $a.api_secret_file $a.api_secret_env }}
-{{- fail (printf "accounts[%d] (%s): give the API secret through secrets.existingSecret or secrets.create, not api_secret, api_secret_file or api_secret_env" $i $name) }}
+{{- range .Values.accounts }}
+  - name: {{ .name | toString | toJson }}
+    api_key: {{ .api_key | toString | toJson }}
+    api_secret_file: {{ printf "%s/%s" (include "woox-exporter.secretsDir" $) (.secretKey | default .name | toString) | toJson }}
 {{- end }}
-{{- $secretKey := $a.secretKey | default $name | toString }}
-{{- if and $.Values.secrets.create (not (hasKey $.Values.secrets.create $secretKey)) }}
-{{- fail (printf "accounts[%d] (%s): secrets.create has no key %q" $i $name $secretKey) }}
 {{- end }}
-  - name: {{ $name | toJson }}
-    api_key: {{ $key | toJson }}
-    api_secret_file: {{ printf "%s/%s" (include "woox-exporter.secretsDir" $) $secretKey | toJson }}
+
+{{/*
+The probes' check: GET the path over the scheme the web configuration
+serves, or, behind basic auth (which the kubelet cannot answer), a TCP
+connection to the port.
+*/}}
+{{- define "woox-exporter.probe" -}}
+{{- $web := .root.Values.webConfig }}
+{{- if and $web.existingSecret $web.basicAuth }}
+tcpSocket:
+  port: http
+{{- else }}
+httpGet:
+  path: {{ .path }}
+  port: http
+  {{- if and $web.existingSecret $web.tls }}
+  scheme: HTTPS
+  {{- end }}
 {{- end }}
+{{- end }}
+
+{{/*
+The NetworkPolicy's scraper, as {namespaceSelector, podSelector}: the
+values', each defaulting to kube-prometheus-stack's Prometheus (namespace
+monitoring, pods labelled app.kubernetes.io/name=prometheus). Defaults
+here, not in values.yaml, where Helm would merge a user's labels into them.
+*/}}
+{{- define "woox-exporter.scraper" -}}
+{{- $np := .Values.networkPolicy }}
+namespaceSelector:
+  {{- toYaml ($np.namespaceSelector | default (dict "matchLabels" (dict "kubernetes.io/metadata.name" "monitoring"))) | nindent 2 }}
+podSelector:
+  {{- toYaml ($np.podSelector | default (dict "matchLabels" (dict "app.kubernetes.io/name" "prometheus"))) | nindent 2 }}
 {{- end }}
