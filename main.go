@@ -52,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer, env []string) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	w.app, w.args = app, args
 	defer w.lock.Release() //nolint:errcheck // the process is ending
 	if o.configCheck {
 		w.configOK(stdout)

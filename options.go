@@ -44,6 +44,7 @@ type options struct {
 	plainHTTP   bool
 	configFile  string
 	configCheck bool
+	lifecycle   bool
 
 	historyOverlap      time.Duration
 	historyLookback     time.Duration
@@ -106,6 +107,7 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("woox.allow-plain-http", "Allow an http:// --woox.api-url to a host other than loopback (127.0.0.0/8, ::1, localhost), which sends the API key and signatures unencrypted.").BoolVar(&o.plainHTTP)
 	app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").StringVar(&o.configFile)
 	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
+	app.Flag("web.enable-lifecycle", "Reload the configuration on POST or PUT /-/reload, as on SIGHUP (as Prometheus' flag does).").BoolVar(&o.lifecycle)
 	o.addHistoryFlags(app)
 	app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").BoolVar(&o.showFullKey)
 	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").PlaceHolder("REQUESTS/WINDOW").StringVar(&o.rateLimit)

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alecthomas/kingpin/v2"
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,6 +25,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/internal/reload"
 	"github.com/woox-exporter/woox_exporter/internal/server"
 	"github.com/woox-exporter/woox_exporter/shard"
 	"github.com/woox-exporter/woox_exporter/statefile"
@@ -51,12 +53,22 @@ type wiring struct {
 	unread []string
 	// lock holds the state file for as long as the exporter runs.
 	lock *statefile.Lock
+
+	// What a reload needs: the environment and the command line (to tell
+	// flags read from an @file that changed), the clients by account
+	// name, the state file, the count of watched accounts.
+	env     []string
+	app     *kingpin.Application
+	args    []string
+	clients map[string]*client.Client
+	store   *statefile.Store
+	watched prometheus.Gauge
 }
 
 // prepare builds the public client, loads the accounts and checks the files
 // read only later, all before --config.check's OK.
 func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
-	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil)}
+	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil), env: env}
 	w.clientMetrics = client.NewProcessMetrics(w.reg)
 	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
@@ -134,45 +146,56 @@ func (w *wiring) configOK(stdout io.Writer) {
 // exporter, and registers them with the process-wide collectors.
 func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 	o := w.o
-	var store *statefile.Store
 	if o.historyStateFile != "" {
-		var err error
-		if store, err = statefile.Open(o.historyStateFile, time.Now()); err != nil {
+		store, err := statefile.Open(o.historyStateFile, time.Now())
+		if err != nil {
 			return nil, nil, fmt.Errorf("--token-history.state-file: %w", err)
 		}
+		w.store = store
 		w.reg.MustRegister(store)
 	}
-	cfg := w.collectorConfig()
-	if store != nil {
-		cfg.State = store
-	}
+	w.clients = map[string]*client.Client{}
 	for _, a := range w.accounts {
 		c, err := w.newClient(a.Name, a.APIKey, a.Secret.Reveal())
 		if err != nil {
 			return nil, nil, err
 		}
-		cfg.Accounts = append(cfg.Accounts, collector.Account{Name: a.Name, APIKey: a.APIKey, API: c})
+		w.clients[a.Name] = c
 	}
-	exporter, err := collector.New(cfg)
+	exporter, err := w.newExporter(w.accounts, w.clients, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	watched := prometheus.NewGauge(prometheus.GaugeOpts{Name: "woox_exporter_accounts",
+	w.watched = prometheus.NewGauge(prometheus.GaugeOpts{Name: "woox_exporter_accounts",
 		Help: "Accounts this replica watches: the configured ones of its shard (woox_exporter_shard_ordinal); 0 in public-only mode."})
-	watched.Set(float64(len(w.accounts)))
+	w.watched.Set(float64(len(w.accounts)))
 	w.reg.MustRegister(
-		watched,
+		w.watched,
 		shard.Collector(o.shard.Index, o.shard.Count),
 		versioncollector.NewCollector("woox_exporter"),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	return exporter, store, nil
+	return exporter, w.store, nil
+}
+
+// newExporter builds the exporter of accounts, each polled through its
+// client in clients, its ledgers continued from handoff when set.
+func (w *wiring) newExporter(accounts []config.Account, clients map[string]*client.Client, handoff *collector.Handoff) (*collector.Exporter, error) {
+	cfg := w.collectorConfig(len(accounts))
+	if w.store != nil {
+		cfg.State = w.store
+	}
+	cfg.Handoff = handoff
+	for _, a := range accounts {
+		cfg.Accounts = append(cfg.Accounts, collector.Account{Name: a.Name, APIKey: a.APIKey, API: clients[a.Name]})
+	}
+	return collector.New(cfg)
 }
 
 // collectorConfig is the exporter's configuration but for its accounts and
-// state store.
-func (w *wiring) collectorConfig() collector.Config {
+// state store, for n accounts.
+func (w *wiring) collectorConfig(n int) collector.Config {
 	o := w.o
 	return collector.Config{
 		Public:         w.public,
@@ -182,7 +205,7 @@ func (w *wiring) collectorConfig() collector.Config {
 		// A poll waiting out the budget, 429s, back-offs or its turns under
 		// the rate cap is not stuck.
 		StallTimeout: client.LongestRequest(o.longestLimit(), o.requestTimeout) +
-			w.rateCap.LongestWait(2*o.pollers(len(w.accounts))) + 10*time.Second,
+			w.rateCap.LongestWait(2*o.pollers(n)) + 10*time.Second,
 		HistoryOverlap:            o.historyOverlap,
 		HistoryLookback:           o.historyLookback,
 		HistoryLateInterval:       o.historyLateInterval,
@@ -261,19 +284,28 @@ func (w *wiring) warnOverRateCap() {
 }
 
 // serveUntilStopped runs the pollers and serves until SIGINT or SIGTERM,
-// then waits for the pollers to save their state. It returns the exit code.
+// reloading the accounts on SIGHUP (and POST /-/reload with
+// --web.enable-lifecycle), then waits for the pollers to save their state.
+// It returns the exit code.
 func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net.Listener, slogger *slog.Logger) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	live := collector.NewLive(exporter)
+	reloader := reload.New(func() error { return w.reload(live) }, w.reg, w.logger, time.Now)
+	reloader.HandleSIGHUP(ctx)
+	var reloadEndpoint func() error
+	if w.o.lifecycle {
+		reloadEndpoint = reloader.Reload
+	}
 	pollersDone := make(chan struct{})
 	go func() {
 		defer close(pollersDone)
-		exporter.Run(ctx)
+		live.Run(ctx)
 	}()
 
 	err := server.Serve(ctx, listeners, server.Config{
-		Name: exporterName, Flags: w.o.web, MetricsPath: w.o.metricsPath, Source: exporter.Source(w.reg), Ready: exporter.Ready,
-		Limits: server.DefaultLimits, Logger: w.logger, ToolkitLogger: slogger,
+		Name: exporterName, Flags: w.o.web, MetricsPath: w.o.metricsPath, Source: live.Source(w.reg), Ready: live.Ready,
+		Reload: reloadEndpoint, Limits: server.DefaultLimits, Logger: w.logger, ToolkitLogger: slogger,
 	})
 	stop()
 	<-pollersDone // every account's token history state is saved by now
@@ -283,6 +315,101 @@ func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net
 	}
 	level.Info(w.logger).Log("msg", "stopped")
 	return 0
+}
+
+// reloadReadyWithin bounds how long a reload serves the replaced
+// exporter's last data while the new one makes its first polls.
+const reloadReadyWithin = 30 * time.Second
+
+// reload reads the accounts again (--config.file and every secret) and,
+// when they changed, replaces the exporter: added accounts are polled,
+// removed ones dropped, a rotated key or secret signs the next request,
+// and every kept account's counters continue. Everything is checked before
+// anything changes; flags cannot change while running.
+func (w *wiring) reload(live *collector.Live) error {
+	configured, err := config.Load(w.o.configFile, getenvFrom(w.env))
+	if err != nil {
+		return err
+	}
+	var accounts []config.Account
+	for _, a := range configured {
+		if w.o.shard.Owns(a.Name) {
+			accounts = append(accounts, a)
+		}
+	}
+	if len(configured) > 0 {
+		if err := w.o.checkAccountIntervals(); err != nil {
+			return err
+		}
+	}
+	w.warnChangedFlags()
+	changes := reload.Diff(w.accounts, accounts)
+	w.configured, w.unread = configured, unreadVariables(w.env, config.ReadVariables(configured))
+	if changes.None() {
+		return nil
+	}
+	clients := map[string]*client.Client{}
+	for _, a := range accounts {
+		c, ok := w.clients[a.Name]
+		if !ok {
+			if c, err = w.newClient(a.Name, a.APIKey, a.Secret.Reveal()); err != nil {
+				return err
+			}
+		}
+		clients[a.Name] = c
+	}
+	if _, err := w.newExporter(accounts, clients, nil); err != nil {
+		return err
+	}
+	// Checked: from here on the reload happens. A rotated secret is
+	// swapped in place; a new key, or an account added or removed, needs
+	// a new exporter (the credentials collector knows the exporter's own key).
+	rebuild := len(changes.Added)+len(changes.Removed) > 0
+	for _, name := range changes.Rotated {
+		a := accounts[slices.IndexFunc(accounts, func(a config.Account) bool { return a.Name == name })]
+		rebuild = rebuild || a.APIKey != w.accounts[slices.IndexFunc(w.accounts, func(a config.Account) bool { return a.Name == name })].APIKey
+		if err := clients[name].SetCredentials(a.APIKey, a.Secret.Reveal()); err != nil {
+			return err
+		}
+	}
+	if rebuild {
+		err = live.Replace(func(h *collector.Handoff) (*collector.Exporter, error) {
+			return w.newExporter(accounts, clients, h)
+		}, reloadReadyWithin)
+		if err != nil {
+			return err
+		}
+	}
+	w.accounts, w.clients = accounts, clients
+	w.watched.Set(float64(len(accounts)))
+	level.Info(w.logger).Log("msg", "accounts reloaded", "added", strings.Join(changes.Added, ","),
+		"removed", strings.Join(changes.Removed, ","), "rotated", strings.Join(changes.Rotated, ","), "accounts", len(accounts))
+	return nil
+}
+
+// warnChangedFlags names the flags whose values on the command line, read
+// again (an @file argument is read again), differ from those in use: a
+// reload does not apply them.
+func (w *wiring) warnChangedFlags() {
+	app, _ := newApp(io.Discard, io.Discard)
+	(&options{}).AddFlags(app)
+	if _, err := app.Parse(w.args); err != nil {
+		level.Warn(w.logger).Log("msg", "the command line no longer parses; a reload does not apply flags, restart to change them", "err", err)
+		return
+	}
+	inUse := map[string]string{}
+	for _, f := range w.app.Model().Flags {
+		inUse[f.Name] = f.Value.String()
+	}
+	var changed []string
+	for _, f := range app.Model().Flags {
+		if v, ok := inUse[f.Name]; ok && v != f.Value.String() {
+			changed = append(changed, "--"+f.Name)
+		}
+	}
+	if len(changed) > 0 {
+		level.Warn(w.logger).Log("msg", "flags changed since start are not applied by a reload; restart to change them", "flags", strings.Join(changed, ","))
+	}
 }
 
 // walletNetworks is where the wallet reads the token network list when its

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -119,11 +120,11 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 // Client talks to the exchange on behalf of one account. It is safe for
 // concurrent use; all callers share its request budgets.
 type Client struct {
-	cfg     Config // APISecret cleared: the secret lives only inside sign
+	cfg     Config // APISecret cleared: the secret lives only inside creds
 	baseURL *url.URL
-	// sign signs a request string with the account's secret. A closure, so
-	// that no formatting or reflection of the Client can reach the secret.
-	sign func(timestampMs, method, pathAndQuery, body string) string
+	// creds are the API key and what signs with the secret; replaced
+	// whole when the key is rotated (SetCredentials).
+	creds atomic.Pointer[credentials]
 	// signatures are the latest ones sent, redacted from what the
 	// exchange answers.
 	signatures signatureRing
@@ -208,10 +209,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)},
-		sign: func(ts, method, pathAndQuery, body string) string {
-			return Sign(secret, ts, method, pathAndQuery, body)
-		}}
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
+	c.creds.Store(newCredentials(cfg.APIKey, secret))
 	cfg.RateCap.join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
 		c.metrics = m.account(cfg.Account)
@@ -223,6 +222,34 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// credentials are an account's API key and what signs with its secret.
+type credentials struct {
+	key string
+	// sign signs a request string with the secret. A closure, so that no
+	// formatting or reflection of the Client can reach the secret.
+	sign func(timestampMs, method, pathAndQuery, body string) string
+}
+
+func newCredentials(key, secret string) *credentials {
+	return &credentials{key: key, sign: func(ts, method, pathAndQuery, body string) string {
+		return Sign(secret, ts, method, pathAndQuery, body)
+	}}
+}
+
+// SetCredentials replaces the account's API key and secret, as when the key
+// is rotated: the next request signs with them, and the budgets, the clock
+// and the request counters carry on.
+func (c *Client) SetCredentials(apiKey, secret string) error {
+	switch {
+	case c.cfg.APIKey == "":
+		return errors.New("the public client has no credentials to replace")
+	case apiKey == "" || secret == "":
+		return errors.New("account " + c.cfg.Account + ": API key and secret must be given together")
+	}
+	c.creds.Store(newCredentials(apiKey, secret))
+	return nil
 }
 
 // AccountMetrics are the client's account's request counters, for the

@@ -51,7 +51,7 @@ func redactHex(s string) string { return hexRun.ReplaceAllLiteralString(s, redac
 // redact removes from a message of the exchange the client's API key, the
 // signatures it sent lately and any long hex run, before it is cut to size.
 func (c *Client) redact(s string) string {
-	if k := c.cfg.APIKey; k != "" {
+	if k := c.creds.Load().key; k != "" {
 		s = strings.ReplaceAll(s, k, redacted)
 	}
 	return redactHex(c.signatures.redact(s))

@@ -261,9 +261,10 @@ func (c *Client) send(ctx context.Context, r request) error {
 func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
 	// The exchange checks the timestamp against its own clock.
 	ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
-	sig := c.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
+	creds := c.creds.Load()
+	sig := creds.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
 	c.signatures.add(sig)
-	req.Header.Set("x-api-key", c.cfg.APIKey)
+	req.Header.Set("x-api-key", creds.key)
 	req.Header.Set("x-api-timestamp", ts)
 	req.Header.Set("x-api-signature", sig)
 }

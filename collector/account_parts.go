@@ -172,10 +172,10 @@ func splitParts(parts []*dataPart) (whole []*dataPart, accounts []*accountPart) 
 func (e *Exporter) data() []exposition.Part {
 	parts := make([]exposition.Part, 0, len(e.wholeParts)+len(e.accountParts))
 	for _, p := range e.wholeParts {
-		parts = append(parts, exposition.Part{Generation: p.generation(), Gather: p.gather})
+		parts = append(parts, exposition.Part{Generation: e.epoch + p.generation(), Gather: p.gather})
 	}
 	for _, a := range e.accountParts {
-		parts = append(parts, exposition.Part{Generation: a.generation(), Gather: a.gather})
+		parts = append(parts, exposition.Part{Generation: e.epoch + a.generation(), Gather: a.gather})
 	}
 	return parts
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // basePermissions are always exported, 0 when not granted, so that an alert
@@ -38,6 +39,17 @@ var (
 	apiKeyAllowedIPsDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "api_key", "allowed_ips"),
 		"Number of client IP addresses the API key is restricted to; 0 when unrestricted."+refreshed,
+		apiKeyLabels, nil)
+	apiKeyAllowedIPsChangesDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "allowed_ips_changes_total"),
+		"Polls that found the API key's set of allowed client IP addresses changed since the poll before (order and repeats aside; "+
+			"no list and an empty one alike). With --token-history.state-file it continues across restarts and counts a change made "+
+			"while the exporter was down."+refreshed,
+		apiKeyLabels, nil)
+	apiKeyPermissionChangesDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "api_key", "permission_changes_total"),
+		"Polls that found the API key's set of permissions changed since the poll before (order and repeats aside). With "+
+			"--token-history.state-file it continues across restarts and counts a change made while the exporter was down."+refreshed,
 		apiKeyLabels, nil)
 	exporterKeyPermissionDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "exporter", "api_key_permission"),
@@ -65,6 +77,7 @@ type credentialsAccount struct {
 	showFull bool
 	logger   log.Logger
 	cap      *seriesCap
+	keys     keyWatch
 
 	snap atomic.Pointer[credentialsSnapshot]
 	// published counts the snapshots stored: the account's generation.
@@ -81,13 +94,18 @@ type credentialsSnapshot struct {
 	own map[string]bool
 }
 
-// apiKeyRow is a credential as exported: no IP address, key masked.
+// apiKeyRow is a credential as exported: no IP address, key masked; id is
+// its keyID.
 type apiKeyRow struct {
+	id          string
 	label       string
 	accountName string
 	userID      string
 	permissions map[string]bool
 	allowedIPs  int
+	// allowedIPsChanges and permissionChanges are the key's counts as saved
+	// (keyWatch).
+	allowedIPsChanges, permissionChanges uint64
 }
 
 func (a *credentialsAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
@@ -95,7 +113,9 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) (leftOut, error
 	if err != nil {
 		return leftOut{}, err
 	}
-	snap := &credentialsSnapshot{keys: capRows(a.cap, apiKeyRows(creds, a.showFull))}
+	rows := apiKeyRows(creds, a.showFull)
+	a.countChanges(creds, len(rejected) == 0, rows)
+	snap := &credentialsSnapshot{keys: capRows(a.cap, rows)}
 	for _, c := range creds {
 		if c.APIKey == a.ownKey {
 			snap.own = permissionSet(c.Permissions)
@@ -146,6 +166,7 @@ func apiKeyRows(creds []client.Credential, showFull bool) []apiKeyRow {
 			label += "~" + keySuffix(k, alike)
 		}
 		rows = append(rows, apiKeyRow{
+			id:          keyID(k),
 			label:       label,
 			accountName: c.AccountName,
 			userID:      c.UserID,
@@ -206,6 +227,8 @@ func (c *CredentialsCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- apiKeyPermissionDesc
 	ch <- apiKeyIPRestrictedDesc
 	ch <- apiKeyAllowedIPsDesc
+	ch <- apiKeyAllowedIPsChangesDesc
+	ch <- apiKeyPermissionChangesDesc
 	ch <- exporterKeyPermissionDesc
 }
 
@@ -238,21 +261,32 @@ func (c *CredentialsCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(apiKeyIPRestrictedDesc, prometheus.GaugeValue, boolFloat(k.allowedIPs > 0), a.name, k.label)
 		ch <- prometheus.MustNewConstMetric(apiKeyAllowedIPsDesc, prometheus.GaugeValue, float64(k.allowedIPs), a.name, k.label)
+		ch <- prometheus.MustNewConstMetric(apiKeyAllowedIPsChangesDesc, prometheus.CounterValue, float64(k.allowedIPsChanges), a.name, k.label)
+		ch <- prometheus.MustNewConstMetric(apiKeyPermissionChangesDesc, prometheus.CounterValue, float64(k.permissionChanges), a.name, k.label)
 	}
 	for p, ok := range snap.own {
 		ch <- prometheus.MustNewConstMetric(exporterKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, p)
 	}
 }
 
-// buildCredentials polls each account's API keys.
+// buildCredentials polls each account's API keys, what was seen of them
+// resumed from the state store when it holds the account.
 func buildCredentials(b *builder) (prometheus.Collector, error) {
 	if len(b.cfg.Accounts) == 0 {
 		return nil, nil
 	}
+	var saved map[string]statefile.APIKeys
+	store, _ := b.cfg.State.(APIKeyStateStore)
+	if store != nil {
+		saved = store.APIKeyStates()
+	}
 	c := &CredentialsCollector{}
 	for _, a := range b.cfg.Accounts {
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
-			cap: b.seriesCap(a.Name)}
+			cap: b.seriesCap(a.Name), keys: keyWatch{seen: saved[a.Name], saved: saved[a.Name]}}
+		if store != nil {
+			ca.keys.save = store.SaveAPIKeys
+		}
 		c.accounts = append(c.accounts, ca)
 		b.pollList(c, a.Name, ca.poll)
 	}

@@ -40,7 +40,9 @@ type Endpoint struct {
 var Endpoints = []Endpoint{
 	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute,
 		Description: "the public token networks", build: buildTokenNetwork},
-	{Name: client.EndpointCredentials, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
+	// A key's allow-list or permissions changed is a security event: one
+	// request a quiet poll, 1 of the 10 a minute the endpoint allows.
+	{Name: client.EndpointCredentials, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
 		Description: "each account's API keys", build: buildCredentials},
 	{Name: client.EndpointTokenHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
 		Description: "each account's token history", build: buildTokenHistory},

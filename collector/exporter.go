@@ -98,6 +98,11 @@ type Config struct {
 	// returns. States of accounts not configured are left alone.
 	State StateStore
 
+	// Handoff, when set, holds the ledgers of the exporter this one
+	// replaces in the same process; an account in it continues from there
+	// rather than from State.
+	Handoff *Handoff
+
 	Logger log.Logger
 	// Now is the clock for poll timestamps and the first history window;
 	// nil means time.Now.
@@ -128,6 +133,9 @@ type Exporter struct {
 	// of the collectors that are not per account, and a part per account.
 	wholeParts   []*dataPart
 	accountParts []*accountPart
+	// epoch is added to every part's generation: an exporter that replaces
+	// another in the same handler has generations the handler never saw.
+	epoch uint64
 }
 
 // New checks cfg and builds the pollers and collectors; nothing is polled

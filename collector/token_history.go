@@ -303,7 +303,13 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
 		var r *restored
-		if st, ok := saved[a.Name]; ok {
+		if st, ok := cfg.handedHistory(a.Name); ok {
+			// Judged already, by the exporter it comes from.
+			var err error
+			if l, err = ledger.FromState(st, lcfg); err != nil {
+				return nil, fmt.Errorf("account %q: token history handed over: %w", a.Name, err)
+			}
+		} else if st, ok := saved[a.Name]; ok {
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)

@@ -103,7 +103,11 @@ func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 	c := &TransferHistoryCollector{}
 	for _, a := range cfg.Accounts {
 		l := ledger.NewTransfers(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint)
-		if st, ok := saved[a.Name]; ok {
+		st, ok := cfg.handedTransfers(a.Name)
+		if !ok {
+			st, ok = saved[a.Name]
+		}
+		if ok {
 			var err error
 			if l, err = ledger.TransfersFromState(st, late, cfg.SeriesPerEndpoint); err != nil {
 				return nil, fmt.Errorf("account %q: saved transfers: %w", a.Name, err)

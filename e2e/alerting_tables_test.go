@@ -9,6 +9,9 @@ var expectedAlerts = []string{
 	"WooxApiKeyWithoutIPRestriction severity=warning account=main",
 	"WooxApiKeyCanWithdraw account=main",
 	"WooxExporterKeyOverPrivileged account=main",
+	// main's keys: an allowed address swapped, a permission traded, at 15s.
+	"WooxApiKeyAllowedIPsChanged severity=critical account=main api_key=e2e-...05==",
+	"WooxApiKeyPermissionsChanged severity=critical account=main api_key=e2e-...06==",
 	"WooxWithdrawalsDisabled token=USDT network=ETH",
 	"WooxLiquidation account=main",
 	// Announced at 10s, open to the end; trading maintenance, so polls go on.
@@ -110,6 +113,19 @@ var silentAlerts = []string{
 	"WooxApiKeyWithoutIPRestriction account=sub",
 	"WooxLiquidation account=sub",
 	"WooxNewApiKey",
+	// sub's key lists its addresses in another order with a repeat; the
+	// swapped key's permissions in another order; the other keys of main
+	// are as they were.
+	"WooxApiKeyAllowedIPsChanged account=sub",
+	"WooxApiKeyPermissionsChanged api_key=e2e-...05==",
+	"WooxApiKeyAllowedIPsChanged api_key=e2e-...06==",
+	"WooxApiKeyAllowedIPsChanged api_key=e2e-...01==",
+	"WooxApiKeyAllowedIPsChanged api_key=e2e-...02==",
+	"WooxApiKeyAllowedIPsChanged api_key=e2e-...03==",
+	"WooxApiKeyPermissionsChanged api_key=e2e-...01==",
+	"WooxApiKeyPermissionsChanged api_key=e2e-...02==",
+	"WooxApiKeyPermissionsChanged api_key=e2e-...03==",
+	"WooxApiKeyPermissionsChanged account=sub",
 	"WooxPollFailing",
 	"WooxDataStale",
 	// One 429 (at 20s on token_network) is routine contention: no alert.

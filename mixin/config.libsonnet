@@ -63,6 +63,12 @@
     apiKeyRejectedWindow: '5m',
     apiKeyRejectedFor: '3m',
 
+    // WooxApiKeyAllowedIPsChanged and WooxApiKeyPermissionsChanged fire for
+    // this long after a credentials poll counted a change: also the longest
+    // exporter outage across which a change made during it still pages (the
+    // window must hold a sample from before the outage).
+    apiKeyChangeWindow: '1h',
+
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.

@@ -10,6 +10,7 @@ import (
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"version":1,"accounts":{}}`))
 	f.Add([]byte(`{"version":1,"accounts":{"main":{"version":1,"start_ms":1700000000000,"last_record_ms":1700000100000,"seen":[{"id":7,"timestamp_ms":1700000100000}],"totals":[{"token":"USDT","type":"DEPOSIT","records":1,"inflow":"0.123456789012345678901234567890","outflow":"0"}]}}}`))
+	f.Add([]byte(`{"version":1,"accounts":{},"api_keys":{"main":{"` + digest("k") + `":{"allowed_ips_sha256":"` + digest("i") + `","permissions_sha256":"` + digest("p") + `","allowed_ips_changes":2,"permission_changes":0}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		accounts, err := Decode(b)
 		if err != nil {

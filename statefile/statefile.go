@@ -1,7 +1,7 @@
-// Package statefile keeps every account's token history ledger state, and
-// its transfer ledger state, in one file, so that the exporter's counters
-// continue across restarts and records that arrived while it was down are
-// counted once.
+// Package statefile keeps every account's token history ledger state, its
+// transfer ledger state and what it last saw of its API keys, in one file,
+// so that the exporter's counters continue across restarts and records that
+// arrived (or keys that changed) while it was down are counted once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
 // atomically on every Save: a temporary file in the same directory, fsync,
@@ -48,6 +48,9 @@ type Document struct {
 	// from files written before the transfer history was counted, which
 	// load as they are.
 	Transfers map[string]ledger.TransfersState `json:"transfers,omitempty"`
+	// APIKeys maps an account name to what was last seen of its API keys
+	// (APIKeys); absent from older files, which load as they are.
+	APIKeys map[string]APIKeys `json:"api_keys,omitempty"`
 }
 
 // Decode parses and checks a state document: the version, and that every
@@ -85,6 +88,11 @@ func DecodeDocument(b []byte) (Document, error) {
 	for name, st := range doc.Transfers {
 		if _, err := ledger.TransfersFromState(st, 0, 0); err != nil {
 			return Document{}, fmt.Errorf("account %q: %w", name, err)
+		}
+	}
+	for name, keys := range doc.APIKeys {
+		if err := keys.check(); err != nil {
+			return Document{}, fmt.Errorf("account %q: api keys: %w", name, err)
 		}
 	}
 	return doc, nil
@@ -127,6 +135,7 @@ type Store struct {
 	mu            sync.Mutex
 	accounts      map[string]ledger.State
 	transfers     map[string]ledger.TransfersState
+	apiKeys       map[string]APIKeys
 	writeFailures uint64
 	lastWrite     time.Time
 }
@@ -142,7 +151,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}}
+	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}, apiKeys: map[string]APIKeys{}}
 	removed, err := removeTemporaries(path)
 	if err != nil {
 		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
@@ -160,6 +169,9 @@ func Open(path string, now time.Time) (*Store, error) {
 		s.accounts = doc.Accounts
 		if doc.Transfers != nil {
 			s.transfers = doc.Transfers
+		}
+		if doc.APIKeys != nil {
+			s.apiKeys = doc.APIKeys
 		}
 		return s, nil
 	}
@@ -324,7 +336,7 @@ func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
 
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers})
+	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers, APIKeys: s.apiKeys})
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}

@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
 )
 
@@ -13,14 +14,87 @@ const PathCredentials = "/v3/account/credentials"
 const EndpointCredentials = "credentials"
 
 var credentialsEndpoint = endpoint{path: PathCredentials, name: EndpointCredentials, serve: (*Exchange).serveCredentials,
-	unreadable: (*Exchange).unreadableCredential}
+	validateEvent: validateCredentialsEvent,
+	apply:         applyCredentialsEvent,
+	unreadable:    (*Exchange).unreadableCredential}
 
 type credentialJSON struct {
 	AccountName string   `json:"accountName"`
 	UserID      any      `json:"userId"`
 	APIKey      string   `json:"apiKey"`
 	Permissions []string `json:"permissions"`
-	AllowedIPs  []string `json:"allowedIPs,omitempty"`
+	// AllowedIPs is left out for a key without a list, and [] for a key
+	// whose list is empty, as the exchange may send it.
+	AllowedIPs any `json:"allowedIPs,omitempty"`
+}
+
+// KeyEvent changes an API key's permissions or allowed IPs, as its owner
+// does in the exchange's console; the key keeps its secret and still signs.
+// A field left out stays as it was; allowed_ips: [] lifts the restriction.
+type KeyEvent struct {
+	APIKey      string    `yaml:"api_key"`
+	Permissions *[]string `yaml:"permissions"`
+	AllowedIPs  *[]string `yaml:"allowed_ips"`
+}
+
+func (k KeyEvent) validate() error {
+	if k.Permissions == nil && k.AllowedIPs == nil {
+		return fieldErr("api_key", "sets neither permissions nor allowed_ips")
+	}
+	if k.AllowedIPs != nil {
+		for i, ip := range *k.AllowedIPs {
+			if _, err := netip.ParseAddr(ip); err != nil {
+				return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
+			}
+		}
+	}
+	return nil
+}
+
+// SetKeyAccess replaces an API key's permissions and allowed IPs, as
+// KeyEvent does; nil leaves a field as it was.
+func (e *Exchange) SetKeyAccess(apiKey string, permissions, allowedIPs []string) error {
+	return e.UpdateKey(apiKey, func(k *Key) {
+		if permissions != nil {
+			k.Permissions = slices.Clone(permissions)
+		}
+		if allowedIPs != nil {
+			k.AllowedIPs = slices.Clone(allowedIPs)
+		}
+	})
+}
+
+func validateCredentialsEvent(s *Scenario, ev Event, _ map[string]bool) error {
+	k := ev.UpdateKey
+	if k == nil {
+		return nil
+	}
+	known := false
+	for _, a := range s.Accounts {
+		known = known || slices.ContainsFunc(a.Keys, func(key Key) bool { return key.APIKey == k.APIKey })
+	}
+	if !known {
+		return fieldErr("update_key.api_key", "not a key of the scenario") // the value may be secret-like: not echoed
+	}
+	if err := k.validate(); err != nil {
+		return fmt.Errorf("update_key.%w", err)
+	}
+	return nil
+}
+
+func applyCredentialsEvent(e *Exchange, ev Event) error {
+	k := ev.UpdateKey
+	if k == nil {
+		return nil
+	}
+	var permissions, allowedIPs []string
+	if k.Permissions != nil {
+		permissions = append([]string{}, *k.Permissions...)
+	}
+	if k.AllowedIPs != nil {
+		allowedIPs = append([]string{}, *k.AllowedIPs...)
+	}
+	return e.SetKeyAccess(k.APIKey, permissions, allowedIPs)
 }
 
 // ListCredentials makes the credentials endpoint list rows for the account,
@@ -76,11 +150,14 @@ func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
 	from, to, served := e.pageRange(total, page, size)
 	rows := e.listRows(EndpointCredentials, len(listed), from, to, func(i int) any {
 		key := listed[i]
-		return credentialJSON{
+		row := credentialJSON{
 			AccountName: a.accountName, UserID: e.integer(a.userID), APIKey: key.APIKey,
 			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),
-			AllowedIPs:  slices.Clone(key.AllowedIPs),
 		}
+		if key.AllowedIPs != nil {
+			row.AllowedIPs = slices.Clone(key.AllowedIPs)
+		}
+		return row
 	})
 	return pageData{Rows: rows, Meta: e.meta(total, served, size)}, nil
 }

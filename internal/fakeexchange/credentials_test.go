@@ -1,9 +1,12 @@
 package fakeexchange
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A listing set by ListCredentials is served in its place, repeats and all,
@@ -78,5 +81,63 @@ func TestCredentialsPagingAndSnakeCaseMeta(t *testing.T) {
 	}
 	if meta := metaOf(t, r.json(t)); fmt.Sprint(meta) != "map[current_page:2 records_per_page:3 total:4]" {
 		t.Errorf("meta = %v", meta)
+	}
+}
+
+// An update_key event replaces what it sets of the key's access, and the key
+// still signs; an empty allow-list is served as [], no list not at all.
+func TestUpdateKeyEventChangesTheListedAccess(t *testing.T) {
+	s, err := ParseScenario([]byte(`
+accounts:
+  - name: a
+    keys:
+      - {api_key: a1, api_secret: s-a1, permissions: [READ]}
+      - {api_key: a-ip, api_secret: s-ip, permissions: [READ], allowed_ips: [10.0.0.1]}
+events:
+  - {after: 1ms, update_key: {api_key: a-ip, allowed_ips: [6.6.6.6]}}
+  - {after: 2ms, update_key: {api_key: a1, permissions: [TRADE, READ], allowed_ips: []}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.ex.Start(ctx)
+	want := "[map[accountName: allowedIPs:[] apiKey:a1 permissions:[TRADE READ] userId:0] " +
+		"map[accountName: allowedIPs:[6.6.6.6] apiKey:a-ip permissions:[READ] userId:0]]"
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := fmt.Sprint(rowsOf(t, wantOK(t, h.get(PathCredentials, "", "a1"))))
+		if got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows %s\nwant %s", got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestUpdateKeyEventErrors(t *testing.T) {
+	for _, tc := range []struct{ event, want string }{
+		{`{api_key: nobody, allowed_ips: [6.6.6.6]}`, "update_key.api_key: not a key of the scenario"},
+		{`{api_key: a1}`, "update_key.api_key: sets neither"},
+		{`{api_key: a1, allowed_ips: [not-an-ip]}`, "update_key.allowed_ips[0]: not an IP address"},
+	} {
+		_, err := ParseScenario([]byte(`
+accounts:
+  - name: a
+    keys: [{api_key: a1, api_secret: s-a1, permissions: [READ]}]
+events:
+  - {after: 1s, update_key: ` + tc.event + `}
+`))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.event, err, tc.want)
+		}
+	}
+	h := newHarness(t, testScenario())
+	if err := h.ex.SetKeyAccess("nobody", nil, []string{"6.6.6.6"}); err == nil {
+		t.Error("SetKeyAccess took an unknown key")
 	}
 }

@@ -136,6 +136,8 @@ type Event struct {
 	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
+	// UpdateKey changes an API key's permissions or allowed IPs.
+	UpdateKey *KeyEvent `yaml:"update_key"`
 	// AccountInfo changes the fields it sets of an account's info.
 	AccountInfo *AccountInfoEvent `yaml:"account_info"`
 	// Balance sets one token's balance of an account.

@@ -28,6 +28,7 @@ func newMux(c Config) (*http.ServeMux, error) {
 	mux.HandleFunc(healthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("Healthy\n"))
 	})
+	mux.Handle(reloadPath, reloadHandler(c.Reload))
 	mux.HandleFunc(readyPath, func(w http.ResponseWriter, _ *http.Request) {
 		if !c.Ready() {
 			http.Error(w, "Not ready: waiting for the first poll of every endpoint", http.StatusServiceUnavailable)

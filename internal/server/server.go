@@ -33,7 +33,10 @@ type Config struct {
 	// per change, and the live ones.
 	Source exposition.Source
 	// Ready answers the readiness check.
-	Ready  func() bool
+	Ready func() bool
+	// Reload re-reads the configuration on POST /-/reload; nil answers
+	// 403 (--web.enable-lifecycle not set).
+	Reload func() error
 	Limits Limits
 	Logger log.Logger
 	// ToolkitLogger is Logger bridged to slog, for exporter-toolkit.

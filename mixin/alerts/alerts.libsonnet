@@ -4,7 +4,7 @@
 //
 // Choices worth knowing before editing:
 // - Key state (permissions, IP restriction) changes only when the exporter
-//   polls it (default every 5m), so a short `for:` adds no protection against
+//   polls it (default every 1m), so a short `for:` adds no protection against
 //   noise; 1m only rides out a single odd evaluation. Security alerts therefore
 //   fire within about a minute of the exporter seeing the state.
 // - Network and fee alerts fire on the change, not on the state: hundreds of
@@ -120,6 +120,73 @@ local seconds(d) =
               summary: 'New WOO X API key {{ $labels.api_key }} on account {{ $labels.account }}',
               description: 'The API key {{ $labels.api_key }} (account name {{ $labels.account_name }}, user id {{ $labels.user_id }}) appeared on account {{ $labels.account }} within the last hour. Confirm that someone on the team created it.',
               runbook_url: runbook('WooxNewApiKey'),
+            },
+          },
+          // A key's set of allowed IPs or of permissions changed within
+          // _config.apiKeyChangeWindow: a swapped address or a traded
+          // permission leaves every gauge as it was. The counters start at 0
+          // for a new key and continue from the state file after a restart,
+          // so neither a new series nor a restart pages. Critical when the
+          // key now holds TRADE or WITHDRAWAL, warning otherwise, as
+          // WooxApiKeyWithoutIPRestriction. Fires for the window.
+          {
+            alert: 'WooxApiKeyAllowedIPsChanged',
+            expr: |||
+              (increase(woox_api_key_allowed_ips_changes_total{%(wooxSelector)s}[%(apiKeyChangeWindow)s]) > 0)
+                and on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'The allowed IPs of WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} changed',
+              description: 'The set of client IP addresses allowed to use the API key {{ $labels.api_key }} of account {{ $labels.account }} changed within the last %s (an address replaced, added or removed, or the restriction set or lifted). The key holds TRADE or WITHDRAWAL: replacing an allowed address is the quiet way to take over a trading key. Find who changed it in the WOO X console and match it to a change ticket; revoke the key if no one can explain it.' % $._config.apiKeyChangeWindow,
+              runbook_url: runbook('WooxApiKeyAllowedIPsChanged'),
+            },
+          },
+          {
+            alert: 'WooxApiKeyAllowedIPsChanged',
+            expr: |||
+              (increase(woox_api_key_allowed_ips_changes_total{%(wooxSelector)s}[%(apiKeyChangeWindow)s]) > 0)
+                unless on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'The allowed IPs of WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} changed',
+              description: 'The set of client IP addresses allowed to use the API key {{ $labels.api_key }} of account {{ $labels.account }} changed within the last %s (an address replaced, added or removed, or the restriction set or lifted). The key holds neither TRADE nor WITHDRAWAL, but it can read balances and history from the new addresses. Find who changed it in the WOO X console and match it to a change ticket; revoke the key if no one can explain it.' % $._config.apiKeyChangeWindow,
+              runbook_url: runbook('WooxApiKeyAllowedIPsChanged'),
+            },
+          },
+          {
+            alert: 'WooxApiKeyPermissionsChanged',
+            expr: |||
+              (increase(woox_api_key_permission_changes_total{%(wooxSelector)s}[%(apiKeyChangeWindow)s]) > 0)
+                and on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'The permissions of WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} changed',
+              description: 'The set of permissions of the API key {{ $labels.api_key }} of account {{ $labels.account }} changed within the last %s, and the key now holds TRADE or WITHDRAWAL (woox_api_key_permission shows which). Find who changed it in the WOO X console and match it to a change ticket; revoke the key if no one can explain it.' % $._config.apiKeyChangeWindow,
+              runbook_url: runbook('WooxApiKeyPermissionsChanged'),
+            },
+          },
+          {
+            alert: 'WooxApiKeyPermissionsChanged',
+            expr: |||
+              (increase(woox_api_key_permission_changes_total{%(wooxSelector)s}[%(apiKeyChangeWindow)s]) > 0)
+                unless on (account, api_key)
+              (woox_api_key_permission{%(wooxSelector)s, permission=~"TRADE|WITHDRAWAL"} == 1)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'The permissions of WOO X API key {{ $labels.api_key }} of account {{ $labels.account }} changed',
+              description: 'The set of permissions of the API key {{ $labels.api_key }} of account {{ $labels.account }} changed within the last %s; the key holds neither TRADE nor WITHDRAWAL now. Find who changed it in the WOO X console and match it to a change ticket; revoke the key if no one can explain it.' % $._config.apiKeyChangeWindow,
+              runbook_url: runbook('WooxApiKeyPermissionsChanged'),
             },
           },
           // A sub-account that exists now and did not exist an hour ago, on an
@@ -735,7 +802,8 @@ local seconds(d) =
             },
           },
           // Thresholds are about three poll intervals at the default flags
-          // (token_history 1m, credentials and token_network 5m); raise them
+          // (token_history 1m, token_network 5m; credentials, polled every 1m,
+          // keeps the 20m of its former 5m); raise them
           // in _config with --token-history.interval, --credentials.interval or
           // --token-network.interval.
           // woox_poll_last_success_timestamp_seconds exists only after the
@@ -852,8 +920,8 @@ local seconds(d) =
           },
           // The file is rewritten after each token history poll (1m): a
           // failure in every 5-minute window for 15 minutes is a disk or
-          // permission problem, not a blip. Until it is fixed a restart loses
-          // the counters.
+          // permission problem, not a blip. Until it is fixed the token
+          // history and transfer counters hold at their saved values.
           {
             alert: 'WooxStateFileWriteFailing',
             expr: 'increase(woox_exporter_state_file_write_failures_total{%(wooxSelector)s}[5m]) > 0' % $._config,
@@ -861,8 +929,22 @@ local seconds(d) =
             labels: { severity: 'warning' },
             annotations: {
               summary: 'woox_exporter on {{ $labels.instance }} cannot write its state file',
-              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). A restart now would restart the token history counters from zero.',
+              description: 'Writes of the token history state file of {{ $labels.instance }} have kept failing for 15 minutes ({{ $value | printf "%.0f" }} in the last 5 minutes). Until a write succeeds the token history and transfer counters hold at their saved values (a counter is shown only once saved, so that a crash never moves it back).',
               runbook_url: runbook('WooxStateFileWriteFailing'),
+            },
+          },
+          // A failed reload (SIGHUP or POST /-/reload) leaves the accounts
+          // and keys before it in use: an added account is not watched, a
+          // rotated key not used. As Prometheus' own mixin judges its reloads.
+          {
+            alert: 'WooxExporterConfigReloadFailed',
+            expr: 'max_over_time(woox_exporter_config_last_reload_successful{%(wooxSelector)s}[5m]) == 0' % $._config,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} failed to reload its configuration',
+              description: 'The last reload of the configuration of {{ $labels.instance }} (SIGHUP or POST /-/reload) failed: the accounts and keys from before it are still in use, so an account added is not watched and a rotated key is not used. The exporter logs why (msg="configuration reload failed").',
+              runbook_url: runbook('WooxExporterConfigReloadFailed'),
             },
           },
           // The exchange sent more distinct rows than --limits.series-per-endpoint:

@@ -1,0 +1,53 @@
+package collector
+
+import (
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
+)
+
+// Handoff is what a stopped exporter passes to the one that replaces it in
+// the same process (a reload): every account's token history and transfer
+// ledger, so that their counters continue, with a state file or without.
+type Handoff struct {
+	History   map[string]ledger.State
+	Transfers map[string]ledger.TransfersState
+}
+
+// Handoff exports the ledgers; call it after Run has returned.
+func (e *Exporter) Handoff() *Handoff {
+	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}}
+	if e.history != nil {
+		for _, a := range e.history.accounts {
+			// A saved state not yet judged against the exchange's clock
+			// stays in the state file, for the next exporter to judge.
+			if a.restored == nil {
+				h.History[a.name] = a.ledger.Export()
+			}
+		}
+	}
+	if c, ok := e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector); ok {
+		for _, a := range c.accounts {
+			h.Transfers[a.name] = a.ledger.Export()
+		}
+	}
+	return h
+}
+
+// handedHistory is the account's token history ledger state from the
+// exporter this one replaces, if it had the account.
+func (cfg *Config) handedHistory(account string) (ledger.State, bool) {
+	if cfg.Handoff == nil {
+		return ledger.State{}, false
+	}
+	st, ok := cfg.Handoff.History[account]
+	return st, ok
+}
+
+// handedTransfers is handedHistory for the transfer ledger.
+func (cfg *Config) handedTransfers(account string) (ledger.TransfersState, bool) {
+	if cfg.Handoff == nil {
+		return ledger.TransfersState{}, false
+	}
+	st, ok := cfg.Handoff.Transfers[account]
+	return st, ok
+}
