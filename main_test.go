@@ -225,3 +225,25 @@ func TestFillVersionFromBuildInfo(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped key variable beside a secret stops the start with "WOOX_API_KEY
+// is not set": the error, the only line the user sees, names the variable
+// that was set instead, never its value.
+func TestMistypedKeyVariableIsNamedInTheError(t *testing.T) {
+	for _, env := range [][]string{
+		{"WOOX_APIKEY=the-key-value", "WOOX_API_SECRET=THESECRETVALUE"},
+		{"WOOX_APIKEY=the-key-value", "WOOX_API_SECRET_FILE=/nonexistent/secret"},
+	} {
+		for _, args := range [][]string{{"--config.check"}, {"--web.listen-address=127.0.0.1:0"}} {
+			var stdout, stderr bytes.Buffer
+			code := run(args, &stdout, &stderr, env)
+			out := stderr.String()
+			if code != 1 || !strings.Contains(out, "WOOX_API_KEY is not; the exporter does not read WOOX_APIKEY: mistyped?") {
+				t.Errorf("%v %v: exit %d, stderr %q; want exit 1 and WOOX_APIKEY named", env, args, code, out)
+			}
+			if strings.Contains(out, "the-key-value") || strings.Contains(out, "THESECRETVALUE") {
+				t.Errorf("%v %v: a value in the error: %q", env, args, out)
+			}
+		}
+	}
+}

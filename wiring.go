@@ -79,6 +79,9 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	}
 	w.public = public
 	if w.configured, err = config.Load(o.configFile, getenvFrom(env)); err != nil {
+		if o.configFile == "" {
+			err = withUnread(err, unreadVariables(env, config.ReadVariables(nil)))
+		}
 		return nil, err
 	}
 	w.unread = unreadVariables(env, config.ReadVariables(w.configured))
@@ -130,6 +133,7 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 
 // configOK is what --config.check prints when everything checked out.
 func (w *wiring) configOK(stdout io.Writer) {
+	w.warnUnread()
 	w.warnOverRateCap()
 	if s := w.o.shard; s.Count > 1 {
 		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.Index, s.Count)
@@ -225,10 +229,7 @@ func (w *wiring) logStart(store *statefile.Store) {
 		level.Info(logger).Log("msg", "sharded", "shard", s.Index, "shards", s.Count, "accounts", len(w.accounts), "configured", len(w.configured),
 			"public_endpoints", s.Index == 0)
 	}
-	for _, name := range w.unread {
-		level.Warn(logger).Log("msg", "environment variable not read by the exporter: mistyped? It reads "+
-			config.EnvAPIKey+", "+config.EnvAPISecret+", "+config.EnvAPISecretFile+" and the api_secret_env variables of --config.file", "variable", name)
-	}
+	w.warnUnread()
 	if len(w.configured) == 0 {
 		level.Warn(logger).Log("msg", "no account configured: exporting the public token networks and system status only; "+
 			"to watch an account set "+config.EnvAPIKey+" and "+config.EnvAPISecretFile+" (or "+config.EnvAPISecret+"), or list accounts in --config.file")
@@ -245,6 +246,25 @@ func (w *wiring) logStart(store *statefile.Store) {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
 			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)
 	}
+}
+
+// warnUnread names each WOOX_ variable set but not read, at start and under
+// --config.check alike: a mistyped name leaves its account unwatched.
+func (w *wiring) warnUnread() {
+	for _, name := range w.unread {
+		level.Warn(w.logger).Log("msg", "environment variable not read by the exporter: mistyped? It reads "+
+			config.EnvAPIKey+", "+config.EnvAPISecret+", "+config.EnvAPISecretFile+" and the api_secret_env variables of --config.file", "variable", name)
+	}
+}
+
+// withUnread adds to an error of the environment's account the WOOX_
+// variables set but not read: "WOOX_API_KEY is not set" beside a set
+// WOOX_APIKEY is a typo, and the error is the only line the user sees.
+func withUnread(err error, unread []string) error {
+	if len(unread) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; the exporter does not read %s: mistyped?", err, strings.Join(unread, ", "))
 }
 
 // warnOverRateCap warns when this replica's quiet polls alone need more

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -235,7 +236,9 @@ func (e *Exporter) addHealth(cfg Config) {
 // shutdown are kept).
 func (e *Exporter) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	firstPolled := e.firstPolls(time.Now())
 	for _, p := range e.pollers {
+		p.firstPolled = firstPolled
 		wg.Add(1)
 		p.start(ctx, wg.Done)
 	}
@@ -252,6 +255,27 @@ func (e *Exporter) Run(ctx context.Context) {
 func (e *Exporter) save(account string, st ledger.State) {
 	if err := e.state.Save(account, st); err != nil {
 		level.Error(e.logger).Log("msg", "cannot save token history state", "account", account, "err", err)
+	}
+}
+
+// firstPolls returns what each poller calls once its first poll has
+// finished; the last call logs, once, that the exporter is ready and how long
+// its first polls took: after it the log holds only failures and recoveries.
+func (e *Exporter) firstPolls(started time.Time) func() {
+	var left atomic.Int64
+	left.Store(int64(len(e.pollers)))
+	return func() {
+		if left.Add(-1) != 0 {
+			return
+		}
+		failed := 0
+		for _, p := range e.pollers {
+			if !p.lastStatus().success {
+				failed++
+			}
+		}
+		level.Info(e.logger).Log("msg", "first polls done", "took", time.Since(started).Round(time.Millisecond),
+			"pollers", len(e.pollers), "failed", failed)
 	}
 }
 

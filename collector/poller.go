@@ -41,6 +41,14 @@ type poller struct {
 	// generation of its account's poll outcomes.
 	outcomeChanges atomic.Uint64
 
+	// firstPolled, when set, is called once the first poll has finished.
+	firstPolled func()
+	// failedPolls counts the polls failed in a row since failingSince, for
+	// the one line that says the endpoint recovered. Only the poll, which
+	// never overlaps the next, reads and writes them.
+	failedPolls  uint64
+	failingSince time.Time
+
 	mu     sync.Mutex
 	status pollStatus
 	// refused is true while the exchange keeps refusing the key: only the
@@ -184,13 +192,33 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.outcomeChanges.Add(1)
 	}
 	p.finishedPolls.Add(1)
+	if !before.polled && p.firstPolled != nil {
+		p.firstPolled()
+	}
 
 	if err != nil {
+		if p.failedPolls == 0 {
+			p.failingSince = p.now()
+		}
+		p.failedPolls++
 		p.logFailure(err)
 		return
 	}
+	p.logRecovery()
 	p.refused = false
 	p.rejects.note(p.logger, p.endpoint, p.account, left.rows)
+}
+
+// logRecovery says, once, that a poll succeeded after failed ones: each
+// failure was logged at warn, and without this line the log would end on
+// them while the endpoint is fine.
+func (p *poller) logRecovery() {
+	if p.failedPolls == 0 {
+		return
+	}
+	level.Info(p.logger).Log("msg", "poll recovered", "endpoint", p.endpoint, "account", p.account,
+		"failed_for", p.now().Sub(p.failingSince).Round(time.Millisecond), "failed_polls", p.failedPolls)
+	p.failedPolls = 0
 }
 
 // authHint is what to check when the exchange refuses the key.

@@ -10,9 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// DefaultSeriesPerEndpoint is the default of Config.SeriesPerEndpoint: well
-// above the exchange's whole token network listing (about 5,000 rows), so
-// only an exchange gone wrong reaches it.
+// DefaultSeriesPerEndpoint is the default of Config.SeriesPerEndpoint: ten
+// times the 1,000 token networks of the load test's large account (no public
+// source gives the exchange's own count), so only an exchange gone wrong
+// reaches it.
 const DefaultSeriesPerEndpoint = 10000
 
 var seriesCappedDesc = prometheus.NewDesc("woox_exporter_series_capped_total",

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +34,42 @@ func TestMistypedVariablesAreNamedNotTheirValues(t *testing.T) {
 		}
 	}
 }
+
+// --config.check warns of a WOOX_ variable it does not read with the very
+// line a start logs, beside its "configuration OK": a check that passes a
+// mistyped name would let the account go unwatched.
+func TestConfigCheckWarnsOfUnreadVariablesAsAStartDoes(t *testing.T) {
+	env := []string{"WOOX_APIKEY=" + fakeexchange.DefaultMainReadKey, "WOOX_API_SECRETFILE=/run/secret"}
+	url := serveFake(t, startFake(t))
+	p := exportertest.Start(t, env, "--woox.api-url="+url)
+	p.WaitReady(t)
+	p.Stop(t)
+	cmd := exec.Command(exportertest.Binary(t), "--config.check", "--woox.api-url="+url)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "configuration OK: 0 account(s)") {
+		t.Fatalf("--config.check: %v\n%s", err, out)
+	}
+	warnings := func(log string) []string {
+		var lines []string
+		for line := range strings.Lines(log) {
+			if strings.Contains(line, "not read by the exporter") {
+				lines = append(lines, logTime.ReplaceAllString(line, ""))
+			}
+		}
+		return lines
+	}
+	start, check := warnings(p.Output()), warnings(string(out))
+	if len(start) != 2 || strings.Join(start, "") != strings.Join(check, "") {
+		t.Errorf("--config.check warns\n%s\nthe start warns\n%s", check, start)
+	}
+	if strings.Contains(string(out), fakeexchange.DefaultMainReadKey) {
+		t.Errorf("--config.check shows a variable's value:\n%s", out)
+	}
+}
+
+// logTime is a log line's time and caller, which differ from run to run.
+var logTime = regexp.MustCompile(`(time|ts|caller)=\S+ `)
 
 // woox_exporter_accounts counts the accounts watched; variables the config
 // file names are read, and not warned about.

@@ -358,3 +358,30 @@ func TestBinaryLogsTLSHandshakeErrorsAsJSON(t *testing.T) {
 		t.Errorf("no JSON line with level error and the TLS handshake error under err:\n%s", p.Output())
 	}
 }
+
+// A key and its secret swapped in the environment: the secret stands where
+// the key is logged, labelled and sent, and no output shows a character of
+// it.
+func TestSwappedKeyAndSecretShowNothingOfTheSecret(t *testing.T) {
+	url := serveFake(t, startFake(t))
+	secret := fakeexchange.DefaultMainReadSecret
+	p := exportertest.Start(t, []string{"WOOX_API_KEY=" + secret, "WOOX_API_SECRET=" + fakeexchange.DefaultMainReadKey},
+		"--woox.api-url="+url, "--log.level=debug")
+	p.WaitReady(t)
+	_, body, err := p.Get("/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Stop(t)
+	out := p.Output()
+	if !strings.Contains(out, `msg="watching account" account=default api_key=****`) {
+		t.Errorf("the start does not log the key masked whole:\n%s", out)
+	}
+	for _, shown := range []string{secret[:4] + "...", "..." + secret[len(secret)-4:], secret} {
+		for where, text := range map[string]string{"log": out, "/metrics": body} {
+			if strings.Contains(text, shown) {
+				t.Errorf("the %s shows %q of the secret in the key's place", where, shown)
+			}
+		}
+	}
+}

@@ -13,8 +13,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,4 +145,33 @@ func writeCertificate(t *testing.T, dir string) *x509.CertPool {
 		t.Fatal("certificate does not parse")
 	}
 	return pool
+}
+
+// The example web config with the password itself where its hash belongs:
+// the start and --config.check refuse it naming the user and how to make
+// the hash, not with bcrypt's "hashedSecret too short".
+func TestWebConfigWithAPlainPasswordIsRefusedSayingHowToHash(t *testing.T) {
+	example, err := os.ReadFile("../examples/web-config.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := regexp.MustCompile(`(?m)^(\s+prometheus: ).*$`).ReplaceAll(example, []byte("${1}my-password"))
+	cfg := filepath.Join(t.TempDir(), "web-config.yml")
+	if err := os.WriteFile(cfg, plain, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, check := range []bool{true, false} {
+		args := []string{"--web.config.file=" + cfg, "--web.listen-address=127.0.0.1:0"}
+		if check {
+			args = append(args, "--config.check")
+		}
+		out, err := exec.Command(exportertest.Binary(t), args...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), `the password of user "prometheus" is not a bcrypt hash`) ||
+			!strings.Contains(string(out), `htpasswd -nBC 10 "" | tr -d ':\n'`) {
+			t.Errorf("%v: %v, want a refusal naming the user and how to hash:\n%s", args, err, out)
+		}
+		if strings.Contains(string(out), "my-password") {
+			t.Errorf("%v shows the password:\n%s", args, out)
+		}
+	}
 }

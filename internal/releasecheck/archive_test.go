@@ -23,7 +23,7 @@ import (
 // archived are the files every archive holds beside the binary, under its
 // top directory.
 var archived = []string{
-	"README.md", "CHANGELOG.md", "RUNBOOK.md", "docs/deploying.md",
+	"README.md", "CHANGELOG.md", "RUNBOOK.md", "LICENSE", "docs/deploying.md",
 	"alerts/woox_exporter.rules.yml", "dashboards/woox_exporter.json",
 	"deploy/systemd/woox_exporter.service", "deploy/systemd/woox_exporter.default",
 }

@@ -17,7 +17,9 @@ import (
 )
 
 const (
-	pkg         = "woox_exporter"
+	// pkg is the package's name, userName the system user it runs as.
+	pkg         = "prometheus-woox-exporter"
+	userName    = "woox_exporter"
 	installUnit = "/usr/lib/systemd/system/" + unitName
 	defaultFile = "/etc/default/woox_exporter"
 	secretsDir  = "/etc/woox_exporter/secrets"
@@ -37,11 +39,11 @@ func checkInstalledDeb(t *testing.T, r *release) {
 	}
 	// A purge leaves the user, as Debian's packages do: one left by an
 	// earlier run goes, so that the install is seen to create it.
-	if _, err := user.Lookup(pkg); err == nil {
-		run(t, "userdel", pkg)
+	if _, err := user.Lookup(userName); err == nil {
+		run(t, "userdel", userName)
 	}
-	if _, err := user.LookupGroup(pkg); err == nil {
-		run(t, "groupdel", pkg)
+	if _, err := user.LookupGroup(userName); err == nil {
+		run(t, "groupdel", userName)
 	}
 	run(t, dpkg, "--install", deb.file())
 	t.Cleanup(func() { _ = exec.Command(dpkg, "--purge", pkg).Run() })
@@ -103,16 +105,16 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) {
 func installedProblems(t *testing.T) []string {
 	t.Helper()
 	var problems []string
-	u, err := user.Lookup(pkg)
+	u, err := user.Lookup(userName)
 	if err != nil {
-		return []string{"no user " + pkg + " after install: " + err.Error()}
+		return []string{"no user " + userName + " after install: " + err.Error()}
 	}
-	out, err := exec.Command("getent", "passwd", pkg).Output()
+	out, err := exec.Command("getent", "passwd", userName).Output()
 	if f := strings.Split(strings.TrimSpace(string(out)), ":"); err != nil || len(f) != 7 || f[6] != "/usr/sbin/nologin" {
-		problems = append(problems, fmt.Sprintf("user %s: want the shell /usr/sbin/nologin, getent says %q (%v)", pkg, out, err))
+		problems = append(problems, fmt.Sprintf("user %s: want the shell /usr/sbin/nologin, getent says %q (%v)", userName, out, err))
 	}
 	if u.Uid == "0" || len(u.Uid) > 3 {
-		problems = append(problems, fmt.Sprintf("user %s has uid %s, want a system user's (1-999)", pkg, u.Uid))
+		problems = append(problems, fmt.Sprintf("user %s has uid %s, want a system user's (1-999)", userName, u.Uid))
 	}
 	want := map[string]bool{}
 	for _, f := range packaged {

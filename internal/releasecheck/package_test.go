@@ -33,7 +33,12 @@ var packaged = []struct {
 	{path: "/usr/share/doc/woox_exporter/CHANGELOG.md", mode: "-rw-r--r--"},
 	{path: "/usr/share/doc/woox_exporter/docs/deploying.md", mode: "-rw-r--r--"},
 	{path: "/usr/share/doc/woox_exporter/docs/configuration.md", mode: "-rw-r--r--"},
+	{path: "/usr/share/doc/woox_exporter/LICENSE", mode: "-rw-r--r--"},
 }
+
+// debCopyright is where Debian's policy wants the .deb's copyright file:
+// under the package's own name.
+const debCopyright = "/usr/share/doc/" + pkg + "/copyright"
 
 // contentProblems compares a package's files (path to mode) and its
 // configuration files with packaged.
@@ -90,6 +95,14 @@ func debContentProblems(t *testing.T, a artifact) []string {
 		return []string{a.Name + ": dpkg-deb --info conffiles: " + err.Error()}
 	}
 	problems := contentProblems(a.Name, modes, strings.Fields(string(conf)))
+	if got := modes[debCopyright]; got != "-rw-r--r--" {
+		problems = append(problems, fmt.Sprintf("%s: %s has mode %q, want -rw-r--r--", a.Name, debCopyright, got))
+	}
+	for field, want := range map[string]string{"Package": pkg, "Replaces": oldPackage, "Conflicts": oldPackage, "Provides": oldPackage} {
+		if got, err := exec.Command(dpkgDeb, "--field", a.file(), field).Output(); err != nil || strings.TrimSpace(string(got)) != want {
+			problems = append(problems, fmt.Sprintf("%s: control field %s is %q (%v), want %s", a.Name, field, strings.TrimSpace(string(got)), err, want))
+		}
+	}
 	if want, err := os.ReadFile(unitFile); err != nil {
 		t.Fatal(err)
 	} else if !bytes.Equal(unit, want) {
@@ -122,6 +135,9 @@ func rpmContentProblems(t *testing.T, r *release, a artifact) []string {
 		}
 	}
 	problems := contentProblems(a.Name, modes, strings.Fields(query("--configfiles")))
+	if name, obsoletes := query("--queryformat", "%{NAME}"), strings.Fields(query("--obsoletes")); name != pkg || !slices.Equal(obsoletes, []string{oldPackage}) {
+		problems = append(problems, fmt.Sprintf("%s: name %s obsoleting %q, want %s obsoleting %s", a.Name, name, obsoletes, pkg, oldPackage))
+	}
 	// rpm has no "-" in a version: nfpm writes the snapshot's as "~".
 	if v, want := query("--queryformat", "%{VERSION}"), strings.ReplaceAll(r.Version, "-", "~"); v != want {
 		problems = append(problems, fmt.Sprintf("%s: version %s, want %s", a.Name, v, want))

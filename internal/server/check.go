@@ -3,12 +3,16 @@ package server
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/prometheus/exporter-toolkit/web"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // CheckTelemetryPath refuses a --web.telemetry-path that http.ServeMux would
@@ -40,8 +44,39 @@ func CheckWebConfigFile(path string) error {
 	if err := checkWebConfigFileType(path); err != nil {
 		return fmt.Errorf("--web.config.file %s: %w", path, err)
 	}
+	if err := checkPasswordHashes(path); err != nil {
+		return fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
 	if err := web.Validate(path); err != nil {
 		return fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
+	return nil
+}
+
+// hashCommand makes the bcrypt hash of a password that basic_auth_users
+// takes, reading the password from the terminal.
+const hashCommand = `htpasswd -nBC 10 "" | tr -d ':\n'`
+
+// checkPasswordHashes names the first user, in order, whose password in
+// basic_auth_users is not a bcrypt hash. exporter-toolkit says only
+// "crypto/bcrypt: hashedSecret too short to be a bcrypted password", which
+// does not tell a plain-text password where its hash belongs.
+func checkPasswordHashes(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var c struct {
+		Users map[string]string `yaml:"basic_auth_users"`
+	}
+	if yaml.Unmarshal(b, &c) != nil {
+		// web.Validate says what is wrong with the file.
+		return nil
+	}
+	for _, user := range slices.Sorted(maps.Keys(c.Users)) {
+		if _, err := bcrypt.Cost([]byte(c.Users[user])); err != nil {
+			return fmt.Errorf("basic_auth_users: the password of user %q is not a bcrypt hash (%v): put the hash there, not the password; make it with %s", user, err, hashCommand)
+		}
 	}
 	return nil
 }
