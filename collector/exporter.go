@@ -245,7 +245,7 @@ func (e *Exporter) Run(ctx context.Context) {
 	wg.Wait()
 	if e.state != nil && e.history != nil {
 		for _, a := range e.history.accounts {
-			e.save(a.name, a.ledger.Export())
+			e.save(a.name, a.live.Load().Export())
 		}
 	}
 }

@@ -99,7 +99,7 @@ func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
 
 func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
-	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
+	a := newHistoryAccount("main", nil, l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	first := pg.generation()
@@ -111,7 +111,7 @@ func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), end).Counted != 1 {
 		t.Fatal("record not counted")
 	}
-	a.publish()
+	a.Publish(l.Snapshot())
 	pg.refresh()
 	if pg.generation() == first {
 		t.Fatal("the generation did not move after a record was counted")
@@ -156,14 +156,14 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 // families twice.
 func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
-	a := newHistoryAccount("main", nil, l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
+	a := newHistoryAccount("main", nil, l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
 	pg.refresh()
 	before := pg.generation()
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
-	a.publish()
+	a.Publish(l.Snapshot())
 	pg.refresh() // the page
 	page := pg.generation()
 	if page == before {

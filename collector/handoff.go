@@ -20,8 +20,8 @@ func (e *Exporter) Handoff() *Handoff {
 		for _, a := range e.history.accounts {
 			// A saved state not yet judged against the exchange's clock
 			// stays in the state file, for the next exporter to judge.
-			if a.restored == nil {
-				h.History[a.name] = a.ledger.Export()
+			if a.reader.Judged() {
+				h.History[a.name] = a.live.Load().Export()
 			}
 		}
 	}

@@ -103,6 +103,9 @@ type historyOptions struct {
 	// skipMalformedAfter is how many failed polls a malformed row causes
 	// before it is skipped; zero never skips.
 	skipMalformedAfter int
+	// save writes an account's ledger state to the state file; nil
+	// without one.
+	save func(account string, st ledger.State) error
 }
 
 // TokenHistoryAPI reads the token history of one account, page by page.
@@ -123,58 +126,60 @@ type TokenHistoryCollector struct {
 
 var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 
+// historyAccount schedules the polls of one account's ledger.Reader and
+// shows what it finds: it is the reader's ledger.Observer.
 type historyAccount struct {
-	name string
-	api  TokenHistoryAPI
-	// ledger is the poller's; others find it in live.
-	ledger *ledger.Ledger
+	name   string
+	api    TokenHistoryAPI
+	reader *ledger.Reader
+	// live is the reader's ledger, as others find it.
 	live   *liveLedger
-	// restored is the saved state until judged (judgeRestored). Poller only.
-	restored *restored
-	opts     historyOptions
-	logger   log.Logger
+	logger log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
-	// snap is what scrapes read; published counts the publications.
-	// Without a state file the poller publishes after every page that
-	// counted a record; with one, only totals the file holds (see
-	// countedRecords).
+	// snap is what scrapes read; published counts the changes of what
+	// they read.
 	snap      atomic.Pointer[ledger.Snapshot]
 	published atomic.Uint64
 	// cap counts the records the ledger counted under ledger.Other (see
 	// Config.SeriesPerEndpoint), folded up to the last publication.
 	cap    *seriesCap
 	folded uint64
-	// save, when set, writes the ledger state to the state file after each
-	// poll that read every page or counted a record; unsaved is set while
-	// records counted are not yet saved, so not yet published. Poller only.
-	save    func(account string, st ledger.State) error
-	unsaved bool
-	// inconsistent counts polls that were not consistent; shortStreak is
-	// set while windows are accepted short, so that this is warned about
-	// once, not on every poll. Poller only.
+	// save is historyOptions.save; tests swap it.
+	save         func(account string, st ledger.State) error
 	inconsistent atomic.Uint64
-	shortStreak  bool
 	outside      atomic.Uint64
 	malformed    atomic.Uint64
-	// malformedFails counts the failed polls of each malformed row not yet
-	// skipped; skipped holds the rows skipped. Poller only; a restart
-	// starts both afresh.
-	malformedFails map[string]int
-	skipped        map[string]bool
-	// leftOut holds the skipped rows the current poll read. Poller only.
-	leftOut map[string]bool
 }
 
-func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, opts historyOptions, logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, ledger: l, live: newLiveLedger(l), opts: opts, logger: logger, pageSize: client.MaxPageSize,
-		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
-	a.publish()
+var _ ledger.Observer = (*historyAccount)(nil)
+
+// newHistoryAccount polls l, after judging restored (nil when l does not
+// come from the state file).
+func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, restored *ledger.Restored, opts historyOptions,
+	logger log.Logger) *historyAccount {
+	a := &historyAccount{name: name, api: api, live: newLiveLedger(l), logger: logger, pageSize: client.MaxPageSize, save: opts.save}
+	rc := ledger.ReaderConfig{LateInterval: opts.lateInterval, SkipMalformedAfter: opts.skipMalformedAfter, Restored: restored}
+	if opts.save != nil {
+		rc.Save = func(st ledger.State) error { return a.save(name, st) }
+	}
+	a.reader = ledger.NewReader(l, rc, a)
+	a.Publish(l.Snapshot())
 	return a
 }
 
-func (a *historyAccount) publish() {
-	s := a.ledger.Snapshot()
+// poll is one poll of the account's token history; it reports as left out
+// the skipped malformed rows its window held.
+func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
+	n, err := a.reader.Poll(ctx, historySource{api: a.api, pageSize: a.pageSize, progress: progress})
+	if err != nil {
+		return leftOut{}, err
+	}
+	return leftOut{skipped: n}, nil
+}
+
+// Publish implements ledger.Observer.
+func (a *historyAccount) Publish(s ledger.Snapshot) {
 	if a.cap != nil {
 		a.cap.note(int(s.FoldedRecords - a.folded))
 	}
@@ -183,35 +188,24 @@ func (a *historyAccount) publish() {
 	a.published.Add(1)
 }
 
-// countedRecords publishes the ledger's totals after records were counted,
-// or, with a state file, leaves them for saveThenPublish: a counter shown
-// before it is saved would go back after a crash, which Prometheus reads
-// as a reset and turns into a spike of the account's whole history.
-func (a *historyAccount) countedRecords() {
-	if a.save == nil {
-		a.publish()
-		return
-	}
-	a.unsaved = true
+// Count implements ledger.Observer.
+func (a *historyAccount) Count(c ledger.Counts) {
+	a.inconsistent.Add(uint64(c.Inconsistent))
+	a.outside.Add(uint64(c.Outside))
+	a.malformed.Add(uint64(c.Malformed))
+	a.published.Add(1) // a counter changed: regather
 }
 
-// saveThenPublish ends a poll with a state file: it saves the ledger state
-// when the poll read every page (the cursor may have moved) or counted a
-// record, and publishes the totals once they are saved. After a failed
-// write the totals shown stay the saved ones until a write succeeds.
-func (a *historyAccount) saveThenPublish(readAll bool) {
-	if a.save == nil || (!readAll && !a.unsaved) {
-		return
-	}
-	if err := a.save(a.name, a.ledger.Export()); err != nil {
-		level.Error(a.logger).Log("msg", "cannot save token history state", "account", a.name, "err", err)
-		return
-	}
-	if a.unsaved {
-		a.unsaved = false
-		a.publish()
-	}
+// Note implements ledger.Observer.
+func (a *historyAccount) Note(n ledger.Note) {
+	lvl := [...]func(log.Logger) log.Logger{
+		ledger.NoteDebug: level.Debug, ledger.NoteInfo: level.Info, ledger.NoteWarn: level.Warn, ledger.NoteError: level.Error,
+	}[n.Level]
+	lvl(a.logger).Log(append([]any{"msg", n.Msg, "account", a.name}, n.KV...)...)
 }
+
+// Replaced implements ledger.Observer.
+func (a *historyAccount) Replaced(l *ledger.Ledger) { a.live.replace(l) }
 
 // generation changes whenever any account publishes a new snapshot: most
 // polls count nothing new, and regathering ~8,000 unchanged series after
@@ -300,9 +294,14 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint,
 		MaxAmount: client.MaxAmount()}
 	fresh := func(nowMs int64) *ledger.Ledger { return ledger.New(nowMs-cfg.HistoryLookback.Milliseconds(), lcfg) }
+	var save func(string, ledger.State) error
+	if cfg.State != nil {
+		save = cfg.State.Save
+	}
+	opts := historyOptions{lateInterval: cfg.HistoryLateInterval, skipMalformedAfter: cfg.HistorySkipMalformedAfter, save: save}
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
-		var r *restored
+		var r *ledger.Restored
 		if st, ok := cfg.handedHistory(a.Name); ok {
 			// Judged already, by the exporter it comes from.
 			var err error
@@ -315,16 +314,11 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
 			warnSetAside(cfg.Logger, a.Name, l)
-			r = &restored{state: st, fresh: fresh, setAside: cfg.State.SetAside}
+			r = &ledger.Restored{State: st, Fresh: fresh, SetAside: func() (string, error) { return cfg.State.SetAside(a.Name, time.Now()) }}
 		}
-		ha := newHistoryAccount(a.Name, a.API, l, historyOptions{lateInterval: cfg.HistoryLateInterval,
-			skipMalformedAfter: cfg.HistorySkipMalformedAfter}, cfg.Logger)
-		ha.restored = r
+		ha := newHistoryAccount(a.Name, a.API, l, r, opts, cfg.Logger)
 		b.e.ledgers[a.Name] = ha.live
 		ha.cap = b.seriesCap(a.Name)
-		if cfg.State != nil {
-			ha.save = cfg.State.Save
-		}
 		c.accounts = append(c.accounts, ha)
 		b.pollList(c, a.Name, ha.poll)
 	}

@@ -27,7 +27,7 @@ var _ = addOddAnswer(client.EndpointTokenHistory, oddAnswer{path: client.PathTok
 // of pageSize rows, its first window the hour before historyNow.
 func newTestHistory(r *rig, pageSize int) *historyAccount {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
-	a := newHistoryAccount("main", r.api(), l, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
+	a := newHistoryAccount("main", r.api(), l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	a.pageSize = pageSize
 	return a
 }
@@ -85,7 +85,7 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 1 || !got[0].Inflow.Equal(dec("2")) {
 		t.Errorf("after a failure on page 2 totals = %+v, want page 1 (id 2, amount 2) counted", got)
 	}
-	if a.ledger.Start() != historyNow.Add(-time.Hour).UnixMilli() {
+	if a.live.Load().Start() != historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("cursor advanced after a failed poll")
 	}
 	r.fake.BeforeHistoryPage(nil)

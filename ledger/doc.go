@@ -1,0 +1,83 @@
+// Package ledger counts an account's token history records exactly once
+// while the exporter reads the history again and again through overlapping
+// time windows. It imports nothing from this module and does no I/O of its
+// own: a Reader polls the history through a Source (the client's pages, as
+// the collector adapts them), counts it into a Ledger, saves the Ledger's
+// State through the function it is given, and tells an Observer what to
+// publish. The collector schedules the polls and shows what it is told.
+//
+// # Cursor
+//
+// The ledger keeps a cursor, the start of the next query window. A fresh
+// ledger starts at now − lookback. Each poll asks the exchange for the
+// records with timestamps in [start, end], end being a time fixed for the
+// poll and never later than the exchange's own clock has confirmed. Only
+// after a complete and consistent poll (every page fetched, the result set
+// unchanged while paging) does Finish advance the cursor, to
+//
+//	max(start, newest record timestamp seen − overlap, end − max(overlap, IdleWindow))
+//
+// so the next window re-reads the last overlap before the newest record:
+// records the exchange shows late, with a timestamp inside that overlap,
+// are still found. The third term only bounds the window of an account
+// that has had no records for a long time; it never cuts into the overlap.
+// After a failed or inconsistent poll the cursor stays, and the next poll
+// re-reads the same window.
+//
+// # Identity and memory
+//
+// A record is identified by its id together with its token and type: the
+// exchange may reuse one id for the legs of one trade, and such rows are
+// distinct records (counted, and counted as shared-id records). A row whose
+// id, token and type were seen before is the same record even when its
+// timestamp moved (a status update): it is never counted twice.
+//
+// The ledger remembers every record it counted whose latest timestamp is at
+// or after the horizon, a time that only moves forward and trails the
+// cursor by the late window (see Late sweep). A row older than the horizon
+// (less TruncationSlack) cannot be told apart from one counted before its id
+// was forgotten; ObservePage reports such rows instead of counting them, and
+// the Reader fails the poll loudly. A row between the horizon and the
+// cursor is counted if it is new: the exchange returned it although it lies
+// before the window, perhaps because it sends times in whole seconds.
+//
+// # Late sweep
+//
+// Nothing documents when a record becomes visible relative to its
+// timestamp. A record listed after the overlap has passed it would never be
+// counted by the regular polls, so from time to time the Reader sweeps
+// the late window behind the cursor ([max(horizon, now − late window),
+// cursor)) in time slices that each fit one page, a few per poll. Records it
+// finds that were never counted are counted now, and counted as late.
+//
+// # An exchange that overstates meta.total
+//
+// A poll is consistent when meta.total did not change while paging and at
+// least that many distinct records arrived (more is fine: paging on past a
+// page that may be capped finds rows an understated total leaves out). If the exchange
+// reports more rows than it ever serves, no poll is consistent and the
+// cursor would never move. So a poll whose total held steady but came up
+// short (and that the Reader could not complete by reading the window
+// again in smaller slices) leaves its end pending; a later steady poll that
+// counts nothing new up to that end has read the window again and found
+// what the first read found: the window is as complete as the exchange will
+// make it, and Finish advances the cursor to the pending end. Any record
+// counted at or before the pending end in between shows the earlier read was
+// incomplete and the window is re-read again.
+//
+// # Saving before publishing
+//
+// A poll counts records page by page. Without a state file the Reader
+// hands the totals out for publication after each page that counted one;
+// with one, only once the state file holds them, at the end of the poll: a
+// counter shown before it is saved would go back after a crash, which
+// Prometheus reads as a reset. After a failed write the totals shown stay
+// the saved ones until a write succeeds.
+//
+// # A saved state
+//
+// A cursor loaded from the state file is judged against the exchange's
+// clock before the first poll (a host whose clock is behind at boot would
+// find a good cursor in its future); one too far ahead is set aside and the
+// account counts from zero.
+package ledger

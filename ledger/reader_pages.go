@@ -1,0 +1,192 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// errStopPaging ends a read after its first page.
+var errStopPaging = errors.New("first page read")
+
+// read is what one read of a window brought.
+type read struct {
+	check PollCheck
+	pages int
+	// times are the timestamps of every sampleEvery-th record read, for
+	// cutting the window into slices; serverMs is the latest server time of
+	// an answer.
+	times       []int64
+	sampleEvery int
+	rows        int
+	serverMs    int64
+	// unplaceable and malformed are the rows that fail the poll.
+	unplaceable []Record
+	malformed   []MalformedRow
+}
+
+// readWindow reads [start, end] page by page (only the first page when
+// firstOnly), counting records as they arrive.
+func (r *Reader) readWindow(ctx context.Context, src Source, start, end int64, firstOnly bool) (*read, error) {
+	size := src.PageSize()
+	rd := &read{sampleEvery: max(1, size/64)}
+	err := src.Pages(ctx, Query{StartMs: start, EndMs: end, PageSize: size}, func(p FetchedPage) error {
+		cp := Page{Records: p.Records, Total: p.Total}
+		for _, m := range p.Malformed {
+			if r.skipped[m.Key] {
+				cp.Others = append(cp.Others, m.Key)
+				r.leftOut[m.Key] = true
+			} else {
+				rd.malformed = append(rd.malformed, m)
+			}
+		}
+		rd.check.Page(cp)
+		rd.pages++
+		rd.serverMs = max(rd.serverMs, p.ServerTimeMs)
+		obs := r.l.ObservePage(p.Records, end)
+		if obs.Counted > 0 {
+			r.countedRecords()
+		}
+		if obs.Outside > 0 {
+			r.obs.Count(Counts{Outside: obs.Outside})
+		}
+		rd.unplaceable = append(rd.unplaceable, obs.Unplaceable...)
+		for _, rec := range p.Records {
+			if rd.rows%rd.sampleEvery == 0 {
+				rd.times = append(rd.times, rec.TimestampMs)
+			}
+			rd.rows++
+		}
+		if firstOnly {
+			return errStopPaging
+		}
+		return nil
+	})
+	if errors.Is(err, errStopPaging) {
+		err = nil
+	}
+	return rd, err
+}
+
+// rowErrors fails the poll for rows it cannot count: rows too old to tell
+// apart from records counted before, and malformed rows until they have
+// failed SkipMalformedAfter polls, when they are skipped and counted as such.
+func (r *Reader) rowErrors(rd *read) error {
+	var errs []error
+	if n := len(rd.unplaceable); n > 0 {
+		u := rd.unplaceable[0]
+		errs = append(errs, fmt.Errorf("%d token history rows lie before the remembered window and cannot be counted exactly once, "+
+			"the first id %d at %s (is the exchange ignoring startTime, or sending times in another unit?)",
+			n, u.ID, time.UnixMilli(u.TimestampMs).UTC().Format(time.RFC3339Nano)))
+	}
+	failing := 0
+	for _, m := range rd.malformed {
+		if r.skipped[m.Key] {
+			continue
+		}
+		r.malformedFails[m.Key]++
+		if n := r.cfg.SkipMalformedAfter; n > 0 && r.malformedFails[m.Key] >= n {
+			delete(r.malformedFails, m.Key)
+			r.skipped[m.Key] = true
+			r.leftOut[m.Key] = true
+			r.obs.Count(Counts{Malformed: 1})
+			r.note(NoteWarn, "skipping a malformed token history row; its amount is not counted",
+				"id", m.ID, "row", m.Key, "failed_polls", n, "err", m.Err)
+			continue
+		}
+		if failing == 0 {
+			errs = append(errs, fmt.Errorf("malformed token history row id %q (%s): failed %d polls, skipped after %d (--token-history.skip-malformed-after)",
+				m.ID, m.Err, r.malformedFails[m.Key], r.cfg.SkipMalformedAfter))
+		}
+		failing++
+	}
+	if failing > 1 {
+		errs = append(errs, fmt.Errorf("%d more malformed rows", failing-1))
+	}
+	return errors.Join(errs...)
+}
+
+// readInSlices reads [start, end] again in time slices that each fit one
+// page, cut where the first read's records suggest and halved where a slice
+// still does not fit: offset paging can skip rows when the exchange orders
+// rows that share a timestamp differently on each page. It reports whether
+// every slice fitted; it gives up, leaving the window to Finish, after a
+// bounded number of requests or at a millisecond that holds more than a page.
+func (r *Reader) readInSlices(ctx context.Context, src Source, start, end int64, first *read) (bool, error) {
+	type slice struct{ from, to int64 }
+	var todo []slice
+	slices.Sort(first.times)
+	from := start
+	size := src.PageSize()
+	step := max(1, size/2/first.sampleEvery)
+	for i := step; i < len(first.times); i += step {
+		if t := first.times[i]; t > from && t < end {
+			todo = append(todo, slice{from, t})
+			from = t
+		}
+	}
+	todo = append(todo, slice{from, end})
+	budget := 2*first.pages + 4
+	for len(todo) > 0 {
+		if budget == 0 {
+			return false, nil
+		}
+		budget--
+		s := todo[0]
+		todo = todo[1:]
+		// Slices share their boundary millisecond, so whether the exchange
+		// includes startTime and endTime or not, no record falls between.
+		rd, err := r.readWindow(ctx, src, s.from, s.to, true)
+		if err != nil {
+			return false, err
+		}
+		if err := r.rowErrors(rd); err != nil {
+			return false, err
+		}
+		if rd.pages > 0 && rd.check.Distinct() >= rd.check.Total() && rd.check.Distinct() < size {
+			continue
+		}
+		if s.to-s.from < 2 {
+			return false, nil
+		}
+		mid := s.from + (s.to-s.from)/2
+		todo = append([]slice{{s.from, mid}, {mid, s.to}}, todo...)
+	}
+	return true, nil
+}
+
+// sweep reads a few slices of the late sweep (see the package comment),
+// unless the regular poll needed many pages.
+func (r *Reader) sweep(ctx context.Context, src Source, pages int) error {
+	if r.cfg.LateInterval <= 0 || pages > sweepSkipAfterPages {
+		return nil
+	}
+	now, _ := src.Now()
+	size := src.PageSize()
+	for range sweepRequestsPerPoll {
+		from, to, ok := r.l.NextSweep(now, r.cfg.LateInterval)
+		if !ok {
+			return nil
+		}
+		// One millisecond beyond each side, so the slice is whole whether
+		// the exchange includes the bounds or not; SweepRead keeps [from, to].
+		var recs []Record
+		total, rows := 0, 0
+		err := src.Pages(ctx, Query{StartMs: from - 1, EndMs: to + 1, PageSize: size}, func(p FetchedPage) error {
+			recs, total = p.Records, p.Total
+			rows = len(p.Records) + len(p.Malformed)
+			return errStopPaging
+		})
+		if err != nil && !errors.Is(err, errStopPaging) {
+			return fmt.Errorf("late sweep: %w", err)
+		}
+		if n := r.l.SweepRead(from, to, recs, rows < size && rows >= total); n > 0 {
+			r.countedRecords()
+			r.note(NoteInfo, "late sweep counted token history records the regular polls missed; consider a longer --token-history.overlap",
+				"records", n, "from_ms", from, "to_ms", to)
+		}
+	}
+	return nil
+}
