@@ -4,21 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointAccountInfo names the account info endpoint in the endpoint label
-// and as a budget key; PathAccountInfo is its path.
-const (
-	EndpointAccountInfo = "account_info"
-	PathAccountInfo     = "/v3/account/info"
-)
+// EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointAccountInfo = endpoint.AccountInfo
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointAccountInfo, Limit: RateLimit{10, time.Minute}, Page: "account/get_account_info"})
-}
+// PathAccountInfo is the endpoint's path in the endpoint table.
+var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
 
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
 // and fees. A field the exchange did not send is nil. Amounts are in the

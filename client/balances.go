@@ -4,21 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointBalances names the balances endpoint in the endpoint label and as
-// a budget key; PathBalances is its path.
-const (
-	EndpointBalances = "balances"
-	PathBalances     = "/v3/asset/balances"
-)
+// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointBalances = endpoint.Balances
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointBalances, Limit: RateLimit{10, time.Second}, Page: "assets/get_balances"})
-}
+// PathBalances is the endpoint's path in the endpoint table.
+var PathBalances = endpoint.PathOf(endpoint.Balances)
 
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the

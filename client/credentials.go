@@ -5,19 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointCredentials names the credentials endpoint in the endpoint label
-// and as a budget key; PathCredentials is its path.
-const (
-	EndpointCredentials = "credentials"
-	PathCredentials     = "/v3/account/credentials"
-)
+// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointCredentials = endpoint.Credentials
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointCredentials, Limit: RateLimit{10, time.Minute}, Page: "account/credentials"})
-}
+// PathCredentials is the endpoint's path in the endpoint table.
+var PathCredentials = endpoint.PathOf(endpoint.Credentials)
 
 // Credentials returns every API key of the account, all pages, each key
 // once even if pages repeat it, and the rows that could not be read.

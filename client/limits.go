@@ -1,5 +1,7 @@
 package client
 
+import "github.com/woox-exporter/woox_exporter/endpoint"
+
 // PublishedLimit is the rate limit the exchange publishes for one endpoint:
 // per account for a signed endpoint (every key of the account shares it),
 // per client IP for a public one.
@@ -15,19 +17,16 @@ type PublishedLimit struct {
 }
 
 // PublishedLimits are the exchange's published limits of the endpoints the
-// client reads, each declared beside its endpoint's name in the endpoint's
-// file (publish). The flags' defaults, the interval check at start, the
-// budget limiter and the fake exchange all read this one table.
-var PublishedLimits []PublishedLimit
-
-// publish adds the published limit of one endpoint to PublishedLimits: each
-// endpoint's file calls it once, at init.
-func publish(l PublishedLimit) {
-	if _, twice := PublishedLimitOf(l.Endpoint); twice {
-		panic("client: two published limits of endpoint " + l.Endpoint)
+// client reads, from the endpoint table (endpoint.All). The flags'
+// defaults, the interval check at start, the budget limiter and the fake
+// exchange all read them.
+var PublishedLimits = func() []PublishedLimit {
+	out := make([]PublishedLimit, 0, len(endpoint.All))
+	for _, ep := range endpoint.All {
+		out = append(out, PublishedLimit{Endpoint: ep.Name, Limit: RateLimit(ep.Limit), PerIP: !ep.PerAccount, Page: ep.Page})
 	}
-	PublishedLimits = append(PublishedLimits, l)
-}
+	return out
+}()
 
 // PublishedLimitOf is the published limit of endpoint; ok is false for an
 // endpoint the table lacks.

@@ -4,21 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointPositions names the futures positions endpoint in the endpoint
-// label and as a budget key; PathPositions is its path.
-const (
-	EndpointPositions = "positions"
-	PathPositions     = "/v3/futures/positions"
-)
+// EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointPositions = endpoint.Positions
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointPositions, Limit: RateLimit{30, 10 * time.Second}, Page: "futures/get_positions"})
-}
+// PathPositions is the endpoint's path in the endpoint table.
+var PathPositions = endpoint.PathOf(endpoint.Positions)
 
 // Position is one row of GET /v3/futures/positions: one symbol and side of
 // the account's futures. Prices are in the symbol's quote currency, sizes

@@ -5,19 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSubAccounts names the sub-accounts endpoint in the endpoint label
-// and as a budget key; PathSubAccounts is its path.
-const (
-	EndpointSubAccounts = "sub_accounts"
-	PathSubAccounts     = "/v3/account/subAccounts/all"
-)
+// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointSubAccounts = endpoint.SubAccounts
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointSubAccounts, Limit: RateLimit{10, time.Minute}, Page: "account/sub_accounts"})
-}
+// PathSubAccounts is the endpoint's path in the endpoint table.
+var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
 
 // SubAccount is one row of GET /v3/account/subAccounts/all.
 type SubAccount struct {

@@ -4,22 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSystemInfo names the system info endpoint as a budget key and in
-// the endpoint label.
-const EndpointSystemInfo = "system_info"
+// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointSystemInfo = endpoint.SystemInfo
 
-// PathSystemInfo is the public endpoint that says whether the exchange is
-// under maintenance.
-const PathSystemInfo = "/v3/public/systemInfo"
-
-// No page publishes a limit for the public endpoints the exporter reads;
-// the other public pages say 10 per second per IP.
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointSystemInfo, Limit: RateLimit{10, time.Second}, PerIP: true})
-}
+// PathSystemInfo is the endpoint's path in the endpoint table.
+var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
 
 // Values of SystemInfo.Status the exchange documents.
 const (

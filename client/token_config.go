@@ -5,21 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenConfig names the token config endpoint in the endpoint label
-// and as a budget key; PathTokenConfig is its path.
-const (
-	EndpointTokenConfig = "token_config"
-	PathTokenConfig     = "/v3/account/tokenConfig"
-)
+// EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenConfig = endpoint.TokenConfig
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointTokenConfig, Limit: RateLimit{10, time.Second}, Page: "account/get_token_config"})
-}
+// PathTokenConfig is the endpoint's path in the endpoint table.
+var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
 
 // TokenConfig is one row of GET /v3/account/tokenConfig: how the exchange
 // counts one token in the account's margin. The exchange may lower a ratio,

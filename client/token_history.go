@@ -10,21 +10,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenHistory names the token history endpoint in the endpoint
-// label and as a budget key; PathTokenHistory is its path.
-const (
-	EndpointTokenHistory = "token_history"
-	PathTokenHistory     = "/v3/asset/token/history"
-)
+// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenHistory = endpoint.TokenHistory
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointTokenHistory, Limit: RateLimit{10, time.Minute}, Page: "assets/token_history"})
-}
+// PathTokenHistory is the endpoint's path in the endpoint table.
+var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
 
 // TokenHistory returns every record matching q, all pages, in the order the
 // exchange sent them, and the rows that could not be read. Records may

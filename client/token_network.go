@@ -4,23 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenNetwork names the token network endpoint in the endpoint
-// label and as a budget key; PathTokenNetwork is its path.
-const (
-	EndpointTokenNetwork = "token_network"
-	PathTokenNetwork     = "/v3/public/tokenNetwork"
-)
+// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenNetwork = endpoint.TokenNetwork
 
-// No page publishes a limit for the public endpoints the exporter reads;
-// the other public pages say 10 per second per IP.
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointTokenNetwork, Limit: RateLimit{10, time.Second}, PerIP: true})
-}
+// PathTokenNetwork is the endpoint's path in the endpoint table.
+var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
 
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.

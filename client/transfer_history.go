@@ -5,21 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTransferHistory names the transfer history endpoint in the
-// endpoint label and as a budget key; PathTransferHistory is its path.
-const (
-	EndpointTransferHistory = "transfer_history"
-	PathTransferHistory     = "/v3/asset/transfer/history"
-)
+// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTransferHistory = endpoint.TransferHistory
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointTransferHistory, Limit: RateLimit{20, time.Minute}, Page: "assets/get_transfer_history"})
-}
+// PathTransferHistory is the endpoint's path in the endpoint table.
+var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
 
 // AccountTransfer is one row of GET /v3/asset/transfer/history: money moved
 // between a main account and one of its sub-accounts.

@@ -4,21 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointWallet names the wallet history endpoint in the endpoint label and
-// as a budget key; PathWalletHistory is its path.
-const (
-	EndpointWallet    = "wallet"
-	PathWalletHistory = "/v3/asset/wallet/history"
-)
+// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointWallet = endpoint.Wallet
 
-func init() {
-	publish(PublishedLimit{Endpoint: EndpointWallet, Limit: RateLimit{10, time.Minute}, Page: "assets/get_wallet_history"})
-}
+// PathWalletHistory is the endpoint's path in the endpoint table.
+var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
 
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 var (
@@ -56,6 +57,8 @@ func accountGauge(name, help string) *prometheus.Desc {
 	return prometheus.NewDesc(prometheus.BuildFQName(namespace, "account", name),
 		help+" Absent when the exchange does not send it."+refreshed, []string{"account"}, nil)
 }
+
+func init() { register(endpoint.AccountInfo, buildAccountInfo) }
 
 // buildAccountInfo polls each account's margin and fees and exports them as
 // last polled; a field the exchange did not send is not exported.

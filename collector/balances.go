@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -53,6 +54,8 @@ type BalancesCollector struct {
 }
 
 var _ prometheus.Collector = (*BalancesCollector)(nil)
+
+func init() { register(endpoint.Balances, buildBalances) }
 
 // buildBalances polls each account's balances, and gives them to its token
 // history ledger to reconcile.

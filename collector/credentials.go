@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
@@ -268,6 +269,8 @@ func (c *CredentialsCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(exporterKeyPermissionDesc, prometheus.GaugeValue, boolFloat(ok), a.name, p)
 	}
 }
+
+func init() { register(endpoint.Credentials, buildCredentials) }
 
 // buildCredentials polls each account's API keys, what was seen of them
 // resumed from the state store when it holds the account.

@@ -8,67 +8,45 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// Endpoint is one exchange endpoint the exporter polls. Adding an endpoint
-// means one entry here, its collector file (with its build function), its
-// client file and its fake exchange file (docs/development.md, Adding an endpoint).
+// Endpoint is one exchange endpoint the exporter polls: its entry of the
+// endpoint table and the build function its collector file registers.
 type Endpoint struct {
-	// Name is the value of the endpoint label and the budget key; its
-	// interval flag is FlagName.
-	Name string
-	// PerAccount endpoints are polled for each account with its key, the
-	// others once per exporter without one.
-	PerAccount bool
-	// DefaultInterval is the poll interval when Config.Intervals has none.
-	DefaultInterval time.Duration
-	// Description says what is polled, for the interval flag's help.
-	Description string
-	// Paged endpoints read a list page by page. A quiet poll still sends
-	// one request: its one page is clearly the last (see client.paginate).
-	Paged bool
-	// OffByDefault endpoints are polled only when Config.Collectors (the
-	// --collector.NAME flag) turns them on.
-	OffByDefault bool
+	endpoint.Endpoint
 	// build makes the endpoint's collector and pollers; a nil collector
 	// means there is nothing to poll (no public API, no account).
-	build func(b *builder) (prometheus.Collector, error)
+	build buildFunc
 }
 
-// Endpoints are every endpoint the exporter polls, in the order their
-// collectors export.
-var Endpoints = []Endpoint{
-	{Name: client.EndpointTokenNetwork, DefaultInterval: 5 * time.Minute,
-		Description: "the public token networks", build: buildTokenNetwork},
-	// A key's allow-list or permissions changed is a security event: one
-	// request a quiet poll, 1 of the 10 a minute the endpoint allows.
-	{Name: client.EndpointCredentials, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
-		Description: "each account's API keys", build: buildCredentials},
-	{Name: client.EndpointTokenHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
-		Description: "each account's token history", build: buildTokenHistory},
-	{Name: client.EndpointSystemInfo, DefaultInterval: time.Minute,
-		Description: "the exchange's public system status", build: buildSystemInfo},
-	// Margin ratio, balances and positions move with prices: polled as
-	// often as their limits sensibly allow, so that a liquidation is paged
-	// minutes before it.
-	{Name: client.EndpointAccountInfo, PerAccount: true, DefaultInterval: 15 * time.Second,
-		Description: "each account's margin and fees", build: buildAccountInfo},
-	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: 15 * time.Second,
-		Description: "each account's token balances", build: buildBalances},
-	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
-		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
-	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
-		Description: "each main account's sub-accounts", build: buildSubAccounts},
-	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: 5 * time.Second,
-		Description: "each account's futures positions", build: buildPositions},
-	// One request a quiet poll, a tenth of the budget (--api.budget of 20
-	// per 60 s), leaving the rest to pages of a busy day.
-	{Name: client.EndpointTransferHistory, PerAccount: true, Paged: true, DefaultInterval: time.Minute,
-		Description: "each account's transfers to and from its main or sub-accounts", build: buildTransferHistory},
-	// Cheap (10 requests a second published) and a haircut moves margin at
-	// once: polled with the account's margin.
-	{Name: client.EndpointTokenConfig, PerAccount: true, DefaultInterval: 15 * time.Second,
-		Description: "each account's collateral ratio and margin limits by token", build: buildTokenConfig},
+// buildFunc makes an endpoint's collector and pollers.
+type buildFunc func(b *builder) (prometheus.Collector, error)
+
+// Endpoints are every endpoint of the table (endpoint.All), in its order,
+// which is the order their collectors export.
+var Endpoints = func() []Endpoint {
+	out := make([]Endpoint, len(endpoint.All))
+	for i, ep := range endpoint.All {
+		out[i] = Endpoint{Endpoint: ep}
+	}
+	return out
+}()
+
+// register sets the build function of the endpoint called name: each
+// collector file calls it once, at init, as node_exporter's collectors
+// register themselves.
+func register(name string, build buildFunc) {
+	for i := range Endpoints {
+		if Endpoints[i].Name == name {
+			if Endpoints[i].build != nil {
+				panic("collector: endpoint " + name + " registered twice")
+			}
+			Endpoints[i].build = build
+			return
+		}
+	}
+	panic("collector: endpoint " + name + " is not in the endpoint table")
 }
 
 // CollectorName is the endpoint's name in flags: token_history is polled
@@ -95,12 +73,10 @@ func (ep Endpoint) DefaultIntervalFlag() string {
 // limit per account.
 func (ep Endpoint) RateLimitFlagName() string { return ep.CollectorName() + ".rate-limit" }
 
-// PublishedLimit is the exchange's published limit of the endpoint.
+// PublishedLimit is the exchange's published limit of the endpoint, as
+// the client keeps it (every endpoint of the table has one).
 func (ep Endpoint) PublishedLimit() client.PublishedLimit {
-	l, ok := client.PublishedLimitOf(ep.Name)
-	if !ok {
-		return client.PublishedLimit{Endpoint: ep.Name, Limit: client.DefaultRateLimit, PerIP: !ep.PerAccount}
-	}
+	l, _ := client.PublishedLimitOf(ep.Name)
 	return l
 }
 

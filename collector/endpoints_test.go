@@ -3,24 +3,22 @@ package collector
 import (
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// Every endpoint polled declares its published limit in its client file:
-// per IP for a public one, per account with the page that publishes it for
-// the others. Without one it would fall back to client.DefaultRateLimit.
-func TestEveryEndpointHasItsPublishedLimit(t *testing.T) {
-	for _, ep := range Endpoints {
-		p, ok := client.PublishedLimitOf(ep.Name)
-		if !ok {
-			t.Errorf("%s: no published limit: publish it in the endpoint's client file", ep.Name)
-			continue
+// Every endpoint of the table has a collector: its file registers its
+// build function. Without one, building the exporter would call a nil
+// function.
+func TestEveryEndpointHasItsCollector(t *testing.T) {
+	if len(Endpoints) != len(endpoint.All) {
+		t.Fatalf("%d endpoints, the table has %d", len(Endpoints), len(endpoint.All))
+	}
+	for i, ep := range Endpoints {
+		if ep.Endpoint != endpoint.All[i] {
+			t.Errorf("endpoint %d is %s, the table's %s", i, ep.Name, endpoint.All[i].Name)
 		}
-		if p.PerIP == ep.PerAccount {
-			t.Errorf("%s: published limit per IP %v, per account endpoint %v", ep.Name, p.PerIP, ep.PerAccount)
-		}
-		if ep.PerAccount && p.Page == "" {
-			t.Errorf("%s: no page publishes its limit", ep.Name)
+		if ep.build == nil {
+			t.Errorf("%s: no build function: register it in collector/%s.go", ep.Name, ep.Name)
 		}
 	}
 }

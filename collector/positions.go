@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 var positionLabels = []string{"account", "symbol", "position_side", "margin_mode"}
@@ -51,6 +52,8 @@ func nonZero(d *decimal.Decimal) *decimal.Decimal {
 	}
 	return d
 }
+
+func init() { register(endpoint.Positions, buildPositions) }
 
 // buildPositions polls each account's positions and exports the open ones
 // as last polled. A closed position (nothing held, nothing pending)

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // SubAccountsAPI reads the sub-accounts of a main account.
@@ -31,6 +32,8 @@ type subAccounts struct {
 	// the budget. It holds until restart.
 	refused atomic.Bool
 }
+
+func init() { register(endpoint.SubAccounts, buildSubAccounts) }
 
 // buildSubAccounts polls the sub-accounts of each main account and exports
 // them as last polled.

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 var (
@@ -48,6 +49,8 @@ type SystemInfoCollector struct {
 }
 
 var _ prometheus.Collector = (*SystemInfoCollector)(nil)
+
+func init() { register(endpoint.SystemInfo, buildSystemInfo) }
 
 // buildSystemInfo polls the public system status once per exporter, when
 // the public API can read it.

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 func tokenConfigDesc(name, help string) *prometheus.Desc {
@@ -44,6 +45,8 @@ func flagGauge(b *bool) *decimal.Decimal {
 	}
 	return &v
 }
+
+func init() { register(endpoint.TokenConfig, buildTokenConfig) }
 
 // buildTokenConfig polls each account's token config and exports it as last
 // polled, within the series cap. A token the exchange stops listing

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -277,6 +278,8 @@ func (c *TokenHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(m.v), a.name)
 	}
 }
+
+func init() { register(endpoint.TokenHistory, buildTokenHistory) }
 
 // buildTokenHistory polls each account's token history into its ledger,
 // resumed from the state store when it holds the account.

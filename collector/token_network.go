@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 var (
@@ -136,6 +137,8 @@ func (c *TokenNetworkCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 }
+
+func init() { register(endpoint.TokenNetwork, buildTokenNetwork) }
 
 // buildTokenNetwork polls the public token networks once per exporter.
 func buildTokenNetwork(b *builder) (prometheus.Collector, error) {

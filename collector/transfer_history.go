@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -86,6 +87,8 @@ type transferAccount struct {
 	snap          atomic.Pointer[transferSnapshot]
 	published     atomic.Uint64
 }
+
+func init() { register(endpoint.TransferHistory, buildTransferHistory) }
 
 // buildTransferHistory polls each account's transfers, resumed from the
 // state file when it holds the account.

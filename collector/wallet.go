@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // DefaultWalletLookback is how far back each wallet poll reads transfers
@@ -65,6 +66,8 @@ type WalletCollector struct {
 }
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
+
+func init() { register(endpoint.Wallet, buildWallet) }
 
 // buildWallet polls the transfers of each account created within the
 // lookback.

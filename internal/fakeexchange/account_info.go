@@ -5,22 +5,24 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathAccountInfo reports the margin and fees of the account that signs the
-// request.
-const PathAccountInfo = "/v3/account/info"
+// EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointAccountInfo = endpoint.AccountInfo
 
-// EndpointAccountInfo names the account info endpoint in faults and the
-// request log.
-const EndpointAccountInfo = "account_info"
+// PathAccountInfo is the endpoint's path in the endpoint table.
+var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
 
-var accountInfoEndpoint = endpoint{path: PathAccountInfo, name: EndpointAccountInfo, serve: (*Exchange).serveAccountInfo,
-	validateAccount: validateAccountInfoAccount,
-	validateEvent:   validateAccountInfoEvent,
-	seedAccount:     seedAccountInfoAccount,
-	apply:           applyAccountInfoEvent,
-	demo:            demoAccountInfo,
+func init() {
+	addRoute(endpoint.AccountInfo, route{serve: (*Exchange).serveAccountInfo,
+		validateAccount: validateAccountInfoAccount,
+		validateEvent:   validateAccountInfoEvent,
+		seedAccount:     seedAccountInfoAccount,
+		apply:           applyAccountInfoEvent,
+		demo:            demoAccountInfo,
+	})
 }
 
 // AccountInfo is what the account info endpoint reports. Every field is

@@ -10,23 +10,25 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathBalances lists the token balances of the account that signs the
-// request.
-const PathBalances = "/v3/asset/balances"
+// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointBalances = endpoint.Balances
 
-// EndpointBalances names the balances endpoint in faults and the request
-// log.
-const EndpointBalances = "balances"
+// PathBalances is the endpoint's path in the endpoint table.
+var PathBalances = endpoint.PathOf(endpoint.Balances)
 
-var balancesEndpoint = endpoint{path: PathBalances, name: EndpointBalances, serve: (*Exchange).serveBalances,
-	validateAccount: validateBalancesAccount,
-	validateEvent:   validateBalancesEvent,
-	seedAccount:     seedBalancesAccount,
-	apply:           applyBalancesEvent,
-	unreadable:      (*Exchange).unreadableBalance,
-	demo:            demoBalances,
+func init() {
+	addRoute(endpoint.Balances, route{serve: (*Exchange).serveBalances,
+		validateAccount: validateBalancesAccount,
+		validateEvent:   validateBalancesEvent,
+		seedAccount:     seedBalancesAccount,
+		apply:           applyBalancesEvent,
+		unreadable:      (*Exchange).unreadableBalance,
+		demo:            demoBalances,
+	})
 }
 
 // Balance is one token of the balances endpoint. Amounts are exact decimal

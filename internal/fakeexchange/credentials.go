@@ -4,19 +4,22 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathCredentials lists the API keys of the account that signs the request.
-const PathCredentials = "/v3/account/credentials"
+// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointCredentials = endpoint.Credentials
 
-// EndpointCredentials names the credentials endpoint in faults and the
-// request log.
-const EndpointCredentials = "credentials"
+// PathCredentials is the endpoint's path in the endpoint table.
+var PathCredentials = endpoint.PathOf(endpoint.Credentials)
 
-var credentialsEndpoint = endpoint{path: PathCredentials, name: EndpointCredentials, serve: (*Exchange).serveCredentials,
-	validateEvent: validateCredentialsEvent,
-	apply:         applyCredentialsEvent,
-	unreadable:    (*Exchange).unreadableCredential}
+func init() {
+	addRoute(endpoint.Credentials, route{serve: (*Exchange).serveCredentials,
+		validateEvent: validateCredentialsEvent,
+		apply:         applyCredentialsEvent,
+		unreadable:    (*Exchange).unreadableCredential})
+}
 
 type credentialJSON struct {
 	AccountName string   `json:"accountName"`

@@ -41,7 +41,7 @@ func DefaultScenario() *Scenario {
 			},
 		},
 	}
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.demo != nil {
 			ep.demo(s)
 		}

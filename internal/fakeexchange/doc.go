@@ -2,8 +2,8 @@
 // enough on the endpoints the exporter uses that a client bug it lets
 // through would most likely also pass against the real exchange.
 //
-// It serves the endpoints of the table in endpoints.go, one file each (its
-// path is the file's Path constant, its name the Endpoint constant), with
+// It serves every endpoint of the endpoint table (package endpoint), one
+// file each, which adds the endpoint's route (addRoute), with
 // the real envelope, field names and types, authentication (HMAC-SHA256
 // signature over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,
@@ -60,7 +60,8 @@
 //     size above 1000, startTime or endTime not 13 digits of Unix
 //     milliseconds, startTime after endTime) with -1005.
 //   - Public endpoints admit 10 requests per second per client IP, shared
-//     by all of them; private ones 10 per 60 s per account and endpoint.
+//     by all of them; private ones their published limit per account and
+//     endpoint.
 //   - Errors carry no top-level timestamp (unless the scenario's
 //     error_timestamp gives them a bogus one); successful answers do.
 //   - Every request, including rejected and faulted ones, is kept in the

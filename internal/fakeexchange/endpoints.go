@@ -1,19 +1,28 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// endpoint is one endpoint of the fake, with its share of the scenario:
-// ServeHTTP does authentication, rate limits and faults alike for every
-// endpoint, and validation, New, the event runner, DefaultScenario and the
-// unreadable rows loop over the endpoints for the rest. Each endpoint's
-// file fills in its own; a func left nil is a share it does not have.
-type endpoint struct {
-	path, name string
-	// public endpoints need no key and share one per-IP budget.
-	public bool
+// route is how the fake serves one endpoint of the endpoint table, with
+// its share of the scenario: ServeHTTP does authentication, rate limits and
+// faults alike for every endpoint, and validation, New, the event runner,
+// DefaultScenario and the unreadable rows loop over the routes for the
+// rest. Each endpoint's file fills in its own; a func left nil is a share
+// it does not have.
+type route struct {
+	// Endpoint is the table's entry: name, path, per account or public
+	// (public endpoints need no key and share one per-IP budget).
+	endpoint.Endpoint
+	// last runs the route's checks, seeds and event actions after every
+	// other's: the late_record of an event moves a balance that the
+	// event's balance action set.
+	last bool
 	// serve answers a request of account ("" for a public endpoint) with
 	// the envelope's data or an error.
 	serve func(e *Exchange, account, rawQuery string) (any, *apiError)
@@ -41,55 +50,57 @@ type endpoint struct {
 	demo func(s *Scenario)
 }
 
-// endpoints are every endpoint the fake serves, one line each, in the
-// order their checks, seeds and event actions run. Token history comes
-// last: the late_record of an event moves a balance that the event's
-// balance action set.
-//
-// The table is filled in by init: the endpoints' serve funcs find their
-// unreadable rows in it, which a package-level initializer may not refer
-// back to.
-var endpoints []endpoint
+// routes are every endpoint the fake serves, in the order of the endpoint
+// table but for those marked last, which come after; in this order their
+// checks, seeds and event actions run. Each endpoint's file adds its own
+// with addRoute, at init: the serve funcs find their unreadable rows here,
+// which a package-level initializer could not refer back to.
+var routes []route
 
-func init() {
-	endpoints = []endpoint{
-		tokenNetworkEndpoint,
-		systemInfoEndpoint,
-		credentialsEndpoint,
-		accountInfoEndpoint,
-		balancesEndpoint,
-		walletHistoryEndpoint,
-		subAccountsEndpoint,
-		positionsEndpoint,
-		transferHistoryEndpoint,
-		tokenConfigEndpoint,
-		tokenHistoryEndpoint,
+// addRoute adds the route of the table's endpoint called name.
+func addRoute(name string, r route) {
+	ep, ok := endpoint.Of(name)
+	if !ok {
+		panic("fakeexchange: no endpoint " + name + " in the endpoint table")
 	}
+	if _, twice := routeNamed(name); twice {
+		panic("fakeexchange: two routes of endpoint " + name)
+	}
+	r.Endpoint = ep
+	routes = append(routes, r)
+	order := func(r route) int {
+		i := slices.IndexFunc(endpoint.All, func(ep endpoint.Endpoint) bool { return ep.Name == r.Name })
+		if r.last {
+			i += len(endpoint.All)
+		}
+		return i
+	}
+	slices.SortFunc(routes, func(a, b route) int { return cmp.Compare(order(a), order(b)) })
 }
 
-// endpointAt finds the endpoint served at path.
-func endpointAt(path string) (endpoint, bool) {
-	for _, ep := range endpoints {
-		if ep.path == path {
-			return ep, true
+// routeAt finds the route of the endpoint served at path.
+func routeAt(path string) (route, bool) {
+	for _, r := range routes {
+		if r.Path == path {
+			return r, true
 		}
 	}
-	return endpoint{}, false
+	return route{}, false
 }
 
-// endpointNamed finds the endpoint called name.
-func endpointNamed(name string) (endpoint, bool) {
-	for _, ep := range endpoints {
-		if ep.name == name {
-			return ep, true
+// routeNamed finds the route of the endpoint called name.
+func routeNamed(name string) (route, bool) {
+	for _, r := range routes {
+		if r.Name == name {
+			return r, true
 		}
 	}
-	return endpoint{}, false
+	return route{}, false
 }
 
 // knownEndpoint reports whether name is an endpoint the fake serves.
 func knownEndpoint(name string) bool {
-	_, ok := endpointNamed(name)
+	_, ok := routeNamed(name)
 	return ok
 }
 

@@ -3,23 +3,25 @@ package fakeexchange
 import (
 	"net/http"
 	"testing"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// Two entries of the table sharing a path or a name would leave one
-// unreachable by requests, faults or rate limits.
-func TestEndpointTableNamesEachEndpointOnce(t *testing.T) {
-	paths, names := map[string]bool{}, map[string]bool{}
-	for _, ep := range endpoints {
-		if ep.path == "" || ep.name == "" || ep.serve == nil {
-			t.Errorf("endpoint %q at %q: path, name and serve must be set", ep.name, ep.path)
-		}
-		if paths[ep.path] || names[ep.name] {
-			t.Errorf("endpoint %q at %q: path or name already in the table", ep.name, ep.path)
-		}
-		paths[ep.path], names[ep.name] = true, true
+// Every endpoint of the endpoint table has its route, in the table's order
+// but for token history, whose events run last; a route without a serve
+// func would answer nothing.
+func TestEveryEndpointOfTheTableHasARoute(t *testing.T) {
+	if len(routes) != len(endpoint.All) {
+		t.Errorf("%d routes, %d endpoints in the table", len(routes), len(endpoint.All))
 	}
-	if len(endpoints) < 9 {
-		t.Errorf("%d endpoints in the table", len(endpoints))
+	for _, ep := range endpoint.All {
+		r, ok := routeNamed(ep.Name)
+		if !ok || r.serve == nil || r.Endpoint != ep {
+			t.Errorf("endpoint %s: no route, or one without serve: add it in internal/fakeexchange/%s.go", ep.Name, ep.Name)
+		}
+	}
+	if last := routes[len(routes)-1]; last.Name != endpoint.TokenHistory {
+		t.Errorf("last route %s, want token history", last.Name)
 	}
 }
 
@@ -28,15 +30,15 @@ func TestEndpointTableNamesEachEndpointOnce(t *testing.T) {
 func TestEveryEndpointServesTheDefaultScenario(t *testing.T) {
 	h := newHarness(t, DefaultScenario(), WithRateLimit(0, 0))
 	secrets[DefaultMainReadKey] = DefaultMainReadSecret
-	for _, ep := range endpoints {
-		if ep.public {
-			req, err := http.NewRequest(http.MethodGet, h.srv.URL+ep.path, nil)
+	for _, ep := range routes {
+		if !ep.PerAccount {
+			req, err := http.NewRequest(http.MethodGet, h.srv.URL+ep.Path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantOK(t, h.do(req))
 			continue
 		}
-		wantOK(t, h.get(ep.path, "", DefaultMainReadKey))
+		wantOK(t, h.get(ep.Path, "", DefaultMainReadKey))
 	}
 }

@@ -21,7 +21,7 @@ func Example() {
 	srv := httptest.NewServer(ex)
 	defer srv.Close()
 
-	const path, query = fakeexchange.PathTokenHistory, "type=WITHDRAW&page=1&size=1"
+	path, query := fakeexchange.PathTokenHistory, "type=WITHDRAW&page=1&size=1"
 	ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+path+"?"+query, nil)
 	req.Header.Set("x-api-key", fakeexchange.DefaultMainKey)

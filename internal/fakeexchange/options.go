@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-kit/log"
 
-	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // Option configures an Exchange.
@@ -50,27 +50,23 @@ func WithRequestLogLimit(n int) Option {
 // privateLimiters are the limiters of the private endpoints, by name.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
-	for _, ep := range endpoints {
-		if !ep.public {
-			limiters[ep.name] = newSlidingWindow(o.privateLimit(s, ep.name))
+	for _, ep := range routes {
+		if ep.PerAccount {
+			limiters[ep.Name] = newSlidingWindow(o.privateLimit(s, ep.Endpoint))
 		}
 	}
 	return limiters
 }
 
 // privateLimit returns the per-account limit of the private endpoint:
-// the published one, overridden by the scenario's rate_limit, then by its
-// rate_limits, then by the options.
-func (o *options) privateLimit(s *Scenario, endpoint string) (n int, w time.Duration) {
-	if p, ok := client.PublishedLimitOf(endpoint); ok {
-		n, w = p.Limit.Requests, p.Limit.Window
-	} else {
-		n, w = client.DefaultRateLimit.Requests, client.DefaultRateLimit.Window
-	}
+// the published one (the endpoint table's), overridden by the scenario's
+// rate_limit, then by its rate_limits, then by the options.
+func (o *options) privateLimit(s *Scenario, ep endpoint.Endpoint) (n int, w time.Duration) {
+	n, w = ep.Limit.Requests, ep.Limit.Window
 	if s.RateLimit != "" {
 		n, w, _ = ParseRateLimit(s.RateLimit)
 	}
-	if l, ok := s.RateLimits[endpoint]; ok {
+	if l, ok := s.RateLimits[ep.Name]; ok {
 		n, w, _ = ParseRateLimit(l)
 	}
 	if o.rateRequests != nil {

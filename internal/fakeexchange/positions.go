@@ -5,23 +5,25 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathPositions lists the futures positions of the account that signs the
-// request.
-const PathPositions = "/v3/futures/positions"
+// EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointPositions = endpoint.Positions
 
-// EndpointPositions names the positions endpoint in faults and the request
-// log.
-const EndpointPositions = "positions"
+// PathPositions is the endpoint's path in the endpoint table.
+var PathPositions = endpoint.PathOf(endpoint.Positions)
 
-var positionsEndpoint = endpoint{path: PathPositions, name: EndpointPositions, serve: (*Exchange).servePositions,
-	validateAccount: func(_ *Scenario, a Account) error { return validatePositions(a.Positions) },
-	validateEvent:   validatePositionsEvent,
-	seedAccount:     seedPositionsAccount,
-	apply:           func(e *Exchange, ev Event) error { return e.applyPositionEvent(ev.Position) },
-	unreadable:      (*Exchange).unreadablePosition,
-	demo:            func(s *Scenario) { s.account("main").Positions = defaultPositions() },
+func init() {
+	addRoute(endpoint.Positions, route{serve: (*Exchange).servePositions,
+		validateAccount: func(_ *Scenario, a Account) error { return validatePositions(a.Positions) },
+		validateEvent:   validatePositionsEvent,
+		seedAccount:     seedPositionsAccount,
+		apply:           func(e *Exchange, ev Event) error { return e.applyPositionEvent(ev.Position) },
+		unreadable:      (*Exchange).unreadablePosition,
+		demo:            func(s *Scenario) { s.account("main").Positions = defaultPositions() },
+	})
 }
 
 // Position is one futures position, identified by symbol and side. Amounts

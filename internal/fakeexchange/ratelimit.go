@@ -7,7 +7,7 @@ import (
 
 // The default public limit: the one the other public pages publish (10 per
 // second per client IP), shared by the public endpoints. Each private
-// endpoint's default is its published limit (client.PublishedLimits).
+// endpoint's default is its published limit (the endpoint table's, endpoint.All).
 const (
 	DefaultPublicRateLimitRequests = 10
 	DefaultPublicRateLimitWindow   = time.Second

@@ -45,12 +45,12 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.Fault != nil {
 		e.InjectFault(*ev.Fault)
 	}
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.apply == nil {
 			continue
 		}
 		if err := ep.apply(e, ev); err != nil {
-			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "endpoint", ep.name, "err", err)
+			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "endpoint", ep.Name, "err", err)
 		}
 	}
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)

@@ -20,7 +20,7 @@ type Scenario struct {
 	// RateLimits are per-account limits of single private endpoints, by
 	// endpoint name, as "N/window" (e.g. "30/10s"); "0/0s" is none. An
 	// endpoint not named has RateLimit, or else its published limit
-	// (client.PublishedLimits).
+	// (the endpoint table's, endpoint.All).
 	RateLimits map[string]string `yaml:"rate_limits"`
 	// RateLimit, when set, is the per-account limit of every private
 	// endpoint that RateLimits does not name.

@@ -14,7 +14,7 @@ func (s *Scenario) Validate() error {
 	if err := s.validateSettings(); err != nil {
 		return err
 	}
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.validate != nil {
 			if err := ep.validate(s); err != nil {
 				return err
@@ -88,7 +88,7 @@ func (s *Scenario) validateSettings() error {
 		return fieldErr("public_rate_limit", "%v", err)
 	}
 	for name, limit := range s.RateLimits {
-		if ep, ok := endpointNamed(name); !ok || ep.public {
+		if ep, ok := routeNamed(name); !ok || !ep.PerAccount {
 			return fieldErr("rate_limits."+name, "not a private endpoint")
 		}
 		if _, _, err := ParseRateLimit(limit); err != nil {
@@ -117,7 +117,7 @@ func (s *Scenario) validateAccounts() (map[string]bool, error) {
 				return nil, fmt.Errorf("%s.keys[%d].%w", p, j, err)
 			}
 		}
-		for _, ep := range endpoints {
+		for _, ep := range routes {
 			if ep.validateAccount == nil {
 				continue
 			}
@@ -146,7 +146,7 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 				return fmt.Errorf("%s.fault.%w", p, err)
 			}
 		}
-		for _, ep := range endpoints {
+		for _, ep := range routes {
 			if ep.validateEvent == nil {
 				continue
 			}

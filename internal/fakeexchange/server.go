@@ -202,7 +202,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 	for _, id := range s.MalformedIDs {
 		e.malformedIDs[id] = true
 	}
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.seed != nil {
 			ep.seed(e, s)
 		}
@@ -220,7 +220,7 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 		st.keyOrder = append(st.keyOrder, k.APIKey)
 		e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
 	}
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.seedAccount == nil {
 			continue
 		}
@@ -246,34 +246,34 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	ep, ok := endpointAt(r.URL.Path)
+	ep, ok := routeAt(r.URL.Path)
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return
 	}
-	rec.Endpoint = ep.name
+	rec.Endpoint = ep.Name
 	now := e.now()
 	limiterKey := remoteIP(r).String()
 	limiter := e.public
-	if !ep.public {
+	if ep.PerAccount {
 		ref, aerr := e.authenticate(r, now)
 		rec.Account, rec.APIKey = ref.account, ref.key.APIKey
 		if aerr != nil {
 			e.writeError(w, &rec, aerr)
 			return
 		}
-		limiterKey, limiter = ref.account, e.private[ep.name]
+		limiterKey, limiter = ref.account, e.private[ep.Name]
 	}
 	if !limiter.allow(limiterKey, e.clock()) {
 		e.writeError(w, &rec, errTooManyRequests())
 		return
 	}
-	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && !ep.public {
+	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && ep.PerAccount {
 		e.writeError(w, &rec, errMaintenance())
 		return
 	}
 
-	delay, fault, cleared := e.takeFaults(ep.name)
+	delay, fault, cleared := e.takeFaults(ep.Name)
 	if delay > 0 {
 		rec.Fault = FaultLatency
 		if !sleep(r.Context(), delay, cleared) {

@@ -5,23 +5,25 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathSubAccounts lists the sub-accounts of the main account that signs the
-// request.
-const PathSubAccounts = "/v3/account/subAccounts/all"
+// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointSubAccounts = endpoint.SubAccounts
 
-// EndpointSubAccounts names the sub-accounts endpoint in faults and the
-// request log.
-const EndpointSubAccounts = "sub_accounts"
+// PathSubAccounts is the endpoint's path in the endpoint table.
+var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
 
-var subAccountsEndpoint = endpoint{path: PathSubAccounts, name: EndpointSubAccounts, serve: (*Exchange).serveSubAccounts,
-	validateAccount: validateSubAccountsAccount,
-	validateEvent:   validateSubAccountsEvent,
-	seedAccount:     seedSubAccountsAccount,
-	apply:           applySubAccountsEvent,
-	unreadable:      (*Exchange).unreadableSubAccount,
-	demo:            demoSubAccounts,
+func init() {
+	addRoute(endpoint.SubAccounts, route{serve: (*Exchange).serveSubAccounts,
+		validateAccount: validateSubAccountsAccount,
+		validateEvent:   validateSubAccountsEvent,
+		seedAccount:     seedSubAccountsAccount,
+		apply:           applySubAccountsEvent,
+		unreadable:      (*Exchange).unreadableSubAccount,
+		demo:            demoSubAccounts,
+	})
 }
 
 // SubAccount is one row of the sub-accounts endpoint.

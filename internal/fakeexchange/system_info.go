@@ -3,22 +3,24 @@ package fakeexchange
 import (
 	"fmt"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathSystemInfo is the public endpoint that reports whether the exchange
-// is under maintenance.
-const PathSystemInfo = "/v3/public/systemInfo"
+// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointSystemInfo = endpoint.SystemInfo
 
-// EndpointSystemInfo names the system info endpoint in faults and the
-// request log.
-const EndpointSystemInfo = "system_info"
+// PathSystemInfo is the endpoint's path in the endpoint table.
+var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
 
-var systemInfoEndpoint = endpoint{path: PathSystemInfo, name: EndpointSystemInfo, public: true,
-	serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) },
-	validate:      validateSystemInfo,
-	validateEvent: validateSystemStatusEvent,
-	seed:          seedSystemInfo,
-	apply:         applySystemStatusEvent,
+func init() {
+	addRoute(endpoint.SystemInfo, route{
+		serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) },
+		validate:      validateSystemInfo,
+		validateEvent: validateSystemStatusEvent,
+		seed:          seedSystemInfo,
+		apply:         applySystemStatusEvent,
+	})
 }
 
 // SystemStatus is what the system info endpoint reports.

@@ -6,23 +6,25 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathTokenConfig lists how the exchange counts each token in the margin of
-// the account that signs the request.
-const PathTokenConfig = "/v3/account/tokenConfig"
+// EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenConfig = endpoint.TokenConfig
 
-// EndpointTokenConfig names the token config endpoint in faults and the
-// request log.
-const EndpointTokenConfig = "token_config"
+// PathTokenConfig is the endpoint's path in the endpoint table.
+var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
 
-var tokenConfigEndpoint = endpoint{path: PathTokenConfig, name: EndpointTokenConfig, serve: (*Exchange).serveTokenConfig,
-	validateAccount: func(_ *Scenario, a Account) error { return validateTokenConfigs(a.TokenConfig) },
-	validateEvent:   validateTokenConfigEvent,
-	seedAccount:     seedTokenConfigAccount,
-	apply:           func(e *Exchange, ev Event) error { return e.applyTokenConfigEvent(ev.TokenConfig) },
-	unreadable:      (*Exchange).unreadableTokenConfig,
-	demo:            func(s *Scenario) { s.account("main").TokenConfig = defaultTokenConfig() },
+func init() {
+	addRoute(endpoint.TokenConfig, route{serve: (*Exchange).serveTokenConfig,
+		validateAccount: func(_ *Scenario, a Account) error { return validateTokenConfigs(a.TokenConfig) },
+		validateEvent:   validateTokenConfigEvent,
+		seedAccount:     seedTokenConfigAccount,
+		apply:           func(e *Exchange, ev Event) error { return e.applyTokenConfigEvent(ev.TokenConfig) },
+		unreadable:      (*Exchange).unreadableTokenConfig,
+		demo:            func(s *Scenario) { s.account("main").TokenConfig = defaultTokenConfig() },
+	})
 }
 
 // TokenConfig is one token's row: how the exchange counts it in the

@@ -5,22 +5,24 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathTokenHistory lists the balance changes of the account that signs the
-// request.
-const PathTokenHistory = "/v3/asset/token/history"
+// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenHistory = endpoint.TokenHistory
 
-// EndpointTokenHistory names the token history endpoint in faults and the
-// request log.
-const EndpointTokenHistory = "token_history"
+// PathTokenHistory is the endpoint's path in the endpoint table.
+var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
 
-var tokenHistoryEndpoint = endpoint{path: PathTokenHistory, name: EndpointTokenHistory, serve: (*Exchange).serveTokenHistory,
-	validateAccount: validateHistoryAccount,
-	validateEvent:   validateHistoryEvent,
-	seedAccount:     (*Exchange).seedHistoryAccount,
-	apply:           applyHistoryEvent,
-	demo:            demoHistory,
+func init() {
+	addRoute(endpoint.TokenHistory, route{last: true, serve: (*Exchange).serveTokenHistory,
+		validateAccount: validateHistoryAccount,
+		validateEvent:   validateHistoryEvent,
+		seedAccount:     (*Exchange).seedHistoryAccount,
+		apply:           applyHistoryEvent,
+		demo:            demoHistory,
+	})
 }
 
 // HistoryRecord is one token balance change, as the history endpoint serves it.

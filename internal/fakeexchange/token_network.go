@@ -3,23 +3,26 @@ package fakeexchange
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathTokenNetwork is the public list of networks each token moves on.
-const PathTokenNetwork = "/v3/public/tokenNetwork"
+// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTokenNetwork = endpoint.TokenNetwork
 
-// EndpointTokenNetwork names the token network endpoint in faults and the
-// request log.
-const EndpointTokenNetwork = "token_network"
+// PathTokenNetwork is the endpoint's path in the endpoint table.
+var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
 
-var tokenNetworkEndpoint = endpoint{path: PathTokenNetwork, name: EndpointTokenNetwork, public: true,
-	serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveTokenNetwork(rawQuery) },
-	validate:      validateTokenNetworks,
-	validateEvent: validateTokenNetworkEvent,
-	seed:          func(e *Exchange, s *Scenario) { e.networks = append([]TokenNetworkRow(nil), s.TokenNetworks...) },
-	apply:         applyTokenNetworkEvent,
-	unreadable:    (*Exchange).unreadableTokenNetwork,
-	demo:          demoTokenNetworks,
+func init() {
+	addRoute(endpoint.TokenNetwork, route{
+		serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveTokenNetwork(rawQuery) },
+		validate:      validateTokenNetworks,
+		validateEvent: validateTokenNetworkEvent,
+		seed:          func(e *Exchange, s *Scenario) { e.networks = append([]TokenNetworkRow(nil), s.TokenNetworks...) },
+		apply:         applyTokenNetworkEvent,
+		unreadable:    (*Exchange).unreadableTokenNetwork,
+		demo:          demoTokenNetworks,
+	})
 }
 
 // TokenNetworkRow is one row of the token network endpoint. Decimal fields

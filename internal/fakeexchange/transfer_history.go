@@ -6,23 +6,25 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathTransferHistory lists the transfers between the account that signs
-// the request and its main or sub-accounts.
-const PathTransferHistory = "/v3/asset/transfer/history"
+// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointTransferHistory = endpoint.TransferHistory
 
-// EndpointTransferHistory names the transfer history endpoint in faults
-// and the request log.
-const EndpointTransferHistory = "transfer_history"
+// PathTransferHistory is the endpoint's path in the endpoint table.
+var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
 
-var transferHistoryEndpoint = endpoint{path: PathTransferHistory, name: EndpointTransferHistory, serve: (*Exchange).serveTransferHistory,
-	validateAccount: validateAccountTransfers,
-	validateEvent:   validateAccountTransferEvent,
-	seedAccount:     (*Exchange).seedAccountTransfers,
-	apply:           applyAccountTransferEvent,
-	unreadable:      (*Exchange).unreadableAccountTransfer,
-	demo:            demoAccountTransfers,
+func init() {
+	addRoute(endpoint.TransferHistory, route{serve: (*Exchange).serveTransferHistory,
+		validateAccount: validateAccountTransfers,
+		validateEvent:   validateAccountTransferEvent,
+		seedAccount:     (*Exchange).seedAccountTransfers,
+		apply:           applyAccountTransferEvent,
+		unreadable:      (*Exchange).unreadableAccountTransfer,
+		demo:            demoAccountTransfers,
+	})
 }
 
 // AccountTransfer is a transfer of an account to or from another account

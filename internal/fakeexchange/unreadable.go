@@ -15,9 +15,9 @@ import (
 // request); token history has malformed_ids instead.
 func UnreadableEndpoints() []string {
 	var names []string
-	for _, ep := range endpoints {
+	for _, ep := range routes {
 		if ep.unreadable != nil {
-			names = append(names, ep.name)
+			names = append(names, ep.Name)
 		}
 	}
 	return names
@@ -67,7 +67,7 @@ func (e *Exchange) listLength(endpoint string, n int) int { return n + e.unreada
 // by good from their index, with its unreadable rows after the first good
 // row. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
-	ep, _ := endpointNamed(endpoint)
+	ep, _ := routeNamed(endpoint)
 	bad, row := e.unreadable[endpoint], ep.unreadable
 	at := min(1, n)
 	out := make([]any, 0, to-from)

@@ -6,23 +6,25 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// PathWalletHistory lists the deposits and withdrawals of the account that
-// signs the request.
-const PathWalletHistory = "/v3/asset/wallet/history"
+// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
+const EndpointWallet = endpoint.Wallet
 
-// EndpointWallet names the wallet history endpoint in faults and the
-// request log.
-const EndpointWallet = "wallet"
+// PathWalletHistory is the endpoint's path in the endpoint table.
+var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
 
-var walletHistoryEndpoint = endpoint{path: PathWalletHistory, name: EndpointWallet, serve: (*Exchange).serveWalletHistory,
-	validateAccount: validateWalletAccount,
-	validateEvent:   validateWalletEvent,
-	seedAccount:     seedWalletAccount,
-	apply:           applyWalletEvent,
-	unreadable:      (*Exchange).unreadableTransfer,
-	demo:            demoWallet,
+func init() {
+	addRoute(endpoint.Wallet, route{serve: (*Exchange).serveWalletHistory,
+		validateAccount: validateWalletAccount,
+		validateEvent:   validateWalletEvent,
+		seedAccount:     seedWalletAccount,
+		apply:           applyWalletEvent,
+		unreadable:      (*Exchange).unreadableTransfer,
+		demo:            demoWallet,
+	})
 }
 
 // Transfer is one deposit or withdrawal of the wallet history endpoint.
