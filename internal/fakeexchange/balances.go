@@ -22,7 +22,7 @@ var PathBalances = endpoint.PathOf(endpoint.Balances)
 
 func init() {
 	addRoute(endpoint.Balances, route{serve: (*Exchange).serveBalances,
-		validateAccount: validateBalancesAccount,
+		validateAccount: func(_ *Scenario, a Account) error { return balanceRows.validateRows(a.Balances) },
 		validateEvent:   validateBalancesEvent,
 		seedAccount:     seedBalancesAccount,
 		apply:           applyBalancesEvent,
@@ -31,28 +31,22 @@ func init() {
 	})
 }
 
+// balanceRows checks a scenario's balances. Balances keep their own state,
+// which the token history moves: every record appended moves its token's
+// holding in the same step.
+var balanceRows = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances"}
+
 // Balance is one token of the balances endpoint. Amounts are exact decimal
 // text; an empty one is left out of the answer.
 type Balance struct {
-	Token            string `yaml:"token"`
-	Holding          string `yaml:"holding"`
-	Frozen           string `yaml:"frozen"`
-	Staked           string `yaml:"staked"`
-	AvailableBalance string `yaml:"available_balance"`
-	MarkPrice        string `yaml:"mark_price"`
-}
-
-func (b Balance) validate() error {
-	if b.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	for name, v := range map[string]string{"holding": b.Holding, "frozen": b.Frozen, "staked": b.Staked,
-		"available_balance": b.AvailableBalance, "mark_price": b.MarkPrice} {
-		if err := validateDecimal(name, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	Token            string `yaml:"token" wire:"token,key"`
+	Holding          string `yaml:"holding" wire:"holding,decimal"`
+	Frozen           string `yaml:"frozen" wire:"frozen,decimal"`
+	Staked           string `yaml:"staked" wire:"staked,decimal"`
+	AvailableBalance string `yaml:"available_balance" wire:"availableBalance,decimal"`
+	MarkPrice        string `yaml:"mark_price" wire:"markPrice,decimal"`
+	// timestamp is when the answer read it (Unix ms).
+	timestamp int64 `wire:"timestamp,row_time"`
 }
 
 // BalanceEvent sets one token's balance of an account.
@@ -63,7 +57,7 @@ type BalanceEvent struct {
 
 // SetBalance adds the token's balance to the account, or replaces it.
 func (e *Exchange) SetBalance(account string, b Balance) error {
-	if err := b.validate(); err != nil {
+	if err := validateRow(b); err != nil {
 		return fmt.Errorf("set balance: %w", err)
 	}
 	return e.withAccount("set balance", account, func(a *accountState) error {
@@ -171,24 +165,15 @@ func addDecimal(text string, d decimal.Decimal) string {
 	return v.Add(d).String()
 }
 
-func (e *Exchange) balanceRow(b Balance, now int64) object {
-	o := object{"token": b.Token}
-	for _, f := range []struct{ name, text string }{
-		{"holding", b.Holding}, {"frozen", b.Frozen}, {"staked", b.Staked},
-		{"availableBalance", b.AvailableBalance}, {"markPrice", b.MarkPrice},
-	} {
-		e.set(o, f.name, e.decimalField(f.text))
-	}
-	e.set(o, "timestamp", e.rowTime(now))
-	return o
+func (e *Exchange) balanceRow(b Balance, now int64) any {
+	b.timestamp = now
+	return e.render(b)
 }
 
 // unreadableBalance is the balance of token UNREADABLE1, 2, ... with a
-// holding that is not a number.
+// holding that is not a number, a string in every reading.
 func (e *Exchange) unreadableBalance(i int) any {
-	o := object{"token": "UNREADABLE" + strconv.Itoa(i+1)}
-	e.set(o, "holding", "1.2.3")
-	return o
+	return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
 }
 
 func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
@@ -215,25 +200,7 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 		total = len(listed) // its one row at most: no unreadable row
 	}
 	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.balanceRow(listed[i], now) })
-	o := object{"holding": rows}
-	e.set(o, "userId", e.integer(a.userID))
-	return stamped{data: o, ms: now}, nil
-}
-
-// validateBalancesAccount checks an account's balances: each valid, and no
-// token twice.
-func validateBalancesAccount(_ *Scenario, a Account) error {
-	tokens := map[string]bool{}
-	for i, b := range a.Balances {
-		if err := b.validate(); err != nil {
-			return fmt.Errorf("balances[%d].%w", i, err)
-		}
-		if tokens[b.Token] {
-			return fieldErr(fmt.Sprintf("balances[%d].token", i), "duplicate token %q", b.Token)
-		}
-		tokens[b.Token] = true
-	}
-	return nil
+	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now}, nil
 }
 
 func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
@@ -245,7 +212,7 @@ func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) 
 
 func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	if b := ev.Balance; b != nil {
-		if err := validateEventAccount("balance", b.Account, accounts, b.validate()); err != nil {
+		if err := validateEventAccount("balance", b.Account, accounts, validateRow(b.Balance)); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,10 @@
 // through would most likely also pass against the real exchange.
 //
 // It serves every endpoint of the endpoint table (package endpoint), one
-// file each, which adds the endpoint's route (addRoute), with
+// file each, which adds the endpoint's route (addRoute): the single-answer
+// endpoints through one generic path (rowsEndpoint: rows whose wire tags
+// say how each field is sent, changed by events), the stateful paged ones
+// (token history, transfers, wallet) with their own code; all with
 // the real envelope, field names and types, authentication (HMAC-SHA256
 // signature over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,

@@ -24,10 +24,6 @@ const (
 	RowTimeSecondsFraction = "s_fraction"
 )
 
-type rowsData struct {
-	Rows any `json:"rows"`
-}
-
 type pageData struct {
 	Rows any `json:"rows"`
 	Meta any `json:"meta"`

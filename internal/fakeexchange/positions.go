@@ -1,9 +1,6 @@
 package fakeexchange
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
@@ -15,43 +12,64 @@ const EndpointPositions = endpoint.Positions
 // PathPositions is the endpoint's path in the endpoint table.
 var PathPositions = endpoint.PathOf(endpoint.Positions)
 
-func init() {
-	addRoute(endpoint.Positions, route{serve: (*Exchange).servePositions,
-		validateAccount: func(_ *Scenario, a Account) error { return validatePositions(a.Positions) },
-		validateEvent:   validatePositionsEvent,
-		seedAccount:     seedPositionsAccount,
-		apply:           func(e *Exchange, ev Event) error { return e.applyPositionEvent(ev.Position) },
-		unreadable:      (*Exchange).unreadablePosition,
-		demo:            func(s *Scenario) { s.account("main").Positions = defaultPositions() },
-	})
+func init() { addRoute(endpoint.Positions, positions.route()) }
+
+// positions answer with the fields of the live answer: data.positions in
+// symbol and side order, adlQuantile and leverage JSON numbers, the other
+// decimals strings. An event patches a position, opens one or removes one;
+// the unreadable row has no symbol.
+var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "positions", event: "position",
+	under: "positions", sorted: true, change: patch, defaults: Position.withDefaults,
+	scenario: func(_ *Scenario, a Account) []Position { return a.Positions },
+	eventOf: func(ev Event) (string, *Position, bool) {
+		if p := ev.Position; p != nil {
+			return p.Account, &p.Position, p.Remove
+		}
+		return "", nil, false
+	},
+	live: func(_ *Exchange, p Position, since, now time.Time) Position {
+		p.MarkPrice = p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, since, now)
+		if p.TimestampMs == 0 {
+			p.TimestampMs = now.UnixMilli()
+		}
+		return p
+	},
+	unreadable: func(e *Exchange, i int) any {
+		return e.render(Position{PositionSide: "BOTH", MarginMode: "CROSS", Holding: "1", TimestampMs: int64(i + 1)})
+	},
+	demo: func(s *Scenario) { s.account("main").Positions = defaultPositions() },
 }
 
 // Position is one futures position, identified by symbol and side. Amounts
 // are exact decimal text; an empty one is left out of the answer. The
 // exchange keeps listing a closed position with a holding of 0.
 type Position struct {
-	Symbol string `yaml:"symbol"`
+	Symbol string `yaml:"symbol" wire:"symbol,key"`
 	// PositionSide is BOTH (one-way mode, the default), LONG or SHORT.
-	PositionSide string `yaml:"position_side"`
+	PositionSide string `yaml:"position_side" wire:"positionSide,key"`
 	// MarginMode is CROSS (the default) or ISOLATED.
-	MarginMode       string `yaml:"margin_mode"`
-	Holding          string `yaml:"holding"`
-	PendingLongQty   string `yaml:"pending_long_qty"`
-	PendingShortQty  string `yaml:"pending_short_qty"`
-	SettlePrice      string `yaml:"settle_price"`
-	AverageOpenPrice string `yaml:"average_open_price"`
-	Pnl24H           string `yaml:"pnl_24h"`
-	Fee24H           string `yaml:"fee_24h"`
-	MarkPrice        string `yaml:"mark_price"`
+	MarginMode       string `yaml:"margin_mode" wire:"marginMode"`
+	Holding          string `yaml:"holding" wire:"holding,decimal"`
+	PendingLongQty   string `yaml:"pending_long_qty" wire:"pendingLongQty,decimal"`
+	PendingShortQty  string `yaml:"pending_short_qty" wire:"pendingShortQty,decimal"`
+	SettlePrice      string `yaml:"settle_price" wire:"settlePrice,decimal"`
+	AverageOpenPrice string `yaml:"average_open_price" wire:"averageOpenPrice,decimal"`
+	Pnl24H           string `yaml:"pnl_24h" wire:"pnl24H,decimal"`
+	Fee24H           string `yaml:"fee_24h" wire:"fee24H,decimal"`
+	MarkPrice        string `yaml:"mark_price" wire:"markPrice,decimal"`
 	// EstLiqPrice is "0" for a position the exchange would not liquidate.
-	EstLiqPrice          string `yaml:"est_liq_price"`
-	AdlQuantile          string `yaml:"adl_quantile"`
-	Leverage             string `yaml:"leverage"`
-	IsolatedMarginToken  string `yaml:"isolated_margin_token"`
-	IsolatedMarginAmount string `yaml:"isolated_margin_amount"`
+	EstLiqPrice          string `yaml:"est_liq_price" wire:"estLiqPrice,decimal"`
+	AdlQuantile          string `yaml:"adl_quantile" wire:"adlQuantile,number"`
+	Leverage             string `yaml:"leverage" wire:"leverage,number"`
+	IsolatedMarginToken  string `yaml:"isolated_margin_token" wire:"isolatedMarginToken,always"`
+	IsolatedMarginAmount string `yaml:"isolated_margin_amount" wire:"isolatedMarginAmount,decimal"`
+	// isolatedFrozenLong and isolatedFrozenShort are "0" in every answer
+	// seen.
+	isolatedFrozenLong  string `wire:"isolatedFrozenLong,decimal"`
+	isolatedFrozenShort string `wire:"isolatedFrozenShort,decimal"`
 	// TimestampMs is when the position last changed, in Unix milliseconds;
 	// 0 serves the time of the request.
-	TimestampMs int64 `yaml:"timestamp_ms"`
+	TimestampMs int64 `yaml:"timestamp_ms" wire:"timestamp,integer"`
 	// MarkPriceWalk moves the served mark price towards the estimated
 	// liquidation price over time; nil keeps it still.
 	MarkPriceWalk *MarkPriceWalk `yaml:"mark_price_walk"`
@@ -62,14 +80,7 @@ type Position struct {
 // liquidation price, never past it: a position walking towards liquidation.
 type MarkPriceWalk = Walk
 
-// positionState is a position with the time its walk starts; zero walks
-// from the exchange's Start.
-type positionState struct {
-	Position
-	walkFrom time.Time
-}
-
-// withDefaults fills in the side and margin mode.
+// withDefaults fills in the side, the margin mode and the frozen amounts.
 func (p Position) withDefaults() Position {
 	if p.PositionSide == "" {
 		p.PositionSide = "BOTH"
@@ -77,33 +88,16 @@ func (p Position) withDefaults() Position {
 	if p.MarginMode == "" {
 		p.MarginMode = "CROSS"
 	}
+	p.isolatedFrozenLong, p.isolatedFrozenShort = "0", "0"
 	return p
 }
 
-// decimalFields are the decimal fields by name, for validation and patches.
-func (p *Position) decimalFields() map[string]*string {
-	return map[string]*string{
-		"holding": &p.Holding, "pending_long_qty": &p.PendingLongQty, "pending_short_qty": &p.PendingShortQty,
-		"settle_price": &p.SettlePrice, "average_open_price": &p.AverageOpenPrice, "pnl_24h": &p.Pnl24H,
-		"fee_24h": &p.Fee24H, "mark_price": &p.MarkPrice, "est_liq_price": &p.EstLiqPrice,
-		"adl_quantile": &p.AdlQuantile, "leverage": &p.Leverage, "isolated_margin_amount": &p.IsolatedMarginAmount,
-	}
-}
-
-func (p Position) validate() error {
-	if p.Symbol == "" {
-		return fieldErr("symbol", "must not be empty")
-	}
+func (p Position) check() error {
 	if s := p.PositionSide; s != "" && s != "BOTH" && s != "LONG" && s != "SHORT" {
 		return fieldErr("position_side", "must be BOTH, LONG or SHORT, not %q", s)
 	}
 	if m := p.MarginMode; m != "" && m != "CROSS" && m != "ISOLATED" {
 		return fieldErr("margin_mode", "must be CROSS or ISOLATED, not %q", m)
-	}
-	for name, v := range p.decimalFields() {
-		if err := validateDecimal(name, *v); err != nil {
-			return err
-		}
 	}
 	if w := p.MarkPriceWalk; w != nil {
 		if err := w.validate("mark_price_walk"); err != nil {
@@ -126,194 +120,22 @@ type PositionEvent struct {
 	Remove   bool `yaml:"remove"`
 }
 
-func (ev PositionEvent) validate() error {
-	if ev.Remove {
-		if ev.Symbol == "" {
-			return fieldErr("symbol", "must not be empty")
-		}
-		return nil
-	}
-	return ev.Position.validate()
-}
-
 // SetPosition adds the position to account, or replaces the one with its
 // symbol and side; its mark price walk starts now.
 func (e *Exchange) SetPosition(account string, p Position) error {
-	if err := p.validate(); err != nil {
-		return fmt.Errorf("set position: %w", err)
-	}
-	return e.withAccount("set position", account, func(a *accountState) error {
-		a.setPosition(positionState{Position: p.withDefaults(), walkFrom: e.now()})
-		return nil
-	})
+	return positions.set(e, "set position", account, p.withDefaults(), replace)
 }
 
 // RemovePosition drops the row of the position with symbol and side (""
 // for BOTH) from account, as if the exchange stopped listing it.
 func (e *Exchange) RemovePosition(account, symbol, side string) error {
-	return e.withAccount("remove position", account, func(a *accountState) error {
-		i, found := a.findPosition(Position{Symbol: symbol, PositionSide: side}.withDefaults())
-		if !found {
-			return fmt.Errorf("remove position: account %q has no position %s %s", account, symbol, side)
-		}
-		a.positions = slices.Delete(a.positions, i, i+1)
-		return nil
-	})
+	return positions.remove(e, "remove position", account, Position{Symbol: symbol, PositionSide: side})
 }
 
 // applyPositionEvent patches, opens or removes a position; a patched walk
 // keeps its start.
 func (e *Exchange) applyPositionEvent(ev *PositionEvent) error {
-	if ev == nil {
-		return nil
-	}
-	if ev.Remove {
-		return e.RemovePosition(ev.Account, ev.Symbol, ev.PositionSide)
-	}
-	return e.withAccount("position event", ev.Account, func(a *accountState) error {
-		p := positionState{Position: ev.withDefaults(), walkFrom: e.now()}
-		if i, found := a.findPosition(p.Position); found {
-			p = a.positions[i]
-			p.patch(ev.Position)
-		}
-		a.setPosition(p)
-		return nil
-	})
-}
-
-// patch replaces the fields of p that q sets.
-func (p *Position) patch(q Position) {
-	if q.MarginMode != "" {
-		p.MarginMode = q.MarginMode
-	}
-	if q.IsolatedMarginToken != "" {
-		p.IsolatedMarginToken = q.IsolatedMarginToken
-	}
-	if q.TimestampMs != 0 {
-		p.TimestampMs = q.TimestampMs
-	}
-	patchText(p.decimalFields(), q.decimalFields())
-	if q.MarkPriceWalk != nil {
-		w := *q.MarkPriceWalk
-		p.MarkPriceWalk = &w
-	}
-}
-
-// comparePositions orders positions by symbol, then side.
-func comparePositions(a, b Position) int {
-	if c := strings.Compare(a.Symbol, b.Symbol); c != 0 {
-		return c
-	}
-	return strings.Compare(a.PositionSide, b.PositionSide)
-}
-
-func (a *accountState) findPosition(p Position) (int, bool) {
-	return slices.BinarySearchFunc(a.positions, p, func(x positionState, p Position) int { return comparePositions(x.Position, p) })
-}
-
-func (a *accountState) setPosition(p positionState) {
-	i, found := a.findPosition(p.Position)
-	if found {
-		a.positions[i] = p
-		return
-	}
-	a.positions = slices.Insert(a.positions, i, p)
-}
-
-// markPrice is the mark price served at now: the walk's steps taken since
-// it started (the exchange's Start for a scenario position), stopped at the
-// estimated liquidation price.
-func (p *positionState) markPrice(now, started time.Time) string {
-	from := p.walkFrom
-	if from.IsZero() {
-		from = started
-	}
-	return p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, from, now)
-}
-
-// servePositions answers with the fields of the live answer, in its order:
-// adlQuantile and leverage JSON numbers, the other decimals strings.
-func (e *Exchange) servePositions(account, rawQuery string) (any, *apiError) {
-	if _, aerr := parseQuery(rawQuery); aerr != nil {
-		return nil, aerr
-	}
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a := e.accounts[account]
-	n := len(a.positions)
-	return object{"positions": e.listRows(EndpointPositions, n, 0, e.listLength(EndpointPositions, n), func(i int) any {
-		return e.positionRow(&a.positions[i], now)
-	})}, nil
-}
-
-// unreadablePosition is a position row without symbol.
-func (e *Exchange) unreadablePosition(i int) any {
-	o := e.positionRow(&positionState{Position: Position{PositionSide: "BOTH", MarginMode: "CROSS", Holding: "1",
-		TimestampMs: int64(i + 1)}}, e.now())
-	delete(o, "symbol")
-	return o
-}
-
-func (e *Exchange) positionRow(p *positionState, now time.Time) object {
-	o := object{"symbol": p.Symbol}
-	for _, f := range []struct{ name, text string }{
-		{"holding", p.Holding}, {"pendingLongQty", p.PendingLongQty}, {"pendingShortQty", p.PendingShortQty},
-		{"settlePrice", p.SettlePrice}, {"averageOpenPrice", p.AverageOpenPrice}, {"pnl24H", p.Pnl24H},
-		{"fee24H", p.Fee24H}, {"markPrice", p.markPrice(now, e.started)}, {"estLiqPrice", p.EstLiqPrice},
-	} {
-		e.set(o, f.name, e.decimalField(f.text))
-	}
-	ts := p.TimestampMs
-	if ts == 0 {
-		ts = now.UnixMilli()
-	}
-	e.set(o, "timestamp", e.integer(ts))
-	e.set(o, "adlQuantile", e.numberField(p.AdlQuantile))
-	e.set(o, "positionSide", p.PositionSide)
-	e.set(o, "marginMode", p.MarginMode)
-	e.setAlways(o, "isolatedMarginToken", p.IsolatedMarginToken)
-	for _, f := range []struct{ name, text string }{
-		{"isolatedMarginAmount", p.IsolatedMarginAmount}, {"isolatedFrozenLong", "0"}, {"isolatedFrozenShort", "0"},
-	} {
-		e.set(o, f.name, e.decimalField(f.text))
-	}
-	e.set(o, "leverage", e.numberField(p.Leverage))
-	return o
-}
-
-// validatePositions checks a scenario account's positions: each valid, and
-// no symbol and side twice.
-func validatePositions(ps []Position) error {
-	seen := map[[2]string]bool{}
-	for i, p := range ps {
-		if err := p.validate(); err != nil {
-			return fmt.Errorf("positions[%d].%w", i, err)
-		}
-		p = p.withDefaults()
-		key := [2]string{p.Symbol, p.PositionSide}
-		if seen[key] {
-			return fieldErr(fmt.Sprintf("positions[%d]", i), "duplicate symbol %s side %s", p.Symbol, p.PositionSide)
-		}
-		seen[key] = true
-	}
-	return nil
-}
-
-func validatePositionsEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if p := ev.Position; p != nil {
-		return validateEventAccount("position", p.Account, accounts, p.validate())
-	}
-	return nil
-}
-
-// seedPositionsAccount stores the account's positions; their walks start
-// with the exchange.
-func seedPositionsAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
-	for _, p := range a.Positions {
-		st.setPosition(positionState{Position: p.withDefaults()})
-	}
-	return nil
+	return positions.apply(e, Event{Position: ev})
 }
 
 // CapturedPosition is the position of the live answer captured in

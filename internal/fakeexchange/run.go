@@ -17,11 +17,6 @@ func (e *Exchange) Start(ctx context.Context) {
 		e.mu.Lock()
 		e.started = e.now()
 		for _, a := range e.accounts {
-			if a.walkFrom.IsZero() {
-				a.walkFrom = e.started
-			}
-		}
-		for _, a := range e.accounts {
 			if a.generator != nil {
 				go e.generate(ctx, a.name, *a.generator)
 			}

@@ -59,13 +59,11 @@ type Exchange struct {
 	mu       sync.Mutex
 	accounts map[string]*accountState
 	keys     map[string]keyRef
-	networks []TokenNetworkRow
 	faults   []*Fault
 	// cleared is closed by ClearFaults, to end latency faults under way.
 	cleared           chan struct{}
 	beforeHistoryPage func(account string, page int)
 	requests          []RequestRecord
-	systemStatus      SystemStatus
 	// started is the server time of Start; zero before it.
 	started time.Time
 	// historyServes counts history answers, to turn tie groups.
@@ -73,6 +71,9 @@ type Exchange struct {
 	// accountTransfers are the transfers between accounts, each listed by
 	// both of its sides that are the scenario's.
 	accountTransfers []storedTransfer
+	// rows are the public single-answer endpoints' rows, by endpoint name
+	// (see rowsEndpoint).
+	rows map[string]any
 }
 
 // accountState is one account's keys and history.
@@ -94,15 +95,12 @@ type accountState struct {
 	maxID      int64
 	generator  *HistoryGenerator
 
-	info AccountInfo
-	// walkFrom is when the margin ratio walk started; zero before Start.
-	walkFrom     time.Time
 	balances     []Balance // sorted by token
 	transfers    []Transfer
-	subAccounts  []SubAccount
 	isSubAccount bool
-	positions    []positionState // sorted by symbol and side
-	tokenConfigs []TokenConfig   // sorted by token
+	// rows are its single-answer endpoints' rows, by endpoint name (see
+	// rowsEndpoint).
+	rows map[string]any
 }
 
 // RequestRecord is one request the fake received, whatever its fate.
@@ -190,6 +188,7 @@ func newExchange(s *Scenario, o options) *Exchange {
 		accounts:          map[string]*accountState{},
 		keys:              map[string]keyRef{},
 		cleared:           make(chan struct{}),
+		rows:              map[string]any{},
 	}
 	if s.ErrorTimestamp != nil {
 		et := *s.ErrorTimestamp
@@ -214,7 +213,8 @@ func newExchange(s *Scenario, o options) *Exchange {
 // sections; created is the server time of New, from which the scenario's
 // relative times count.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
-	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{}}
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
+		rows: map[string]any{}}
 	e.accounts[a.Name] = st
 	for _, k := range a.Keys {
 		st.keyOrder = append(st.keyOrder, k.APIKey)

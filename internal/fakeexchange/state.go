@@ -190,45 +190,6 @@ func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 	e.beforeHistoryPage = fn
 }
 
-// TokenNetworks returns the token network rows currently served.
-func (e *Exchange) TokenNetworks() []TokenNetworkRow {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return slices.Clone(e.networks)
-}
-
-// SetTokenNetworks replaces every token network row.
-func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.networks = slices.Clone(rows)
-}
-
-// UpdateTokenNetwork calls fn on the row of token and network, adding a row
-// when there is none.
-func (e *Exchange) UpdateTokenNetwork(token, network string, fn func(*TokenNetworkRow)) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i := range e.networks {
-		if e.networks[i].Token == token && e.networks[i].Network == network {
-			fn(&e.networks[i])
-			return
-		}
-	}
-	row := TokenNetworkRow{Token: token, Network: network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
-	fn(&row)
-	e.networks = append(e.networks, row)
-}
-
-// RemoveTokenNetwork removes the row of token and network, if any.
-func (e *Exchange) RemoveTokenNetwork(token, network string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.networks = slices.DeleteFunc(e.networks, func(r TokenNetworkRow) bool {
-		return r.Token == token && r.Network == network
-	})
-}
-
 // SetCredentials replaces every key of the account.
 func (e *Exchange) SetCredentials(account string, keys []Key) error {
 	e.mu.Lock()

@@ -14,32 +14,58 @@ const EndpointSystemInfo = endpoint.SystemInfo
 var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
 
 func init() {
-	addRoute(endpoint.SystemInfo, route{
-		serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveSystemInfo(rawQuery) },
-		validate:      validateSystemInfo,
-		validateEvent: validateSystemStatusEvent,
-		seed:          seedSystemInfo,
-		apply:         applySystemStatusEvent,
-	})
+	r := systemInfos.route()
+	validate, seed := r.validate, r.seed
+	r.validate = func(s *Scenario) error {
+		for i, w := range s.MaintenanceWindows {
+			if err := w.validate(); err != nil {
+				return fmt.Errorf("maintenance_windows[%d].%w", i, err)
+			}
+		}
+		return validate(s)
+	}
+	r.seed = func(e *Exchange, s *Scenario) {
+		e.maintenance = append([]MaintenanceWindow(nil), s.MaintenanceWindows...)
+		seed(e, s)
+	}
+	addRoute(endpoint.SystemInfo, r)
 }
 
-// SystemStatus is what the system info endpoint reports.
+// systemInfos answer with the status set, as captured (a stale estimate of
+// when a past maintenance ended) by default, or the open maintenance
+// window's; an event replaces the status.
+var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section: "system_status", event: "system_status",
+	one: true, recorded: SystemStatus{Msg: "System is functioning properly.", EstimatedEndTime: 1749963600362}, change: replace,
+	scenario: func(s *Scenario, _ Account) []SystemStatus {
+		if s.SystemStatus == nil {
+			return nil
+		}
+		return []SystemStatus{*s.SystemStatus}
+	},
+	eventOf: func(ev Event) (string, *SystemStatus, bool) { return "", ev.SystemStatus, false },
+	live: func(e *Exchange, s SystemStatus, _, now time.Time) SystemStatus {
+		if w, open := e.openMaintenanceLocked(now); open {
+			s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
+				EstimatedEndTime: e.started.Add(w.After + w.Duration).UnixMilli()}
+		}
+		return s
+	},
+}
+
+// SystemStatus is what the system info endpoint reports, in camelCase
+// whatever the scenario's spelling.
 type SystemStatus struct {
 	// Status is 0 when the system works normally, 1 under trading
 	// maintenance, 2 under system maintenance; other values are served as
 	// given, so clients can be shown to cope with new ones.
-	Status int    `yaml:"status"`
-	Msg    string `yaml:"msg"`
+	Status int    `yaml:"status" wire:"status,integer,always"`
+	Msg    string `yaml:"msg" wire:"msg,always"`
 	// EstimatedEndTime is when maintenance should end, in Unix
 	// milliseconds; 0 leaves the field out of the answer.
-	EstimatedEndTime int64 `yaml:"estimated_end_time"`
+	EstimatedEndTime int64 `yaml:"estimated_end_time" wire:"estimatedEndTime,integer,snake=estimatedEndTime"`
 }
 
-// normalSystemStatus is served when the scenario sets no status: as
-// captured live, with a stale estimate of when a past maintenance ended.
-var normalSystemStatus = SystemStatus{Msg: "System is functioning properly.", EstimatedEndTime: 1749963600362}
-
-func (s SystemStatus) validate() error {
+func (s SystemStatus) check() error {
 	if s.Status < 0 {
 		return fieldErr("status", "must not be negative")
 	}
@@ -49,38 +75,10 @@ func (s SystemStatus) validate() error {
 	return nil
 }
 
-type systemInfoJSON struct {
-	Status           any    `json:"status"`
-	Msg              string `json:"msg"`
-	EstimatedEndTime any    `json:"estimatedEndTime,omitempty"`
-}
-
-func (e *Exchange) serveSystemInfo(rawQuery string) (any, *apiError) {
-	if _, aerr := parseQuery(rawQuery); aerr != nil {
-		return nil, aerr
-	}
-	now := e.now()
-	e.mu.Lock()
-	s := e.systemStatus
-	started := e.started
-	e.mu.Unlock()
-	if w, open := e.openMaintenance(now); open {
-		s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
-			EstimatedEndTime: started.Add(w.After + w.Duration).UnixMilli()}
-	}
-	out := systemInfoJSON{Status: e.integer(int64(s.Status)), Msg: s.Msg}
-	if s.EstimatedEndTime != 0 {
-		out.EstimatedEndTime = e.integer(s.EstimatedEndTime)
-	}
-	return out, nil
-}
-
 // SetSystemStatus sets what the system info endpoint reports from now on.
 // It only changes that answer: other endpoints keep answering.
 func (e *Exchange) SetSystemStatus(s SystemStatus) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.systemStatus = s
+	_ = systemInfos.set(e, "set system status", "", s, replace)
 }
 
 // MaintenanceWindow is maintenance announced After the exchange's Start for
@@ -112,13 +110,17 @@ func (w MaintenanceWindow) validate() error {
 // any; none before Start.
 func (e *Exchange) openMaintenance(now time.Time) (MaintenanceWindow, bool) {
 	e.mu.Lock()
-	started := e.started
-	e.mu.Unlock()
-	if started.IsZero() {
+	defer e.mu.Unlock()
+	return e.openMaintenanceLocked(now)
+}
+
+// openMaintenanceLocked is openMaintenance with mu held.
+func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool) {
+	if e.started.IsZero() {
 		return MaintenanceWindow{}, false
 	}
 	for _, w := range e.maintenance {
-		from := started.Add(w.After)
+		from := e.started.Add(w.After)
 		if !now.Before(from) && now.Before(from.Add(w.Duration)) {
 			if w.Status == 0 {
 				w.Status = 2
@@ -127,46 +129,4 @@ func (e *Exchange) openMaintenance(now time.Time) (MaintenanceWindow, bool) {
 		}
 	}
 	return MaintenanceWindow{}, false
-}
-
-// validateSystemInfo checks the scenario's system status and maintenance
-// windows.
-func validateSystemInfo(s *Scenario) error {
-	if st := s.SystemStatus; st != nil {
-		if err := st.validate(); err != nil {
-			return fmt.Errorf("system_status.%w", err)
-		}
-	}
-	for i, w := range s.MaintenanceWindows {
-		if err := w.validate(); err != nil {
-			return fmt.Errorf("maintenance_windows[%d].%w", i, err)
-		}
-	}
-	return nil
-}
-
-func validateSystemStatusEvent(_ *Scenario, ev Event, _ map[string]bool) error {
-	if st := ev.SystemStatus; st != nil {
-		if err := st.validate(); err != nil {
-			return fmt.Errorf("system_status.%w", err)
-		}
-	}
-	return nil
-}
-
-func applySystemStatusEvent(e *Exchange, ev Event) error {
-	if ev.SystemStatus != nil {
-		e.SetSystemStatus(*ev.SystemStatus)
-	}
-	return nil
-}
-
-// seedSystemInfo sets the scenario's status, or the normal one, and its
-// maintenance windows.
-func seedSystemInfo(e *Exchange, s *Scenario) {
-	e.systemStatus = normalSystemStatus
-	if s.SystemStatus != nil {
-		e.systemStatus = *s.SystemStatus
-	}
-	e.maintenance = append([]MaintenanceWindow(nil), s.MaintenanceWindows...)
 }

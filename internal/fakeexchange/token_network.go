@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
@@ -14,28 +15,69 @@ const EndpointTokenNetwork = endpoint.TokenNetwork
 var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
 
 func init() {
-	addRoute(endpoint.TokenNetwork, route{
-		serve:         func(e *Exchange, _, rawQuery string) (any, *apiError) { return e.serveTokenNetwork(rawQuery) },
-		validate:      validateTokenNetworks,
-		validateEvent: validateTokenNetworkEvent,
-		seed:          func(e *Exchange, s *Scenario) { e.networks = append([]TokenNetworkRow(nil), s.TokenNetworks...) },
-		apply:         applyTokenNetworkEvent,
-		unreadable:    (*Exchange).unreadableTokenNetwork,
-		demo:          demoTokenNetworks,
-	})
+	r := tokenNetworks.route()
+	validateAdd, applyAdd := r.validateEvent, r.apply
+	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
+		if tn := ev.TokenNetwork; tn != nil {
+			if err := tn.validate(); err != nil {
+				return fmt.Errorf("token_network.%w", err)
+			}
+		}
+		if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
+			return fieldErr("remove_token_network", "token and network must be set")
+		}
+		return validateAdd(s, ev, accounts)
+	}
+	r.apply = func(e *Exchange, ev Event) error {
+		if p := ev.TokenNetwork; p != nil {
+			e.UpdateTokenNetwork(p.Token, p.Network, func(r *TokenNetworkRow) { *r = p.row(*r) })
+		}
+		err := applyAdd(e, ev)
+		if r := ev.RemoveTokenNetwork; r != nil {
+			e.RemoveTokenNetwork(r.Token, r.Network)
+		}
+		return err
+	}
+	addRoute(endpoint.TokenNetwork, r)
+}
+
+// tokenNetworks answer data.rows in the docs' camelCase, or in the v1
+// snake_case (allow_withdraw, withdrawal_fee) that public clients read when
+// the scenario spells bodies so; numbers are strings unless the scenario
+// sends JSON numbers. Events patch a row, add one or remove one; the
+// unreadable row, token UNREADABLE on network NET1, 2, ..., has no
+// allowWithdraw.
+var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "add_token_network",
+	under: "rows", change: replace,
+	scenario: func(s *Scenario, _ Account) []TokenNetworkRow { return s.TokenNetworks },
+	eventOf:  func(ev Event) (string, *TokenNetworkRow, bool) { return "", ev.AddTokenNetwork, false },
+	unreadable: func(e *Exchange, i int) any {
+		return without(e.render(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"}), "allowWithdraw")
+	},
+	demo: demoTokenNetworks,
 }
 
 // TokenNetworkRow is one row of the token network endpoint. Decimal fields
 // hold exact text; flags are 0 or 1.
 type TokenNetworkRow struct {
-	Token             string `yaml:"token"`
-	Network           string `yaml:"network"`
-	Protocol          string `yaml:"protocol"`
-	Name              string `yaml:"name"`
-	MinimumWithdrawal string `yaml:"minimum_withdrawal"`
-	WithdrawalFee     string `yaml:"withdrawal_fee"`
-	AllowDeposit      int    `yaml:"allow_deposit"`
-	AllowWithdraw     int    `yaml:"allow_withdraw"`
+	Protocol          string `yaml:"protocol" wire:"protocol"`
+	Network           string `yaml:"network" wire:"network,key"`
+	Token             string `yaml:"token" wire:"token,key"`
+	Name              string `yaml:"name" wire:"name"`
+	MinimumWithdrawal string `yaml:"minimum_withdrawal" wire:"minimumWithdrawal,decimal,required"`
+	WithdrawalFee     string `yaml:"withdrawal_fee" wire:"withdrawalFee,decimal,required"`
+	AllowDeposit      int    `yaml:"allow_deposit" wire:"allowDeposit,decimal,always"`
+	AllowWithdraw     int    `yaml:"allow_withdraw" wire:"allowWithdraw,decimal,always"`
+}
+
+func (r TokenNetworkRow) check() error {
+	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
+		return fieldErr("allow_deposit", "must be 0 or 1")
+	}
+	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
+		return fieldErr("allow_withdraw", "must be 0 or 1")
+	}
+	return nil
 }
 
 // TokenNetworkPatch changes the fields that are set of the row matching
@@ -51,148 +93,70 @@ type TokenNetworkPatch struct {
 	AllowWithdraw     *int    `yaml:"allow_withdraw"`
 }
 
+// row is r with the patch applied.
+func (p TokenNetworkPatch) row(r TokenNetworkRow) TokenNetworkRow {
+	for dst, src := range map[*string]*string{&r.Protocol: p.Protocol, &r.Name: p.Name, &r.MinimumWithdrawal: p.MinimumWithdrawal, &r.WithdrawalFee: p.WithdrawalFee} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	for dst, src := range map[*int]*int{&r.AllowDeposit: p.AllowDeposit, &r.AllowWithdraw: p.AllowWithdraw} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	return r
+}
+
+func (p TokenNetworkPatch) validate() error {
+	if p.Token == "" || p.Network == "" {
+		return fieldErr("token", "token and network must be set")
+	}
+	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}))
+}
+
 // TokenNetworkRef names one token network row.
 type TokenNetworkRef struct {
 	Token   string `yaml:"token"`
 	Network string `yaml:"network"`
 }
 
-// serveTokenNetwork answers data.rows in the docs' camelCase, or in the v1
-// snake_case (allow_withdraw, withdrawal_fee) that public clients read when
-// the scenario spells bodies so.
-func (e *Exchange) serveTokenNetwork(rawQuery string) (any, *apiError) {
-	if _, aerr := parseQuery(rawQuery); aerr != nil {
-		return nil, aerr
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n := len(e.networks)
-	return rowsData{Rows: e.listRows(EndpointTokenNetwork, n, 0, e.listLength(EndpointTokenNetwork, n), func(i int) any {
-		return e.tokenNetworkRow(e.networks[i])
-	})}, nil
-}
+// TokenNetworks returns the token network rows currently served.
+func (e *Exchange) TokenNetworks() []TokenNetworkRow { return tokenNetworks.all(e, "") }
 
-func (e *Exchange) tokenNetworkRow(n TokenNetworkRow) object {
-	o := object{}
-	e.set(o, "protocol", n.Protocol)
-	e.set(o, "network", n.Network)
-	e.set(o, "token", n.Token)
-	e.set(o, "name", n.Name)
-	e.set(o, "minimumWithdrawal", e.number(n.MinimumWithdrawal))
-	e.set(o, "withdrawalFee", e.number(n.WithdrawalFee))
-	e.set(o, "allowDeposit", e.number(strconv.Itoa(n.AllowDeposit)))
-	e.set(o, "allowWithdraw", e.number(strconv.Itoa(n.AllowWithdraw)))
-	return o
-}
-
-// unreadableTokenNetwork is a network row without allowWithdraw: token
-// UNREADABLE on network NET1, NET2, ...
-func (e *Exchange) unreadableTokenNetwork(i int) any {
-	o := e.tokenNetworkRow(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"})
-	delete(o, "allowWithdraw")
-	delete(o, "allow_withdraw")
-	return o
-}
-
-func validateTokenNetwork(r TokenNetworkRow) error {
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if r.Network == "" {
-		return fieldErr("network", "must not be empty")
-	}
-	if !decimalText.MatchString(r.MinimumWithdrawal) {
-		return fieldErr("minimum_withdrawal", "not a decimal: %q", r.MinimumWithdrawal)
-	}
-	if !decimalText.MatchString(r.WithdrawalFee) {
-		return fieldErr("withdrawal_fee", "not a decimal: %q", r.WithdrawalFee)
-	}
-	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
-		return fieldErr("allow_deposit", "must be 0 or 1")
-	}
-	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
-		return fieldErr("allow_withdraw", "must be 0 or 1")
-	}
-	return nil
-}
-
-func validatePatch(p TokenNetworkPatch) error {
-	if p.Token == "" || p.Network == "" {
-		return fieldErr("token", "token and network must be set")
-	}
-	var r TokenNetworkRow
-	r.Token, r.Network, r.MinimumWithdrawal, r.WithdrawalFee = p.Token, p.Network, "0", "0"
-	p.apply(&r)
-	return validateTokenNetwork(r)
-}
-
-func (p TokenNetworkPatch) apply(r *TokenNetworkRow) {
-	if p.Protocol != nil {
-		r.Protocol = *p.Protocol
-	}
-	if p.Name != nil {
-		r.Name = *p.Name
-	}
-	if p.MinimumWithdrawal != nil {
-		r.MinimumWithdrawal = *p.MinimumWithdrawal
-	}
-	if p.WithdrawalFee != nil {
-		r.WithdrawalFee = *p.WithdrawalFee
-	}
-	if p.AllowDeposit != nil {
-		r.AllowDeposit = *p.AllowDeposit
-	}
-	if p.AllowWithdraw != nil {
-		r.AllowWithdraw = *p.AllowWithdraw
-	}
-}
-
-// validateTokenNetworks checks the scenario's token network rows and that
-// no token network appears twice.
-func validateTokenNetworks(s *Scenario) error {
-	rows := map[TokenNetworkRef]bool{}
-	for i, r := range s.TokenNetworks {
-		if err := validateTokenNetwork(r); err != nil {
-			return fmt.Errorf("token_networks[%d].%w", i, err)
+// SetTokenNetworks replaces every token network row; unlike a scenario's,
+// they may repeat a row, as the exchange does.
+func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
+	_ = tokenNetworks.withRows(e, "set token networks", "", func(s *[]stored[TokenNetworkRow]) error {
+		*s = nil
+		for _, r := range rows {
+			*s = append(*s, stored[TokenNetworkRow]{row: r})
 		}
-		ref := TokenNetworkRef{r.Token, r.Network}
-		if rows[ref] {
-			return fieldErr(fmt.Sprintf("token_networks[%d]", i), "duplicate token %s network %s", r.Token, r.Network)
-		}
-		rows[ref] = true
-	}
-	return nil
+		return nil
+	})
 }
 
-func validateTokenNetworkEvent(_ *Scenario, ev Event, _ map[string]bool) error {
-	if tn := ev.TokenNetwork; tn != nil {
-		if err := validatePatch(*tn); err != nil {
-			return fmt.Errorf("token_network.%w", err)
+// UpdateTokenNetwork calls fn on the row of token and network, adding a row
+// when there is none.
+func (e *Exchange) UpdateTokenNetwork(token, network string, fn func(*TokenNetworkRow)) {
+	_ = tokenNetworks.withRows(e, "update token network", "", func(s *[]stored[TokenNetworkRow]) error {
+		row := TokenNetworkRow{Token: token, Network: network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
+		if i, found := tokenNetworks.find(*s, row); found {
+			fn(&(*s)[i].row)
+			return nil
 		}
-	}
-	if tn := ev.AddTokenNetwork; tn != nil {
-		if err := validateTokenNetwork(*tn); err != nil {
-			return fmt.Errorf("add_token_network.%w", err)
-		}
-	}
-	if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
-		return fieldErr("remove_token_network", "token and network must be set")
-	}
-	return nil
+		fn(&row)
+		*s = append(*s, stored[TokenNetworkRow]{row: row})
+		return nil
+	})
 }
 
-func applyTokenNetworkEvent(e *Exchange, ev Event) error {
-	if p := ev.TokenNetwork; p != nil {
-		e.UpdateTokenNetwork(p.Token, p.Network, p.apply)
-	}
-	if r := ev.AddTokenNetwork; r != nil {
-		row := *r
-		e.UpdateTokenNetwork(r.Token, r.Network, func(t *TokenNetworkRow) { *t = row })
-	}
-	if r := ev.RemoveTokenNetwork; r != nil {
-		e.RemoveTokenNetwork(r.Token, r.Network)
-	}
-	return nil
+// RemoveTokenNetwork removes the row of token and network, if any.
+func (e *Exchange) RemoveTokenNetwork(token, network string) {
+	_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
+		*s = slices.DeleteFunc(*s, func(r stored[TokenNetworkRow]) bool { return r.row.Token == token && r.row.Network == network })
+		return nil
+	})
 }
 
 // demoTokenNetworks are ten token networks, WOO on BSC with withdrawals

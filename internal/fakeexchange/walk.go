@@ -42,12 +42,3 @@ func (w *Walk) at(start, bound string, from, now time.Time) string {
 	}
 	return s.Add(moved).String()
 }
-
-// patchText replaces each text of dst that src sets (non-empty).
-func patchText(dst, src map[string]*string) {
-	for name, v := range src {
-		if *v != "" {
-			*dst[name] = *v
-		}
-	}
-}

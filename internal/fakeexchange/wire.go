@@ -1,0 +1,290 @@
+package fakeexchange
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/shopspring/decimal"
+)
+
+// A row type of a single-answer endpoint says how each field is sent with a
+// wire tag, `wire:"camelName,kind,options"`, so that one renderer serves
+// every reading of the API (snake_case bodies, numbers as strings or JSON
+// numbers, time units) and one validator and one patch serve every row.
+//
+// Kinds: text (the default: the text as given); decimal (exact decimal
+// text, a string, a JSON number with numbers_as_json_numbers); number
+// (decimal text the exchange sends as a JSON number, a string only when
+// every number is one); integer (an id, count or time in ms); flag (a
+// *bool: see flag); wallet_time and row_time (Unix ms in the scenario's
+// time unit of wallet and of token history rows).
+//
+// Options: key (part of the row's identity: must not be empty), required
+// (must not be empty), always (sent when empty: text "" and integers 0 are
+// otherwise left out), snake=NAME (its name in snake_case bodies, when not
+// the camelCase name's).
+type wireField struct {
+	index                 int
+	name, snake, yaml     string
+	kind                  string
+	key, required, always bool
+}
+
+var wireFieldsByType sync.Map // reflect.Type → []wireField
+
+// wireFieldsOf are the wire-tagged fields of a row type, in their order.
+func wireFieldsOf(t reflect.Type) []wireField {
+	if fs, ok := wireFieldsByType.Load(t); ok {
+		return fs.([]wireField)
+	}
+	var out []wireField
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag, ok := sf.Tag.Lookup("wire")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(tag, ",")
+		f := wireField{index: i, name: parts[0], snake: snakeCase(parts[0]), yaml: strings.Split(sf.Tag.Get("yaml"), ",")[0]}
+		for _, p := range parts[1:] {
+			switch {
+			case p == "key":
+				f.key = true
+			case p == "required":
+				f.required = true
+			case p == "always":
+				f.always = true
+			case strings.HasPrefix(p, "snake="):
+				f.snake = strings.TrimPrefix(p, "snake=")
+			default:
+				f.kind = p
+			}
+		}
+		out = append(out, f)
+	}
+	wireFieldsByType.Store(t, out)
+	return out
+}
+
+// wireObject is a JSON object whose fields keep their order, as the
+// exchange's answers do.
+type wireObject []wireValue
+
+type wireValue struct {
+	name  string
+	value any
+}
+
+// MarshalJSON writes the fields in order.
+func (o wireObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(mustJSON(f.name))
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// with is o and one more field, named in camelCase and spelt as the
+// scenario asks; empty text is left out.
+func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
+	if s, ok := v.(string); ok && s == "" {
+		return o
+	}
+	if e.snakeBodies {
+		camel = snakeCase(camel)
+	}
+	return append(o, wireValue{camel, v})
+}
+
+// without is o less the field named camel (in either spelling).
+func without(o wireObject, camel string) wireObject {
+	out := wireObject{}
+	for _, f := range o {
+		if f.name != camel && f.name != snakeCase(camel) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// render is a row as the exchange sends it, field by field in the row
+// type's order; empty fields are left out unless tagged always.
+func (e *Exchange) render(row any) wireObject {
+	v := reflect.ValueOf(row)
+	o := wireObject{}
+	for _, f := range wireFieldsOf(v.Type()) {
+		val, ok := e.wireValueOf(f, v.Field(f.index))
+		if !ok {
+			continue
+		}
+		name := f.name
+		if e.snakeBodies {
+			name = f.snake
+		}
+		o = append(o, wireValue{name, val})
+	}
+	return o
+}
+
+// wireValueOf is one field's value as sent; ok is false for a field left
+// out.
+func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
+	switch v.Kind() {
+	case reflect.Pointer: // *bool
+		if v.IsNil() {
+			return nil, false
+		}
+		b := v.Elem().Bool()
+		return e.flag(&b), true
+	case reflect.Int, reflect.Int64:
+		n := v.Int()
+		if n == 0 && !f.always {
+			return nil, false
+		}
+		switch f.kind {
+		case "decimal":
+			return e.number(strconv.FormatInt(n, 10)), true
+		case "wallet_time":
+			return e.walletTime(n), true
+		case "row_time":
+			return e.rowTime(n), true
+		}
+		return e.integer(n), true
+	}
+	s := v.String()
+	if s == "" && !f.always {
+		return nil, false
+	}
+	switch f.kind {
+	case "decimal":
+		return e.decimalField(s), true
+	case "number":
+		return e.numberField(s), true
+	}
+	return s, true
+}
+
+// flag renders a flag in each reading public sources leave open: true and
+// false as the docs show them, 1 and 0 as v1 answers and the scenario's
+// JSON numbers send flags, and as strings when every number is one ("1"
+// and "0" in snake_case, "true" and "false" otherwise). nil is "", which
+// set leaves out.
+func (e *Exchange) flag(b *bool) any {
+	if b == nil {
+		return ""
+	}
+	n, word := "0", "false"
+	if *b {
+		n, word = "1", "true"
+	}
+	switch {
+	case e.allStrings && e.snakeBodies:
+		return n
+	case e.allStrings:
+		return word
+	case e.snakeBodies || e.numbersAsJSON:
+		return json.Number(n)
+	}
+	return *b
+}
+
+// validateRow checks the tags' rules of a row: keys and required fields set,
+// decimals decimal; then the row's own check, if its type has one.
+func validateRow(row any) error {
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		fv := v.Field(f.index)
+		if (f.key || f.required) && fv.IsZero() {
+			return fieldErr(f.yaml, "must not be empty")
+		}
+		if fv.Kind() == reflect.String && fv.String() != "" && (f.kind == "decimal" || f.kind == "number") && !decimalText.MatchString(fv.String()) {
+			return fieldErr(f.yaml, "not a decimal: %q", fv.String())
+		}
+	}
+	if c, ok := row.(interface{ check() error }); ok {
+		return c.check()
+	}
+	return nil
+}
+
+// validateRowKey checks only that the row's key fields are set, as a removal
+// needs.
+func validateRowKey(row any) error {
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		if f.key && v.Field(f.index).IsZero() {
+			return fieldErr(f.yaml, "must not be empty")
+		}
+	}
+	return nil
+}
+
+// rowKeyParts are the values of the row's key fields, in order.
+func rowKeyParts(row any) []string {
+	v := reflect.ValueOf(row)
+	var parts []string
+	for _, f := range wireFieldsOf(v.Type()) {
+		if f.key {
+			parts = append(parts, fmt.Sprint(v.Field(f.index).Interface()))
+		}
+	}
+	return parts
+}
+
+// rowKey is the row's identity for messages: each key field's value after
+// the last word of its YAML name ("symbol X side BOTH").
+func rowKey(row any) string {
+	v := reflect.ValueOf(row)
+	var parts []string
+	for _, f := range wireFieldsOf(v.Type()) {
+		if f.key {
+			parts = append(parts, f.yaml[strings.LastIndex(f.yaml, "_")+1:]+" "+fmt.Sprint(v.Field(f.index).Interface()))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// patchRow replaces every field of *dst that src sets (is not zero); a
+// pointer's value is copied, so the two rows share nothing.
+func patchRow[R any](dst *R, src R) {
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
+	for i := range s.NumField() {
+		f := s.Field(i)
+		if !d.Field(i).CanSet() || f.IsZero() {
+			continue
+		}
+		if f.Kind() == reflect.Pointer {
+			p := reflect.New(f.Type().Elem())
+			p.Elem().Set(f.Elem())
+			f = p
+		}
+		d.Field(i).Set(f)
+	}
+}
+
+// validateDecimal accepts empty text (the field is left out) or a decimal.
+func validateDecimal(field, text string) error {
+	if text == "" {
+		return nil
+	}
+	if _, err := decimal.NewFromString(text); err != nil {
+		return fieldErr(field, "not a decimal: %q", text)
+	}
+	return nil
+}
