@@ -22,12 +22,12 @@ const (
 // LoadAllowList reads the withdrawal allow-list in the YAML file at path, a
 // list of destinations:
 //
-//	- network: ETH
-//	  address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"
-//	  name: cold wallet
-//	- network: XRP
-//	  address: rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh
-//	  tag: "104"
+//   - network: ETH
+//     address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"
+//     name: cold wallet
+//   - network: XRP
+//     address: rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh
+//     tag: "104"
 //
 // Each entry needs a network (as the token networks name it) and an
 // address; tag (the memo or destination tag) and name are optional. An entry
