@@ -62,6 +62,12 @@
 // make it, and Finish advances the cursor to the pending end. Any record
 // counted at or before the pending end in between shows the earlier read was
 // incomplete and the window is re-read again.
+//
+// # Transfers and withdrawals
+//
+// Transfers counts the transfers between accounts, and Withdrawals the
+// withdrawals of the wallet history, each once by its id, with the same
+// care: ids are remembered for as long as a later read may list them again.
 package ledger
 
 import (
