@@ -1,5 +1,5 @@
 // Package statefile keeps every account's token history ledger state, and
-// its transfer ledger state, in one file, so that the exporter's counters
+// its transfer and withdrawal ledger states, in one file, so that the exporter's counters
 // continue across restarts and records that arrived while it was down are
 // counted once.
 //
@@ -44,6 +44,10 @@ type Document struct {
 	// from files written before the transfer history was counted, which
 	// load as they are.
 	Transfers map[string]ledger.TransfersState `json:"transfers,omitempty"`
+	// Withdrawals maps an account name to its withdrawal ledger state;
+	// absent from files written before withdrawals were counted, which
+	// load as they are.
+	Withdrawals map[string]ledger.WithdrawalsState `json:"withdrawals,omitempty"`
 }
 
 // Decode parses and checks a state document: the version, and that every
@@ -56,7 +60,8 @@ func Decode(b []byte) (map[string]ledger.State, error) {
 	return doc.Accounts, err
 }
 
-// DecodeDocument is Decode of the whole document, the transfer states too.
+// DecodeDocument is Decode of the whole document, the transfer and
+// withdrawal states too.
 func DecodeDocument(b []byte) (Document, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -83,6 +88,11 @@ func DecodeDocument(b []byte) (Document, error) {
 			return Document{}, fmt.Errorf("account %q: %w", name, err)
 		}
 	}
+	for name, st := range doc.Withdrawals {
+		if _, err := ledger.WithdrawalsFromState(st, 0, 0); err != nil {
+			return Document{}, fmt.Errorf("account %q: %w", name, err)
+		}
+	}
 	return doc, nil
 }
 
@@ -91,7 +101,8 @@ func Encode(accounts map[string]ledger.State) ([]byte, error) {
 	return EncodeDocument(Document{Accounts: accounts})
 }
 
-// EncodeDocument renders a state document, the transfer states too, at
+// EncodeDocument renders a state document, the transfer and withdrawal
+// states too, at
 // this package's Version.
 func EncodeDocument(doc Document) ([]byte, error) {
 	if doc.Accounts == nil {
@@ -122,6 +133,7 @@ type Store struct {
 	mu            sync.Mutex
 	accounts      map[string]ledger.State
 	transfers     map[string]ledger.TransfersState
+	withdrawals   map[string]ledger.WithdrawalsState
 	writeFailures uint64
 	lastWrite     time.Time
 }
@@ -137,7 +149,8 @@ func Open(path string, now time.Time) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}}
+	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{},
+		withdrawals: map[string]ledger.WithdrawalsState{}}
 	b, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -150,6 +163,9 @@ func Open(path string, now time.Time) (*Store, error) {
 		s.accounts = doc.Accounts
 		if doc.Transfers != nil {
 			s.transfers = doc.Transfers
+		}
+		if doc.Withdrawals != nil {
+			s.withdrawals = doc.Withdrawals
 		}
 		return s, nil
 	}
@@ -303,9 +319,26 @@ func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
 	return s.writeLocked()
 }
 
+// WithdrawalStates returns a copy of every account's saved withdrawal
+// ledger state.
+func (s *Store) WithdrawalStates() map[string]ledger.WithdrawalsState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.withdrawals)
+}
+
+// SaveWithdrawals records the withdrawal ledger state of one account and
+// rewrites the file atomically, as Save does.
+func (s *Store) SaveWithdrawals(account string, st ledger.WithdrawalsState) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.withdrawals[account] = st
+	return s.writeLocked()
+}
+
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers})
+	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers, Withdrawals: s.withdrawals})
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}
