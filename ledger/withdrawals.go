@@ -29,7 +29,8 @@ type Target struct {
 	Tag     string `json:"tag,omitempty"`
 }
 
-// Withdrawal is one withdrawal as the withdrawal ledger counts it.
+// Withdrawal is one withdrawal as the withdrawal ledger counts it. One
+// without an address is never known, and new after the seed.
 type Withdrawal struct {
 	ID             string
 	Token, Network string
@@ -142,8 +143,12 @@ func (w *Withdrawals) Count(rows []Withdrawal, nowMs int64, allowed func(Withdra
 }
 
 // learn remembers target as used at ms, forgetting the target used least
-// recently when there are too many.
+// recently when there are too many. A withdrawal without an address says
+// nothing of where it went: none is ever known.
 func (w *Withdrawals) learn(t Target, ms int64) {
+	if t.Address == "" {
+		return
+	}
 	if _, ok := w.known[t]; !ok && len(w.known) >= MaxKnownTargets {
 		var oldest Target
 		first := true

@@ -67,6 +67,15 @@ func TestWithdrawalsKnownAndNew(t *testing.T) {
 	if n := w.Count(next, wdNow+90_000, nil); n != 0 {
 		t.Errorf("a read of nothing new counted %d", n)
 	}
+	// Without an address a withdrawal is new, every time: nothing says
+	// where it went.
+	w.Count([]Withdrawal{wd("g", "SOL", "", wdNow+100_000), wd("h", "SOL", "", wdNow+110_000)}, wdNow+120_000, nil)
+	if got := totalsOf(w)["USDT SOL new"]; got != 3 {
+		t.Errorf("SOL new %d, want 3", got)
+	}
+	if _, err := WithdrawalsFromState(w.Export(), dayMs, 0); err != nil {
+		t.Errorf("the state does not load again: %v", err)
+	}
 }
 
 // With an allow-list every withdrawal is allowlisted or unlisted, the seed
