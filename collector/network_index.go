@@ -67,3 +67,18 @@ func (x *tokenNetworkIndex) split(id string) (token, network string) {
 	}
 	return id, ""
 }
+
+// loaded reports whether a list has been stored.
+func (x *tokenNetworkIndex) loaded() bool { return x.v.Load() != nil }
+
+// splitWithdrawal is split, but a plain id that is itself a listed
+// network's name (BTC, ETH) is that network's own token on it: a
+// withdrawal is matched against the allow-list by its network, which
+// every listed network then has.
+func (x *tokenNetworkIndex) splitWithdrawal(id string) (token, network string) {
+	token, network = x.split(id)
+	if s := x.v.Load(); network == "" && s != nil && slices.Contains(s.networks, id) {
+		return id, id
+	}
+	return token, network
+}

@@ -35,7 +35,10 @@ type KnownTarget struct {
 // equal states.
 func (w *Withdrawals) Export() WithdrawalsState {
 	st := WithdrawalsState{HorizonMs: w.horizon, Seen: make([]SeenWithdrawal, 0, len(w.seen)), Known: make([]KnownTarget, 0, len(w.known)),
-		Totals: w.Totals(), Flagged: slices.Clone(w.flagged)}
+		Totals: w.Totals()}
+	if len(w.flagged) > 0 {
+		st.Flagged = slices.Clone(w.flagged)
+	}
 	for id, created := range w.seen {
 		st.Seen = append(st.Seen, SeenWithdrawal{ID: id, CreatedMs: created})
 	}
