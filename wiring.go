@@ -21,6 +21,7 @@ import (
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
 	"github.com/prometheus/common/version"
 
+	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
@@ -51,6 +52,8 @@ type wiring struct {
 	unread []string
 	// lock holds the state file for as long as the exporter runs.
 	lock *statefile.Lock
+	// allowList is --wallet.withdrawal-allowlist's, nil without one.
+	allowList *allowlist.List
 }
 
 // prepare builds the public client, loads the accounts and checks the files
@@ -70,6 +73,11 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 		return nil, err
 	}
 	w.unread = unreadVariables(env, config.ReadVariables(w.configured))
+	if o.allowListFile != "" {
+		if w.allowList, err = config.LoadAllowList(o.allowListFile); err != nil {
+			return nil, fmt.Errorf("--wallet.withdrawal-allowlist: %w", err)
+		}
+	}
 	for _, a := range w.configured {
 		if o.shard.Owns(a.Name) {
 			w.accounts = append(w.accounts, a)
@@ -171,10 +179,12 @@ func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 func (w *wiring) collectorConfig() collector.Config {
 	o := w.o
 	return collector.Config{
-		Public:         w.public,
-		Collectors:     o.enabled,
-		Intervals:      o.intervals,
-		WalletLookback: time.Duration(o.walletLookback.d),
+		Public:                 w.public,
+		Collectors:             o.enabled,
+		Intervals:              o.intervals,
+		WalletLookback:         time.Duration(o.walletLookback.d),
+		WalletLookbackInterval: o.walletLookbackEvery,
+		WithdrawalAllowList:    w.allowList,
 		// A poll waiting out the budget, 429s, back-offs or its turns under
 		// the rate cap is not stuck.
 		StallTimeout: client.LongestRequest(o.longestLimit(), o.requestTimeout) +
@@ -214,6 +224,9 @@ func (w *wiring) logStart(store *statefile.Store) {
 	for _, a := range w.accounts {
 		level.Info(logger).Log("msg", "watching account", "account", a.Name, "api_key", client.MaskAPIKey(a.APIKey, false))
 	}
+	if w.allowList != nil {
+		level.Info(logger).Log("msg", "withdrawals judged against the allow-list", "path", w.o.allowListFile, "entries", w.allowList.Len())
+	}
 	if c := store.Corruption(); c != nil {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
 			"path", c.Path, "set_aside_as", c.SetAsideAs, "err", c.Err)
@@ -234,6 +247,31 @@ func (w *wiring) warnOverRateCap() {
 	level.Warn(w.logger).Log("msg", "the accounts' polls need more requests a second than --api.max-requests-per-second allows: requests wait their turn and polls fall behind their intervals; "+
 		"raise the flag, lengthen the intervals, or split the accounts over replicas on different IP addresses (--shard.count)",
 		"requests_per_second_needed", strconv.FormatFloat(need, 'f', 1, 64), "max_requests_per_second", perSecond, "accounts", len(w.accounts))
+}
+
+// quietPerSecond is the requests a second this replica sends with accounts
+// when every poll is quiet (one request, as checkIntervals counts): each
+// account endpoint's per account, the public ones once.
+func (o *options) quietPerSecond(accounts int) float64 {
+	total := 0.0
+	for _, i := range o.publicIntervals {
+		total += 1 / i.interval.Seconds()
+	}
+	if accounts == 0 {
+		// Unchecked then, an interval may be 0.
+		return total
+	}
+	for _, i := range o.accountIntervals {
+		total += float64(accounts) / i.interval.Seconds()
+	}
+	return total
+}
+
+// pollers is how many pollers this replica runs with accounts. Each has
+// at most two requests waiting for the rate cap at once: its own, and the
+// public client's on its behalf (the exchange's time, the system status).
+func (o *options) pollers(accounts int) int {
+	return len(o.publicIntervals) + accounts*len(o.accountIntervals)
 }
 
 // serveUntilStopped runs the pollers and serves until SIGINT or SIGTERM,
