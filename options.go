@@ -101,7 +101,7 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	o.web = kingpinflag.AddFlags(app, server.DefaultListenAddress)
 	o.addEndpointFlags(app)
 	o.walletLookback = namedDuration{flag: "--wallet.lookback"}
-	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
+	app.Flag("wallet.lookback", "How far back a wallet poll of the whole lookback (every --wallet.lookback-interval) reads deposits and withdrawals; one in flight for longer drops out of view.").
 		Default("7d").SetValue(&o.walletLookback)
 	app.Flag("wallet.lookback-interval", "How often a wallet poll reads the whole --wallet.lookback instead of the rows created since the newest seen: "+
 		"how often the transfers in flight are refreshed.").Default("5m").DurationVar(&o.walletLookbackEvery)

@@ -446,7 +446,7 @@ local seconds(d) =
           },
           // The value is the transfer's age. The exporter only sees transfers
           // created within --wallet.lookback (default 7d) and polls them every
-          // --wallet.interval (default 5m). Threshold: _config.withdrawalStuckSeconds.
+          // --wallet.lookback-interval (default 5m). Threshold: _config.withdrawalStuckSeconds.
           {
             alert: 'WooxWithdrawalStuck',
             expr: 'time() - woox_wallet_oldest_in_flight_timestamp_seconds{%(wooxSelector)s, side="WITHDRAW"} > %(withdrawalStuckSeconds)d' % $._config,
