@@ -71,6 +71,8 @@ type WalletCollector struct {
 	perAccount[walletSnapshot]
 	// networks split the exchange's network-token ids.
 	networks *tokenNetworkIndex
+	// reads are what each account's polls read, by account index.
+	reads []*walletAccount
 }
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
@@ -90,10 +92,22 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 	if err != nil {
 		return nil, err
 	}
+	if selfNetworks {
+		api := b.cfg.WalletNetworks
+		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
+			networks, rejected, err := api.TokenNetworks(ctx)
+			if err == nil {
+				c.networks.store(dedupeTokenNetworks(networks))
+			}
+			c.networks.polled()
+			return leftOutOf(rejected, err)
+		})
+	}
 	for _, a := range b.cfg.Accounts {
 		l := c.add(a.Name)
 		wa := &walletAccount{api: a.API, lookback: b.cfg.WalletLookback, lookbackEvery: b.cfg.WalletLookbackInterval, interval: b.interval,
-			cap: b.seriesCap(a.Name)}
+			cap: b.seriesCap(a.Name), networksWait: walletNetworksWait}
+		c.reads = append(c.reads, wa)
 		if wa.withdrawals, err = counters(a.Name, wa.cap); err != nil {
 			return nil, err
 		}
@@ -105,18 +119,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 			return leftOutOf(rejected, l.set(v, err))
 		})
 	}
-	out := collectorOrNil(c, len(c.accounts))
-	if selfNetworks {
-		api := b.cfg.WalletNetworks
-		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
-			networks, rejected, err := api.TokenNetworks(ctx)
-			if err == nil {
-				c.networks.store(dedupeTokenNetworks(networks))
-			}
-			return leftOutOf(rejected, err)
-		})
-	}
-	return out, nil
+	return collectorOrNil(c, len(c.accounts)), nil
 }
 
 // walletInFlight counts the transfers not in a final status.

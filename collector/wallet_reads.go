@@ -13,6 +13,13 @@ import (
 // read of the whole lookback, at most --wallet.lookback-interval later.
 const walletOverlap = 2 * time.Minute
 
+// walletNetworksWait is how long a wallet poll waits for the first poll of
+// the token network list to end, which starts at the same moment: long
+// enough for its answer, short enough that an exchange that does not
+// answer holds the transfers in flight back only a little (no withdrawal
+// is counted without the list).
+const walletNetworksWait = 10 * time.Second
+
 // WalletAPI reads one account's wallet history.
 type WalletAPI interface {
 	WalletHistory(ctx context.Context, startMs, endMs int64) ([]client.Transfer, []client.RejectedRow, error)
@@ -35,6 +42,8 @@ type walletAccount struct {
 	interval    time.Duration
 	cap         *seriesCap
 	withdrawals *withdrawalCounter
+	// networksWait is walletNetworksWait.
+	networksWait time.Duration
 
 	// lastFull is the exchange's time of the last read of the whole
 	// lookback.
@@ -51,6 +60,9 @@ type walletAccount struct {
 // read reads the new rows or the whole lookback, counts the withdrawals
 // and returns what scrapes show.
 func (a *walletAccount) read(ctx context.Context) (walletSnapshot, []client.RejectedRow, error) {
+	if a.withdrawals.waitForNetworks {
+		a.withdrawals.networks.waitFirstPoll(ctx, a.networksWait)
+	}
 	now := a.api.ServerNow()
 	full := a.nextMs == 0 || now.Sub(a.lastFull) >= a.lookbackEvery-a.interval/2
 	start, end := now.Add(-a.lookback).UnixMilli(), now.UnixMilli()

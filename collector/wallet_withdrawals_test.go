@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -267,6 +268,9 @@ func TestWithdrawalsWaitForTheTokenNetworks(t *testing.T) {
 	}
 	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
 	e := walletExporter(t, r, func(c *Config) { c.WithdrawalAllowList = list })
+	// The first poll waits for the token networks a moment; here they
+	// never come.
+	e.byName[client.EndpointWallet].(*WalletCollector).reads[0].networksWait = time.Millisecond
 	wallet := e.pollers[1]
 	wallet.pollOnce(context.Background())
 	if got := withdrawalValues(t, e); len(got) != 0 {
@@ -370,4 +374,29 @@ func TestWithdrawalCountersHoldWhileTheStateFileFails(t *testing.T) {
 	if got := store.saved["main"].Totals; len(got) != 2 {
 		t.Errorf("saved totals %v, want both", got)
 	}
+}
+
+// The first wallet poll, which starts with the token networks' first poll,
+// waits for it to end: its withdrawals are counted at once, with their
+// networks, rather than a poll later.
+func TestTheFirstWalletPollWaitsForTheTokenNetworks(t *testing.T) {
+	r := walletRig(t, 0)
+	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
+	e := walletExporter(t, r, nil)
+	r.holdTokenNetworks()
+	var wg sync.WaitGroup
+	for _, p := range e.pollers {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.pollOnce(context.Background()) }()
+	}
+	// Long enough for an eager wallet poll to have read and counted nothing.
+	time.Sleep(200 * time.Millisecond)
+	if n := len(r.requests(fakeexchange.EndpointWallet)); n != 0 {
+		t.Errorf("the wallet read %d times before the token networks answered", n)
+	}
+	r.fake.ClearFaults()
+	wg.Wait()
+	checkValues(t, "", withdrawalValues(t, e), map[string]float64{
+		"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}": 1,
+	})
 }
