@@ -55,8 +55,13 @@ var Endpoints = []Endpoint{
 		Description: "each account's margin and fees", build: buildAccountInfo},
 	{Name: client.EndpointBalances, PerAccount: true, DefaultInterval: 15 * time.Second,
 		Description: "each account's token balances", build: buildBalances},
-	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute,
-		Description: "each account's deposits and withdrawals in flight", build: buildWallet},
+	// A withdrawal to an address nobody expects pages within a minute of
+	// its row: new rows every 15 s, 4 of the 5 requests a minute the
+	// budget allows (--api.budget of 10 per 60 s); the whole lookback,
+	// for the transfers in flight, replaces one of them every
+	// --wallet.lookback-interval.
+	{Name: client.EndpointWallet, PerAccount: true, Paged: true, DefaultInterval: 15 * time.Second,
+		Description: "each account's deposits and withdrawals", build: buildWallet},
 	{Name: client.EndpointSubAccounts, PerAccount: true, DefaultInterval: 15 * time.Minute, OffByDefault: true,
 		Description: "each main account's sub-accounts", build: buildSubAccounts},
 	{Name: client.EndpointPositions, PerAccount: true, DefaultInterval: 5 * time.Second,

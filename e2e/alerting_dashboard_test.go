@@ -22,7 +22,12 @@ type noDataExemption struct{ query, why string }
 // noDataOK are the queries whose real part may return nothing on any job.
 // Keep it empty if you can: make the scenario produce the data instead. An
 // entry that no longer matches, under any job, fails.
-var noDataOK = []noDataExemption{}
+var noDataOK = []noDataExemption{
+	// The API key change counters come with their own change; once they
+	// are exported and the scenario changes a key, remove these.
+	{`sum by (account, api_key) (increase(woox_api_key_permission_changes_total{job=~"woox", instance=~".+", account=~".*"}[1h]))`, "woox_api_key_permission_changes_total is not exported yet"},
+	{`sum by (account, api_key) (increase(woox_api_key_allowed_ips_changes_total{job=~"woox", instance=~".+", account=~".*"}[1h]))`, "woox_api_key_allowed_ips_changes_total is not exported yet"},
+}
 
 // freshNoDataOK are the queries that may return nothing on the fresh account
 // only, each with what the panel needs, in the words of its description. Only
@@ -70,6 +75,8 @@ var freshNoDataOK = []noDataExemption{
 	{`woox_position_holding{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account has no open position"},
 	{`woox_position_leverage{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account has no open position"},
 	{`woox_position_pnl_24h{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account has no open position"},
+	{`max by (account, destination, token, network, address, tag, amount, id) (woox_wallet_withdrawal_destination_info{job=~"woox", instance=~".+", account=~".*"})`, "Empty while no withdrawal went to an unlisted or new address"},
+	{`sum by (account, destination) (increase(woox_wallet_withdrawals_total{job=~"woox", instance=~".+", account=~".*"}[1m]))`, "Empty until a withdrawal of the account is counted"},
 }
 
 // forJob is the exemption's query under job.

@@ -72,9 +72,9 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet',
     dataStaleFastSeconds: 300,
-    dataStaleSlowEndpoints: 'credentials|token_network|wallet',
+    dataStaleSlowEndpoints: 'credentials|token_network',
     dataStaleSlowSeconds: 1200,
     dataStaleSubAccountsSeconds: 3600,
 
