@@ -9,13 +9,14 @@ import (
 // the same process (a reload): every account's token history and transfer
 // ledger, so that their counters continue, with a state file or without.
 type Handoff struct {
-	History   map[string]ledger.State
-	Transfers map[string]ledger.TransfersState
+	History     map[string]ledger.State
+	Transfers   map[string]ledger.TransfersState
+	Withdrawals map[string]ledger.WithdrawalsState
 }
 
 // Handoff exports the ledgers; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
-	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}}
+	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}, Withdrawals: map[string]ledger.WithdrawalsState{}}
 	if e.history != nil {
 		for _, a := range e.history.accounts {
 			// A saved state not yet judged against the exchange's clock
@@ -28,6 +29,13 @@ func (e *Exporter) Handoff() *Handoff {
 	if c, ok := e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector); ok {
 		for _, a := range c.accounts {
 			h.Transfers[a.name] = a.ledger.Export()
+		}
+	}
+	if c, ok := e.byName[client.EndpointWallet].(*WalletCollector); ok {
+		for _, a := range c.reads {
+			if w := a.withdrawals; w != nil {
+				h.Withdrawals[w.account] = w.ledger.Export()
+			}
 		}
 	}
 	return h
@@ -49,5 +57,14 @@ func (cfg *Config) handedTransfers(account string) (ledger.TransfersState, bool)
 		return ledger.TransfersState{}, false
 	}
 	st, ok := cfg.Handoff.Transfers[account]
+	return st, ok
+}
+
+// handedWithdrawals is handedHistory for the withdrawal ledger.
+func (cfg *Config) handedWithdrawals(account string) (ledger.WithdrawalsState, bool) {
+	if cfg.Handoff == nil {
+		return ledger.WithdrawalsState{}, false
+	}
+	st, ok := cfg.Handoff.Withdrawals[account]
 	return st, ok
 }

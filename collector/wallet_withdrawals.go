@@ -165,7 +165,11 @@ func newWithdrawalCounters(b *builder, networksComing bool) (func(account string
 	return func(account string, cap *seriesCap) (*withdrawalCounter, error) {
 		w := &withdrawalCounter{account: account, allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
 			cap: cap, logger: cfg.Logger, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
-		if st, ok := saved[account]; ok {
+		st, ok := cfg.handedWithdrawals(account)
+		if !ok {
+			st, ok = saved[account]
+		}
+		if ok {
 			l, err := ledger.WithdrawalsFromState(st, flagFor, cfg.SeriesPerEndpoint)
 			if err != nil {
 				return nil, fmt.Errorf("account %q: saved withdrawals: %w", account, err)

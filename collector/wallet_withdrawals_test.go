@@ -400,3 +400,28 @@ func TestTheFirstWalletPollWaitsForTheTokenNetworks(t *testing.T) {
 		"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}": 1,
 	})
 }
+
+// A reload hands the withdrawal ledger over in memory, without a state
+// file: the counters continue, and a withdrawal made meanwhile to a new
+// address is new (not a first start's seed).
+func TestWithdrawalsContinueAcrossAHandoff(t *testing.T) {
+	r := walletRig(t, 0)
+	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
+	e := walletExporter(t, r, nil)
+	pollAll(e)
+	r.putTransfers(t, withdrawal(r, "w2", "TRON_USDT", tronAddress, "", 0))
+	pollAfter(r, e, 15*time.Second)
+	before := withdrawalValues(t, e)
+
+	r.putTransfers(t, withdrawal(r, "w3", "TRON_USDT", "TDuringTheReload", "", 0))
+	handoff := e.Handoff()
+	e = walletExporter(t, r, func(c *Config) { c.Handoff = handoff })
+	checkValues(t, "handed over, before the first poll", withdrawalValues(t, e), before)
+	pollAfter(r, e, 15*time.Second)
+	checkValues(t, "after the first poll", withdrawalValues(t, e), map[string]float64{
+		"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}":                                                           1,
+		"woox_wallet_withdrawals_total{destination=new,network=TRON,token=USDT}":                                                            2,
+		"woox_wallet_withdrawal_destination_info{address=" + tronAddress + ",amount=10,destination=new,id=w2,network=TRON,tag=,token=USDT}": 1,
+		"woox_wallet_withdrawal_destination_info{address=TDuringTheReload,amount=10,destination=new,id=w3,network=TRON,tag=,token=USDT}":    1,
+	})
+}
