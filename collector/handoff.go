@@ -3,6 +3,7 @@ package collector
 import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // Handoff is what a stopped exporter passes to the one that replaces it in
@@ -12,11 +13,15 @@ type Handoff struct {
 	History     map[string]ledger.State
 	Transfers   map[string]ledger.TransfersState
 	Withdrawals map[string]ledger.WithdrawalsState
+	// APIKeys are what the credentials polls last saw, and counted, of
+	// each account's keys.
+	APIKeys map[string]statefile.APIKeys
 }
 
 // Handoff exports the ledgers; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
-	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}, Withdrawals: map[string]ledger.WithdrawalsState{}}
+	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}, Withdrawals: map[string]ledger.WithdrawalsState{},
+		APIKeys: map[string]statefile.APIKeys{}}
 	if e.history != nil {
 		for _, a := range e.history.accounts {
 			// A saved state not yet judged against the exchange's clock
@@ -29,6 +34,11 @@ func (e *Exporter) Handoff() *Handoff {
 	if c, ok := e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector); ok {
 		for _, a := range c.accounts {
 			h.Transfers[a.name] = a.ledger.Export()
+		}
+	}
+	if c, ok := e.byName[client.EndpointCredentials].(*CredentialsCollector); ok {
+		for _, a := range c.accounts {
+			h.APIKeys[a.name] = a.keys.saved
 		}
 	}
 	if c, ok := e.byName[client.EndpointWallet].(*WalletCollector); ok {
@@ -67,4 +77,13 @@ func (cfg *Config) handedWithdrawals(account string) (ledger.WithdrawalsState, b
 	}
 	st, ok := cfg.Handoff.Withdrawals[account]
 	return st, ok
+}
+
+// handedAPIKeys is handedHistory for what was seen of the API keys.
+func (cfg *Config) handedAPIKeys(account string) (statefile.APIKeys, bool) {
+	if cfg.Handoff == nil {
+		return nil, false
+	}
+	keys, ok := cfg.Handoff.APIKeys[account]
+	return keys, ok
 }
