@@ -37,8 +37,8 @@ const (
 
 // TestRolloutsPageNobody runs two shards of the binary (--shard.count=2,
 // shard 0 with a state file, shard 1 on default flags) against the fake
-// exchange holding four accounts that send money only to each other, most
-// of it to an account of the other shard, and Debian's Prometheus
+// exchange holding four accounts that send money only to each other, each
+// to an account of the other shard, and Debian's Prometheus
 // evaluating alerts/woox_exporter.rules.yml as shipped, every 15 s, on an
 // hour and a half of the exporter's series written into its TSDB first.
 // It restarts each shard, takes one down for 2 minutes, rolls both, and
@@ -59,7 +59,7 @@ func TestRolloutsPageNobody(t *testing.T) {
 	}
 	began := time.Now()
 	r := startRollout(t)
-	w := watchRollout(r)
+	w := watchRollout(t, r)
 	r.checkPremise(t)
 	w.step(t, "quiet", nil, func() {})
 	w.step(t, "restart of shard 0", []int{0}, func() { r.restart(t, 0) })

@@ -24,6 +24,7 @@ type rolloutWatch struct {
 	began time.Time
 	stop  chan struct{}
 	done  chan struct{}
+	once  sync.Once
 
 	mu    sync.Mutex
 	steps []*rolloutStep
@@ -50,9 +51,10 @@ type rolloutStep struct {
 	firing  map[string]time.Time
 }
 
-// watchRollout starts the watch.
-func watchRollout(r *rollout) *rolloutWatch {
+// watchRollout starts the watch, which ends with the test at the latest.
+func watchRollout(t *testing.T, r *rollout) *rolloutWatch {
 	w := &rolloutWatch{r: r, began: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	t.Cleanup(w.close)
 	go func() {
 		defer close(w.done)
 		for {
@@ -86,7 +88,7 @@ func (w *rolloutWatch) step(t *testing.T, name string, stops []int, action func(
 
 // close stops the watch and waits for its last read.
 func (w *rolloutWatch) close() {
-	close(w.stop)
+	w.once.Do(func() { close(w.stop) })
 	<-w.done
 }
 
