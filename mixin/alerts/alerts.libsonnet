@@ -1103,15 +1103,22 @@ local seconds(d) =
           // a join in Prometheus, so accounts sharded over replicas are judged
           // together. Fires for transferOutUnwatchedWindowSeconds after the
           // transfer; __other__ (beyond the series cap) has no id and is left out.
+          // Both sides are read with last_over_time over
+          // transferAccountsWatchedWindow: a replica that restarts, is rolled
+          // or is down for less than that loses its series for a scrape or
+          // more, and its accounts then looked unwatched, paging every
+          // rollout; a real alert no longer resolves while the sender's
+          // replica restarts either. An account counts as watched for that
+          // window after the last replica that watched it stopped.
           {
             alert: 'WooxTransferOutToUnwatchedAccount',
             expr: |||
               max by (account, counterparty, application_id) (
-                time() - woox_transfer_last_timestamp_seconds{%(wooxSelector)s, direction="out", application_id!=""}
+                time() - last_over_time(woox_transfer_last_timestamp_seconds{%(wooxSelector)s, direction="out", application_id!=""}[%(transferAccountsWatchedWindow)s])
                   < %(transferOutUnwatchedWindowSeconds)s
               )
                 unless on (application_id)
-              woox_transfer_account_info{%(wooxSelector)s}
+              last_over_time(woox_transfer_account_info{%(wooxSelector)s}[%(transferAccountsWatchedWindow)s])
             ||| % $._config,
             'for': '0m',
             labels: { severity: 'warning' },
