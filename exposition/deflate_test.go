@@ -2,9 +2,7 @@ package exposition
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,20 +15,6 @@ func exposition(n int) []byte {
 		fmt.Fprintf(&b, "woox_token_history_amount_total{account=\"acct-%03d\",token=\"TOK%04d\",type=\"DEPOSIT\"} %d.%d\n", i%17, i%9, i*7919, i%10)
 	}
 	return []byte(b.String()[:n])
-}
-
-// gunzip reads every member of z.
-func gunzip(t testing.TB, z []byte) []byte {
-	t.Helper()
-	r, err := gzip.NewReader(bytes.NewReader(z))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // Every body, in every size the window and the match lengths care about,
