@@ -13,7 +13,7 @@ import (
 // has the account label, first among its label names in order, so the
 // exposition handler can serve a part per account (in account order) as
 // one registry would serve them all (TestAccountLabelSortsFirst). It is
-// exposition.Split with this package's method names (split).
+// exposition.Split under this package's unexported names; split adapts it.
 type accountSplit interface {
 	prometheus.Collector
 	// accountNames are the collector's accounts, by index.
