@@ -14,6 +14,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -139,11 +140,10 @@ type Exporter struct {
 	networks tokenNetworkIndex
 	// parts are the data collectors and the poll health, each gathered
 	// when it changed: see Source.
-	parts []*dataPart
-	// wholeParts and accountParts are what scrapes are served: the parts
-	// of the collectors that are not per account, and a part per account.
-	wholeParts   []*dataPart
-	accountParts []*accountPart
+	parts []*exposition.Collected
+	// served is what scrapes are served: the parts of the collectors that
+	// are not per account, and a part per account and collector.
+	served *exposition.Parts
 	// epoch is added to every part's generation: an exporter that replaces
 	// another in the same handler has generations the handler never saw.
 	epoch uint64
@@ -221,9 +221,9 @@ func New(cfg Config) (*Exporter, error) {
 	}
 	e.addHealth(cfg)
 	for _, p := range e.parts {
-		p.refresh()
+		p.Refresh()
 	}
-	e.wholeParts, e.accountParts = splitParts(e.parts)
+	e.served = exposition.NewParts(e.parts...)
 	return e, nil
 }
 
