@@ -368,12 +368,7 @@ func (w *wiring) reload(live *collector.Live) error {
 	if err != nil {
 		return err
 	}
-	var accounts []config.Account
-	for _, a := range configured {
-		if w.o.shard.Owns(a.Name) {
-			accounts = append(accounts, a)
-		}
-	}
+	accounts := slices.DeleteFunc(slices.Clone(configured), func(a config.Account) bool { return !w.o.shard.Owns(a.Name) })
 	if len(configured) > 0 {
 		if err := w.o.checkAccountIntervals(); err != nil {
 			return err
@@ -410,7 +405,11 @@ func (w *wiring) reload(live *collector.Live) error {
 	}
 	if len(changes.Added)+len(changes.Removed) > 0 || changes.NewKey {
 		err = live.Replace(func(h *collector.Handoff) (*collector.Exporter, error) {
-			return w.newExporter(accounts, clients, h)
+			e, err := w.newExporter(accounts, clients, h)
+			if err != nil { // checked above: not expected, but never stop polling
+				e, _ = w.newExporter(w.accounts, w.clients, h)
+			}
+			return e, err
 		}, reloadReadyWithin)
 		if err != nil {
 			return err
