@@ -151,7 +151,7 @@ func emitWithdrawals(ch chan<- prometheus.Metric, account string, s *withdrawalS
 // (the saved states, the allow-list, the state file they save to) and
 // returns what builds one. networksComing says whether a token network
 // list will name the withdrawals' networks.
-func newWithdrawalCounters(b *builder, networksComing bool) (func(account string, cap *seriesCap) (*withdrawalCounter, error), error) {
+func newWithdrawalCounters(b *builder, networksComing bool) (func(account string, capped *seriesCap) (*withdrawalCounter, error), error) {
 	cfg := b.cfg
 	if cfg.WithdrawalAllowList != nil && !networksComing {
 		return nil, errors.New("the withdrawal allow-list needs the token network list, which names each withdrawal's network: turn the token network collector on")
@@ -162,9 +162,9 @@ func newWithdrawalCounters(b *builder, networksComing bool) (func(account string
 		saved = store.WithdrawalStates()
 	}
 	flagFor := withdrawalFlagFor.Milliseconds()
-	return func(account string, cap *seriesCap) (*withdrawalCounter, error) {
+	return func(account string, capped *seriesCap) (*withdrawalCounter, error) {
 		w := &withdrawalCounter{account: account, allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
-			cap: cap, logger: cfg.Logger, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
+			cap: capped, logger: cfg.Logger, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
 		st, ok := cfg.handedWithdrawals(account)
 		if !ok {
 			st, ok = saved[account]

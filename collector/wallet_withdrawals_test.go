@@ -125,8 +125,9 @@ func walletWindows(t *testing.T, r *rig) [][2]int64 {
 			continue
 		}
 		var w [2]int64
-		fmt.Sscan(query(t, q, "startTime"), &w[0])
-		fmt.Sscan(query(t, q, "endTime"), &w[1])
+		if _, err := fmt.Sscan(query(t, q, "startTime")+" "+query(t, q, "endTime"), &w[0], &w[1]); err != nil {
+			t.Fatalf("wallet window %q: %v", q.RawQuery, err)
+		}
 		out = append(out, w)
 	}
 	return out

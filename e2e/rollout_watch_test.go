@@ -114,7 +114,7 @@ func (w *rolloutWatch) read(now time.Time) {
 	}
 	w.failing = 0
 	for _, a := range alerts {
-		id := model.LabelSet(toLabelSet(a.Labels)).String()
+		id := toLabelSet(a.Labels).String()
 		if a.State == "firing" {
 			if _, seen := s.firing[id]; !seen {
 				s.firing[id] = now
