@@ -165,8 +165,8 @@ func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
 
 // The rate cap warns, naming the figures and what to do, when the accounts'
 // quiet polls alone need more requests a second than it allows: 20 accounts
-// at the default intervals need 20 x 27.2 a minute plus the public 1.2, 9.09
-// a second; a shard counts its own accounts. It refuses a negative cap.
+// at the default intervals need 20 x 31 a minute plus the public 1.2,
+// 10.35 a second; a shard counts its own accounts. It refuses a negative cap.
 func TestRateCapWarnsWhenTheAccountsNeedMoreAndRefusesANegativeOne(t *testing.T) {
 	path := writeDeskAccounts(t, 20)
 	const warning = "need more requests a second than --api.max-requests-per-second allows"
@@ -175,12 +175,12 @@ func TestRateCapWarnsWhenTheAccountsNeedMoreAndRefusesANegativeOne(t *testing.T)
 		code int
 		warn string // "" for none
 	}{
-		{[]string{"--api.max-requests-per-second=8"}, 0, "requests_per_second_needed=9.1 max_requests_per_second=8 accounts=20"},
-		{[]string{"--api.max-requests-per-second=9.1"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=8"}, 0, "requests_per_second_needed=10.4 max_requests_per_second=8 accounts=20"},
+		{[]string{"--api.max-requests-per-second=10.4"}, 0, ""},
 		{[]string{"--api.max-requests-per-second=0"}, 0, ""},
 		{nil, 0, ""},
 		{[]string{"--api.max-requests-per-second=8", "--shard.count=2", "--shard.index=0"}, 0, ""},
-		{[]string{"--api.max-requests-per-second=8", "--positions.interval=10s"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=8.4", "--positions.interval=10s"}, 0, ""},
 		{[]string{"--api.max-requests-per-second=-1"}, 1, ""},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -36,6 +36,10 @@ type options struct {
 	collectors     map[string]*bool
 	rateLimits     map[string]*rateLimitFlag
 	walletLookback namedDuration
+	// walletLookbackEvery and allowListFile are --wallet.lookback-interval
+	// and --wallet.withdrawal-allowlist.
+	walletLookbackEvery time.Duration
+	allowListFile       string
 
 	metricsPath string
 	logLevel    string
@@ -98,8 +102,12 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	o.web = kingpinflag.AddFlags(app, server.DefaultListenAddress)
 	o.addEndpointFlags(app)
 	o.walletLookback = namedDuration{flag: "--wallet.lookback"}
-	app.Flag("wallet.lookback", "How far back each wallet poll reads deposits and withdrawals; one in flight for longer drops out of view.").
+	app.Flag("wallet.lookback", "How far back a wallet poll of the whole lookback (every --wallet.lookback-interval) reads deposits and withdrawals; one in flight for longer drops out of view.").
 		Default("7d").SetValue(&o.walletLookback)
+	app.Flag("wallet.lookback-interval", "How often a wallet poll reads the whole --wallet.lookback instead of the rows created since the newest seen: "+
+		"how often the transfers in flight are refreshed.").Default("5m").DurationVar(&o.walletLookbackEvery)
+	app.Flag("wallet.withdrawal-allowlist", "YAML file listing the addresses withdrawals may go to (network, address, optional tag and name); "+
+		"each withdrawal is then counted as allowlisted or unlisted instead of known or new.").PlaceHolder("FILE").StringVar(&o.allowListFile)
 	app.Flag("web.telemetry-path", "Path under which to expose metrics.").Default("/metrics").StringVar(&o.metricsPath)
 	app.Flag("log.level", "Only log messages with the given severity or above. One of: [debug, info, warn, error]").Default("info").EnumVar(&o.logLevel, "debug", "info", "warn", "error")
 	app.Flag("log.format", "Output format of log messages. One of: [logfmt, json]").Default("logfmt").EnumVar(&o.logFormat, "logfmt", "json")
@@ -200,8 +208,8 @@ func (o *options) Validate() error {
 		return err
 	}
 	o.resolveEndpoints()
-	if o.walletLookback.d <= 0 {
-		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
+	if err := o.validateWallet(); err != nil {
+		return err
 	}
 	if o.budget <= 0 || o.budget > 1 {
 		return fmt.Errorf("--api.budget %v: must be greater than 0 and at most 1", o.budget)
@@ -303,29 +311,21 @@ func (o *options) resolveEndpoints() {
 	}
 }
 
-// quietPerSecond is the requests a second this replica sends with accounts
-// when every poll is quiet (one request, as checkIntervals counts): each
-// account endpoint's per account, the public ones once.
-func (o *options) quietPerSecond(accounts int) float64 {
-	total := 0.0
-	for _, i := range o.publicIntervals {
-		total += 1 / i.interval.Seconds()
+// validateWallet checks the wallet's lookback and interval, and that an
+// allow-list has a wallet to judge and the token networks that name a
+// withdrawal's network.
+func (o *options) validateWallet() error {
+	switch {
+	case o.walletLookback.d <= 0:
+		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
+	case o.walletLookbackEvery <= 0:
+		return fmt.Errorf("--wallet.lookback-interval %s: must be greater than 0", o.walletLookbackEvery)
+	case o.allowListFile != "" && !*o.collectors[client.EndpointWallet]:
+		return fmt.Errorf("--wallet.withdrawal-allowlist needs the wallet collector (--collector.wallet)")
+	case o.allowListFile != "" && !*o.collectors[client.EndpointTokenNetwork]:
+		return fmt.Errorf("--wallet.withdrawal-allowlist needs the token network list, which names each withdrawal's network (--collector.token-network)")
 	}
-	if accounts == 0 {
-		// Unchecked then, an interval may be 0.
-		return total
-	}
-	for _, i := range o.accountIntervals {
-		total += float64(accounts) / i.interval.Seconds()
-	}
-	return total
-}
-
-// pollers is how many pollers this replica runs with accounts. Each has
-// at most two requests waiting for the rate cap at once: its own, and the
-// public client's on its behalf (the exchange's time, the system status).
-func (o *options) pollers(accounts int) int {
-	return len(o.publicIntervals) + accounts*len(o.accountIntervals)
+	return nil
 }
 
 // validateMaxAmount reads --limits.max-amount: positive, and within what a

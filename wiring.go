@@ -22,6 +22,7 @@ import (
 	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
 	"github.com/prometheus/common/version"
 
+	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
@@ -63,6 +64,8 @@ type wiring struct {
 	clients map[string]*client.Client
 	store   *statefile.Store
 	watched prometheus.Gauge
+	// allowList is --wallet.withdrawal-allowlist's, nil without one.
+	allowList *allowlist.List
 }
 
 // prepare builds the public client, loads the accounts and checks the files
@@ -78,13 +81,18 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 		return nil, fmt.Errorf("--woox.api-url: %w", err)
 	}
 	w.public = public
-	if w.configured, err = config.Load(o.configFile, getenvFrom(env)); err != nil {
+	if w.configured, err = config.Load(o.configFile, config.LookupIn(env)); err != nil {
 		if o.configFile == "" {
-			err = withUnread(err, unreadVariables(env, config.ReadVariables(nil)))
+			err = withUnread(err, config.UnreadVariables(env, config.ReadVariables(nil)))
 		}
 		return nil, err
 	}
-	w.unread = unreadVariables(env, config.ReadVariables(w.configured))
+	w.unread = config.UnreadVariables(env, config.ReadVariables(w.configured))
+	if o.allowListFile != "" {
+		if w.allowList, err = config.LoadAllowList(o.allowListFile); err != nil {
+			return nil, fmt.Errorf("--wallet.withdrawal-allowlist: %w", err)
+		}
+	}
 	for _, a := range w.configured {
 		if o.shard.Owns(a.Name) {
 			w.accounts = append(w.accounts, a)
@@ -198,10 +206,12 @@ func (w *wiring) newExporter(accounts []config.Account, clients map[string]*clie
 func (w *wiring) collectorConfig(n int) collector.Config {
 	o := w.o
 	return collector.Config{
-		Public:         w.public,
-		Collectors:     o.enabled,
-		Intervals:      o.intervals,
-		WalletLookback: time.Duration(o.walletLookback.d),
+		Public:                 w.public,
+		Collectors:             o.enabled,
+		Intervals:              o.intervals,
+		WalletLookback:         time.Duration(o.walletLookback.d),
+		WalletLookbackInterval: o.walletLookbackEvery,
+		WithdrawalAllowList:    w.allowList,
 		// A poll waiting out the budget, 429s, back-offs or its turns under
 		// the rate cap is not stuck.
 		StallTimeout: client.LongestRequest(o.longestLimit(), o.requestTimeout) +
@@ -241,6 +251,9 @@ func (w *wiring) logStart(store *statefile.Store) {
 	if removed := store.RemovedTemporaries(); len(removed) > 0 {
 		level.Info(logger).Log("msg", "removed the temporary files of a state file save cut short by a crash",
 			"files", len(removed), "first", removed[0])
+	}
+	if w.allowList != nil {
+		level.Info(logger).Log("msg", "withdrawals judged against the allow-list", "path", w.o.allowListFile, "entries", w.allowList.Len())
 	}
 	if c := store.Corruption(); c != nil {
 		level.Warn(logger).Log("msg", "token history state file unusable: set aside, counters start from zero",
@@ -283,6 +296,31 @@ func (w *wiring) warnOverRateCap() {
 		"requests_per_second_needed", strconv.FormatFloat(need, 'f', 1, 64), "max_requests_per_second", perSecond, "accounts", len(w.accounts))
 }
 
+// quietPerSecond is the requests a second this replica sends with accounts
+// when every poll is quiet (one request, as checkIntervals counts): each
+// account endpoint's per account, the public ones once.
+func (o *options) quietPerSecond(accounts int) float64 {
+	total := 0.0
+	for _, i := range o.publicIntervals {
+		total += 1 / i.interval.Seconds()
+	}
+	if accounts == 0 {
+		// Unchecked then, an interval may be 0.
+		return total
+	}
+	for _, i := range o.accountIntervals {
+		total += float64(accounts) / i.interval.Seconds()
+	}
+	return total
+}
+
+// pollers is how many pollers this replica runs with accounts. Each has
+// at most two requests waiting for the rate cap at once: its own, and the
+// public client's on its behalf (the exchange's time, the system status).
+func (o *options) pollers(accounts int) int {
+	return len(o.publicIntervals) + accounts*len(o.accountIntervals)
+}
+
 // serveUntilStopped runs the pollers and serves until SIGINT or SIGTERM,
 // reloading the accounts on SIGHUP (and POST /-/reload with
 // --web.enable-lifecycle), then waits for the pollers to save their state.
@@ -317,26 +355,20 @@ func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net
 	return 0
 }
 
-// reloadReadyWithin bounds how long a reload serves the replaced
-// exporter's last data while the new one makes its first polls.
+// reloadReadyWithin bounds how long a reload serves the old data while the new pollers poll.
 const reloadReadyWithin = 30 * time.Second
 
 // reload reads the accounts again (--config.file and every secret) and,
 // when they changed, replaces the exporter: added accounts are polled,
-// removed ones dropped, a rotated key or secret signs the next request,
-// and every kept account's counters continue. Everything is checked before
-// anything changes; flags cannot change while running.
+// removed ones dropped, a rotated key or secret signs the next request, and
+// kept accounts' counters continue. It checks everything before it changes
+// anything.
 func (w *wiring) reload(live *collector.Live) error {
-	configured, err := config.Load(w.o.configFile, getenvFrom(w.env))
+	configured, err := config.Load(w.o.configFile, config.LookupIn(w.env))
 	if err != nil {
 		return err
 	}
-	var accounts []config.Account
-	for _, a := range configured {
-		if w.o.shard.Owns(a.Name) {
-			accounts = append(accounts, a)
-		}
-	}
+	accounts := slices.DeleteFunc(slices.Clone(configured), func(a config.Account) bool { return !w.o.shard.Owns(a.Name) })
 	if len(configured) > 0 {
 		if err := w.o.checkAccountIntervals(); err != nil {
 			return err
@@ -344,7 +376,7 @@ func (w *wiring) reload(live *collector.Live) error {
 	}
 	w.warnChangedFlags()
 	changes := reload.Diff(w.accounts, accounts)
-	w.configured, w.unread = configured, unreadVariables(w.env, config.ReadVariables(configured))
+	w.configured, w.unread = configured, config.UnreadVariables(w.env, config.ReadVariables(configured))
 	if changes.None() {
 		return nil
 	}
@@ -364,17 +396,20 @@ func (w *wiring) reload(live *collector.Live) error {
 	// Checked: from here on the reload happens. A rotated secret is
 	// swapped in place; a new key, or an account added or removed, needs
 	// a new exporter (the credentials collector knows the exporter's own key).
-	rebuild := len(changes.Added)+len(changes.Removed) > 0
-	for _, name := range changes.Rotated {
-		a := accounts[slices.IndexFunc(accounts, func(a config.Account) bool { return a.Name == name })]
-		rebuild = rebuild || a.APIKey != w.accounts[slices.IndexFunc(w.accounts, func(a config.Account) bool { return a.Name == name })].APIKey
-		if err := clients[name].SetCredentials(a.APIKey, a.Secret.Reveal()); err != nil {
-			return err
+	for _, a := range accounts {
+		if slices.Contains(changes.Rotated, a.Name) {
+			if err := clients[a.Name].SetCredentials(a.APIKey, a.Secret.Reveal()); err != nil {
+				return err
+			}
 		}
 	}
-	if rebuild {
+	if len(changes.Added)+len(changes.Removed) > 0 || changes.NewKey {
 		err = live.Replace(func(h *collector.Handoff) (*collector.Exporter, error) {
-			return w.newExporter(accounts, clients, h)
+			e, err := w.newExporter(accounts, clients, h)
+			if err != nil { // checked above: not expected, but never stop polling
+				e, _ = w.newExporter(w.accounts, w.clients, h)
+			}
+			return e, err
 		}, reloadReadyWithin)
 		if err != nil {
 			return err
@@ -397,16 +432,7 @@ func (w *wiring) warnChangedFlags() {
 		level.Warn(w.logger).Log("msg", "the command line no longer parses; a reload does not apply flags, restart to change them", "err", err)
 		return
 	}
-	inUse := map[string]string{}
-	for _, f := range w.app.Model().Flags {
-		inUse[f.Name] = f.Value.String()
-	}
-	var changed []string
-	for _, f := range app.Model().Flags {
-		if v, ok := inUse[f.Name]; ok && v != f.Value.String() {
-			changed = append(changed, "--"+f.Name)
-		}
-	}
+	changed := reload.ChangedFlags(w.app, app)
 	if len(changed) > 0 {
 		level.Warn(w.logger).Log("msg", "flags changed since start are not applied by a reload; restart to change them", "flags", strings.Join(changed, ","))
 	}
@@ -420,30 +446,4 @@ func walletNetworks(public *client.Client, shard int, tokenNetworksOn bool) coll
 		return nil
 	}
 	return public
-}
-
-// getenvFrom looks variables up in env (KEY=VALUE entries); the last entry of
-// a name wins, as with os.Getenv.
-func getenvFrom(env []string) func(string) string {
-	vars := map[string]string{}
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			vars[k] = v
-		}
-	}
-	return func(k string) string { return vars[k] }
-}
-
-// unreadVariables are the names of the WOOX_ variables set in env that the
-// exporter does not read, sorted; never their values.
-func unreadVariables(env []string, read map[string]bool) []string {
-	var unread []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "WOOX_") && !read[name] {
-			unread = append(unread, name)
-		}
-	}
-	slices.Sort(unread)
-	return slices.Compact(unread)
 }

@@ -22,7 +22,8 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			TotalCollateral: "5000.5", TakerFeeRate: "5", FuturesMakerFeeRate: "-1"}
 		a.Balances = []fakeexchange.Balance{{Token: "BTC", Holding: "1.000000000000000001", Frozen: "0.1", AvailableBalance: "0.9", MarkPrice: "65000.25"}}
 		a.Transfers = []fakeexchange.Transfer{
-			{ID: "w1", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
+			{ID: "w1", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour,
+				Address: "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v", Tag: "0104"},
 			{ID: "c1", Token: "USDT", Type: "COLLATERAL", Side: "WITHDRAW", Amount: "9", Status: "PROCESSING", CreatedAgo: time.Hour},
 			{ID: "old", Token: "USDT", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING", CreatedAgo: 9 * 24 * time.Hour},
 		}
@@ -57,7 +58,8 @@ func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {
 			t.Fatal(err, rejected)
 		}
 		if len(transfers) != 1 || transfers[0].ID != "w1" || transfers[0].Token != "TRON_USDT" || transfers[0].Side != "WITHDRAW" ||
-			transfers[0].Status != "PROCESSING" || transfers[0].Amount.String() != "500" {
+			transfers[0].Status != "PROCESSING" || transfers[0].Amount.String() != "500" ||
+			transfers[0].TargetAddress != "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v" || transfers[0].Tag != "0104" {
 			t.Fatalf("transfers %+v", transfers)
 		}
 		if age := now.Sub(time.UnixMilli(transfers[0].CreatedMs)); age < 2*time.Hour-2*time.Second || age > 2*time.Hour+2*time.Second {

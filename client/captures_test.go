@@ -130,7 +130,8 @@ func TestCaptureWalletHistory(t *testing.T) {
 			tr := got[0]
 			if tr.ID != "24032312465400366" || tr.Token != "TRON_USDT" || tr.Type != "BALANCE" || tr.Side != "DEPOSIT" ||
 				tr.Status != "COMPLETED" || !tr.Final() || !sameDecimal(tr.Amount, dec("5")) ||
-				tr.CreatedMs != 1711198014126 || tr.UpdatedMs != 1721624583727 {
+				tr.CreatedMs != 1711198014126 || tr.UpdatedMs != 1721624583727 ||
+				tr.TargetAddress != "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v" || tr.Tag != "" {
 				t.Errorf("got %+v", tr)
 			}
 		})

@@ -32,6 +32,10 @@ type Transfer struct {
 	Status string
 	// Amount is nil when the exchange did not send it.
 	Amount *decimal.Decimal
+	// TargetAddress is where the transfer went (a withdrawal's
+	// destination) and Tag its memo or destination tag (extra), for the
+	// chains that use one; "" when absent or empty.
+	TargetAddress, Tag string
 	// CreatedMs and UpdatedMs are Unix milliseconds; UpdatedMs is 0 when
 	// absent.
 	CreatedMs, UpdatedMs int64
@@ -121,6 +125,12 @@ func decodeTransfer(f fields) (Transfer, error) {
 	}
 	t.Status = strings.ToUpper(status)
 	if t.Amount, err = f.decimal("amount"); err != nil {
+		return fail(err)
+	}
+	if t.TargetAddress, _, err = f.text("targetAddress"); err != nil {
+		return fail(err)
+	}
+	if t.Tag, _, err = f.text("extra"); err != nil {
 		return fail(err)
 	}
 	created, present, err := f.time("createdTime")

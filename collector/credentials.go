@@ -285,8 +285,12 @@ func buildCredentials(b *builder) (prometheus.Collector, error) {
 	}
 	c := &CredentialsCollector{}
 	for _, a := range b.cfg.Accounts {
+		seen := saved[a.Name]
+		if handed, ok := b.cfg.handedAPIKeys(a.Name); ok {
+			seen = handed
+		}
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
-			cap: b.seriesCap(a.Name), keys: keyWatch{seen: saved[a.Name], saved: saved[a.Name]}}
+			cap: b.seriesCap(a.Name), keys: keyWatch{seen: seen, saved: seen}}
 		if store != nil {
 			ca.keys.save = store.SaveAPIKeys
 		}

@@ -40,8 +40,14 @@ func newKeyRig(t *testing.T, state string) *keyRig {
 // start of the binary does.
 func (x *keyRig) start() {
 	x.t.Helper()
+	x.startWith(nil)
+}
+
+// startWith is start with the handoff of a replaced exporter.
+func (x *keyRig) startWith(handoff *Handoff) {
+	x.t.Helper()
 	cfg := x.config()
-	cfg.Public, cfg.Collectors = nil, map[string]bool{}
+	cfg.Public, cfg.Collectors, cfg.Handoff = nil, map[string]bool{}, handoff
 	for _, ep := range Endpoints {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointCredentials
 	}
@@ -238,6 +244,23 @@ func TestKeyChangesContinueAcrossRestartsWithTheStateFile(t *testing.T) {
 		if strings.Contains(string(b), secret) {
 			t.Errorf("the state file holds %s:\n%s", secret, b)
 		}
+	}
+}
+
+// A reload hands what was seen of the keys over in memory, without a state
+// file: the counts continue, and a change made during the reload counts.
+func TestKeyChangesContinueAcrossAHandoff(t *testing.T) {
+	x := newKeyRig(t, "")
+	x.list([]string{"READ", "TRADE"}, []string{"10.0.0.1"})
+	x.poll()
+	x.list([]string{"READ", "TRADE"}, []string{"6.6.6.6"})
+	if got := x.poll(); got != "1/0" {
+		t.Fatalf("before the reload: %s, want 1/0", got)
+	}
+	x.list([]string{"READ", "WITHDRAWAL"}, []string{"6.6.6.6"})
+	x.startWith(x.e.Handoff())
+	if got := x.poll(); got != "1/1" {
+		t.Errorf("first poll after the reload: %s, want 1/1 (the counts handed over, the permission traded meanwhile counted)", got)
 	}
 }
 

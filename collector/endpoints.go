@@ -9,6 +9,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
+	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
 // Endpoint is one exchange endpoint the exporter polls: its entry of the
@@ -111,7 +112,7 @@ type builder struct {
 	every map[string]time.Duration
 	// part is what scrapes gather of the endpoint's collector, made with
 	// its first poller.
-	part *dataPart
+	part *exposition.Collected
 }
 
 // poll adds a poller of the endpoint for account ("" for a public one)
@@ -129,7 +130,7 @@ func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c promet
 		b.e.parts = append(b.e.parts, b.part)
 	}
 	b.e.pollers = append(b.e.pollers, &poller{endpoint: endpoint, account: account, interval: interval,
-		stallAfter: max(interval, b.cfg.StallTimeout), poll: b.part.wrap(fn), logger: b.cfg.Logger, now: b.cfg.Now})
+		stallAfter: max(interval, b.cfg.StallTimeout), poll: refreshing(b.part, fn), logger: b.cfg.Logger, now: b.cfg.Now})
 }
 
 // intervals resolves the poll interval of every endpoint from cfg.

@@ -12,7 +12,9 @@ import (
 	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
@@ -73,6 +75,14 @@ type Config struct {
 	// WalletLookback is how far back each wallet poll reads deposits and
 	// withdrawals: one in flight for longer drops out of view.
 	WalletLookback time.Duration
+	// WalletLookbackInterval is how often a wallet poll reads the whole
+	// WalletLookback rather than the rows created since the newest seen
+	// (every poll does when its interval is twice as long or longer).
+	WalletLookbackInterval time.Duration
+	// WithdrawalAllowList, when set, counts each withdrawal as allowlisted
+	// or unlisted instead of known or new; it needs the token network
+	// list, which names a withdrawal's network.
+	WithdrawalAllowList *allowlist.List
 	// WalletNetworks, when set and the token network endpoint is off, is
 	// read every token network interval only to split the wallet's
 	// network-token ids; nothing of it is exported (a shard other than 0
@@ -93,9 +103,11 @@ type Config struct {
 	SeriesPerEndpoint int
 
 	// State, when set, keeps every account's token history across
-	// restarts: an account found in it resumes its counters and cursor,
-	// and its state is saved after every token history poll and when Run
-	// returns. States of accounts not configured are left alone.
+	// restarts (its transfers and withdrawals too, through
+	// TransferStateStore and WithdrawalStateStore): an account found in it
+	// resumes its counters and cursor, and its state is saved after every
+	// token history poll and when Run returns. States of accounts not
+	// configured are left alone.
 	State StateStore
 
 	// Handoff, when set, holds the ledgers of the exporter this one
@@ -128,11 +140,10 @@ type Exporter struct {
 	networks tokenNetworkIndex
 	// parts are the data collectors and the poll health, each gathered
 	// when it changed: see Source.
-	parts []*dataPart
-	// wholeParts and accountParts are what scrapes are served: the parts
-	// of the collectors that are not per account, and a part per account.
-	wholeParts   []*dataPart
-	accountParts []*accountPart
+	parts []*exposition.Collected
+	// served is what scrapes are served: the parts of the collectors that
+	// are not per account, and a part per account and collector.
+	served *exposition.Parts
 	// epoch is added to every part's generation: an exporter that replaces
 	// another in the same handler has generations the handler never saw.
 	epoch uint64
@@ -157,6 +168,7 @@ func New(cfg Config) (*Exporter, error) {
 		{"token history late interval", &cfg.HistoryLateInterval, DefaultHistoryLateInterval},
 		{"token history late window", &cfg.HistoryLateWindow, DefaultHistoryLateWindow},
 		{"wallet lookback", &cfg.WalletLookback, DefaultWalletLookback},
+		{"wallet lookback interval", &cfg.WalletLookbackInterval, DefaultWalletLookbackInterval},
 	} {
 		if *d.v < 0 {
 			return nil, fmt.Errorf("%s %s: must not be negative", d.name, *d.v)
@@ -209,9 +221,9 @@ func New(cfg Config) (*Exporter, error) {
 	}
 	e.addHealth(cfg)
 	for _, p := range e.parts {
-		p.refresh()
+		p.Refresh()
 	}
-	e.wholeParts, e.accountParts = splitParts(e.parts)
+	e.served = exposition.NewParts(e.parts...)
 	return e, nil
 }
 

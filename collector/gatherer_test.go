@@ -87,24 +87,14 @@ func TestGathererShowsEachPageOfAPollInProgressWithoutWaiting(t *testing.T) {
 	}
 }
 
-func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
-	e := newExporter(t, testConfig(newTestRig(t)))
-	pollAll(e)
-	live := prometheus.NewRegistry()
-	live.MustRegister(e.collectors...)
-	if _, err := e.Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
-		t.Errorf("err = %v, want a family gathered twice", err)
-	}
-}
-
 func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
-	pg.refresh()
-	first := pg.generation()
-	pg.refresh()
-	if pg.generation() != first {
+	pg.Refresh()
+	first := pg.Generation()
+	pg.Refresh()
+	if pg.Generation() != first {
 		t.Fatal("the generation moved although nothing was counted")
 	}
 	end := historyNow.UnixMilli()
@@ -112,11 +102,11 @@ func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 		t.Fatal("record not counted")
 	}
 	a.Publish(l.Snapshot())
-	pg.refresh()
-	if pg.generation() == first {
+	pg.Refresh()
+	if pg.Generation() == first {
 		t.Fatal("the generation did not move after a record was counted")
 	}
-	mfs, err := pg.gather()
+	mfs, err := pg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,15 +119,15 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	r := newTestRig(t)
 	c := newTokenNetworkCollector(r.public, nil, nil)
 	pg := newDataPart(c)
-	poll := pg.wrap(c.poll)
+	poll := refreshing(pg, c.poll)
 	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	first := pg.generation()
+	first := pg.Generation()
 	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.generation() != first {
+	if pg.Generation() != first {
 		t.Fatal("an unchanged list moved the generation")
 	}
 	rows := tokenNetworkRows()
@@ -146,7 +136,7 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}
-	if pg.generation() == first {
+	if pg.Generation() == first {
 		t.Fatal("a changed withdrawal flag did not move the generation")
 	}
 }
@@ -158,19 +148,19 @@ func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", nil, l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
 	pg := newDataPart(&TokenHistoryCollector{accounts: []*historyAccount{a}})
-	pg.refresh()
-	before := pg.generation()
+	pg.Refresh()
+	before := pg.Generation()
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
 	a.Publish(l.Snapshot())
-	pg.refresh() // the page
-	page := pg.generation()
+	pg.Refresh() // the page
+	page := pg.Generation()
 	if page == before {
 		t.Fatal("a page that counted a record did not move the generation")
 	}
-	pg.refresh() // the end of the poll
-	if pg.generation() != page {
+	pg.Refresh() // the end of the poll
+	if pg.Generation() != page {
 		t.Error("the end of the poll moved the generation although nothing changed since the page")
 	}
 }

@@ -3,19 +3,25 @@ package collector
 import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // Handoff is what a stopped exporter passes to the one that replaces it in
 // the same process (a reload): every account's token history and transfer
 // ledger, so that their counters continue, with a state file or without.
 type Handoff struct {
-	History   map[string]ledger.State
-	Transfers map[string]ledger.TransfersState
+	History     map[string]ledger.State
+	Transfers   map[string]ledger.TransfersState
+	Withdrawals map[string]ledger.WithdrawalsState
+	// APIKeys are what the credentials polls last saw, and counted, of
+	// each account's keys.
+	APIKeys map[string]statefile.APIKeys
 }
 
 // Handoff exports the ledgers; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
-	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}}
+	h := &Handoff{History: map[string]ledger.State{}, Transfers: map[string]ledger.TransfersState{}, Withdrawals: map[string]ledger.WithdrawalsState{},
+		APIKeys: map[string]statefile.APIKeys{}}
 	if e.history != nil {
 		for _, a := range e.history.accounts {
 			// A saved state not yet judged against the exchange's clock
@@ -28,6 +34,18 @@ func (e *Exporter) Handoff() *Handoff {
 	if c, ok := e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector); ok {
 		for _, a := range c.accounts {
 			h.Transfers[a.name] = a.ledger.Export()
+		}
+	}
+	if c, ok := e.byName[client.EndpointCredentials].(*CredentialsCollector); ok {
+		for _, a := range c.accounts {
+			h.APIKeys[a.name] = a.keys.saved
+		}
+	}
+	if c, ok := e.byName[client.EndpointWallet].(*WalletCollector); ok {
+		for _, a := range c.reads {
+			if w := a.withdrawals; w != nil {
+				h.Withdrawals[w.account] = w.ledger.Export()
+			}
 		}
 	}
 	return h
@@ -50,4 +68,22 @@ func (cfg *Config) handedTransfers(account string) (ledger.TransfersState, bool)
 	}
 	st, ok := cfg.Handoff.Transfers[account]
 	return st, ok
+}
+
+// handedWithdrawals is handedHistory for the withdrawal ledger.
+func (cfg *Config) handedWithdrawals(account string) (ledger.WithdrawalsState, bool) {
+	if cfg.Handoff == nil {
+		return ledger.WithdrawalsState{}, false
+	}
+	st, ok := cfg.Handoff.Withdrawals[account]
+	return st, ok
+}
+
+// handedAPIKeys is handedHistory for what was seen of the API keys.
+func (cfg *Config) handedAPIKeys(account string) (statefile.APIKeys, bool) {
+	if cfg.Handoff == nil {
+		return nil, false
+	}
+	keys, ok := cfg.Handoff.APIKeys[account]
+	return keys, ok
 }

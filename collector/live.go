@@ -78,13 +78,11 @@ var ErrNotRunning = errors.New("the exporter is not running")
 
 // Replace stops the current exporter (its polls cut short, its state
 // saved), builds the next from its handoff and starts it. build may return
-// an exporter and an error together: the exporter is started all the same
-// (one built from the old configuration, say), and the error returned;
-// with no exporter, polling stops, so build falls back to what built the
-// current one. The
-// stopped exporter's data is served until the next is ready or readyWithin
-// has passed, so that a reload does not empty the series for the length of
-// the first polls.
+// an exporter and an error together (one built from the configuration
+// before, after the new one failed): that exporter runs and the error is
+// returned. With no exporter at all, polling stops. The stopped exporter's
+// data is served until the next is ready, at most readyWithin, so that a
+// reload does not empty the series for the length of the first polls.
 func (l *Live) Replace(build func(*Handoff) (*Exporter, error), readyWithin time.Duration) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

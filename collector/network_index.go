@@ -2,9 +2,12 @@ package collector
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
 )
@@ -18,6 +21,10 @@ type tokenNetworkIndex struct {
 	// changes counts the lists stored: a wallet already collected splits
 	// differently after one.
 	changes atomic.Uint64
+	// firstPoll is closed once the first poll of the list has ended, with
+	// a list or not (made by makeOnce, closed by closeOnce).
+	makeOnce, closeOnce sync.Once
+	firstPoll           chan struct{}
 }
 
 // networkSplitter splits network-token ids by one token network list.
@@ -43,6 +50,35 @@ func (x *tokenNetworkIndex) store(rows []client.TokenNetwork) {
 	s.networks = slices.Compact(s.networks)
 	x.v.Store(s)
 	x.changes.Add(1)
+	x.polled()
+}
+
+// polled notes that a poll of the list ended, with a list or not.
+func (x *tokenNetworkIndex) polled() {
+	ch := x.firstPollDone()
+	x.closeOnce.Do(func() { close(ch) })
+}
+
+func (x *tokenNetworkIndex) firstPollDone() chan struct{} {
+	x.makeOnce.Do(func() { x.firstPoll = make(chan struct{}) })
+	return x.firstPoll
+}
+
+// waitFirstPoll waits up to d for the first poll of the list to end, and
+// reports whether a list is stored: a wallet's first poll, which starts
+// with the token networks', then names its withdrawals' networks at once,
+// and waits no longer when the list could not be read.
+func (x *tokenNetworkIndex) waitFirstPoll(ctx context.Context, d time.Duration) bool {
+	if !x.loaded() && d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-x.firstPollDone():
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	return x.loaded()
 }
 
 // generation changes with every list stored.
@@ -66,4 +102,19 @@ func (x *tokenNetworkIndex) split(id string) (token, network string) {
 		}
 	}
 	return id, ""
+}
+
+// loaded reports whether a list has been stored.
+func (x *tokenNetworkIndex) loaded() bool { return x.v.Load() != nil }
+
+// splitWithdrawal is split, but a plain id that is itself a listed
+// network's name (BTC, ETH) is that network's own token on it: a
+// withdrawal is matched against the allow-list by its network, which
+// every listed network then has.
+func (x *tokenNetworkIndex) splitWithdrawal(id string) (token, network string) {
+	token, network = x.split(id)
+	if s := x.v.Load(); network == "" && s != nil && slices.Contains(s.networks, id) {
+		return id, id
+	}
+	return token, network
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // listEndpoints are the endpoints whose answers are lists of rows the
@@ -57,11 +58,12 @@ func rowsRig(t *testing.T) (*rig, *Exporter) {
 func dataText(t *testing.T, e *Exporter) string {
 	t.Helper()
 	var buf bytes.Buffer
-	for _, p := range e.parts {
-		if _, health := p.split.(healthHalf); health {
+	for _, c := range e.collectors {
+		switch c.(type) {
+		case *HealthCollector, *clientMetrics:
 			continue
 		}
-		mfs, err := p.gather()
+		mfs, err := testsupport.RegistryGather(t, c)
 		if err != nil {
 			t.Fatal(err)
 		}

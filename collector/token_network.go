@@ -74,6 +74,10 @@ func newTokenNetworkCollector(api TokenNetworkAPI, index *tokenNetworkIndex, sc 
 func (c *TokenNetworkCollector) poll(ctx context.Context, _ func()) (leftOut, error) {
 	rows, rejected, err := c.api.TokenNetworks(ctx)
 	if err != nil {
+		if c.index != nil {
+			// The wallets waiting for a first list wait no longer.
+			c.index.polled()
+		}
 		return leftOut{}, err
 	}
 	rows = capRows(c.cap, dedupeTokenNetworks(rows))

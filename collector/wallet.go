@@ -12,9 +12,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// DefaultWalletLookback is how far back each wallet poll reads transfers
-// when Config.WalletLookback is zero.
-const DefaultWalletLookback = 7 * 24 * time.Hour
+// Defaults of the zero Config.WalletLookback and WalletLookbackInterval:
+// how far back a wallet poll of the whole lookback reads transfers, and how
+// often one does.
+const (
+	DefaultWalletLookback         = 7 * 24 * time.Hour
+	DefaultWalletLookbackInterval = 5 * time.Minute
+)
 
 // walletSides are the sides every account exports a count of, 0 while
 // nothing is in flight.
@@ -49,60 +53,81 @@ type inFlight struct {
 // series.
 type inFlightSeries struct{ token, network, side, status string }
 
-// walletSnapshot is what one wallet poll found in flight.
+// walletSnapshot is what the last read of the whole lookback found in
+// flight, and the withdrawals counted.
 type walletSnapshot struct {
+	// read is false until the whole lookback was read: nothing is known
+	// in flight then.
+	read   bool
 	counts []inFlight
 	// oldestMs is the creation time of the oldest transfer in flight, by
 	// side.
-	oldestMs map[string]int64
+	oldestMs    map[string]int64
+	withdrawals withdrawalSnapshot
 }
 
 // WalletCollector exports each account's deposits and withdrawals in flight
-// as last polled.
+// as last polled, and its withdrawals counted by destination.
 type WalletCollector struct {
 	perAccount[walletSnapshot]
 	// networks split the exchange's network-token ids.
 	networks *tokenNetworkIndex
+	// reads are what each account's polls read, by account index.
+	reads []*walletAccount
 }
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
 
 func init() { register(endpoint.Wallet, buildWallet) }
 
-// buildWallet polls the transfers of each account created within the
-// lookback.
+// buildWallet polls the transfers of each account (walletAccount says
+// what each poll reads) and counts its withdrawals, resumed from the state
+// file when it holds the account.
 func buildWallet(b *builder) (prometheus.Collector, error) {
-	lookback := b.cfg.WalletLookback
-	c := &WalletCollector{networks: &b.e.networks,
-		perAccount: perAccount[walletSnapshot]{descs: []*prometheus.Desc{walletInFlightDesc, walletInFlightBySideDesc, walletOldestInFlightDesc}}}
+	c := &WalletCollector{networks: &b.e.networks, perAccount: perAccount[walletSnapshot]{descs: []*prometheus.Desc{
+		walletInFlightDesc, walletInFlightBySideDesc, walletOldestInFlightDesc, withdrawalsDesc, withdrawalDestinationDesc}}}
 	c.emit = c.emitAccount
-	out := c.pollEach(b, c, func(a Account) readFunc[walletSnapshot] {
-		sc := b.seriesCap(a.Name)
-		return func(ctx context.Context) (walletSnapshot, []client.RejectedRow, error) {
-			end := a.API.ServerNow()
-			transfers, rejected, err := a.API.WalletHistory(ctx, end.Add(-lookback).UnixMilli(), end.UnixMilli())
-			snap := walletInFlight(transfers)
-			snap.counts = capRows(sc, snap.counts)
-			return snap, rejected, err
-		}
-	})
-	// The token network endpoint is on unless Collectors turns it off.
-	if on, set := b.cfg.Collectors[client.EndpointTokenNetwork]; out != nil && b.cfg.WalletNetworks != nil && set && !on {
+	// The token network endpoint is on unless Collectors turns it off; when
+	// it is off, a shard other than 0 still reads the list for its wallets.
+	on, set := b.cfg.Collectors[client.EndpointTokenNetwork]
+	selfNetworks := len(b.cfg.Accounts) > 0 && b.cfg.WalletNetworks != nil && set && !on
+	counters, err := newWithdrawalCounters(b, (b.cfg.Public != nil && (on || !set)) || selfNetworks)
+	if err != nil {
+		return nil, err
+	}
+	if selfNetworks {
 		api := b.cfg.WalletNetworks
 		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
 			networks, rejected, err := api.TokenNetworks(ctx)
 			if err == nil {
 				c.networks.store(dedupeTokenNetworks(networks))
 			}
+			c.networks.polled()
 			return leftOutOf(rejected, err)
 		})
 	}
-	return out, nil
+	for _, a := range b.cfg.Accounts {
+		l := c.add(a.Name)
+		wa := &walletAccount{api: a.API, lookback: b.cfg.WalletLookback, lookbackEvery: b.cfg.WalletLookbackInterval, interval: b.interval,
+			cap: b.seriesCap(a.Name), networksWait: walletNetworksWait}
+		c.reads = append(c.reads, wa)
+		if wa.withdrawals, err = counters(a.Name, wa.cap); err != nil {
+			return nil, err
+		}
+		// The counters restored from the state file are shown before the
+		// first poll.
+		_ = l.set(wa.snapshot(b.cfg.Now().UnixMilli()), nil)
+		b.pollList(c, a.Name, func(ctx context.Context, _ func()) (leftOut, error) {
+			v, rejected, err := wa.read(ctx)
+			return leftOutOf(rejected, l.set(v, err))
+		})
+	}
+	return collectorOrNil(c, len(c.accounts)), nil
 }
 
 // walletInFlight counts the transfers not in a final status.
 func walletInFlight(transfers []client.Transfer) walletSnapshot {
-	snap := walletSnapshot{oldestMs: map[string]int64{}}
+	snap := walletSnapshot{read: true, oldestMs: map[string]int64{}}
 	index := map[inFlight]int{}
 	for _, t := range transfers {
 		if t.Final() {
@@ -137,8 +162,12 @@ func (c *WalletCollector) generationAt(i int) uint64 {
 	return c.perAccount.generationAt(i) + c.networks.generation()
 }
 
-// emitAccount exports one account's transfers in flight.
+// emitAccount exports one account's transfers in flight and withdrawals.
 func (c *WalletCollector) emitAccount(ch chan<- prometheus.Metric, account string, snap *walletSnapshot) {
+	emitWithdrawals(ch, account, &snap.withdrawals)
+	if !snap.read {
+		return
+	}
 	bySide := map[string]int{}
 	for _, side := range walletSides {
 		bySide[side] = 0

@@ -134,12 +134,14 @@ func (l *fileLoader) yamlError(data []byte, err error) error {
 	return errors.New(l.where(0, "") + "invalid YAML: " + strings.TrimPrefix(msg, "yaml: "))
 }
 
-func (l *fileLoader) load(data []byte) ([]Account, error) {
+// document parses data as one YAML document and returns its root node;
+// empty is what an empty file (or one holding only null) is refused with.
+func (l *fileLoader) document(data []byte, empty string) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New(l.where(0, "") + "no accounts: the file is empty")
+			return nil, errors.New(l.where(0, "") + empty)
 		}
 		return nil, l.yamlError(data, err)
 	}
@@ -155,13 +157,21 @@ func (l *fileLoader) load(data []byte) ([]Account, error) {
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			return nil, errors.New(l.where(0, "") + "no accounts: the file is empty")
+			return nil, errors.New(l.where(0, "") + empty)
 		}
 		root = root.Content[0]
 	}
 	root = resolve(root)
 	if isNull(root) {
-		return nil, errors.New(l.where(root.Line, "") + "no accounts: the file is empty")
+		return nil, errors.New(l.where(root.Line, "") + empty)
+	}
+	return root, nil
+}
+
+func (l *fileLoader) load(data []byte) ([]Account, error) {
+	root, err := l.document(data, "no accounts: the file is empty")
+	if err != nil {
+		return nil, err
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, errors.New(l.where(root.Line, "") + "expected a mapping with an accounts list, got " + kindName(root))

@@ -31,6 +31,8 @@ var expectedAlerts = []string{
 	// longer accepted as collateral at 20s.
 	"WooxCollateralRatioCut severity=critical account=main token=SOL",
 	"WooxCollateralDisabled account=sub token=LTC",
+	// main withdrew to an address it never sent to (no allow-list here).
+	"WooxWithdrawalToNewAddress account=main network=TRON address=TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE amount=250",
 }
 
 // inhibitedAlerts must reach Alertmanager but no one: it holds them back with
@@ -165,4 +167,11 @@ var silentAlerts = []string{
 	"WooxCollateralRatioCut token=WOO",
 	"WooxCollateralRatioCut account=sub",
 	"WooxCollateralDisabled account=main",
+	// The seed's addresses and the second withdrawal to one are known; no
+	// allow-list, so nothing is unlisted.
+	"WooxWithdrawalToNewAddress id=e2e-w-1",
+	"WooxWithdrawalToNewAddress id=e2e-w-2",
+	"WooxWithdrawalToNewAddress id=e2e-w-4",
+	"WooxWithdrawalToNewAddress account=sub",
+	"WooxWithdrawalToUnlistedAddress",
 }

@@ -28,7 +28,7 @@ var restoredCounters = []string{
 	"woox_token_history_records_total", "woox_token_history_inflow_total", "woox_token_history_outflow_total",
 	"woox_token_history_records_by_type_total", "woox_token_history_late_records_total",
 	"woox_token_history_shared_id_records_total", "woox_transfers_total", "woox_transfer_amount_total",
-	"woox_api_key_allowed_ips_changes_total", "woox_api_key_permission_changes_total",
+	"woox_api_key_allowed_ips_changes_total", "woox_api_key_permission_changes_total", "woox_wallet_withdrawals_total",
 }
 
 // counterWatch scrapes whichever exporter process is current every 0.2 s and

@@ -69,12 +69,18 @@ func everyFamilyFake(t *testing.T) string {
 }
 
 // startEveryFamily starts the binary against the fake at fakeURL with both
-// of its accounts, every collector on and a state file of its own, plus
-// args, and waits until it is ready.
+// of its accounts, every collector on, a state file of its own and an
+// allow-list that lists one of the demo's withdrawals (the other, unlisted,
+// is named by woox_wallet_withdrawal_destination_info from the first poll),
+// plus args, and waits until it is ready.
 func startEveryFamily(t *testing.T, fakeURL string, args ...string) *exportertest.Process {
 	t.Helper()
+	allowList := filepath.Join(t.TempDir(), "allowlist.yml")
+	if err := os.WriteFile(allowList, []byte("- {network: TRON, address: TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret}, append([]string{
-		"--woox.api-url=" + fakeURL, "--config.file=" + everyAreaConfig(t),
+		"--woox.api-url=" + fakeURL, "--config.file=" + everyAreaConfig(t), "--wallet.withdrawal-allowlist=" + allowList,
 		"--collector.sub-accounts", "--token-history.state-file=" + filepath.Join(t.TempDir(), "state.json")}, args...)...)
 	p.WaitReady(t)
 	return p

@@ -120,6 +120,19 @@ func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {
 	if r.p.Exited() || r.p.Pid() != pid || value(t, s, "process_start_time_seconds") != startTime {
 		t.Fatalf("the process did not survive the SIGHUP\n%s", r.p.Output())
 	}
+	// The withdrawals counted before the reload are still counted after it.
+	counted := 0.0
+	for series, b := range before {
+		if string(b.Metric[model.MetricNameLabel]) == "woox_wallet_withdrawals_total" && b.Metric["account"] == "main" {
+			counted += float64(b.Value)
+			if a, ok := s[series]; !ok || a.Value < b.Value {
+				t.Errorf("%s: %v before the reload, %v after", series, b.Value, a)
+			}
+		}
+	}
+	if counted == 0 {
+		t.Error("main counted no withdrawal before the reload: the check above proves nothing")
+	}
 	if v := value(t, s, "woox_exporter_config_last_reload_successful"); v != 1 {
 		t.Errorf("woox_exporter_config_last_reload_successful = %v after a good reload", v)
 	}

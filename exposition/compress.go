@@ -5,28 +5,16 @@ import (
 	"compress/gzip"
 	"strconv"
 	"strings"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // compress is b as a gzip member: the data is compressed again whenever
-// its part changes. A small body (most are) gets fixed Huffman codes
-// (fixedEncoder), a larger one compress/flate's fastest level, whose
-// tables pay for themselves there. The member is copied out at its size:
-// thousands are kept.
+// its part changes, so at the fastest level, and with klauspost/compress,
+// which there is faster than compress/flate on the bodies a part holds (a
+// few hundred bytes to a few kilobytes) for as many bytes. The member is
+// copied out at its size: thousands are kept.
 func compress(b []byte) []byte {
-	if len(b) < fixedBelow {
-		e := fixedEncoders.get()
-		defer fixedEncoders.put(e)
-		e.scratch = e.member(e.scratch[:0], b)
-		return bytes.Clone(e.scratch)
-	}
-	return compressFlate(b)
-}
-
-// fixedBelow is the body size from which compress/flate's dynamic tables
-// make a member enough smaller to be worth their time.
-const fixedBelow = 4096
-
-func compressFlate(b []byte) []byte {
 	z := scratchPool.Get().(*bytes.Buffer)
 	defer scratchPool.Put(z)
 	z.Reset()
@@ -67,21 +55,17 @@ func (l freeList[T]) put(v *T) {
 	}
 }
 
-// gzipWriters makes gzip writers at level.
-func gzipWriters(level int) freeList[gzip.Writer] {
-	return newFreeList(func() *gzip.Writer {
-		gz, _ := gzip.NewWriterLevel(nil, level)
+// liveWriters compress the live families of each answer; fastWriters the
+// data's members.
+var (
+	liveWriters = newFreeList(func() *gzip.Writer {
+		gz, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
 		return gz
 	})
-}
-
-// liveWriters compress the live families of each answer; fastWriters the
-// data's larger members, at the fastest level: the data is compressed again
-// whenever its part changes; fixedEncoders the smaller ones (64 KB each).
-var (
-	liveWriters   = gzipWriters(gzip.DefaultCompression)
-	fastWriters   = gzipWriters(gzip.BestSpeed)
-	fixedEncoders = newFreeList(func() *fixedEncoder { return new(fixedEncoder) })
+	fastWriters = newFreeList(func() *kgzip.Writer {
+		gz, _ := kgzip.NewWriterLevel(nil, kgzip.BestSpeed)
+		return gz
+	})
 )
 
 // acceptsGzip reports whether an Accept-Encoding header allows gzip: listed

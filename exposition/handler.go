@@ -3,7 +3,9 @@
 // the data ones, which change only when a poll changes them. The data
 // families come in parts (one per account, say), each encoded once per
 // change and per format asked for; a scrape stitches the parts' encodings
-// into one answer, each family written once, its metrics in part order. A
+// into one answer, each family written once, its metrics in part order.
+// Parts makes the parts of a set of collectors: each whole, or a Split a
+// part per account, gathered as a registry would without one. A
 // gzipped format keeps each part's metrics of each family as a gzip member,
 // compressed once per change of that part; an answer is the live families'
 // member, then the data's members in turn with the headers between them as

@@ -80,4 +80,10 @@
 // clock before the first poll (a host whose clock is behind at boot would
 // find a good cursor in its future); one too far ahead is set aside and the
 // account counts from zero.
+//
+// # Transfers and withdrawals
+//
+// Transfers counts the transfers between accounts, and Withdrawals the
+// withdrawals of the wallet history, each once by its id, with the same
+// care: ids are remembered for as long as a later read may list them again.
 package ledger

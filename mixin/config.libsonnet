@@ -72,9 +72,9 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet',
     dataStaleFastSeconds: 300,
-    dataStaleSlowEndpoints: 'credentials|token_network|wallet',
+    dataStaleSlowEndpoints: 'credentials|token_network',
     dataStaleSlowSeconds: 1200,
     dataStaleSubAccountsSeconds: 3600,
 
@@ -153,6 +153,11 @@
     // WooxTransferOutToUnwatchedAccount fires for this long (seconds)
     // after a completed transfer out to an account no replica watches.
     transferOutUnwatchedWindowSeconds: 3600,
+    // ... and counts an account as watched while a replica exported it
+    // within this window: longer than a rollout or an outage that
+    // WooxExporterDown pages for anyway, so that neither makes the
+    // restarting replica's accounts look unwatched.
+    transferAccountsWatchedWindow: '1h',
     // Collateral (woox_token_*, polled every --token-config.interval, 15s).
     // WooxCollateralRatioCut compares a held token's collateral ratio with
     // its highest over collateralRatioCutWindow (also the window in which

@@ -1,7 +1,8 @@
 // Package statefile keeps every account's token history ledger state, its
-// transfer ledger state and what it last saw of its API keys, in one file,
-// so that the exporter's counters continue across restarts and records that
-// arrived (or keys that changed) while it was down are counted once.
+// transfer and withdrawal ledger states and what it last saw of its API keys,
+// in one file, so that the exporter's counters continue across restarts and
+// records that arrived (or keys that changed) while it was down are counted
+// once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
 // atomically on every Save: a temporary file in the same directory, fsync,
@@ -51,6 +52,10 @@ type Document struct {
 	// APIKeys maps an account name to what was last seen of its API keys
 	// (APIKeys); absent from older files, which load as they are.
 	APIKeys map[string]APIKeys `json:"api_keys,omitempty"`
+	// Withdrawals maps an account name to its withdrawal ledger state;
+	// absent from files written before withdrawals were counted, which
+	// load as they are.
+	Withdrawals map[string]ledger.WithdrawalsState `json:"withdrawals,omitempty"`
 }
 
 // Decode parses and checks a state document: the version, and that every
@@ -63,7 +68,8 @@ func Decode(b []byte) (map[string]ledger.State, error) {
 	return doc.Accounts, err
 }
 
-// DecodeDocument is Decode of the whole document, the transfer states too.
+// DecodeDocument is Decode of the whole document, the transfer and
+// withdrawal states too.
 func DecodeDocument(b []byte) (Document, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -95,6 +101,11 @@ func DecodeDocument(b []byte) (Document, error) {
 			return Document{}, fmt.Errorf("account %q: api keys: %w", name, err)
 		}
 	}
+	for name, st := range doc.Withdrawals {
+		if _, err := ledger.WithdrawalsFromState(st, 0, 0); err != nil {
+			return Document{}, fmt.Errorf("account %q: %w", name, err)
+		}
+	}
 	return doc, nil
 }
 
@@ -103,7 +114,8 @@ func Encode(accounts map[string]ledger.State) ([]byte, error) {
 	return EncodeDocument(Document{Accounts: accounts})
 }
 
-// EncodeDocument renders a state document, the transfer states too, at
+// EncodeDocument renders a state document, the transfer and withdrawal
+// states too, at
 // this package's Version.
 func EncodeDocument(doc Document) ([]byte, error) {
 	if doc.Accounts == nil {
@@ -136,6 +148,7 @@ type Store struct {
 	accounts      map[string]ledger.State
 	transfers     map[string]ledger.TransfersState
 	apiKeys       map[string]APIKeys
+	withdrawals   map[string]ledger.WithdrawalsState
 	writeFailures uint64
 	lastWrite     time.Time
 }
@@ -151,7 +164,8 @@ func Open(path string, now time.Time) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}, apiKeys: map[string]APIKeys{}}
+	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}, apiKeys: map[string]APIKeys{},
+		withdrawals: map[string]ledger.WithdrawalsState{}}
 	removed, err := removeTemporaries(path)
 	if err != nil {
 		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
@@ -172,6 +186,9 @@ func Open(path string, now time.Time) (*Store, error) {
 		}
 		if doc.APIKeys != nil {
 			s.apiKeys = doc.APIKeys
+		}
+		if doc.Withdrawals != nil {
+			s.withdrawals = doc.Withdrawals
 		}
 		return s, nil
 	}
@@ -334,9 +351,26 @@ func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
 	return s.writeLocked()
 }
 
+// WithdrawalStates returns a copy of every account's saved withdrawal
+// ledger state.
+func (s *Store) WithdrawalStates() map[string]ledger.WithdrawalsState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.withdrawals)
+}
+
+// SaveWithdrawals records the withdrawal ledger state of one account and
+// rewrites the file atomically, as Save does.
+func (s *Store) SaveWithdrawals(account string, st ledger.WithdrawalsState) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.withdrawals[account] = st
+	return s.writeLocked()
+}
+
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers, APIKeys: s.apiKeys})
+	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers, APIKeys: s.apiKeys, Withdrawals: s.withdrawals})
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}

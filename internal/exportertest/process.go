@@ -38,6 +38,12 @@ func StartBinary(ctx context.Context, bin string, env []string, args ...string) 
 	if err != nil {
 		return nil, err
 	}
+	return StartBinaryAt(ctx, bin, addr, env, args...)
+}
+
+// StartBinaryAt is StartBinary on addr, host:port: an exporter restarted
+// where Prometheus scrapes it.
+func StartBinaryAt(ctx context.Context, bin, addr string, env []string, args ...string) (*Process, error) {
 	cmd := exec.CommandContext(ctx, bin, append([]string{"--web.listen-address=" + addr}, args...)...)
 	cmd.Env = env
 	return StartCommand(cmd, addr)

@@ -17,7 +17,18 @@ import (
 // the test ends.
 func Start(t testing.TB, env []string, args ...string) *Process {
 	t.Helper()
-	p, err := StartBinary(context.Background(), Binary(t), append([]string{"PATH=" + os.Getenv("PATH")}, env...), args...)
+	addr, err := FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return StartAt(t, addr, env, args...)
+}
+
+// StartAt is Start on addr, host:port: for an exporter restarted where
+// Prometheus scrapes it.
+func StartAt(t testing.TB, addr string, env []string, args ...string) *Process {
+	t.Helper()
+	p, err := StartBinaryAt(context.Background(), Binary(t), addr, append([]string{"PATH=" + os.Getenv("PATH")}, env...), args...)
 	if err != nil {
 		t.Fatal(err)
 	}

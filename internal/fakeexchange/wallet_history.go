@@ -50,6 +50,11 @@ type Transfer struct {
 	UpdatedTime int64  `yaml:"updated_time"`
 	FeeToken    string `yaml:"fee_token"`
 	FeeAmount   string `yaml:"fee_amount"`
+	// Address is served as targetAddress: a withdrawal's destination, a
+	// deposit's own address. Tag is served as extra: the memo or
+	// destination tag of the chains that use one.
+	Address string `yaml:"address"`
+	Tag     string `yaml:"tag"`
 }
 
 func (t Transfer) validate() error {
@@ -84,7 +89,8 @@ type TransferEvent struct {
 
 // PutTransfer adds t to the account's wallet history, or replaces the
 // transfer with its id; a replacement keeps the creation time unless t
-// sets one, and is updated now.
+// sets one, and is updated now. A new transfer without a creation time is
+// created now: a test appends a withdrawal row at runtime this way.
 func (e *Exchange) PutTransfer(account string, t Transfer) error {
 	if err := t.validate(); err != nil {
 		return fmt.Errorf("put transfer: %w", err)
@@ -178,9 +184,9 @@ func (e *Exchange) transferRow(account string, t Transfer, created any) object {
 	e.set(o, "externalId", t.ID)
 	e.set(o, "applicationId", "app-"+account)
 	e.set(o, "token", t.Token)
-	e.setAlways(o, "targetAddress", "")
+	e.setAlways(o, "targetAddress", t.Address)
 	e.setAlways(o, "sourceAddress", "")
-	e.setAlways(o, "extra", "")
+	e.setAlways(o, "extra", t.Tag)
 	e.set(o, "type", t.typeOrBalance())
 	e.set(o, "tokenSide", t.Side)
 	e.set(o, "amount", e.decimalField(t.Amount))
@@ -245,11 +251,15 @@ func applyWalletEvent(e *Exchange, ev Event) error {
 
 // demoWallet are three transfers of "main", their tokens network-token ids
 // as the exchange sends them: a withdrawal stuck in PROCESSING for two
-// hours, a deposit confirming and a withdrawal completed.
+// hours, a deposit confirming and a withdrawal completed, each with its
+// address.
 func demoWallet(s *Scenario) {
 	s.account("main").Transfers = []Transfer{
-		{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1"},
-		{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute},
-		{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour},
+		{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1",
+			Address: "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v"},
+		{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute,
+			Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"},
+		{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour,
+			Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"},
 	}
 }

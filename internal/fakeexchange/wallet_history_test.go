@@ -80,6 +80,34 @@ func TestWalletHistoryModes(t *testing.T) {
 			t.Errorf("want every transfer whatever the filter, got %v", rows)
 		}
 	})
+	t.Run("addresses and tags, in both spellings", func(t *testing.T) {
+		for _, snake := range []bool{false, true} {
+			h := newHarness(t, walletScenario(func(s *Scenario) {
+				s.SnakeCaseBodies = snake
+				s.Accounts[0].Transfers[0].Address, s.Accounts[0].Transfers[0].Tag = "rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh", "104"
+			}))
+			address, extra := "targetAddress", "extra"
+			if snake {
+				address = "target_address"
+			}
+			// Appended at runtime: created now, served newest first.
+			if err := h.ex.PutTransfer("a", Transfer{ID: "w9", Token: "ETH_USDT", Side: "WITHDRAW", Amount: "9", Status: "NEW",
+				Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"}); err != nil {
+				t.Fatal(err)
+			}
+			rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "type=BALANCE", "a1")))
+			if len(rows) != 4 || rows[0]["id"] != "w9" || rows[0][address] != "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa" || rows[0][extra] != "" {
+				t.Errorf("snake %t: appended row %v", snake, rows[0])
+			}
+			if rows[2]["id"] != "w1" || rows[2][address] != "rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh" || rows[2][extra] != "104" {
+				t.Errorf("snake %t: w1 %v", snake, rows[2])
+			}
+			// A deposit has its address; the live rows send both fields even when empty.
+			if v, ok := rows[3][extra]; !ok || v != "" {
+				t.Errorf("snake %t: w2 %v", snake, rows[3])
+			}
+		}
+	})
 	t.Run("snake_case, milliseconds, camelCase meta", func(t *testing.T) {
 		h := newHarness(t, walletScenario(func(s *Scenario) {
 			s.SnakeCaseBodies, s.WalletTimeUnit, s.CamelCaseWalletMeta = true, RowTimeMillis, true

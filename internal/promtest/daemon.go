@@ -23,6 +23,8 @@ type daemon struct {
 	URL string
 
 	name   string
+	bin    string
+	args   []string
 	cmd    *exec.Cmd
 	output *testsupport.SyncBuffer
 	done   chan struct{} // closed when the process has exited
@@ -55,17 +57,11 @@ func freeAddr(t testing.TB) string {
 // failed, and waits up to 30 s for /-/ready.
 func startDaemon(t testing.TB, name, addr, bin string, args ...string) *daemon {
 	t.Helper()
-	d := &daemon{URL: "http://" + addr, name: name, output: &testsupport.SyncBuffer{}, done: make(chan struct{}),
+	d := &daemon{URL: "http://" + addr, name: name, bin: bin, args: args, output: &testsupport.SyncBuffer{},
 		hc: &http.Client{Timeout: 5 * time.Second}}
-	d.cmd = exec.Command(bin, args...)
-	d.cmd.Stdout, d.cmd.Stderr = d.output, d.output
-	if err := d.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
+	if err := d.start(); err != nil {
+		t.Fatal(err)
 	}
-	go func() {
-		_ = d.cmd.Wait()
-		close(d.done)
-	}()
 	t.Cleanup(func() {
 		d.stop()
 		if t.Failed() {
@@ -76,6 +72,36 @@ func startDaemon(t testing.TB, name, addr, bin string, args ...string) *daemon {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// start runs the binary with its arguments, its output appended to the
+// daemon's log.
+func (d *daemon) start() error {
+	d.cmd = exec.Command(d.bin, d.args...)
+	d.cmd.Stdout, d.cmd.Stderr = d.output, d.output
+	d.done = make(chan struct{})
+	if err := d.cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", d.name, err)
+	}
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		_ = cmd.Wait()
+		close(done)
+	}(d.cmd, d.done)
+	return nil
+}
+
+// restart stops the daemon as stop does and, away after the stop, runs it
+// again with the same arguments (address, configuration, data), waiting up
+// to 30 s for /-/ready. URL and the HTTP client stay as they were, so that
+// another goroutine may keep asking the API meanwhile.
+func (d *daemon) restart(away time.Duration) error {
+	stopped := time.Now()
+	d.stop()
+	time.Sleep(time.Until(stopped.Add(away)))
+	if err := d.start(); err != nil {
+		return err
+	}
+	return d.ready(30 * time.Second)
 }
 
 // ready polls /-/ready until it answers 200; it gives up after timeout or

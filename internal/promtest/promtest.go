@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,6 +29,9 @@ type Config struct {
 	Interval time.Duration
 	// Alertmanagers, host:port each, receive the alerts that fire.
 	Alertmanagers []string
+	// DataDir is the TSDB directory; a new temporary one when empty. A
+	// test that needs a past writes it there first (Backfill).
+	DataDir string
 }
 
 // Job is one scrape job.
@@ -55,8 +59,34 @@ func Start(t testing.TB, cfg Config) *Server {
 	if err := os.WriteFile(conf, []byte(cfg.yaml()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	data := cfg.DataDir
+	if data == "" {
+		data = filepath.Join(dir, "data")
+	}
 	return &Server{startDaemon(t, "prometheus", addr, bin, "--config.file="+conf,
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr)}
+		"--storage.tsdb.path="+data, "--web.listen-address="+addr)}
+}
+
+// Restart stops Prometheus with SIGTERM, as a rollout does, starts it again
+// away later on the same address, configuration and data, and waits up to
+// 30 s for it to be ready. Other goroutines may keep calling Alerts and
+// Query meanwhile: they fail while it is down.
+func (s *Server) Restart(away time.Duration) error { return s.restart(away) }
+
+// Backfill writes the samples of openMetrics (the OpenMetrics text format,
+// each sample with its timestamp, ending in "# EOF") into the TSDB
+// directory dataDir as blocks, with promtool (Debian's prometheus
+// package), for a Prometheus started on it afterwards.
+func Backfill(t testing.TB, dataDir string, openMetrics []byte) {
+	t.Helper()
+	promtool := lookPath(t, "promtool", "prometheus")
+	in := filepath.Join(t.TempDir(), "backfill.om")
+	if err := os.WriteFile(in, openMetrics, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, dataDir).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	}
 }
 
 // yaml is the configuration file: the jobs, the rule files, the

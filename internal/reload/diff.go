@@ -1,6 +1,8 @@
 package reload
 
 import (
+	"github.com/alecthomas/kingpin/v2"
+
 	"github.com/woox-exporter/woox_exporter/config"
 )
 
@@ -9,8 +11,9 @@ import (
 type Changes struct {
 	Added, Removed []string
 	// Rotated are accounts under the same name with another API key or
-	// secret.
+	// secret; NewKey is set when one of them has another API key.
 	Rotated []string
+	NewKey  bool
 }
 
 // None reports whether nothing changed.
@@ -33,6 +36,7 @@ func Diff(inUse, read []config.Account) Changes {
 			c.Added = append(c.Added, a.Name)
 		case o.APIKey != a.APIKey || o.Secret.Reveal() != a.Secret.Reveal():
 			c.Rotated = append(c.Rotated, a.Name)
+			c.NewKey = c.NewKey || o.APIKey != a.APIKey
 		}
 	}
 	for _, a := range inUse {
@@ -41,4 +45,20 @@ func Diff(inUse, read []config.Account) Changes {
 		}
 	}
 	return c
+}
+
+// ChangedFlags names (as --name) the flags whose values in reparsed, the
+// command line parsed again, differ from those in inUse.
+func ChangedFlags(inUse, reparsed *kingpin.Application) []string {
+	was := map[string]string{}
+	for _, f := range inUse.Model().Flags {
+		was[f.Name] = f.Value.String()
+	}
+	var changed []string
+	for _, f := range reparsed.Model().Flags {
+		if v, ok := was[f.Name]; ok && v != f.Value.String() {
+			changed = append(changed, "--"+f.Name)
+		}
+	}
+	return changed
 }

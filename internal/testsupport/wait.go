@@ -14,11 +14,18 @@ const WaitTimeout = 30 * time.Second
 // test, naming what it waited for, if it does not within WaitTimeout.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(WaitTimeout)
+	WaitWithin(t, WaitTimeout, 10*time.Millisecond, what, cond)
+}
+
+// WaitWithin is WaitFor with its own timeout, checking cond every every:
+// for what waits on a scrape or a rule evaluation, over HTTP.
+func WaitWithin(t testing.TB, within, every time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("gave up after %s waiting for %s", WaitTimeout, what)
+			t.Fatalf("gave up after %s waiting for %s", within, what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(every)
 	}
 }

@@ -229,6 +229,38 @@ local seconds(d) =
               runbook_url: runbook('WooxExporterKeyOverPrivileged'),
             },
           },
+          // A withdrawal to an address the allow-list does not hold
+          // (--wallet.withdrawal-allowlist), or, without one, to an address no
+          // earlier withdrawal of the account went to: the way a stolen key that
+          // can withdraw ends. The exporter reads the new wallet rows every 15s
+          // (--wallet.interval) and keeps a series naming each such withdrawal
+          // for 24 hours after it first saw it; on the series, not on an
+          // increase() of the counter, which would miss a counter's first
+          // sample. Scraped and evaluated every 15s, it fires within a minute of
+          // the row, once per withdrawal (id), and resolves after the day. max
+          // by keeps one alert when several replicas watch the account.
+          {
+            alert: 'WooxWithdrawalToUnlistedAddress',
+            expr: 'max by (account, token, network, address, tag, id, amount) (woox_wallet_withdrawal_destination_info{%(wooxSelector)s, destination="unlisted"})' % $._config,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'Withdrawal from WOO X account {{ $labels.account }} to an address not on the allow-list',
+              description: 'Account {{ $labels.account }} withdrew {{ with $labels.amount }}{{ . }}{{ else }}an unknown amount of{{ end }} {{ $labels.token }} on {{ with $labels.network }}{{ . }}{{ else }}an unknown network{{ end }} to {{ $labels.address }}{{ with $labels.tag }} tag {{ . }}{{ end }}, which is not on the withdrawal allow-list (withdrawal {{ $labels.id }}). If nobody on the team made it, a key that can withdraw is in other hands: revoke the keys holding WITHDRAWAL in the WOO X console first, then ask WOO X to stop the withdrawal.',
+              runbook_url: runbook('WooxWithdrawalToUnlistedAddress'),
+            },
+          },
+          {
+            alert: 'WooxWithdrawalToNewAddress',
+            expr: 'max by (account, token, network, address, tag, id, amount) (woox_wallet_withdrawal_destination_info{%(wooxSelector)s, destination="new"})' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'Withdrawal from WOO X account {{ $labels.account }} to a new address',
+              description: 'Account {{ $labels.account }} withdrew {{ with $labels.amount }}{{ . }}{{ else }}an unknown amount of{{ end }} {{ $labels.token }} on {{ with $labels.network }}{{ . }}{{ else }}an unknown network{{ end }} to {{ $labels.address }}{{ with $labels.tag }} tag {{ . }}{{ end }}, where no earlier withdrawal of the account went (withdrawal {{ $labels.id }}). Confirm that someone on the team made it; if not, revoke the keys holding WITHDRAWAL in the WOO X console first, then ask WOO X to stop the withdrawal. An allow-list (--wallet.withdrawal-allowlist) pages only for addresses nobody expects.',
+              runbook_url: runbook('WooxWithdrawalToNewAddress'),
+            },
+          },
         ],
       },
       {
@@ -481,7 +513,7 @@ local seconds(d) =
           },
           // The value is the transfer's age. The exporter only sees transfers
           // created within --wallet.lookback (default 7d) and polls them every
-          // --wallet.interval (default 5m). Threshold: _config.withdrawalStuckSeconds.
+          // --wallet.lookback-interval (default 5m). Threshold: _config.withdrawalStuckSeconds.
           {
             alert: 'WooxWithdrawalStuck',
             expr: 'time() - woox_wallet_oldest_in_flight_timestamp_seconds{%(wooxSelector)s, side="WITHDRAW"} > %(withdrawalStuckSeconds)d' % $._config,
@@ -1071,15 +1103,22 @@ local seconds(d) =
           // a join in Prometheus, so accounts sharded over replicas are judged
           // together. Fires for transferOutUnwatchedWindowSeconds after the
           // transfer; __other__ (beyond the series cap) has no id and is left out.
+          // Both sides are read with last_over_time over
+          // transferAccountsWatchedWindow: a replica that restarts, is rolled
+          // or is down for less than that loses its series for a scrape or
+          // more, and its accounts then looked unwatched, paging every
+          // rollout; a real alert no longer resolves while the sender's
+          // replica restarts either. An account counts as watched for that
+          // window after the last replica that watched it stopped.
           {
             alert: 'WooxTransferOutToUnwatchedAccount',
             expr: |||
               max by (account, counterparty, application_id) (
-                time() - woox_transfer_last_timestamp_seconds{%(wooxSelector)s, direction="out", application_id!=""}
+                time() - last_over_time(woox_transfer_last_timestamp_seconds{%(wooxSelector)s, direction="out", application_id!=""}[%(transferAccountsWatchedWindow)s])
                   < %(transferOutUnwatchedWindowSeconds)s
               )
                 unless on (application_id)
-              woox_transfer_account_info{%(wooxSelector)s}
+              last_over_time(woox_transfer_account_info{%(wooxSelector)s}[%(transferAccountsWatchedWindow)s])
             ||| % $._config,
             'for': '0m',
             labels: { severity: 'warning' },

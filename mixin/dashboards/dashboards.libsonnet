@@ -30,7 +30,7 @@ local sel = lib.sel;
           type: 'dashboard',
         }],
       },
-      description: 'WOO X API keys, token networks, account token history, exchange status, margin, positions, balances and transfers, from woox_exporter.',
+      description: 'WOO X API keys, token networks, account token history, exchange status, margin, positions, balances, transfers and security events, from woox_exporter.',
       editable: false,
       fiscalYearStartMonth: 0,
       graphTooltip: 1,

@@ -619,4 +619,40 @@ function(cfg)
       custom={ stacking:: null },
       legend={ calcs: ['lastNotNull', 'max'] },
     ),
+    // What a stolen key does first: withdraw to its own address, change a
+    // key's permissions or lift its IP restriction.
+    lib.row(69, 'Security events', 227),
+    lib.table(
+      70,
+      'Withdrawals to unlisted or new addresses',
+      'Each withdrawal counted as unlisted (its address or tag not on --wallet.withdrawal-allowlist) or, without an allow-list, new (an address no earlier withdrawal of the account went to), for 24 hours after the exporter first saw it: what WooxWithdrawalToUnlistedAddress (critical) and WooxWithdrawalToNewAddress fire for. Address and tag as the exchange sent them, amount in token units. Empty while no withdrawal went to an unlisted or new address.',
+      [8, 24, 0, 228],
+      ['max by (account, destination, token, network, address, tag, amount, id) (woox_wallet_withdrawal_destination_info{%(acc)s})'],
+      columns=['account', 'destination', 'token', 'network', 'address', 'tag', 'amount', 'id'],
+      rename={ id: 'withdrawal id' },
+      hide=['Time', 'Value'],
+      overrides=[lib.override('destination', [['custom.cellOptions', { type: 'color-text' }], ['color', { mode: 'fixed', fixedColor: 'red' }]])],
+    ),
+    lib.timeseries(
+      71,
+      'Withdrawals by destination',
+      'Withdrawals counted per interval, by account and destination: allowlisted or unlisted with --wallet.withdrawal-allowlist, else known or new. Each withdrawal counts once, when the exporter first sees it, whatever its status. Empty until a withdrawal of the account is counted.',
+      [8, 12, 0, 236],
+      [['sum by (account, destination) (increase(woox_wallet_withdrawals_total{%(acc)s}[$__rate_interval]))', '{{account}} {{destination}}']],
+      custom={ drawStyle: 'bars' },
+      legend={ calcs: ['sum'] },
+    ),
+    lib.table(
+      72,
+      'API key changes',
+      "Changes of each API key's permissions and of its allowed IP addresses over the dashboard's time range. A key that gains WITHDRAWAL or loses its IP restriction is a key someone is about to use. Empty while no key changed.",
+      [8, 12, 12, 236],
+      [
+        'sum by (account, api_key) (increase(woox_api_key_permission_changes_total{%(acc)s}[$__range]))',
+        'sum by (account, api_key) (increase(woox_api_key_allowed_ips_changes_total{%(acc)s}[$__range]))',
+      ],
+      columns=['account', 'api_key', 'Value #A', 'Value #B'],
+      rename={ api_key: 'API key', 'Value #A': 'permission changes', 'Value #B': 'allowed IP changes' },
+      sortBy=['permission changes', true],
+    ),
   ]

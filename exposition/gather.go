@@ -1,4 +1,4 @@
-package collector
+package exposition
 
 import (
 	"cmp"
@@ -12,14 +12,14 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// gatherCollected gathers what collect sends as a registry gathers an
+// GatherCollected gathers what collect sends as a registry gathers an
 // unchecked collector (TestGatherCollectedMatchesARegistry): families sorted
 // by name, each metric's type that of its family's first, metrics sorted by
 // label values, a metric collected twice kept once (the first), and an
 // error for each metric dropped. It skips what a registry costs per gather
 // (a registration, two channels of a thousand metrics, a hash per metric),
 // which made it most of a small part's encoding.
-func gatherCollected(collect func(chan<- prometheus.Metric)) ([]*dto.MetricFamily, error) {
+func GatherCollected(collect func(chan<- prometheus.Metric)) ([]*dto.MetricFamily, error) {
 	ch := make(chan prometheus.Metric, 32)
 	go func() {
 		defer close(ch)

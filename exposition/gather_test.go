@@ -1,4 +1,4 @@
-package collector
+package exposition
 
 import (
 	"errors"
@@ -7,32 +7,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"google.golang.org/protobuf/proto"
+
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
-
-// registryGather is what a registry of c alone gathers.
-func registryGather(t *testing.T, c prometheus.Collector) ([]*dto.MetricFamily, error) {
-	t.Helper()
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(c); err != nil {
-		t.Fatal(err)
-	}
-	return reg.Gather()
-}
-
-func sameFamilies(t *testing.T, what string, got, want []*dto.MetricFamily) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %d families, a registry %d", what, len(got), len(want))
-		return
-	}
-	for i := range want {
-		if !proto.Equal(got[i], want[i]) {
-			t.Errorf("%s: family %d\n got: %v\nwant: %v", what, i, got[i], want[i])
-		}
-	}
-}
 
 // errCount is how many errors err joins (a registry's MultiError or
 // errors.Join's).
@@ -50,26 +27,30 @@ func errCount(err error) int {
 	return 1
 }
 
-// Every account part of every collector gathers as a registry of it would.
+// Every account part of a collector of every metric type, with units,
+// constant labels and accounts out of order, gathers as a registry of it
+// would.
 func TestGatherCollectedMatchesARegistry(t *testing.T) {
-	_, e := accountsRig(t)
-	series := 0
-	for _, a := range e.accountParts {
-		got, err := a.gather()
+	s := newSplit("zeta", "main", "alpha")
+	got, err := GatherCollected(s.Collect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := testsupport.RegistryGather(t, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testsupport.SameFamilies(t, "the whole collector", got, want)
+	for _, a := range NewParts(NewCollected(s, nil)).Accounts() {
+		got, err := a.Gather()
 		if err != nil {
-			t.Errorf("%s of %T: %v", a.name, a.c, err)
+			t.Errorf("%s: %v", a.Account, err)
 		}
-		want, err := registryGather(t, a)
+		want, err := testsupport.RegistryGather(t, a)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameFamilies(t, a.name, got, want)
-		for _, mf := range got {
-			series += len(mf.GetMetric())
-		}
-	}
-	if series < 100 {
-		t.Errorf("%d series in the account parts, want the rig's hundreds", series)
+		testsupport.SameFamilies(t, a.Account, got, want)
 	}
 }
 
@@ -104,12 +85,12 @@ func (oddCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(oddUnitDesc, prometheus.GaugeValue, 6, "c")
 }
 
-// What a registry refuses, gatherCollected refuses, one error each, and it
+// What a registry refuses, GatherCollected refuses, one error each, and it
 // keeps and orders the rest as a registry does.
 func TestGatherCollectedRefusesAsARegistry(t *testing.T) {
-	got, gotErr := gatherCollected(oddCollector{}.Collect)
-	want, wantErr := registryGather(t, oddCollector{})
-	sameFamilies(t, "odd collector", got, want)
+	got, gotErr := GatherCollected(oddCollector{}.Collect)
+	want, wantErr := testsupport.RegistryGather(t, oddCollector{})
+	testsupport.SameFamilies(t, "odd collector", got, want)
 	if errCount(gotErr) != errCount(wantErr) || errCount(wantErr) != 5 {
 		t.Errorf("errors:\n got: %v\nwant: %v (5)", gotErr, wantErr)
 	}

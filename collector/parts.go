@@ -1,12 +1,9 @@
 package collector
 
 import (
-	"cmp"
-	"slices"
-	"sync"
+	"context"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
@@ -15,7 +12,8 @@ import (
 // a time, each account with its own generation: every family it exports
 // has the account label, first among its label names in order, so the
 // exposition handler can serve a part per account (in account order) as
-// one registry would serve them all (TestAccountLabelSortsFirst).
+// one registry would serve them all (TestAccountLabelSortsFirst). It is
+// exposition.Split under this package's unexported names; split adapts it.
 type accountSplit interface {
 	prometheus.Collector
 	// accountNames are the collector's accounts, by index.
@@ -35,6 +33,15 @@ var (
 	_ accountSplit = (*TransferHistoryCollector)(nil)
 )
 
+// split serves an accountSplit as an exposition.Split.
+type split struct{ accountSplit }
+
+var _ exposition.Split = split{}
+
+func (s split) AccountNames() []string                            { return s.accountNames() }
+func (s split) CollectAccount(i int, ch chan<- prometheus.Metric) { s.collectAt(i, ch) }
+func (s split) AccountGeneration(i int) uint64                    { return s.generationAt(i) }
+
 // namesOf is the name of each of accounts, by index, for accountNames.
 func namesOf[T any](accounts []T, name func(i int) string) []string {
 	names := make([]string, len(accounts))
@@ -44,34 +51,35 @@ func namesOf[T any](accounts []T, name func(i int) string) []string {
 	return names
 }
 
-// accountPart is one account's share of one per-account collector: a poll
-// of the account's endpoint changes only its part, so only its part is
-// gathered and encoded again, and a poll page of one endpoint does not
-// re-encode the account's other endpoints.
-type accountPart struct {
-	name  string
-	c     accountSplit
-	index int
-	// mu serialises gathers; polls never take it.
-	mu sync.Mutex
+// versioned is a collector that can tell when its snapshots change.
+type versioned interface {
+	generation() uint64
 }
 
-// Describe implements prometheus.Collector: unchecked, as the same descs
-// are in every account's part.
-func (p *accountPart) Describe(chan<- *prometheus.Desc) {}
+// newDataPart serves c to scrapes: a part per account when it is an
+// accountSplit, with its own generation when it keeps one, otherwise a new
+// generation at every refresh.
+func newDataPart(c prometheus.Collector) *exposition.Collected {
+	var gen func() uint64
+	if v, ok := c.(versioned); ok {
+		gen = v.generation
+	}
+	if s, ok := c.(accountSplit); ok {
+		c = split{s}
+	}
+	return exposition.NewCollected(c, gen)
+}
 
-// Collect implements prometheus.Collector.
-func (p *accountPart) Collect(ch chan<- prometheus.Metric) { p.c.collectAt(p.index, ch) }
-
-// generation changes whenever the account's metrics in the collector may
-// have.
-func (p *accountPart) generation() uint64 { return p.c.generationAt(p.index) }
-
-// gather gathers the part as a registry of its own would.
-func (p *accountPart) gather() ([]*dto.MetricFamily, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return gatherCollected(p.Collect)
+// refreshing refreshes part after every step of progress of poll and at the
+// end of each poll.
+func refreshing(part *exposition.Collected, poll listPollFunc) listPollFunc {
+	return func(ctx context.Context, progress func()) (leftOut, error) {
+		defer part.Refresh()
+		return poll(ctx, func() {
+			part.Refresh()
+			progress()
+		})
+	}
 }
 
 // pairedSplit serves two per-account collectors that move together as one
@@ -149,33 +157,23 @@ func (p *pairedSplit) generationAt(i int) uint64 {
 	return g
 }
 
-// splitParts divides the data parts of per-account collectors into a part
-// per account and collector, sorted by account name (the order a registry
-// sorts their metrics in), each account's in collector order; the other
-// parts (the public endpoints) stay whole.
-func splitParts(parts []*dataPart) (whole []*dataPart, accounts []*accountPart) {
-	for _, p := range parts {
-		if p.split == nil {
-			whole = append(whole, p)
-			continue
-		}
-		for i, name := range p.split.accountNames() {
-			accounts = append(accounts, &accountPart{name: name, c: p.split, index: i})
-		}
-	}
-	slices.SortStableFunc(accounts, func(a, b *accountPart) int { return cmp.Compare(a.name, b.name) })
-	return whole, accounts
+// data is the exporter's parts: each public collector's, then one per
+// account and collector, each with its own generation.
+func (e *Exporter) data() []exposition.Part { return e.served.Data(e.epoch) }
+
+// Gatherer serves the exporter's metrics together with live's (Go, process,
+// build and client metrics), every collector gathered at each call. live
+// must not hold the Collectors. Scrapes use Source instead, which gathers a
+// part only when it changed.
+func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
+	return e.served.Gatherer(live)
 }
 
-// data is the exporter's parts: each public collector's, then one per
-// account, each with its own generation.
-func (e *Exporter) data() []exposition.Part {
-	parts := make([]exposition.Part, 0, len(e.wholeParts)+len(e.accountParts))
-	for _, p := range e.wholeParts {
-		parts = append(parts, exposition.Part{Generation: e.epoch + p.generation(), Gather: p.gather})
-	}
-	for _, a := range e.accountParts {
-		parts = append(parts, exposition.Part{Generation: e.epoch + a.generation(), Gather: a.gather})
-	}
-	return parts
+// Source is what the exposition handler serves: live's families (Go,
+// process, build and client metrics), gathered per scrape, and the data
+// parts (each public collector, then a part per account and collector, the
+// poll health's among them), with the generation that tells the handler
+// when to gather and encode them again.
+func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
+	return exposition.Source{Live: live, Data: e.data}
 }

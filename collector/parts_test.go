@@ -25,6 +25,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // accountsRig is the rig with accounts named out of order (the parts are
@@ -68,14 +69,14 @@ var (
 // the order a registry sorts the metrics in.
 func TestAccountLabelSortsFirst(t *testing.T) {
 	_, e := accountsRig(t)
-	split := 0
-	for _, p := range e.parts {
-		if p.split == nil {
+	splits := map[exposition.Split]bool{}
+	for _, a := range e.served.Accounts() {
+		if splits[a.Split] {
 			continue
 		}
-		split++
+		splits[a.Split] = true
 		ch := make(chan *prometheus.Desc, 100)
-		p.split.Describe(ch)
+		a.Split.Describe(ch)
 		close(ch)
 		for d := range ch {
 			m := descLabels.FindStringSubmatch(d.String())
@@ -95,16 +96,17 @@ func TestAccountLabelSortsFirst(t *testing.T) {
 			}
 		}
 	}
+	split := len(splits)
 	accounts := map[string]int{}
-	for _, a := range e.accountParts {
-		accounts[a.name]++
+	for _, a := range e.served.Accounts() {
+		accounts[a.Account]++
 	}
 	// The poll health's two halves have a part for the public endpoints
 	// too (account "").
-	if split < 10 || len(accounts) != 5 || accounts[""] != 2 || len(e.accountParts) != 4*split+2 || len(e.wholeParts) != 2 {
+	if split < 10 || len(accounts) != 5 || accounts[""] != 2 || len(e.served.Accounts()) != 4*split+2 || len(e.served.Whole()) != 2 {
 		t.Errorf("%d per-account collectors, %d account parts of %d accounts (%d public), %d whole parts; want at least 10, "+
 			"a part per account and collector of 4 accounts and the public poll health's 2, and 2",
-			split, len(e.accountParts), len(accounts), accounts[""], len(e.wholeParts))
+			split, len(e.served.Accounts()), len(accounts), accounts[""], len(e.served.Whole()))
 	}
 }
 
@@ -137,11 +139,11 @@ func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
 	r, e := accountsRig(t)
 	gens := func() map[string]uint64 {
 		out := map[string]uint64{}
-		for _, a := range e.accountParts {
+		for _, a := range e.served.Accounts() {
 			// The poll times move with every poll; the outcomes must not
 			// when nothing changed.
-			if h, health := a.c.(healthHalf); !health || !h.times {
-				out[a.name] += a.generation()
+			if h, health := splitOf(a).(healthHalf); !health || !h.times {
+				out[a.Account] += a.Generation()
 			}
 		}
 		return out
@@ -225,9 +227,9 @@ func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
 	pollAll(e)
 	health := func() map[string]uint64 {
 		out := map[string]uint64{}
-		for _, a := range e.accountParts {
-			if h, ok := a.c.(healthHalf); ok && h.times {
-				out[a.name] = a.generation()
+		for _, a := range e.served.Accounts() {
+			if h, ok := splitOf(a).(healthHalf); ok && h.times {
+				out[a.Account] = a.Generation()
 			}
 		}
 		return out
@@ -255,9 +257,9 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 	r, e := accountsRig(t)
 	h := exposition.NewHandler(e.Source(prometheus.NewRegistry()), exposition.Options{})
 	outcomes := func() uint64 {
-		for _, a := range e.accountParts {
-			if hh, ok := a.c.(healthHalf); ok && !hh.times && a.name == "main" {
-				return a.generation()
+		for _, a := range e.served.Accounts() {
+			if hh, ok := splitOf(a).(healthHalf); ok && !hh.times && a.Account == "main" {
+				return a.Generation()
 			}
 		}
 		t.Fatal("no poll outcomes part of main")
@@ -302,27 +304,27 @@ func TestPollTimesAndRequestCountersAreOnePart(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{}, clientConfig(func(c *client.Config) { c.Metrics = metrics }))
 	e := newExporter(t, r.config())
 	pollAll(e)
-	var main *accountPart
-	for _, a := range e.accountParts {
-		if _, ok := a.c.(*clientMetrics); ok {
-			t.Errorf("the request counters of %q are a part of their own", a.name)
+	var main *exposition.AccountPart
+	for _, a := range e.served.Accounts() {
+		if _, ok := splitOf(a).(*clientMetrics); ok {
+			t.Errorf("the request counters of %q are a part of their own", a.Account)
 		}
-		if _, ok := a.c.(*pairedSplit); ok && a.name == "main" {
+		if _, ok := splitOf(a).(*pairedSplit); ok && a.Account == "main" {
 			main = a
 		}
 	}
 	if main == nil {
 		t.Fatal("no part of main's poll times and request counters")
 	}
-	got, err := main.gather()
+	got, err := main.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := registryGather(t, main)
+	want, err := testsupport.RegistryGather(t, main)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameFamilies(t, "main", got, want)
+	testsupport.SameFamilies(t, "main", got, want)
 	names := map[string]bool{}
 	for _, mf := range got {
 		names[mf.GetName()] = true
@@ -330,13 +332,40 @@ func TestPollTimesAndRequestCountersAreOnePart(t *testing.T) {
 	if !names["woox_poll_duration_seconds"] || !names["woox_api_requests_total"] || names["woox_poll_success"] {
 		t.Errorf("families %v, want the poll times and the request counters, not the outcomes", slices.Sorted(maps.Keys(names)))
 	}
-	g := main.generation()
+	g := main.Generation()
 	for _, p := range e.pollers {
 		if p.account == "main" && p.endpoint == client.EndpointBalances {
 			p.pollOnce(context.Background())
 		}
 	}
-	if main.generation() == g {
+	if main.Generation() == g {
 		t.Error("a poll of main did not move its part")
+	}
+}
+
+// splitOf is the collector a part is of.
+func splitOf(a *exposition.AccountPart) accountSplit { return a.Split.(split).accountSplit }
+
+// Every account part of every collector gathers, without a registry, as a
+// registry of it would.
+func TestEveryAccountPartGathersAsARegistry(t *testing.T) {
+	_, e := accountsRig(t)
+	series := 0
+	for _, a := range e.served.Accounts() {
+		got, err := a.Gather()
+		if err != nil {
+			t.Errorf("%s of %T: %v", a.Account, splitOf(a), err)
+		}
+		want, err := testsupport.RegistryGather(t, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testsupport.SameFamilies(t, a.Account, got, want)
+		for _, mf := range got {
+			series += len(mf.GetMetric())
+		}
+	}
+	if series < 100 {
+		t.Errorf("%d series in the account parts, want the rig's hundreds", series)
 	}
 }

@@ -1,0 +1,89 @@
+package statefile
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/woox-exporter/woox_exporter/ledger"
+)
+
+func sampleWithdrawals() ledger.WithdrawalsState {
+	w := ledger.NewWithdrawals(1_700_000_000_000, 24*3600_000, 0)
+	w.Count(nil, 1_700_000_100_000, nil)
+	w.Count([]ledger.Withdrawal{{ID: "w1", Token: "USDT", Network: "ETH", Address: "0xAb", Target: ledger.Target{Network: "ETH", Address: "0xab"},
+		Amount: "12.5", CreatedMs: 1_700_000_150_000}}, 1_700_000_200_000, nil)
+	return w.Export()
+}
+
+func TestWithdrawalStatesSurviveOtherSavesAndAReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := Open(path, openTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sampleWithdrawals()
+	if err := s.SaveWithdrawals("main", want); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save("main", sampleState(t, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveTransfers("main", sampleTransfers(t)); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(path, openTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Corruption() != nil {
+		t.Fatal(s2.Corruption().Err)
+	}
+	if got := s2.WithdrawalStates()["main"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("restored %+v\nwant %+v", got, want)
+	}
+	if len(s2.States()) != 1 || len(s2.TransferStates()) != 1 {
+		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), len(s2.TransferStates()))
+	}
+}
+
+// A file written before withdrawals were counted loads as it is, and one
+// without withdrawal states is written without the field.
+func TestAStateFileWithoutWithdrawalsStillLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	old, err := EncodeDocument(Document{Accounts: map[string]ledger.State{"main": sampleState(t, 1)},
+		Transfers: map[string]ledger.TransfersState{"main": sampleTransfers(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(old), "withdrawals") {
+		t.Fatal("a document without withdrawal states names them")
+	}
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, openTime)
+	if err != nil || s.Corruption() != nil {
+		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
+	}
+	if len(s.States()) != 1 || len(s.TransferStates()) != 1 || len(s.WithdrawalStates()) != 0 {
+		t.Fatalf("states %d, transfer states %d, withdrawal states %d", len(s.States()), len(s.TransferStates()), len(s.WithdrawalStates()))
+	}
+}
+
+func TestABadWithdrawalStateSetsTheFileAside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	doc := `{"version": 1, "accounts": {}, "withdrawals": {"main": {"horizon_ms": 1, "seen": [{"id": "a"}, {"id": "a"}], "known": [], "totals": []}}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, openTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Corruption(); c == nil || !strings.Contains(c.Err.Error(), `id "a" twice`) {
+		t.Fatalf("corruption = %v, want the withdrawal state named", c)
+	}
+}
