@@ -81,9 +81,12 @@
 // find a good cursor in its future); one too far ahead is set aside and the
 // account counts from zero.
 //
-// # Transfers and withdrawals
+// # Tallies: transfers, funding fees; withdrawals
 //
-// Transfers counts the transfers between accounts, and Withdrawals the
-// withdrawals of the wallet history, each once by its id, with the same
-// care: ids are remembered for as long as a later read may list them again.
+// A Tally counts the records of a history once by id into totals by their
+// labels, re-reading a late window behind its cursor: Transfers counts the
+// transfers between accounts with one, the funding fee collector counts
+// payments with one as it is. Withdrawals counts the withdrawals of the
+// wallet history by destination. Each takes the same care: ids are
+// remembered for as long as a later read may list them again.
 package ledger

@@ -1,10 +1,7 @@
 package ledger
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/shopspring/decimal"
 )
@@ -46,105 +43,51 @@ type TransferTotal struct {
 	LastMs int64
 }
 
-type transferKey struct{ token, direction, counterparty string }
-
 // Transfers counts every completed transfer of one account exactly once by
-// its id: across polls, across restarts (Export and TransfersFromState)
-// and when the exchange lists a transfer late, as long as it is listed
-// within the late window behind the cursor. Each poll reads the whole late
-// window again, so a transfer listed late is found by the next poll; ids
-// are remembered until their latest time falls behind the horizon, which
-// follows the cursor one late window behind. Not safe for concurrent use:
-// the transfer poller owns it.
-type Transfers struct {
-	cursor, horizon int64
-	lateWindowMs    int64
-	// maxPairs bounds the distinct totals; beyond it a transfer is
-	// counted under the counterparty Other.
-	maxPairs int
-	seen     map[string]int64
-	totals   map[transferKey]*TransferTotal
-	folded   uint64
-}
+// its id, as a Tally of (token, direction, counterparty) whose
+// counterparty folds into Other beyond maxPairs, each total keeping the
+// application id of its newest transfer. Not safe for concurrent use: the
+// transfer poller owns it.
+type Transfers struct{ tally *Tally }
 
 // NewTransfers starts counting at startMs (Unix milliseconds): transfers
 // before it are never counted.
 func NewTransfers(startMs int64, lateWindowMs int64, maxPairs int) *Transfers {
-	return &Transfers{cursor: startMs, horizon: startMs, lateWindowMs: lateWindowMs, maxPairs: maxPairs,
-		seen: map[string]int64{}, totals: map[transferKey]*TransferTotal{}}
+	return &Transfers{NewTally(startMs, lateWindowMs, maxPairs, 2)}
 }
 
-// Window is the window the next poll reads at the exchange's time nowMs:
-// from one late window behind the cursor (not before the horizon) to now.
-// A cursor ahead of now (a clock stepped back) reads from now.
-func (t *Transfers) Window(nowMs int64) (start, end int64) {
-	start = max(t.horizon, min(t.cursor, nowMs)-t.lateWindowMs)
-	return min(start, nowMs), nowMs
-}
+// Window is the window the next poll reads at the exchange's time nowMs
+// (Tally.Window).
+func (t *Transfers) Window(nowMs int64) (start, end int64) { return t.tally.Window(nowMs) }
 
 // Count counts the transfers not counted before and returns how many it
-// counted. A transfer whose latest time lies before the horizon is not
-// counted: it cannot be told apart from one whose id was forgotten.
+// counted (Tally.Count).
 func (t *Transfers) Count(recs []Transfer) (counted int) {
-	for _, r := range recs {
-		if r.LatestMs < t.horizon {
-			continue
-		}
-		if latest, ok := t.seen[r.ID]; ok {
-			t.seen[r.ID] = max(latest, r.LatestMs)
-			continue
-		}
-		t.seen[r.ID] = r.LatestMs
-		k := transferKey{r.Token, r.Direction, r.Counterparty}
-		tot, ok := t.totals[k]
-		if !ok && t.maxPairs > 0 && len(t.totals) >= t.maxPairs {
-			k.counterparty = Other
-			t.folded++
-			tot, ok = t.totals[k]
-			r.CounterpartyID = ""
-		}
-		if !ok {
-			tot = &TransferTotal{Token: k.token, Direction: k.direction, Counterparty: k.counterparty}
-			t.totals[k] = tot
-		}
-		tot.Records++
-		tot.Amount = tot.Amount.Add(r.Amount.Abs())
-		if r.LatestMs >= tot.LastMs {
-			tot.LastMs, tot.CounterpartyID = r.LatestMs, r.CounterpartyID
-		}
-		counted++
+	out := make([]Counted, len(recs))
+	for i, r := range recs {
+		out[i] = Counted{ID: r.ID, Labels: []string{r.Token, r.Direction, r.Counterparty}, Amount: r.Amount, LatestMs: r.LatestMs, Note: r.CounterpartyID}
 	}
-	return counted
+	return t.tally.Count(out)
 }
 
 // Finish moves the cursor to endMs after a poll that read every page of
-// its window, and forgets the ids whose latest time fell behind the new
-// horizon.
-func (t *Transfers) Finish(endMs int64) {
-	t.cursor = max(t.cursor, endMs)
-	t.horizon = max(t.horizon, t.cursor-t.lateWindowMs)
-	for id, latest := range t.seen {
-		if latest < t.horizon {
-			delete(t.seen, id)
-		}
-	}
-}
+// its window (Tally.Finish).
+func (t *Transfers) Finish(endMs int64) { t.tally.Finish(endMs) }
 
 // Totals returns every total, sorted by token, direction and counterparty.
 func (t *Transfers) Totals() []TransferTotal {
-	out := make([]TransferTotal, 0, len(t.totals))
-	for _, tot := range t.totals {
-		out = append(out, *tot)
+	tots := t.tally.Totals()
+	out := make([]TransferTotal, len(tots))
+	for i, tot := range tots {
+		out[i] = TransferTotal{Token: tot.Labels[0], Direction: tot.Labels[1], Counterparty: tot.Labels[2], CounterpartyID: tot.Note,
+			Records: tot.Records, Amount: tot.Amount, LastMs: tot.LastMs}
 	}
-	slices.SortFunc(out, func(a, b TransferTotal) int {
-		return cmp.Or(cmp.Compare(a.Token, b.Token), cmp.Compare(a.Direction, b.Direction), cmp.Compare(a.Counterparty, b.Counterparty))
-	})
 	return out
 }
 
 // Folded is how many transfers were counted under Other since this
 // process started.
-func (t *Transfers) Folded() uint64 { return t.folded }
+func (t *Transfers) Folded() uint64 { return t.tally.Folded() }
 
 // TransfersState is a transfer ledger in a form that survives a restart
 // exactly: JSON-serializable, decimals as strings.
@@ -157,7 +100,7 @@ type TransfersState struct {
 	Totals    []TransferTotalText `json:"totals"`
 }
 
-// SeenTransfer is a remembered transfer id and its latest time.
+// SeenTransfer is a remembered id and its latest time.
 type SeenTransfer struct {
 	ID       string `json:"id"`
 	LatestMs int64  `json:"latest_ms"`
@@ -176,50 +119,29 @@ type TransferTotalText struct {
 
 // Export returns the ledger's state.
 func (t *Transfers) Export() TransfersState {
-	st := TransfersState{CursorMs: t.cursor, HorizonMs: t.horizon, Seen: make([]SeenTransfer, 0, len(t.seen)),
-		Totals: []TransferTotalText{}}
-	for id, latest := range t.seen {
-		st.Seen = append(st.Seen, SeenTransfer{ID: id, LatestMs: latest})
+	st := t.tally.Export()
+	out := TransfersState{CursorMs: st.CursorMs, HorizonMs: st.HorizonMs, Seen: st.Seen, Totals: []TransferTotalText{}}
+	for _, tot := range st.Totals {
+		out.Totals = append(out.Totals, TransferTotalText{Token: tot.Labels[0], Direction: tot.Labels[1], Counterparty: tot.Labels[2],
+			CounterpartyID: tot.Note, Records: tot.Records, Amount: tot.Amount, LastMs: tot.LastMs})
 	}
-	slices.SortFunc(st.Seen, func(a, b SeenTransfer) int { return cmp.Compare(a.ID, b.ID) })
-	for _, tot := range t.Totals() {
-		st.Totals = append(st.Totals, TransferTotalText{Token: tot.Token, Direction: tot.Direction, Counterparty: tot.Counterparty,
-			CounterpartyID: tot.CounterpartyID, Records: tot.Records, Amount: tot.Amount.String(), LastMs: tot.LastMs})
-	}
-	return st
+	return out
 }
 
 // TransfersFromState rebuilds a transfer ledger exported by Export, with
 // the late window and bound of this run.
 func TransfersFromState(st TransfersState, lateWindowMs int64, maxPairs int) (*Transfers, error) {
-	if st.HorizonMs > st.CursorMs {
-		return nil, errors.New("transfer state: horizon after the cursor")
-	}
-	t := NewTransfers(st.CursorMs, lateWindowMs, maxPairs)
-	t.horizon = st.HorizonMs
-	for _, s := range st.Seen {
-		if s.ID == "" {
-			return nil, errors.New("transfer state: empty id")
-		}
-		if _, dup := t.seen[s.ID]; dup {
-			return nil, fmt.Errorf("transfer state: id %q twice", s.ID)
-		}
-		t.seen[s.ID] = s.LatestMs
-	}
+	tally := TallyState{CursorMs: st.CursorMs, HorizonMs: st.HorizonMs, Seen: st.Seen}
 	for _, s := range st.Totals {
 		if s.Direction != DirectionIn && s.Direction != DirectionOut {
 			return nil, fmt.Errorf("transfer state: direction %q", s.Direction)
 		}
-		d, err := decimal.NewFromString(s.Amount)
-		if err != nil || d.IsNegative() {
-			return nil, fmt.Errorf("transfer state: amount %q of %s %s %s", s.Amount, s.Token, s.Direction, s.Counterparty)
-		}
-		k := transferKey{s.Token, s.Direction, s.Counterparty}
-		if _, dup := t.totals[k]; dup {
-			return nil, fmt.Errorf("transfer state: total of %s %s %s twice", s.Token, s.Direction, s.Counterparty)
-		}
-		t.totals[k] = &TransferTotal{Token: s.Token, Direction: s.Direction, Counterparty: s.Counterparty,
-			CounterpartyID: s.CounterpartyID, Records: s.Records, Amount: d, LastMs: s.LastMs}
+		tally.Totals = append(tally.Totals, TallyTotalText{Labels: []string{s.Token, s.Direction, s.Counterparty}, Note: s.CounterpartyID,
+			Records: s.Records, Amount: s.Amount, LastMs: s.LastMs})
 	}
-	return t, nil
+	t, err := TallyFromState(tally, lateWindowMs, maxPairs, 2)
+	if err != nil {
+		return nil, fmt.Errorf("transfer state: %w", err)
+	}
+	return &Transfers{t}, nil
 }
