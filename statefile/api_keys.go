@@ -53,8 +53,8 @@ func isDigest(s string) bool {
 func (s *Store) APIKeyStates() map[string]APIKeys {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]APIKeys, len(s.apiKeys))
-	for name, keys := range s.apiKeys {
+	out := make(map[string]APIKeys, len(s.doc.APIKeys))
+	for name, keys := range s.doc.APIKeys {
 		out[name] = maps.Clone(keys)
 	}
 	return out
@@ -69,6 +69,9 @@ func (s *Store) SaveAPIKeys(account string, keys APIKeys) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.apiKeys[account] = maps.Clone(keys)
+	if s.doc.APIKeys == nil {
+		s.doc.APIKeys = map[string]APIKeys{}
+	}
+	s.doc.APIKeys[account] = maps.Clone(keys)
 	return s.writeLocked()
 }

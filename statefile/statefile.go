@@ -1,6 +1,7 @@
 // Package statefile keeps every account's token history ledger state, its
-// transfer and withdrawal ledger states and what it last saw of its API keys,
-// in one file, so that the exporter's counters continue across restarts and
+// states of the other histories counted once (transfers, withdrawals, the
+// tallies of document.go) and what it last saw of its API keys, in one
+// file, so that the exporter's counters continue across restarts and
 // records that arrived (or keys that changed) while it was down are counted
 // once.
 //
@@ -21,8 +22,6 @@
 package statefile
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,98 +35,6 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
-
-// Version is the document version this package writes and reads.
-const Version = 1
-
-// Document is the content of the state file.
-type Document struct {
-	Version int `json:"version"`
-	// Accounts maps an account name to its ledger state.
-	Accounts map[string]ledger.State `json:"accounts"`
-	// Transfers maps an account name to its transfer ledger state; absent
-	// from files written before the transfer history was counted, which
-	// load as they are.
-	Transfers map[string]ledger.TransfersState `json:"transfers,omitempty"`
-	// APIKeys maps an account name to what was last seen of its API keys
-	// (APIKeys); absent from older files, which load as they are.
-	APIKeys map[string]APIKeys `json:"api_keys,omitempty"`
-	// Withdrawals maps an account name to its withdrawal ledger state;
-	// absent from files written before withdrawals were counted, which
-	// load as they are.
-	Withdrawals map[string]ledger.WithdrawalsState `json:"withdrawals,omitempty"`
-}
-
-// Decode parses and checks a state document: the version, and that every
-// account's state rebuilds a ledger. It never returns a partial result.
-// Whether a cursor is plausible in time is not judged here: only the
-// exchange's clock can tell, and only for that account (see
-// ledger.State.Check).
-func Decode(b []byte) (map[string]ledger.State, error) {
-	doc, err := DecodeDocument(b)
-	return doc.Accounts, err
-}
-
-// DecodeDocument is Decode of the whole document, the transfer and
-// withdrawal states too.
-func DecodeDocument(b []byte) (Document, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var doc Document
-	if err := dec.Decode(&doc); err != nil {
-		return Document{}, decodeError(err, dec, b)
-	}
-	if dec.More() {
-		return Document{}, errors.New("decode: data after the document")
-	}
-	if doc.Version != Version {
-		return Document{}, fmt.Errorf("version %d: this exporter reads version %d", doc.Version, Version)
-	}
-	if doc.Accounts == nil {
-		return Document{}, errors.New("no accounts object")
-	}
-	for name, st := range doc.Accounts {
-		if _, err := ledger.FromState(st, ledger.Config{}); err != nil {
-			return Document{}, fmt.Errorf("account %q: %w", name, err)
-		}
-	}
-	for name, st := range doc.Transfers {
-		if _, err := ledger.TransfersFromState(st, 0, 0); err != nil {
-			return Document{}, fmt.Errorf("account %q: %w", name, err)
-		}
-	}
-	for name, keys := range doc.APIKeys {
-		if err := keys.check(); err != nil {
-			return Document{}, fmt.Errorf("account %q: api keys: %w", name, err)
-		}
-	}
-	for name, st := range doc.Withdrawals {
-		if _, err := ledger.WithdrawalsFromState(st, 0, 0); err != nil {
-			return Document{}, fmt.Errorf("account %q: %w", name, err)
-		}
-	}
-	return doc, nil
-}
-
-// Encode renders a state document.
-func Encode(accounts map[string]ledger.State) ([]byte, error) {
-	return EncodeDocument(Document{Accounts: accounts})
-}
-
-// EncodeDocument renders a state document, the transfer and withdrawal
-// states too, at
-// this package's Version.
-func EncodeDocument(doc Document) ([]byte, error) {
-	if doc.Accounts == nil {
-		doc.Accounts = map[string]ledger.State{}
-	}
-	doc.Version = Version
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
 
 // Corruption describes a state file that Open could not use and set aside.
 type Corruption struct {
@@ -144,11 +51,10 @@ type Store struct {
 	corrupt *Corruption
 	removed []string
 
-	mu            sync.Mutex
-	accounts      map[string]ledger.State
-	transfers     map[string]ledger.TransfersState
-	apiKeys       map[string]APIKeys
-	withdrawals   map[string]ledger.WithdrawalsState
+	mu sync.Mutex
+	// doc is what the file holds: every account's token history state
+	// and each section's states.
+	doc           Document
 	writeFailures uint64
 	lastWrite     time.Time
 }
@@ -164,8 +70,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, accounts: map[string]ledger.State{}, transfers: map[string]ledger.TransfersState{}, apiKeys: map[string]APIKeys{},
-		withdrawals: map[string]ledger.WithdrawalsState{}}
+	s := &Store{path: path, doc: Document{Accounts: map[string]ledger.State{}}}
 	removed, err := removeTemporaries(path)
 	if err != nil {
 		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
@@ -180,16 +85,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	}
 	doc, err := DecodeDocument(b)
 	if err == nil {
-		s.accounts = doc.Accounts
-		if doc.Transfers != nil {
-			s.transfers = doc.Transfers
-		}
-		if doc.APIKeys != nil {
-			s.apiKeys = doc.APIKeys
-		}
-		if doc.Withdrawals != nil {
-			s.withdrawals = doc.Withdrawals
-		}
+		s.doc = doc
 		return s, nil
 	}
 	aside, rerr := setAside(path, now)
@@ -281,7 +177,7 @@ func asideName(path string, now time.Time) string {
 func (s *Store) SetAside(account string, now time.Time) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, ok := s.accounts[account]
+	st, ok := s.doc.Accounts[account]
 	if !ok {
 		return "", nil
 	}
@@ -289,7 +185,7 @@ func (s *Store) SetAside(account string, now time.Time) (string, error) {
 	if err == nil {
 		name := asideName(s.path, now)
 		if err = writeAtomic(name, b); err == nil {
-			delete(s.accounts, account)
+			delete(s.doc.Accounts, account)
 			return name, nil
 		}
 	}
@@ -321,7 +217,7 @@ func (s *Store) Corruption() *Corruption {
 func (s *Store) States() map[string]ledger.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return maps.Clone(s.accounts)
+	return maps.Clone(s.doc.Accounts)
 }
 
 // Save records the state of one account and rewrites the file atomically.
@@ -330,47 +226,13 @@ func (s *Store) States() map[string]ledger.State {
 func (s *Store) Save(account string, st ledger.State) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.accounts[account] = st
-	return s.writeLocked()
-}
-
-// TransferStates returns a copy of every account's saved transfer ledger
-// state.
-func (s *Store) TransferStates() map[string]ledger.TransfersState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.transfers)
-}
-
-// SaveTransfers records the transfer ledger state of one account and
-// rewrites the file atomically, as Save does.
-func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transfers[account] = st
-	return s.writeLocked()
-}
-
-// WithdrawalStates returns a copy of every account's saved withdrawal
-// ledger state.
-func (s *Store) WithdrawalStates() map[string]ledger.WithdrawalsState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.withdrawals)
-}
-
-// SaveWithdrawals records the withdrawal ledger state of one account and
-// rewrites the file atomically, as Save does.
-func (s *Store) SaveWithdrawals(account string, st ledger.WithdrawalsState) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.withdrawals[account] = st
+	s.doc.Accounts[account] = st
 	return s.writeLocked()
 }
 
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(Document{Accounts: s.accounts, Transfers: s.transfers, APIKeys: s.apiKeys, Withdrawals: s.withdrawals})
+	b, err := EncodeDocument(s.doc)
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}
