@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,23 +34,15 @@ var listEndpoints = func() map[string]string {
 	return out
 }()
 
-// rowsRig is account main with rows on every list endpoint, polled by an
-// exporter of every endpoint, sub-accounts included.
+// rowsRig is the fake's demo (every endpoint's share of DefaultScenario,
+// which gives account main rows on every list endpoint, so that a new
+// endpoint's rows come with its demo) polled for main alone by an exporter
+// of every endpoint, sub-accounts included.
 func rowsRig(t *testing.T) (*rig, *Exporter) {
 	t.Helper()
-	a := mainAccount()
-	a.Balances = []fakeexchange.Balance{{Token: "BTC", Holding: "1.5", MarkPrice: "65000"}, {Token: "USDT", Holding: "100"}}
-	a.Positions = []fakeexchange.Position{fakeexchange.CapturedPosition(), {Symbol: "PERP_BTC_USDT", Holding: "-0.5", MarkPrice: "65000", EstLiqPrice: "70000"}}
-	a.Transfers = []fakeexchange.Transfer{
-		{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},
-		{ID: "w2", Token: "BTC", Side: "DEPOSIT", Amount: "1", Status: "NEW", CreatedAgo: time.Hour},
-	}
-	a.SubAccounts = []fakeexchange.SubAccount{{ApplicationID: "app-1", Name: "desk-a"}, {ApplicationID: "app-2", Name: "desk-b"}}
-	a.AccountTransfers = []fakeexchange.AccountTransfer{{ID: 1, Token: "USDT", Amount: "5", Status: "PENDING", CounterpartyApplicationID: "app-1", CreatedAgo: time.Minute}}
-	a.TokenConfig = []fakeexchange.TokenConfig{fakeexchange.TokenConfigRow("BTC", "0.85", true), fakeexchange.TokenConfigRow("WOO", "0.6", false)}
-	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{a}})
-	r.fake.SetTokenNetworks(tokenNetworkRows())
+	r := newRig(t, fakeexchange.DefaultScenario())
 	cfg := r.config()
+	cfg.Accounts = slices.DeleteFunc(cfg.Accounts, func(a Account) bool { return a.Name != "main" })
 	cfg.Collectors = map[string]bool{client.EndpointSubAccounts: true}
 	return r, newExporter(t, cfg)
 }

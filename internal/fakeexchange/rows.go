@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -47,6 +48,16 @@ type rowsEndpoint[R any] struct {
 	// unreadable builds its i-th row no client can read.
 	unreadable func(e *Exchange, i int) any
 	demo       func(s *Scenario)
+
+	// history, when set, serves the rows as a paged history, by their id
+	// and time (Unix ms): see serveHistory. filters are the query
+	// parameters it also takes, each selecting the rows whose field of
+	// that wire name it equals.
+	history func(R) (id, ms int64)
+	filters []string
+	// place dates a scenario row whose time is relative to the exchange's
+	// creation (created_ago).
+	place func(r R, created time.Time) R
 }
 
 // change is what a row set by an event or the Go API does to the row of
@@ -76,8 +87,11 @@ func (p *rowsEndpoint[R]) route() route {
 		return r
 	}
 	validate := func(s *Scenario, a Account) error { return p.validateRows(p.scenario(s, a)) }
-	seed := func(e *Exchange, rows *[]stored[R], s *Scenario, a Account) {
+	seed := func(e *Exchange, rows *[]stored[R], s *Scenario, a Account, created time.Time) {
 		for _, row := range p.scenario(s, a) {
+			if p.place != nil {
+				row = p.place(row, created)
+			}
 			_ = p.put(rows, row, replace, time.Time{}) // validated: no error
 		}
 		if p.one && len(*rows) == 0 {
@@ -86,11 +100,11 @@ func (p *rowsEndpoint[R]) route() route {
 	}
 	if p.public() {
 		r.validate = func(s *Scenario) error { return validate(s, Account{}) }
-		r.seed = func(e *Exchange, s *Scenario) { seed(e, p.rowsOf(e, nil), s, Account{}) }
+		r.seed = func(e *Exchange, s *Scenario) { seed(e, p.rowsOf(e, nil), s, Account{}, e.now()) }
 	} else {
 		r.validateAccount = validate
-		r.seedAccount = func(e *Exchange, st *accountState, a Account, _ time.Time) error {
-			seed(e, p.rowsOf(e, st), nil, a)
+		r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
+			seed(e, p.rowsOf(e, st), nil, a, created)
 			return nil
 		}
 	}
@@ -304,8 +318,11 @@ func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []
 }
 
 // serve answers with the rows of the account, or the exchange's; it takes
-// no query parameter.
+// no query parameter, but for a history's.
 func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *apiError) {
+	if p.history != nil {
+		return p.serveHistory(e, account, rawQuery)
+	}
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
 	}
@@ -325,4 +342,56 @@ func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *ap
 		return rows[0], nil
 	}
 	return wireObject{{p.under, rows}}, nil
+}
+
+// serveHistory answers one page of the account's rows as the history
+// endpoints do: newest first (then by id), those of the startTime and
+// endTime and of the filters, a share of late listing held back until its
+// delay after the row's time, with meta (the scenario's spelling, totals
+// and page cap).
+func (p *rowsEndpoint[R]) serveHistory(e *Exchange, account, rawQuery string) (any, *apiError) {
+	q, aerr := parseQuery(rawQuery, append([]string{"startTime", "endTime", "page", "size"}, p.filters...)...)
+	if aerr != nil {
+		return nil, aerr
+	}
+	page, size, aerr := paging(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	window, aerr := readTimeWindow(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var rows []R
+	for _, s := range *p.rowsOf(e, e.accounts[account]) {
+		id, ms := p.history(s.row)
+		late := e.lateListing.Selects(id) && now.Before(time.UnixMilli(ms).Add(e.lateListing.Delay))
+		if window.contains(ms) && !late && p.matches(s.row, q) {
+			rows = append(rows, s.row)
+		}
+	}
+	slices.SortFunc(rows, func(x, y R) int {
+		xID, xMs := p.history(x)
+		yID, yMs := p.history(y)
+		return cmp.Or(cmp.Compare(yMs, xMs), cmp.Compare(yID, xID))
+	})
+	total := e.listLength(p.name, len(rows))
+	from, to, served := e.pageRange(total, page, size)
+	return pageData{Rows: e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) }),
+		Meta: e.meta(total, served, size)}, nil
+}
+
+// matches reports whether row holds, in the field of each filter's wire
+// name, the value the query gives it.
+func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		if want, ok := q[f.name]; ok && slices.Contains(p.filters, f.name) && fmt.Sprint(v.Field(f.index).Interface()) != want {
+			return false
+		}
+	}
+	return true
 }
