@@ -71,6 +71,14 @@ type CredentialsCollector struct {
 
 var _ prometheus.Collector = (*CredentialsCollector)(nil)
 
+// handOver implements handsOver: what the polls last saw, and counted, of
+// each account's keys.
+func (c *CredentialsCollector) handOver(h *Handoff) {
+	for _, a := range c.accounts {
+		h.put(handedAPIKeys, a.name, a.keys.saved)
+	}
+}
+
 type credentialsAccount struct {
 	name     string
 	ownKey   string
@@ -286,8 +294,8 @@ func buildCredentials(b *builder) (prometheus.Collector, error) {
 	c := &CredentialsCollector{}
 	for _, a := range b.cfg.Accounts {
 		seen := saved[a.Name]
-		if handed, ok := b.cfg.handedAPIKeys(a.Name); ok {
-			seen = handed
+		if keys, ok := handed[statefile.APIKeys](b.cfg, handedAPIKeys, a.Name); ok {
+			seen = keys
 		}
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
 			cap: b.seriesCap(a.Name), keys: keyWatch{seen: seen, saved: seen}}

@@ -127,6 +127,16 @@ type TokenHistoryCollector struct {
 
 var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 
+// handOver implements handsOver. A saved state not yet judged against the
+// exchange's clock stays in the state file, for the next exporter to judge.
+func (c *TokenHistoryCollector) handOver(h *Handoff) {
+	for _, a := range c.accounts {
+		if a.reader.Judged() {
+			h.put(handedHistory, a.name, a.live.Load().Export())
+		}
+	}
+}
+
 // historyAccount schedules the polls of one account's ledger.Reader and
 // shows what it finds: it is the reader's ledger.Observer.
 type historyAccount struct {
@@ -305,7 +315,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
 		var r *ledger.Restored
-		if st, ok := cfg.handedHistory(a.Name); ok {
+		if st, ok := handed[ledger.State](cfg, handedHistory, a.Name); ok {
 			// Judged already, by the exporter it comes from.
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {

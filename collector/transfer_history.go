@@ -64,6 +64,13 @@ type TransferHistoryCollector struct {
 
 var _ prometheus.Collector = (*TransferHistoryCollector)(nil)
 
+// handOver implements handsOver.
+func (c *TransferHistoryCollector) handOver(h *Handoff) {
+	for _, a := range c.accounts {
+		h.put(handedTransfers, a.name, a.ledger.Export())
+	}
+}
+
 // inFlightTransfer is one woox_transfers_in_flight series.
 type inFlightTransfer struct{ token, direction, status string }
 
@@ -106,7 +113,7 @@ func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 	c := &TransferHistoryCollector{}
 	for _, a := range cfg.Accounts {
 		l := ledger.NewTransfers(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint)
-		st, ok := cfg.handedTransfers(a.Name)
+		st, ok := handed[ledger.TransfersState](cfg, handedTransfers, a.Name)
 		if !ok {
 			st, ok = saved[a.Name]
 		}

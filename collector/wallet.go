@@ -78,6 +78,15 @@ type WalletCollector struct {
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
 
+// handOver implements handsOver: the withdrawal ledgers.
+func (c *WalletCollector) handOver(h *Handoff) {
+	for _, a := range c.reads {
+		if w := a.withdrawals; w != nil {
+			h.put(handedWithdrawals, w.account, w.ledger.Export())
+		}
+	}
+}
+
 func init() { register(endpoint.Wallet, buildWallet) }
 
 // buildWallet polls the transfers of each account (walletAccount says

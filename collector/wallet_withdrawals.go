@@ -165,7 +165,7 @@ func newWithdrawalCounters(b *builder, networksComing bool) (func(account string
 	return func(account string, capped *seriesCap) (*withdrawalCounter, error) {
 		w := &withdrawalCounter{account: account, allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
 			cap: capped, logger: cfg.Logger, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
-		st, ok := cfg.handedWithdrawals(account)
+		st, ok := handed[ledger.WithdrawalsState](cfg, handedWithdrawals, account)
 		if !ok {
 			st, ok = saved[account]
 		}
