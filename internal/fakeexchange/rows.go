@@ -55,9 +55,9 @@ type rowsEndpoint[R any] struct {
 	// that wire name it equals.
 	history func(R) (id, ms int64)
 	filters []string
-	// place dates a scenario row whose time is relative to the exchange's
-	// creation (created_ago).
-	place func(r R, created time.Time) R
+	// place dates a row whose time is relative (created_ago): a
+	// scenario's to the exchange's creation, an event's to its time.
+	place func(r R, at time.Time) R
 }
 
 // change is what a row set by an event or the Go API does to the row of
@@ -220,6 +220,9 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since time.Tim
 func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) error {
 	if err := validateRow(p.withDefaults(r)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
+	}
+	if p.place != nil {
+		r = p.place(r, e.now())
 	}
 	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
 		if err := p.put(rows, r, how, e.now()); err != nil {
