@@ -3,13 +3,19 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/common/version"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/collector"
 )
 
 func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
@@ -163,24 +169,51 @@ func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
 	}
 }
 
+// quietNeed is what accounts at the default intervals, positions polled
+// every positionsEvery, need a second when every poll is quiet, from the
+// endpoint table (each account endpoint on by default once an interval per
+// account, the public ones once): the figure the rate cap's warning gives.
+func quietNeed(accounts int, positionsEvery time.Duration) float64 {
+	need := 0.0
+	for _, ep := range collector.Endpoints {
+		every, n := ep.DefaultInterval, 1.0
+		if ep.Name == client.EndpointPositions {
+			every = positionsEvery
+		}
+		if ep.PerAccount {
+			n = float64(accounts)
+		}
+		if !ep.OffByDefault {
+			need += n / every.Seconds()
+		}
+	}
+	return need
+}
+
 // The rate cap warns, naming the figures and what to do, when the accounts'
-// quiet polls alone need more requests a second than it allows: 20 accounts
-// at the default intervals need 20 x 31 a minute plus the public 1.2,
-// 10.35 a second; a shard counts its own accounts. It refuses a negative cap.
+// quiet polls alone need more requests a second than it allows (20 accounts
+// at the default intervals need about 10 a second); a shard counts its own
+// accounts. It refuses a negative cap.
 func TestRateCapWarnsWhenTheAccountsNeedMoreAndRefusesANegativeOne(t *testing.T) {
 	path := writeDeskAccounts(t, 20)
 	const warning = "need more requests a second than --api.max-requests-per-second allows"
+	// The caps just above what is needed, at a tenth: no warning.
+	enough := func(need float64) string { return strconv.FormatFloat(math.Ceil(need*10+1e-9)/10, 'f', 1, 64) }
+	need, slower := quietNeed(20, 5*time.Second), quietNeed(20, 10*time.Second)
+	if need <= 8 || need/2 >= 8 || slower <= 8 {
+		t.Fatalf("20 accounts need %.2f a second (%.2f with positions every 10s): the cases below count on 8 being under both and over half", need, slower)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
 		warn string // "" for none
 	}{
-		{[]string{"--api.max-requests-per-second=8"}, 0, "requests_per_second_needed=10.4 max_requests_per_second=8 accounts=20"},
-		{[]string{"--api.max-requests-per-second=10.4"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=8"}, 0, "requests_per_second_needed=" + strconv.FormatFloat(need, 'f', 1, 64) + " max_requests_per_second=8 accounts=20"},
+		{[]string{"--api.max-requests-per-second=" + enough(need)}, 0, ""},
 		{[]string{"--api.max-requests-per-second=0"}, 0, ""},
 		{nil, 0, ""},
 		{[]string{"--api.max-requests-per-second=8", "--shard.count=2", "--shard.index=0"}, 0, ""},
-		{[]string{"--api.max-requests-per-second=8.4", "--positions.interval=10s"}, 0, ""},
+		{[]string{"--api.max-requests-per-second=" + enough(slower), "--positions.interval=10s"}, 0, ""},
 		{[]string{"--api.max-requests-per-second=-1"}, 1, ""},
 	} {
 		var stdout, stderr bytes.Buffer
