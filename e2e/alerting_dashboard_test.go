@@ -72,6 +72,7 @@ var freshNoDataOK = []noDataExemption{
 	{`woox_position_pnl_24h{job=~"woox", instance=~".+", account=~".*"}`, "Empty while the account has no open position"},
 	{`max by (account, destination, token, network, address, tag, amount, id) (woox_wallet_withdrawal_destination_info{job=~"woox", instance=~".+", account=~".*"})`, "Empty while no withdrawal went to an unlisted or new address"},
 	{`sum by (account, destination) (increase(woox_wallet_withdrawals_total{job=~"woox", instance=~".+", account=~".*"}[1m]))`, "Empty until a withdrawal of the account is counted"},
+	{`sum by (account, symbol) (increase(woox_funding_fee_amount_total{job=~"woox", instance=~".+", account=~".*", direction="received"}[1m]) or 0 * increase(woox_funding_fee_amount_total{job=~"woox", instance=~".+", account=~".*", direction="paid"}[1m])) - sum by (account, symbol) (increase(woox_funding_fee_amount_total{job=~"woox", instance=~".+", account=~".*", direction="paid"}[1m]) or 0 * increase(woox_funding_fee_amount_total{job=~"woox", instance=~".+", account=~".*", direction="received"}[1m]))`, "Empty until a funding payment of the account is counted"},
 }
 
 // forJob is the exemption's query under job.

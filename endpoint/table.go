@@ -15,6 +15,7 @@ const (
 	Positions       = "positions"
 	TransferHistory = "transfer_history"
 	TokenConfig     = "token_config"
+	FundingFee      = "funding_fee"
 )
 
 // All are every endpoint the exporter reads, in the order their collectors
@@ -59,4 +60,9 @@ var All = []Endpoint{
 	{Name: TokenConfig, Path: "/v3/account/tokenConfig", Limit: Limit{10, time.Second}, Page: "account/get_token_config",
 		PerAccount: true, DefaultInterval: 15 * time.Second,
 		Description: "each account's collateral ratio and margin limits by token"},
+	// Funding is settled every few hours: a poll every 5 minutes is one
+	// request of the 20 a minute published, and a payment listed late is
+	// found by a poll within the late window.
+	{Name: FundingFee, Path: "/v3/futures/fundingFee/history", Limit: Limit{20, time.Minute}, Page: "futures/get_fundingFee_history",
+		PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute, Description: "each account's funding fee payments"},
 }

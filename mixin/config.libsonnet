@@ -74,7 +74,7 @@
     // with the matching --*.interval flags.
     dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet',
     dataStaleFastSeconds: 300,
-    dataStaleSlowEndpoints: 'credentials|token_network',
+    dataStaleSlowEndpoints: 'credentials|token_network|funding_fee',
     dataStaleSlowSeconds: 1200,
     dataStaleSubAccountsSeconds: 3600,
 
@@ -168,6 +168,12 @@
     // collateralRatioCutCritical (0.2: 0.85 cut to 0.68 or lower).
     collateralRatioCutWindow: '1h',
     collateralRatioCutCritical: 0.2,
+
+    // WooxFundingPaidHigh: fires when the funding an account paid over the
+    // last 24 hours, less what it received, passes this, in the settlement
+    // token of its symbols (each settlement token judged alone: 1000 is
+    // 1000 USDT for the PERP_*_USDT symbols).
+    fundingPaidHighThreshold: 1000,
 
     // Dashboard.
     dashboardUID: 'woox-exporter',

@@ -29,6 +29,9 @@ type Document struct {
 	// absent from files written before withdrawals were counted, which
 	// load as they are.
 	Withdrawals map[string]ledger.WithdrawalsState `json:"withdrawals,omitempty"`
+	// FundingFees maps an account name to its funding fee tally (a tally
+	// section); absent from older files, which load as they are.
+	FundingFees map[string]ledger.TallyState `json:"funding_fees,omitempty"`
 }
 
 // Decode parses and checks a state document: the version, and that every
@@ -123,7 +126,9 @@ func checkSections(doc *Document) error {
 // tallies are the sections of ledger.Tally states (a history counted once
 // by id into totals by labels), by their JSON name: a field of Document and
 // its line here.
-var tallies = map[string]func(*Document) *map[string]ledger.TallyState{}
+var tallies = map[string]func(*Document) *map[string]ledger.TallyState{
+	"funding_fees": func(d *Document) *map[string]ledger.TallyState { return &d.FundingFees },
+}
 
 // TallyStates returns a copy of every account's saved state of the tally
 // section (see tallies); none for a section this package does not keep.

@@ -129,6 +129,7 @@ type Account struct {
 	// TokenConfig is what the token config endpoint lists, one row per
 	// token.
 	TokenConfig []TokenConfig `yaml:"token_config"`
+	FundingFees []FundingFee  `yaml:"funding_fees"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -166,6 +167,7 @@ type Event struct {
 	AccountTransfer *AccountTransferEvent `yaml:"account_transfer"`
 	// TokenConfig changes, adds or removes one token's row of an account.
 	TokenConfig *TokenConfigEvent `yaml:"token_config"`
+	FundingFee  *FundingFeeEvent  `yaml:"funding_fee"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`

@@ -1130,6 +1130,52 @@ local seconds(d) =
           },
         ],
       },
+      {
+        name: 'woox_exporter.funding',
+        rules: [
+          // Each account's funding fees of the last 24 hours by symbol and
+          // direction, with the symbol's settlement token (USDT of
+          // PERP_BTC_USDT); max by, so that replicas of one account, and a
+          // rollout's new instance, count once. increase() misses the first
+          // payment of a series born within the day (the exporter creates
+          // it with that payment): a fresh Prometheus, or one scraping an
+          // exporter restored from its state file, must not read a
+          // counter's whole past as the last day's.
+          {
+            record: 'woox:funding_fee_amount:increase24h',
+            expr: |||
+              label_replace(
+                max by (account, symbol, direction) (increase(woox_funding_fee_amount_total{%(wooxSelector)s}[24h])),
+                "settlement_token", "$1", "symbol", ".+_([^_]+)"
+              )
+            ||| % $._config,
+          },
+          // Paid less received, by settlement token: an account whose
+          // positions bleed funding, a position left open on the wrong side
+          // of the rate or a bot gone wrong.
+          {
+            alert: 'WooxFundingPaidHigh',
+            expr: |||
+              (
+                  sum by (account, settlement_token) (woox:funding_fee_amount:increase24h{direction="paid"})
+                -
+                  (
+                      sum by (account, settlement_token) (woox:funding_fee_amount:increase24h{direction="received"})
+                    or
+                      sum by (account, settlement_token) (woox:funding_fee_amount:increase24h{direction="paid"}) * 0
+                  )
+              ) > %(fundingPaidHighThreshold)s
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} paid {{ $value | printf "%.2f" }} {{ $labels.settlement_token }} of net funding in 24 hours',
+              description: 'The perpetual positions of account {{ $labels.account }} settled in {{ $labels.settlement_token }} paid {{ $value | printf "%%.2f" }} {{ $labels.settlement_token }} more funding than they received over the last 24 hours, above the threshold of %s. The dashboard\'s "Net funding by symbol" shows which symbols pay.' % $._config.fundingPaidHighThreshold,
+              runbook_url: runbook('WooxFundingPaidHigh'),
+            },
+          },
+        ],
+      },
     ],
   },
 }

@@ -655,4 +655,20 @@ function(cfg)
       rename={ api_key: 'API key', 'Value #A': 'permission changes', 'Value #B': 'allowed IP changes' },
       sortBy=['permission changes', true],
     ),
+    // Funding paid and received by the perpetual positions
+    // (WooxFundingPaidHigh).
+    lib.row(73, 'Funding', 244),
+    lib.timeseries(
+      74,
+      'Net funding by symbol',
+      "Funding received less funding paid per interval, by account and symbol, in the symbol's settlement token (USDT for PERP_BTC_USDT): below 0 the positions pay. Each payment counts once, when the exporter first sees it settled. Empty until a funding payment of the account is counted.",
+      [8, 24, 0, 245],
+      [[
+        'sum by (account, symbol) (increase(woox_funding_fee_amount_total{%(acc)s, direction="received"}[$__rate_interval]) or 0 * increase(woox_funding_fee_amount_total{%(acc)s, direction="paid"}[$__rate_interval]))' +
+        ' - sum by (account, symbol) (increase(woox_funding_fee_amount_total{%(acc)s, direction="paid"}[$__rate_interval]) or 0 * increase(woox_funding_fee_amount_total{%(acc)s, direction="received"}[$__rate_interval]))',
+        '{{account}} {{symbol}}',
+      ]],
+      custom={ drawStyle: 'bars' },
+      legend={ calcs: ['sum'] },
+    ),
   ]

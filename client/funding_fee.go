@@ -1,0 +1,125 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
+)
+
+// FundingFee is one row of GET /v3/futures/fundingFee/history: a funding
+// payment of one perpetual position, paid or received.
+type FundingFee struct {
+	// ID identifies the payment, as text whether the exchange sent a
+	// number or a string.
+	ID     string
+	Symbol string
+	// Amount is the fee as sent, unsigned: Paid says which way it went
+	// (paymentType Pay, else Receive).
+	Amount decimal.Decimal
+	Paid   bool
+	// Rate and MarkPrice are what it was charged at; nil when not sent.
+	Rate, MarkPrice *decimal.Decimal
+	// Status is e.g. COMPLETED, upper case as sent; "" when not sent.
+	Status string
+	// CreatedMs and UpdatedMs are Unix milliseconds; UpdatedMs is 0 when
+	// absent.
+	CreatedMs, UpdatedMs int64
+}
+
+// Completed reports whether the payment is settled: COMPLETED, or no status
+// at all (a row listed is a payment made).
+func (f FundingFee) Completed() bool { return f.Status == "" || f.Status == "COMPLETED" }
+
+// LatestMs is the payment's latest time: updated, else created.
+func (f FundingFee) LatestMs() int64 { return max(f.CreatedMs, f.UpdatedMs) }
+
+// FundingFees returns the account's funding payments from startMs to endMs
+// (Unix milliseconds), all pages, each id once, and the rows that could
+// not be read.
+func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]FundingFee, []RejectedRow, error) {
+	params, err := HistoryQuery{StartTime: startMs, EndTime: endMs}.params()
+	if err != nil {
+		return nil, nil, &Error{Op: "get funding fee history", Kind: KindOther, Err: err}
+	}
+	all := newPagedList[FundingFee]()
+	err = getPages(ctx, c, listRequest[list[FundingFee], string]{
+		name: "funding fee history", endpoint: endpoint.FundingFee, path: endpoint.PathOf(endpoint.FundingFee), params: params, size: MaxPageSize,
+		decode: func(data json.RawMessage, _ int64, page int) (list[FundingFee], error) {
+			l, err := decodeFundingFees(data)
+			l.rejected = c.onPage(l.rejected, page)
+			return l, err
+		},
+		identities: func(l list[FundingFee]) []string { return l.keys(fundingFeeID) },
+	}, func(l list[FundingFee]) error {
+		all.add(l, fundingFeeID, nil)
+		return nil
+	})
+	return all.rows, all.rejected, err
+}
+
+func fundingFeeID(f FundingFee) string { return f.ID }
+
+// decodeFundingFees reads one page: data.rows[] in camelCase or
+// snake_case, numbers or strings, times in any unit ParseTime reads.
+func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
+	_, rows, err := decodeDataRows(data, "funding fee history", "rows")
+	if err != nil {
+		return list[FundingFee]{}, err
+	}
+	return decodeList(rows, decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) }), nil
+}
+
+// decodeFundingFee reads one row. Its id, symbol, fee, direction and time
+// are required: a payment counted under no symbol, or the wrong way, would
+// misstate what the account paid.
+func decodeFundingFee(f fields) (FundingFee, error) {
+	var p FundingFee
+	var err error
+	if p.ID, err = f.requiredText("id"); err != nil {
+		return p, err
+	}
+	if p.Symbol, err = f.requiredText("symbol"); err != nil {
+		return p, err
+	}
+	if p.Amount, err = f.requiredDecimal("fundingFee"); err != nil {
+		return p, err
+	}
+	kind, err := f.requiredText("paymentType")
+	if err != nil {
+		return p, err
+	}
+	switch strings.ToUpper(kind) {
+	case "PAY":
+		p.Paid = true
+	case "RECEIVE":
+	default:
+		return p, fieldErr("paymentType", "neither Pay nor Receive: %q", truncateForError(kind))
+	}
+	status, _, err := f.text("status")
+	if err != nil {
+		return p, err
+	}
+	p.Status = strings.ToUpper(status)
+	for _, d := range []struct {
+		name string
+		dst  **decimal.Decimal
+	}{{"fundingRate", &p.Rate}, {"markPrice", &p.MarkPrice}} {
+		if *d.dst, err = f.decimal(d.name); err != nil {
+			return p, err
+		}
+	}
+	created, present, err := f.time("createdTime")
+	if err == nil && !present {
+		err = &fieldError{"createdTime", errMissing}
+	}
+	if err != nil {
+		return p, err
+	}
+	p.CreatedMs = created
+	p.UpdatedMs, _, err = f.time("updatedTime")
+	return p, err
+}

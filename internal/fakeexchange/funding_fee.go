@@ -1,0 +1,82 @@
+package fakeexchange
+
+import (
+	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
+)
+
+func init() { addRoute(endpoint.FundingFee, fundingFees.route()) }
+
+// fundingFees are served as the docs' example shows them: a paged history,
+// newest first, startTime and endTime on createdTime, symbol a filter;
+// fundingRate a JSON number, the fee and mark price strings, times in the
+// scenario's row time unit. An event adds a payment or replaces the one
+// with its id; the unreadable row, id 900000001, 2, ..., has no fundingFee.
+var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: "funding_fees", event: "funding_fee",
+	sorted: true, change: replace, filters: []string{"symbol"},
+	history:  func(f FundingFee) (int64, int64) { return f.ID, f.CreatedTime },
+	scenario: func(_ *Scenario, a Account) []FundingFee { return a.FundingFees },
+	eventOf: func(ev Event) (string, *FundingFee, bool) {
+		if f := ev.FundingFee; f != nil {
+			return f.Account, &f.FundingFee, false
+		}
+		return "", nil, false
+	},
+	place: func(f FundingFee, at time.Time) FundingFee {
+		if f.CreatedAgo != 0 {
+			f.CreatedTime, f.CreatedAgo = at.Add(-f.CreatedAgo).UnixMilli(), 0
+		}
+		f.UpdatedTime = max(f.UpdatedTime, f.CreatedTime)
+		return f
+	},
+	unreadable: func(e *Exchange, i int) any {
+		return e.render(FundingFee{ID: 900_000_001 + int64(i), Symbol: "PERP_BTC_USDT", PaymentType: "Pay", CreatedTime: e.now().UnixMilli()})
+	},
+	demo: func(s *Scenario) {
+		pay := func(id int64, symbol, fee, kind string, ago time.Duration) FundingFee {
+			return FundingFee{ID: id, Symbol: symbol, FundingRate: "-0.00001445", MarkPrice: "26930.6", FundingFee: fee,
+				FundingIntervalHours: 8, PaymentType: kind, Status: "COMPLETED", CreatedAgo: ago}
+		}
+		s.account("main").FundingFees = []FundingFee{pay(1286360, "PERP_BTC_USDT", "9.56021744", "Pay", 40*time.Minute),
+			pay(1286115, "PERP_BTC_USDT", "43.14503239", "Receive", 20*time.Minute), pay(1286400, "PERP_ETH_USDT", "1.5", "Pay", 10*time.Minute)}
+	},
+}
+
+// FundingFee is one funding payment of a perpetual position: its fee is
+// unsigned, PaymentType (Pay or Receive) says which way it went.
+type FundingFee struct {
+	ID                   int64  `yaml:"id" wire:"id,integer,key"`
+	Symbol               string `yaml:"symbol" wire:"symbol,required"`
+	FundingRate          string `yaml:"funding_rate" wire:"fundingRate,number"`
+	MarkPrice            string `yaml:"mark_price" wire:"markPrice,decimal"`
+	FundingFee           string `yaml:"funding_fee" wire:"fundingFee,decimal"`
+	FundingIntervalHours int64  `yaml:"funding_interval_hours" wire:"fundingIntervalHours,integer"`
+	PaymentType          string `yaml:"payment_type" wire:"paymentType,required"`
+	Status               string `yaml:"status" wire:"status"`
+	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
+	// places the payment this long before New was called (before its
+	// event, for an event's). UpdatedTime 0 serves CreatedTime.
+	CreatedTime int64         `yaml:"created_time" wire:"createdTime,row_time"`
+	CreatedAgo  time.Duration `yaml:"created_ago"`
+	UpdatedTime int64         `yaml:"updated_time" wire:"updatedTime,row_time"`
+}
+
+func (f FundingFee) check() error {
+	if (f.CreatedTime == 0) == (f.CreatedAgo == 0) {
+		return fieldErr("created_ago", "set either created_time or created_ago")
+	}
+	return nil
+}
+
+// FundingFeeEvent adds a payment to an account, or replaces the one with
+// its id.
+type FundingFeeEvent struct {
+	Account    string `yaml:"account"`
+	FundingFee `yaml:",inline"`
+}
+
+// PutFundingFee adds a payment to account, or replaces the one with its id.
+func (e *Exchange) PutFundingFee(account string, f FundingFee) error {
+	return fundingFees.set(e, "put funding fee", account, f, replace)
+}
