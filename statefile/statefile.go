@@ -244,42 +244,6 @@ func (s *Store) writeLocked() error {
 	return nil
 }
 
-// writeAtomic replaces the file at path with b so that a crash at any point
-// leaves either the old or the new content.
-func writeAtomic(path string, b []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, tempPattern(path))
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
 var (
 	writeFailuresDesc = prometheus.NewDesc("woox_exporter_state_file_write_failures_total",
 		"Failed writes of the token history state file since the exporter started.", nil, nil)

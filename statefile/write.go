@@ -39,3 +39,39 @@ func removeTemporaries(path string) ([]string, error) {
 	}
 	return removed, nil
 }
+
+// writeAtomic replaces the file at path with b so that a crash at any point
+// leaves either the old or the new content.
+func writeAtomic(path string, b []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, tempPattern(path))
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
