@@ -181,3 +181,27 @@ func (w timeWindow) contains(ms int64) bool {
 }
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
+
+// historyQuery is a history endpoint's query, read: its parameters, the
+// page asked for and the time window.
+type historyQuery struct {
+	params     map[string]string
+	page, size int
+	window     timeWindow
+}
+
+// readHistoryQuery reads the query of a history endpoint that takes
+// startTime, endTime, page, size and the filters named, refusing any other
+// parameter and a bad page or time as the exchange does.
+func readHistoryQuery(rawQuery string, filters ...string) (historyQuery, *apiError) {
+	var h historyQuery
+	var aerr *apiError
+	if h.params, aerr = parseQuery(rawQuery, append([]string{"startTime", "endTime", "page", "size"}, filters...)...); aerr != nil {
+		return h, aerr
+	}
+	if h.page, h.size, aerr = paging(h.params); aerr != nil {
+		return h, aerr
+	}
+	h.window, aerr = readTimeWindow(h.params)
+	return h, aerr
+}

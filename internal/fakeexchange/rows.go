@@ -353,18 +353,11 @@ func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *ap
 // delay after the row's time, with meta (the scenario's spelling, totals
 // and page cap).
 func (p *rowsEndpoint[R]) serveHistory(e *Exchange, account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, append([]string{"startTime", "endTime", "page", "size"}, p.filters...)...)
+	hq, aerr := readHistoryQuery(rawQuery, p.filters...)
 	if aerr != nil {
 		return nil, aerr
 	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
-	window, aerr := readTimeWindow(q)
-	if aerr != nil {
-		return nil, aerr
-	}
+	q, page, size, window := hq.params, hq.page, hq.size, hq.window
 	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -69,21 +69,14 @@ type historyJSON struct {
 }
 
 func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, "type", "startTime", "endTime", "page", "size")
+	hq, aerr := readHistoryQuery(rawQuery, "type")
 	if aerr != nil {
 		return nil, aerr
 	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
-	typ, hasType := q["type"]
+	page, size, window := hq.page, hq.size, hq.window
+	typ, hasType := hq.params["type"]
 	if hasType && !knownType(typ, e.undocumented) {
 		return nil, errInvalidParam("invalid type: %q", typ)
-	}
-	window, aerr := readTimeWindow(q)
-	if aerr != nil {
-		return nil, aerr
 	}
 
 	e.mu.Lock()

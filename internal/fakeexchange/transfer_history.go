@@ -263,18 +263,11 @@ func applyAccountTransferEvent(e *Exchange, ev Event) error {
 // string, times strings of seconds with a fraction (wallet_time_unit),
 // from and to objects; camelCase meta unless snake_case_meta.
 func (e *Exchange) serveTransferHistory(account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, "startTime", "endTime", "page", "size")
+	hq, aerr := readHistoryQuery(rawQuery)
 	if aerr != nil {
 		return nil, aerr
 	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
-	window, aerr := readTimeWindow(q)
-	if aerr != nil {
-		return nil, aerr
-	}
+	page, size, window := hq.page, hq.size, hq.window
 	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()

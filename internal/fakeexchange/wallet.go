@@ -127,20 +127,13 @@ func (a *accountState) putTransfer(t Transfer, created, now time.Time) {
 // with a fraction (wallet_time_unit), meta in snake_case
 // (camel_case_wallet_meta).
 func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, "token", "type", "tokenSide", "status", "startTime", "endTime", "page", "size")
+	hq, aerr := readHistoryQuery(rawQuery, "token", "type", "tokenSide", "status")
 	if aerr != nil {
 		return nil, aerr
 	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
+	q, page, size, window := hq.params, hq.page, hq.size, hq.window
 	if typ, ok := q["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
 		return nil, errInvalidParam("invalid type: %q", typ)
-	}
-	window, aerr := readTimeWindow(q)
-	if aerr != nil {
-		return nil, aerr
 	}
 	if e.walletIgnoresTime {
 		window = timeWindow{}
