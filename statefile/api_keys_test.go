@@ -33,21 +33,9 @@ func TestAPIKeyStatesSurviveOtherSavesAndAReopen(t *testing.T) {
 	if err := s.SaveAPIKeys("main", want); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SaveTransfers("main", sampleTransfers(t)); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Open(path, openTime)
-	if err != nil || s2.Corruption() != nil {
-		t.Fatalf("open: %v, corruption %v", err, s2.Corruption())
-	}
+	s2 := saveTheOthersAndReopen(t, s)
 	if got := s2.APIKeyStates()["main"]; !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
-	}
-	if len(s2.States()) != 1 || len(s2.TransferStates()) != 1 {
-		t.Errorf("states %d, transfer states %d, want 1 and 1", len(s2.States()), len(s2.TransferStates()))
 	}
 	// A copy: changing it changes nothing saved.
 	s2.APIKeyStates()["main"][digest("key-1")] = APIKey{}

@@ -271,3 +271,27 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 		t.Errorf("store after SetAside holds %v, want sub alone", st)
 	}
 }
+
+// saveTheOthersAndReopen saves a token history and a transfer state of
+// "main" into s, opens its file again and checks that both came back: a
+// section saved before them must survive their saves and the reopen.
+func saveTheOthersAndReopen(t *testing.T, s *Store) *Store {
+	t.Helper()
+	if err := s.Save("main", sampleState(t, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveTransfers("main", sampleTransfers(t)); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(s.Path(), openTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s2.Corruption(); c != nil {
+		t.Fatal(c.Err)
+	}
+	if len(s2.States()) != 1 || len(s2.TransferStates()) != 1 {
+		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), len(s2.TransferStates()))
+	}
+	return s2
+}
