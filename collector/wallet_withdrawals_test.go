@@ -296,39 +296,6 @@ func TestAnAllowListWithoutTokenNetworksIsRefused(t *testing.T) {
 	}
 }
 
-// Across a restart the counters come back from the state file before the
-// first poll, nothing is counted twice, and a withdrawal made while the
-// exporter was down to a new address is new: the seed was the first start's.
-func TestWithdrawalsSurviveARestart(t *testing.T) {
-	r := walletRig(t, 0)
-	path := filepath.Join(t.TempDir(), "state.json")
-	open := func() *statefile.Store {
-		s, err := statefile.Open(path, r.now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
-	e := walletExporter(t, r, func(c *Config) { c.State = open() })
-	pollAll(e)
-	r.putTransfers(t, withdrawal(r, "w2", "TRON_USDT", tronAddress, "", 0))
-	pollAfter(r, e, 15*time.Second)
-	before := withdrawalValues(t, e)
-
-	r.clock.Add(time.Minute)
-	r.putTransfers(t, withdrawal(r, "w3", "TRON_USDT", "TWhileDown", "", 0))
-	e = walletExporter(t, r, func(c *Config) { c.State = open() })
-	checkValues(t, "restored, before the first poll", withdrawalValues(t, e), before)
-	pollAfter(r, e, 15*time.Second)
-	checkValues(t, "after the restart", withdrawalValues(t, e), map[string]float64{
-		"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}":                                                           1,
-		"woox_wallet_withdrawals_total{destination=new,network=TRON,token=USDT}":                                                            2,
-		"woox_wallet_withdrawal_destination_info{address=" + tronAddress + ",amount=10,destination=new,id=w2,network=TRON,tag=,token=USDT}": 1,
-		"woox_wallet_withdrawal_destination_info{address=TWhileDown,amount=10,destination=new,id=w3,network=TRON,tag=,token=USDT}":          1,
-	})
-}
-
 // failingStore is a state store whose withdrawal saves fail while failing
 // is set.
 type failingStore struct {
@@ -402,27 +369,56 @@ func TestTheFirstWalletPollWaitsForTheTokenNetworks(t *testing.T) {
 	})
 }
 
-// A reload hands the withdrawal ledger over in memory, without a state
-// file: the counters continue, and a withdrawal made meanwhile to a new
-// address is new (not a first start's seed).
-func TestWithdrawalsContinueAcrossAHandoff(t *testing.T) {
-	r := walletRig(t, 0)
-	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
-	e := walletExporter(t, r, nil)
-	pollAll(e)
-	r.putTransfers(t, withdrawal(r, "w2", "TRON_USDT", tronAddress, "", 0))
-	pollAfter(r, e, 15*time.Second)
-	before := withdrawalValues(t, e)
+// Across a restart (from the state file) and across a reload (the ledger
+// handed over in memory) the counters come back before the first poll,
+// nothing is counted twice, and a withdrawal made meanwhile to a new
+// address is new: the seed was the first start's.
+func TestWithdrawalsContinueAcrossARestartAndAHandoff(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		stateFile bool
+		// next builds the exporter that replaces e.
+		next func(t *testing.T, r *rig, e *Exporter, state func() *statefile.Store) *Exporter
+	}{
+		{"restart with the state file", true, func(t *testing.T, r *rig, _ *Exporter, state func() *statefile.Store) *Exporter {
+			return walletExporter(t, r, func(c *Config) { c.State = state() })
+		}},
+		{"reload without a state file", false, func(t *testing.T, r *rig, e *Exporter, _ func() *statefile.Store) *Exporter {
+			return walletExporter(t, r, func(c *Config) { c.Handoff = e.Handoff() })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := walletRig(t, 0)
+			path := filepath.Join(t.TempDir(), "state.json")
+			state := func() *statefile.Store {
+				s, err := statefile.Open(path, r.now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
+			e := walletExporter(t, r, func(c *Config) {
+				if tc.stateFile {
+					c.State = state()
+				}
+			})
+			pollAll(e)
+			r.putTransfers(t, withdrawal(r, "w2", "TRON_USDT", tronAddress, "", 0))
+			pollAfter(r, e, 15*time.Second)
+			before := withdrawalValues(t, e)
 
-	r.putTransfers(t, withdrawal(r, "w3", "TRON_USDT", "TDuringTheReload", "", 0))
-	handoff := e.Handoff()
-	e = walletExporter(t, r, func(c *Config) { c.Handoff = handoff })
-	checkValues(t, "handed over, before the first poll", withdrawalValues(t, e), before)
-	pollAfter(r, e, 15*time.Second)
-	checkValues(t, "after the first poll", withdrawalValues(t, e), map[string]float64{
-		"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}":                                                           1,
-		"woox_wallet_withdrawals_total{destination=new,network=TRON,token=USDT}":                                                            2,
-		"woox_wallet_withdrawal_destination_info{address=" + tronAddress + ",amount=10,destination=new,id=w2,network=TRON,tag=,token=USDT}": 1,
-		"woox_wallet_withdrawal_destination_info{address=TDuringTheReload,amount=10,destination=new,id=w3,network=TRON,tag=,token=USDT}":    1,
-	})
+			r.clock.Add(time.Minute)
+			r.putTransfers(t, withdrawal(r, "w3", "TRON_USDT", "TMeanwhile", "", 0))
+			e = tc.next(t, r, e, state)
+			checkValues(t, "before the first poll", withdrawalValues(t, e), before)
+			pollAfter(r, e, 15*time.Second)
+			checkValues(t, "after the first poll", withdrawalValues(t, e), map[string]float64{
+				"woox_wallet_withdrawals_total{destination=known,network=ETH,token=USDT}":                                                           1,
+				"woox_wallet_withdrawals_total{destination=new,network=TRON,token=USDT}":                                                            2,
+				"woox_wallet_withdrawal_destination_info{address=" + tronAddress + ",amount=10,destination=new,id=w2,network=TRON,tag=,token=USDT}": 1,
+				"woox_wallet_withdrawal_destination_info{address=TMeanwhile,amount=10,destination=new,id=w3,network=TRON,tag=,token=USDT}":          1,
+			})
+		})
+	}
 }
