@@ -11,7 +11,7 @@ import (
 // DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second:
 // a thousand accounts polled at the default intervals, with room for pages,
 // retries and the public endpoints (docs/reliability.md derives it).
-const DefaultMaxRequestsPerSecond = 500
+const DefaultMaxRequestsPerSecond = 600
 
 // RateCap bounds the requests a second of every client that shares it: the
 // exporter shares one across all its accounts and the public client, since

@@ -36,6 +36,9 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		if q.Status == http.StatusTooManyRequests {
 			tooMany++
 		}
+		if !q.Time.Before(row.idleFrom) && q.Time.Before(row.idleTo) {
+			row.idleRequests++
+		}
 		if q.Account == "" {
 			continue
 		}

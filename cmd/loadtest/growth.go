@@ -26,6 +26,9 @@ const (
 	// maxRSSAtMore is issue 37's target at 1,000 realistic accounts
 	// (about 550 bytes per series), held from 300 accounts on.
 	maxRSSAtMore = 300_000_000 // 300 MB
+	// maxCPUPerRequest is issue 47's target: a request's decoding,
+	// signing and bookkeeping, garbage collection included.
+	maxCPUPerRequest = 500 * time.Microsecond
 )
 
 // accountShape is what each account of a growth run holds.
@@ -66,6 +69,12 @@ type growthRow struct {
 	// the start or by the floor rounds, when the exporter is stopped.
 	idleFrom, idleTo             time.Time
 	idleRequestsPerAccountMinute float64
+	// idleRequests is every request of the process in the idle window,
+	// public ones too, and idleCost what each cost the exporter.
+	idleRequests int
+	idleCost     requestCost
+	idleCPU      time.Duration
+	runtimeIdle  [2]runtimeReading
 	// requestsPerMinute is every request the process sent, public ones
 	// too: what the exchange sees from its IP.
 	requestsPerMinute float64
@@ -111,13 +120,14 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.1f (%.1f) | %.0f | %s |\n",
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s | %.0f (%.0f) | %.0f | %.1f (%.1f) | %.0f | %s |\n",
 			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
-			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute,
-			g.requestsPerMinute, fullest(g.busiest))
+			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, float64(g.idleRequests)/g.idleTo.Sub(g.idleFrom).Minutes(),
+			format(g.idleCost.cpu), g.idleCost.allocs, g.idleCost.bytes, g.idleCost.gcsPerMinute,
+			g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest))
 	}
 	if c.chart != "" {
 		if err := writeGrowthChart(c.chart, large); err != nil {
@@ -232,8 +242,11 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 		return row, err
 	}
 	started := time.Now()
-	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...),
-		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn")
+	args := []string{"--woox.api-url=" + fakeURL, "--config.file=" + cfgPath, "--log.level=warn"}
+	if c.profileDir != "" {
+		args = append(args, "--web.enable-profiling")
+	}
+	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...), args...)
 	if err != nil {
 		return row, err
 	}
@@ -261,20 +274,9 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	}
 	defer stopFloor()
 
-	// The pollers' CPU with nobody scraping, then scrape cost.
-	cpu0, err := ex.cpuTime()
-	if err != nil {
+	if err := measureIdle(ctx, c, ex, client, n, &row); err != nil {
 		return row, err
 	}
-	row.idleFrom = time.Now()
-	time.Sleep(c.growthIdle)
-	cpu1, err := ex.cpuTime()
-	if err != nil {
-		return row, err
-	}
-	row.idleTo = time.Now()
-	row.cpuPerMinute = (cpu1 - cpu0).Seconds() / row.idleTo.Sub(row.idleFrom).Minutes()
-	ex.idleCPU = row.cpuPerMinute / 60
 
 	if err := measureGrowthScrapes(c, ex, client, floorURL, &row); err != nil {
 		return row, err
@@ -285,6 +287,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	if err != nil {
 		return row, err
 	}
+	row.idleCost = costPerRequest(row.idleCPU, row.runtimeIdle[0], row.runtimeIdle[1], row.idleRequests, row.idleTo.Sub(row.idleFrom))
 
 	reportGrowth(r, row, tooMany, readyAt.Sub(started))
 	return row, ex.checkLog()
@@ -300,6 +303,37 @@ func writeGrowthAccounts(dir string, n int) (string, error) {
 	}
 	cfgPath := filepath.Join(dir, "accounts.yml")
 	return cfgPath, os.WriteFile(cfgPath, []byte(cfg.String()), 0o600)
+}
+
+// measureIdle measures the pollers' CPU, allocations and collections with
+// nobody scraping, taking profiles of them with --profile-dir.
+func measureIdle(ctx context.Context, c config, ex *exporter, client *http.Client, n int, row *growthRow) error {
+	var err error
+	if row.runtimeIdle[0], err = readRuntime(client, ex.URL()); err != nil {
+		return err
+	}
+	cpu0, err := ex.cpuTime()
+	if err != nil {
+		return err
+	}
+	row.idleFrom = time.Now()
+	waitProfiles := func() error { return nil }
+	if c.profileDir != "" {
+		waitProfiles = profiles(ctx, ex.URL(), c.profileDir, fmt.Sprintf("growth-%d-%s", n, row.shape), c.growthIdle)
+	}
+	time.Sleep(c.growthIdle)
+	cpu1, err := ex.cpuTime()
+	if err != nil {
+		return err
+	}
+	row.idleTo = time.Now()
+	if row.runtimeIdle[1], err = readRuntime(client, ex.URL()); err != nil {
+		return err
+	}
+	row.idleCPU = cpu1 - cpu0
+	row.cpuPerMinute = row.idleCPU.Seconds() / row.idleTo.Sub(row.idleFrom).Minutes()
+	ex.idleCPU = row.cpuPerMinute / 60
+	return waitProfiles()
 }
 
 // measureGrowthScrapes measures scrape latency, then throughput, of the
@@ -357,6 +391,9 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		r.add(fmt.Sprintf("growth, %s: busiest %s window per account, %s (limit %s)", label, u.limit.Window, ep, u.limit), u.busiest, u.allowed, "requests",
 			u.busiest <= u.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s in the run)", tooMany))
 	}
+	r.add("growth, "+label+": CPU a request to the exchange, nobody scraping", row.idleCost.cpu.Round(time.Microsecond), maxCPUPerRequest, "", row.idleCost.cpu <= maxCPUPerRequest, false,
+		fmt.Sprintf("(%.2f CPU s/min over %d requests; %.0f allocations, %.0f bytes and %.2f collections a minute)",
+			row.cpuPerMinute, row.idleRequests, row.idleCost.allocs, row.idleCost.bytes, row.idleCost.gcsPerMinute))
 	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
 		true, false, fmt.Sprintf("(whole process, public included; %.1f per account; %.1f per account while idle)",
 			row.requestsPerAccountMinute, row.idleRequestsPerAccountMinute))

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/http/pprof"
 	"runtime"
 	"strings"
 
@@ -36,13 +37,22 @@ func newMux(c Config) (*http.ServeMux, error) {
 		}
 		_, _ = w.Write([]byte("Ready\n"))
 	})
+	profiling := "false"
+	if c.Profiling {
+		profiling = "true"
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	if c.MetricsPath != "/" {
 		landing, err := web.NewLandingPage(web.LandingConfig{
 			Name:        c.Name,
 			Description: "Prometheus exporter for WOO X accounts and assets",
 			Version:     version.Info(),
-			// Not served: the links would answer 404.
-			Profiling: "false",
+			// The landing page links the profiles only when they are served.
+			Profiling: profiling,
 			Links: []web.LandingLinks{
 				{Address: c.MetricsPath, Text: "Metrics"},
 				{Address: healthyPath, Text: "Health"},

@@ -37,8 +37,10 @@ type Config struct {
 	// Reload re-reads the configuration on POST /-/reload; nil answers
 	// 403 (--web.enable-lifecycle not set).
 	Reload func() error
-	Limits Limits
-	Logger log.Logger
+	// Profiling serves net/http/pprof's handlers under /debug/pprof/.
+	Profiling bool
+	Limits    Limits
+	Logger    log.Logger
 	// ToolkitLogger is Logger bridged to slog, for exporter-toolkit.
 	ToolkitLogger *slog.Logger
 }

@@ -1,0 +1,34 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/go-kit/log"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func TestProfilesAreServedOnlyWithTheFlag(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		mux, err := newMux(Config{MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
+			Profiling: on, Logger: log.NewNopLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/debug/pprof/allocs?debug=1", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=1"} {
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+			served := rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), "profile")
+			if served != on {
+				t.Errorf("profiling %v: GET %s answered %d %.40q", on, path, rec.Code, rec.Body.String())
+			}
+		}
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if linked := strings.Contains(rec.Body.String(), "/debug/pprof"); linked != on {
+			t.Errorf("profiling %v: the landing page links the profiles: %v", on, linked)
+		}
+	}
+}
