@@ -244,7 +244,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 	started := time.Now()
 	// Profiling serves the runtime's counters the costs a request are
 	// read from; profiles are taken only with --profile-dir.
-	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...),
+	p, err := exportertest.StartBinary(ctx, c.exporter, slices.Concat(os.Environ(), env, c.exporterEnv),
 		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn", "--web.enable-profiling")
 	if err != nil {
 		return row, err
