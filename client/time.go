@@ -28,6 +28,30 @@ import (
 // no value is rounded through a float.
 func ParseTime(text string) (int64, error) {
 	s := strings.TrimSpace(text)
+	if isPlainMilliseconds(s) {
+		// Every answer's server time: the regular expression's
+		// allocations are most of reading it.
+		return strconv.ParseInt(s, 10, 64)
+	}
+	return parseTimeText(s)
+}
+
+// isPlainMilliseconds reports whether s is an integer of 12 to 14 digits
+// without a leading zero: milliseconds, taken as they are.
+func isPlainMilliseconds(s string) bool {
+	if len(s) < 12 || len(s) > 14 || s[0] == '0' {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseTimeText is ParseTime of any decimal number.
+func parseTimeText(s string) (int64, error) {
 	m := timeText.FindStringSubmatch(s)
 	if m == nil || m[2]+m[3] == "" {
 		return 0, fmt.Errorf("invalid time %q: not a decimal number", truncateForError(s))

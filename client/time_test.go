@@ -124,3 +124,21 @@ func TestEnvelopeServerTime(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTimeTakesPlainMillisecondsAsTheSlowPathDoes(t *testing.T) {
+	for _, s := range []string{"100000000000", "1579399877041", "99999999999999", "1732700000000", "123456789012", "12345678901234"} {
+		if !isPlainMilliseconds(s) {
+			t.Fatalf("%s is not taken as plain milliseconds", s)
+		}
+		got, err := ParseTime(s)
+		want, werr := parseTimeText(s)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("ParseTime(%q) = %d, %v; the full parse gives %d, %v", s, got, err, want, werr)
+		}
+	}
+	for _, s := range []string{"99999999999", "012345678901", "123456789012345", "1579399877.041", "+1579399877041", "1579399877041e0"} {
+		if isPlainMilliseconds(s) {
+			t.Errorf("%s taken as plain milliseconds", s)
+		}
+	}
+}
