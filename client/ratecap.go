@@ -24,8 +24,9 @@ const DefaultMaxRequestsPerSecond = 600
 //
 // One slot every 1/N s rather than N in any sliding second: a window would
 // let N requests out at once, a burst an unpublished per-IP limit may refuse,
-// and turns are only fair when slots come one at a time. Two slots at least
-// 1/N apart never put more than N in any second.
+// and turns are only fair when slots come one at a time. Slots are 1/N
+// apart; one handed out late by a late timer is at most 1/N late, so no
+// second holds more than N + 1.
 type RateCap struct {
 	interval  time.Duration
 	now       func() time.Time
@@ -184,16 +185,27 @@ func (q *capQueue) count(waited time.Duration) {
 }
 
 // grantDue hands out the slot that is due, if any, and arms the timer for
-// the next while requests wait; the caller holds mu.
+// the next while requests wait; the caller holds mu. The slot handed out
+// is the one that was due, not the time the timer fired: timers fire late
+// on a busy machine, and taking their time for the slot's slowed a cap of
+// 600 a second to 400. It is at most one interval back, so that a timer
+// fired very late lets one extra request through, not a burst.
 func (r *RateCap) grantDue(now time.Time) {
 	if r.waiting > 0 && !now.Before(r.next) {
-		r.grant(now)
+		r.grant(maxTime(r.next, now.Add(-r.interval)))
 	}
 	r.showQueued()
 	if r.waiting > 0 && !r.armed {
 		r.armed = true
 		r.afterFunc(r.next.Sub(now), r.fire)
 	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func (r *RateCap) fire() {

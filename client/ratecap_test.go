@@ -307,7 +307,7 @@ func TestRateCapWaiterThatGivesUpUsesNoSlot(t *testing.T) {
 }
 
 // A slot handed out just as its caller gave up goes to the next request
-// waiting, at once, and the cap's pace holds.
+// waiting, at once, as the slot it was, and the cap's pace holds.
 func TestRateCapSlotOfARequestThatGaveUpGoesToTheNext(t *testing.T) {
 	r, clock, ft, _ := newFakeCap(t, 1)
 	if _, err := r.wait(context.Background(), "a"); err != nil {
@@ -331,8 +331,8 @@ func TestRateCapSlotOfARequestThatGaveUpGoesToTheNext(t *testing.T) {
 	default:
 		t.Fatal("the slot b gave up did not go to c")
 	}
-	if want := capEpoch.Add(r.interval * 5 / 4); !c.slot.Equal(want) {
-		t.Errorf("c's slot %s, want %s (when b gave up)", c.slot, want)
+	if want := b.slot; !c.slot.Equal(want) {
+		t.Errorf("c's slot %s, want %s (b's, the slot that was due)", c.slot, want)
 	}
 	r.mu.Lock()
 	next := r.next
@@ -449,4 +449,45 @@ func BenchmarkRateCapFarUnderTheCap(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// Timers fire late on a busy machine. The slots stay one interval apart,
+// each the one that was due, so the cap still lets its rate through; a
+// timer fired far too late lets one request more through at once, no burst.
+func TestRateCapKeepsItsRateWhenTimersFireLate(t *testing.T) {
+	r, clock, ft, _ := newFakeCap(t, 100)
+	run := &capRun{r: r}
+	clock.Add(time.Second) // the first slot is free: it goes at once
+	run.send(context.Background(), "a")
+	run.wg.Wait()
+	for range 40 {
+		run.send(context.Background(), "a")
+	}
+	testsupport.WaitFor(t, "40 requests waiting", func() bool { return r.queued() == 40 })
+	fireAllDue := func() {
+		for range 10 {
+			ft.fireDue()
+		}
+	}
+	for r.queued() > 20 {
+		clock.Add(r.interval * 3 / 2) // every timer half an interval late
+		fireAllDue()
+	}
+	testsupport.WaitFor(t, "the first 20 granted", func() bool { return len(run.inOrder()) >= 21 })
+	order := run.inOrder()
+	for k := 1; k < len(order); k++ {
+		if gap := order[k].slot.Sub(order[k-1].slot); gap != r.interval {
+			t.Fatalf("slots %d and %d are %s apart, want %s: a late timer slowed the cap", k-1, k, gap, r.interval)
+		}
+	}
+	// Then a timer a hundred intervals late: two slots, not the twenty left.
+	before := len(order)
+	clock.Add(100 * r.interval)
+	fireAllDue()
+	testsupport.WaitFor(t, "the late slots granted", func() bool { return len(run.inOrder()) >= before+2 })
+	if got := len(run.inOrder()) - before; got != 2 || r.queued() != 40-(before-1)-2 {
+		t.Errorf("a timer 100 intervals late let %d requests through (%d still waiting); want 2", got, r.queued())
+	}
+	drain(t, r, clock, ft)
+	run.wg.Wait()
 }
