@@ -88,8 +88,8 @@ func metaOf(m *pageMeta) *PageMeta {
 // meta reads the pagination block beside a list's rows; nil when absent.
 // what names the answer in errors.
 func (f fields) meta(what string) (*PageMeta, error) {
-	m, ok := f[fieldKey("meta")]
-	if !ok || isNull(m) {
+	m := f.get("meta")
+	if isNull(m) {
 		return nil, nil
 	}
 	var pm pageMeta

@@ -157,7 +157,7 @@ func decodeAccountTransfer(f fields) (AccountTransfer, error) {
 // party reads one side of a transfer: an object with applicationId and,
 // when sent, accountName.
 func (f fields) party(name string) (TransferParty, error) {
-	raw := f[fieldKey(name)]
+	raw := f.get(name)
 	if isNull(raw) {
 		return TransferParty{}, &fieldError{name, errMissing}
 	}
