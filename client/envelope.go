@@ -28,11 +28,11 @@ type envelope struct {
 // serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
 // absent or unreadable.
 func (e *envelope) serverTimeMs() int64 {
-	s, present, err := fieldText(e.Timestamp)
+	b, present, err := fieldBytes(e.Timestamp)
 	if err != nil || !present {
 		return 0
 	}
-	ms, err := ParseTime(s)
+	ms, err := parseTimeBytes(b)
 	if err != nil {
 		return 0
 	}

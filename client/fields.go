@@ -83,11 +83,21 @@ func (e *disagreeError) Error() string { return fmt.Sprintf("fields %q and %q di
 // text returns a string or number field as text; absent, null and "" are
 // not present.
 func (f fields) text(name string) (string, bool, error) {
-	s, present, err := fieldText(f.get(name))
-	if err != nil {
-		return "", false, &fieldError{name, err}
+	b, present, err := f.textBytes(name)
+	if !present {
+		return "", false, err
 	}
-	return s, present, nil
+	return string(b), true, nil
+}
+
+// textBytes is text as a slice of the object where it can be, for text
+// that is read, not kept.
+func (f fields) textBytes(name string) ([]byte, bool, error) {
+	b, present, err := fieldBytes(f.get(name))
+	if err != nil {
+		return nil, false, &fieldError{name, err}
+	}
+	return b, present, nil
 }
 
 // requiredText is text for a field the row cannot do without.
@@ -112,11 +122,11 @@ func (f fields) firstText(names ...string) (string, bool, error) {
 
 // decimal returns an exact decimal field; nil when absent, null or "".
 func (f fields) decimal(name string) (*decimal.Decimal, error) {
-	s, present, err := f.text(name)
+	b, present, err := f.textBytes(name)
 	if err != nil || !present {
 		return nil, err
 	}
-	d, err := parseDecimal(s)
+	d, err := parseDecimalBytes(b)
 	if err != nil {
 		return nil, &fieldError{name, err}
 	}
@@ -179,11 +189,11 @@ func (f fields) strings(name string) ([]string, error) {
 // time returns a time field in Unix milliseconds, read by ParseTime; 0 and
 // false when absent.
 func (f fields) time(name string) (int64, bool, error) {
-	s, present, err := f.text(name)
+	b, present, err := f.textBytes(name)
 	if err != nil || !present {
 		return 0, false, err
 	}
-	ms, err := ParseTime(s)
+	ms, err := parseTimeBytes(b)
 	if err != nil {
 		return 0, false, &fieldError{name, err}
 	}

@@ -27,6 +27,59 @@ import (
 // into the next millisecond. The arithmetic is on the decimal digits, so
 // no value is rounded through a float.
 func ParseTime(text string) (int64, error) {
+	if ms, ok := plainTime(text); ok {
+		return ms, nil
+	}
+	return parseTimeText(text)
+}
+
+// parseTimeBytes is ParseTime of b's text.
+func parseTimeBytes(b []byte) (int64, error) {
+	if ms, ok := plainTime(b); ok {
+		return ms, nil
+	}
+	return parseTimeText(string(b))
+}
+
+// plainTime reads the times answers hold, seconds with or without a
+// fraction and milliseconds (1 to 14 integer digits, the first not 0), as
+// parseTimeText does, without its regular expression; ok is false for any
+// other text.
+func plainTime[T ~string | ~[]byte](s T) (ms int64, ok bool) {
+	intDigits := 0
+	for intDigits < len(s) && s[intDigits] >= '0' && s[intDigits] <= '9' {
+		intDigits++
+	}
+	if intDigits == 0 || intDigits > 14 || s[0] == '0' {
+		return 0, false
+	}
+	if intDigits < len(s) && (s[intDigits] != '.' || intDigits == len(s)-1) {
+		return 0, false
+	}
+	keep := intDigits // digits of the whole milliseconds
+	if intDigits <= 11 {
+		keep += 3 // seconds
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == intDigits: // the point
+		case c < '0' || c > '9':
+			return 0, false
+		case n < keep:
+			ms = ms*10 + int64(c-'0')
+			n++
+		}
+	}
+	for ; n < keep; n++ {
+		ms *= 10
+	}
+	return ms, true
+}
+
+// parseTimeText is ParseTime for any text.
+func parseTimeText(text string) (int64, error) {
 	s := strings.TrimSpace(text)
 	m := timeText.FindStringSubmatch(s)
 	if m == nil || m[2]+m[3] == "" {
