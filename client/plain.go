@@ -131,11 +131,11 @@ type bound struct {
 	within [maxPlainDigits + 1]int64
 }
 
-func newBound(max decimal.Decimal) *bound {
-	b := &bound{max: max}
+func newBound(m decimal.Decimal) *bound {
+	b := &bound{max: m}
 	limit := decimal.New(math.MaxInt64, 0)
 	for k := range b.within {
-		if c := max.Shift(int32(k)).Floor(); c.LessThan(limit) {
+		if c := m.Shift(int32(k)).Floor(); c.LessThan(limit) {
 			b.within[k] = c.IntPart()
 		} else {
 			b.within[k] = math.MaxInt64
