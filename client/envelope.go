@@ -25,6 +25,70 @@ type envelope struct {
 	Data      json.RawMessage `json:"data"`
 }
 
+// decodeEnvelope reads an answer's envelope as json.Unmarshal does, but
+// leaves its data and timestamp as slices of body: they are read once more
+// by the decoders, not copied. An envelope that is not the plain case (a
+// name in another case, a value of a wrong type) goes through
+// json.Unmarshal, which words the error.
+func decodeEnvelope(body []byte) (envelope, error) {
+	var env envelope
+	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' && json.Valid(body) && env.readMembers(body[i:]) {
+		return env, nil
+	}
+	env = envelope{}
+	err := json.Unmarshal(body, &env)
+	return env, err
+}
+
+// envelopeNames are the envelope's JSON names; encoding/json matches them
+// whatever their case.
+var envelopeNames = [][]byte{[]byte("success"), []byte("code"), []byte("message"), []byte("timestamp"), []byte("data")}
+
+// readMembers reads the members of the valid JSON object obj, each as
+// encoding/json does, in order; false when one needs encoding/json.
+func (e *envelope) readMembers(obj []byte) bool {
+	ok := true
+	objectMembers(obj, func(name, v []byte) {
+		ok = ok && e.member(name, v)
+	})
+	return ok
+}
+
+func (e *envelope) member(name, v []byte) bool {
+	switch string(name) {
+	case "success":
+		switch string(v) {
+		case "true", "false":
+			b := v[0] == 't'
+			e.Success = &b
+		case "null":
+			e.Success = nil
+		default:
+			return false
+		}
+	case "code":
+		return e.Code.UnmarshalJSON(v) == nil
+	case "message":
+		switch {
+		case v[0] == '"':
+			e.Message = string(unquoteKey(v))
+		case string(v) != "null":
+			return false
+		}
+	case "timestamp":
+		e.Timestamp = v
+	case "data":
+		e.Data = v
+	default:
+		for _, n := range envelopeNames {
+			if bytes.EqualFold(name, n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
 // absent or unreadable.
 func (e *envelope) serverTimeMs() int64 {

@@ -231,8 +231,7 @@ func readBody(body io.Reader, limit int64) ([]byte, error) {
 // decodeAnswer reads the envelope of an answer with status code status,
 // sent and received by the client's clock, and hands its data to r.decode.
 func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received time.Time) error {
-	var env envelope
-	decodeErr := json.Unmarshal(body, &env)
+	env, decodeErr := decodeEnvelope(body)
 	if status < 200 || status > 299 {
 		e := &Error{Op: r.op, StatusCode: status}
 		if decodeErr == nil {
