@@ -15,43 +15,50 @@ import (
 )
 
 // decodeCase is one answer the benchmark decodes: the body, and a decode
-// as the endpoint's poll gives send, which reports how many rows it read
-// and how many it rejected.
+// as the endpoint's poll gives send, returning what the poll returns.
 type decodeCase struct {
 	name   string
 	body   []byte
-	decode func(c *Client, data json.RawMessage, serverMs int64) (rows, rejected int, err error)
+	decode func(c *Client, data json.RawMessage, serverMs int64) (decoded, error)
 	rows   int
+}
+
+// decoded is what a poll returns of an answer, and how many rows it read
+// and rejected.
+type decoded struct {
+	v              any
+	rows, rejected int
+}
+
+func listOf[T any](c *Client, l list[T]) decoded {
+	return decoded{l, len(l.rows), len(c.onPage(l.rejected, 1))}
 }
 
 // BenchmarkDecode reads answers as send does once the exchange has
 // answered: the body from a reader, the envelope, the clock, the data to
-// the rows the poll returns.
+// what the poll returns.
 func BenchmarkDecode(b *testing.B) {
-	c, err := New(Config{BaseURL: "http://127.0.0.1:1", Account: "main", APIKey: "bench-key", APISecret: testSecret,
-		MaxRetries: -1, Metrics: NewMetrics(prometheus.NewRegistry()), Logger: log.NewNopLogger()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := decodeClient(b)
 	for _, dc := range decodeCases(b) {
 		b.Run(dc.name, func(b *testing.B) {
-			var rows, rejected int
+			var got decoded
 			r := request{op: "bench", decode: func(data json.RawMessage, serverMs int64) (err error) {
-				rows, rejected, err = dc.decode(c, data, serverMs)
+				got, err = dc.decode(c, data, serverMs)
 				return err
 			}}
 			// The answer's own time as the round trip's, so the clock
 			// trusts it and logs nothing.
 			at := time.UnixMilli(benchServerMs(b, dc.body))
 			answer := func() error {
-				body, err := readBody(bytes.NewReader(dc.body), c.cfg.MaxBodyBytes)
+				buf, err := readBody(bytes.NewReader(dc.body), c.cfg.MaxBodyBytes)
+				defer releaseBody(buf)
 				if err != nil {
 					return err
 				}
-				return c.decodeAnswer(r, 200, body, at, at)
+				return c.decodeAnswer(r, 200, buf.Bytes(), at, at)
 			}
-			if err := answer(); err != nil || rows != dc.rows || rejected != 0 {
-				b.Fatalf("decoded %d rows (%d rejected), want %d: %v", rows, rejected, dc.rows, err)
+			if err := answer(); err != nil || got.rows != dc.rows || got.rejected != 0 {
+				b.Fatalf("decoded %d rows (%d rejected), want %d: %v", got.rows, got.rejected, dc.rows, err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -63,46 +70,56 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
+func decodeClient(tb testing.TB) *Client {
+	c, err := New(Config{BaseURL: "http://127.0.0.1:1", Account: "main", APIKey: "bench-key", APISecret: testSecret,
+		MaxRetries: -1, Metrics: NewMetrics(prometheus.NewRegistry()), Logger: log.NewNopLogger()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func readCapture(tb testing.TB, name string) []byte {
+	body, err := os.ReadFile(filepath.Join("testdata", "captures", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return body
+}
+
 // decodeCases are the answers of the polls that run most: captures in the
 // all-strings form live answers have sent since October 2025.
-func decodeCases(b *testing.B) []decodeCase {
-	capture := func(name string) []byte {
-		body, err := os.ReadFile(filepath.Join("testdata", "captures", name))
-		if err != nil {
-			b.Fatal(err)
-		}
-		return body
-	}
+func decodeCases(tb testing.TB) []decodeCase {
 	return []decodeCase{
-		{"positions", capture("futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64) (int, int, error) {
+		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
 			l, err := decodePositions(data)
-			return len(l.rows), len(c.onPage(l.rejected, 1)), err
+			return listOf(c, l), err
 		}, 1},
-		{"balances", capture("docs_balances_strings.json"), func(c *Client, data json.RawMessage, serverMs int64) (int, int, error) {
+		{"balances", readCapture(tb, "docs_balances_strings.json"), func(c *Client, data json.RawMessage, serverMs int64) (decoded, error) {
 			l, err := decodeBalances(data)
 			s := BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
-			return len(s.Balances), len(s.Rejected), err
+			return decoded{s, len(s.Balances), len(s.Rejected)}, err
 		}, 2},
-		{"account_info", capture("account_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64) (int, int, error) {
-			_, err := decodeAccountInfo(data)
-			return 1, 0, err
+		{"account_info", readCapture(tb, "account_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64) (decoded, error) {
+			info, err := decodeAccountInfo(data)
+			return decoded{info, 1, 0}, err
 		}, 1},
-		{"wallet_history", capture("wallet_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (int, int, error) {
+		{"wallet_history", readCapture(tb, "wallet_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
 			l, err := decodeWalletHistory(data)
-			return len(l.rows), len(c.onPage(l.rejected, 1)), err
+			return listOf(c, l), err
 		}, 1},
-		{"transfer_history", capture("docs_transfer_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (int, int, error) {
+		{"transfer_history", readCapture(tb, "docs_transfer_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
 			l, err := decodeTransferHistory(data)
-			return len(l.rows), len(c.onPage(l.rejected, 1)), err
+			return listOf(c, l), err
 		}, 1},
-		{"token_history", tokenHistoryPage(25), func(_ *Client, data json.RawMessage, serverMs int64) (int, int, error) {
+		{"token_history", tokenHistoryPage(25), func(_ *Client, data json.RawMessage, serverMs int64) (decoded, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverMs
-			return len(p.Records), len(p.Malformed), err
+			return decoded{p, len(p.Records), len(p.Malformed)}, err
 		}, 25},
-		{"credentials", capture("docs_credentials_strings.json"), func(c *Client, data json.RawMessage, _ int64) (int, int, error) {
+		{"credentials", readCapture(tb, "docs_credentials_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
 			l, _, err := decodeCredentials(data)
-			return len(l.rows), len(c.onPage(l.rejected, 1)), err
+			return listOf(c, l), err
 		}, 1},
 	}
 }
@@ -122,7 +139,7 @@ func tokenHistoryPage(n int) []byte {
 }
 
 // benchServerMs is the envelope time of body.
-func benchServerMs(b *testing.B, body []byte) int64 {
+func benchServerMs(b testing.TB, body []byte) int64 {
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		b.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -204,7 +203,11 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
 	}
 	defer resp.Body.Close()
-	body, readErr := readBody(resp.Body, c.cfg.MaxBodyBytes)
+	buf, readErr := readBody(resp.Body, c.cfg.MaxBodyBytes)
+	// Nothing kept from the answer points into buf: decoders copy what
+	// they keep.
+	defer releaseBody(buf)
+	body := buf.Bytes()
 	received := c.clock.now()
 	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
 	if readErr != nil {
@@ -222,11 +225,6 @@ func (c *Client) send(ctx context.Context, r request) error {
 	return c.decodeAnswer(r, resp.StatusCode, body, sent, received)
 }
 
-// readBody reads an answer's body, at most limit bytes and one more to tell
-// a longer one.
-func readBody(body io.Reader, limit int64) ([]byte, error) {
-	return io.ReadAll(io.LimitReader(body, limit+1))
-}
 
 // decodeAnswer reads the envelope of an answer with status code status,
 // sent and received by the client's clock, and hands its data to r.decode.
