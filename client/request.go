@@ -225,7 +225,6 @@ func (c *Client) send(ctx context.Context, r request) error {
 	return c.decodeAnswer(r, resp.StatusCode, body, sent, received)
 }
 
-
 // decodeAnswer reads the envelope of an answer with status code status,
 // sent and received by the client's clock, and hands its data to r.decode.
 func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received time.Time) error {
