@@ -41,6 +41,9 @@ func decodeFieldsInto(buf fields, raw json.RawMessage) (fields, error) {
 		return nil, json.Unmarshal(raw, &m)
 	}
 	f := buf[:0]
+	if f == nil {
+		f = make(fields, 0, membersGuess(raw))
+	}
 	var index map[string]int
 	var err error
 	objectMembers(bytes.TrimSpace(raw), func(name, v []byte) {
@@ -54,6 +57,17 @@ func decodeFieldsInto(buf fields, raw json.RawMessage) (fields, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// membersGuess is how many members to make room for in the object raw: a
+// flat object has a member per colon; one with objects or arrays inside
+// (the data beside its rows) has few, and grows as it must.
+func membersGuess(raw []byte) int {
+	t := bytes.TrimSpace(raw)
+	if bytes.ContainsAny(t[1:], "{[") {
+		return 4
+	}
+	return min(bytes.Count(t, []byte{':'}), maxScanned)
 }
 
 // fieldError is what is wrong with one field: a row that has one is left
