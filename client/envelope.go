@@ -40,10 +40,6 @@ func decodeEnvelope(body []byte) (envelope, error) {
 	return env, err
 }
 
-// envelopeNames are the envelope's JSON names; encoding/json matches them
-// whatever their case.
-var envelopeNames = [][]byte{[]byte("success"), []byte("code"), []byte("message"), []byte("timestamp"), []byte("data")}
-
 // readMembers reads the members of the valid JSON object obj, each as
 // encoding/json does, in order; false when one needs encoding/json.
 func (e *envelope) readMembers(obj []byte) bool {
@@ -80,11 +76,7 @@ func (e *envelope) member(name, v []byte) bool {
 	case "data":
 		e.Data = v
 	default:
-		for _, n := range envelopeNames {
-			if bytes.EqualFold(name, n) {
-				return false
-			}
-		}
+		return !foldsTo(name, "success", "code", "message", "timestamp", "data")
 	}
 	return true
 }

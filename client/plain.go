@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"math"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -24,20 +25,35 @@ func scalarBytes(b []byte) (text []byte, isNull, ok bool) {
 	case string(b) == "null":
 		return nil, true, true
 	case b[0] == '"':
-		if len(b) < 2 || b[len(b)-1] != '"' {
-			return nil, false, false
-		}
-		inner := b[1 : len(b)-1]
-		for _, c := range inner {
-			if c < ' ' || c >= 0x80 || c == '"' || c == '\\' {
-				return nil, false, false
-			}
-		}
-		return bytes.TrimSpace(inner), false, true
+		inner, ok := plainString(b)
+		return bytes.TrimSpace(inner), false, ok
 	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'), string(b) == "true", string(b) == "false":
 		return b, false, true
 	}
 	return nil, false, false
+}
+
+// plainString is what the JSON string b holds when b is ASCII without
+// escapes, as a slice of b.
+func plainString(b []byte) (inner []byte, ok bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return nil, false
+	}
+	inner = b[1 : len(b)-1]
+	for _, c := range inner {
+		if c < ' ' || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	return inner, true
+}
+
+// parseInt64Bytes is parseInt64 of b's text.
+func parseInt64Bytes(b []byte) (int64, bool) {
+	if v, exp, ok := smallDecimal(b); ok && exp == 0 {
+		return v, true
+	}
+	return parseInt64(string(b))
 }
 
 // fieldBytes is fieldText as a slice of raw where it can be: the text of a
