@@ -17,27 +17,26 @@ func TestDecodedAnswersKeepNothingOfTheBody(t *testing.T) {
 	c := decodeClient(t)
 	for _, dc := range append(decodeCases(t), moreDecodeCases(t)...) {
 		t.Run(dc.name, func(t *testing.T) {
-			decode := func(body []byte) decoded {
-				var got decoded
+			decode := func(body []byte) (v any, rows int) {
 				r := request{op: "test", decode: func(data json.RawMessage, serverMs int64) (err error) {
-					got, err = dc.decode(c, data, serverMs)
+					rows, _, err = dc.decode(c, data, serverMs, &v)
 					return err
 				}}
 				if err := c.decodeAnswer(r, 200, body, time.Now(), time.Now()); err != nil {
 					t.Fatal(err)
 				}
-				return got
+				return v, rows
 			}
 			body := bytes.Clone(dc.body)
-			got := decode(body)
+			got, rows := decode(body)
 			for i := range body {
 				body[i] = 'x'
 			}
-			if want := decode(bytes.Clone(dc.body)); !reflect.DeepEqual(got, want) {
-				t.Errorf("after the answer's bytes changed:\n%+v\nwant\n%+v", got.v, want.v)
+			if want, _ := decode(bytes.Clone(dc.body)); !reflect.DeepEqual(got, want) {
+				t.Errorf("after the answer's bytes changed:\n%+v\nwant\n%+v", got, want)
 			}
-			if dc.rows != 0 && got.rows != dc.rows {
-				t.Errorf("%d rows, want %d", got.rows, dc.rows)
+			if dc.rows != 0 && rows != dc.rows {
+				t.Errorf("%d rows, want %d", rows, dc.rows)
 			}
 		})
 	}
@@ -55,33 +54,42 @@ func moreDecodeCases(t *testing.T) []decodeCase {
 	malformed := `{"success":true,"data":{"rows":[{"id":"7","type":"DEPOSIT","token":"USDT","amount":"x"},{"id":"a\u00e9",` +
 		`"amount":"1","timestamp":"1"}]},"timestamp":"1752646332743"}`
 	return []decodeCase{
-		{"token_networks", networks, func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"token_networks", networks, func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodeTokenNetworks(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 2},
-		{"token_config", readCapture(t, "docs_token_config_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"token_config", readCapture(t, "docs_token_config_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			p, err := decodeTokenConfigPage(data)
-			return decoded{p, len(p.rows), len(c.onPage(p.rejected, 1))}, err
+			p.rejected = c.onPage(p.rejected, 1)
+			keep(out, p)
+			return len(p.rows), len(p.rejected), err
 		}, 0},
-		{"sub_accounts", readCapture(t, "docs_sub_accounts_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"sub_accounts", readCapture(t, "docs_sub_accounts_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			p, err := decodeSubAccountsPage(data)
-			return decoded{p, len(p.rows), len(c.onPage(p.rejected, 1))}, err
+			p.rejected = c.onPage(p.rejected, 1)
+			keep(out, p)
+			return len(p.rows), len(p.rejected), err
 		}, 0},
-		{"funding_fee", readCapture(t, "docs_funding_fee_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"funding_fee", readCapture(t, "docs_funding_fee_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodeFundingFees(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 2},
-		{"system_info", readCapture(t, "system_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"system_info", readCapture(t, "system_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			info, err := decodeSystemInfo(data)
-			return decoded{info, 1, 0}, err
+			keep(out, info)
+			return 1, 0, err
 		}, 1},
-		{"balances_rejected", []byte(rejected), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"balances_rejected", []byte(rejected), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodeBalances(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 1},
-		{"token_history_malformed", []byte(malformed), func(_ *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"token_history_malformed", []byte(malformed), func(_ *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			p, err := decodeHistory(data)
-			return decoded{p, len(p.Records), len(p.Malformed)}, err
+			keep(out, p)
+			return len(p.Records), len(p.Malformed), err
 		}, 0},
 	}
 }

@@ -15,23 +15,27 @@ import (
 )
 
 // decodeCase is one answer the benchmark decodes: the body, and a decode
-// as the endpoint's poll gives send, returning what the poll returns.
+// as the endpoint's poll gives send. It counts the rows read and rejected,
+// and sets *out, when not nil, to what the poll returns.
 type decodeCase struct {
 	name   string
 	body   []byte
-	decode func(c *Client, data json.RawMessage, serverMs int64) (decoded, error)
+	decode func(c *Client, data json.RawMessage, serverMs int64, out *any) (rows, rejected int, err error)
 	rows   int
 }
 
-// decoded is what a poll returns of an answer, and how many rows it read
-// and rejected.
-type decoded struct {
-	v              any
-	rows, rejected int
+func listOf[T any](c *Client, l list[T], out *any) (rows, rejected int) {
+	l.rejected = c.onPage(l.rejected, 1)
+	if out != nil {
+		*out = l
+	}
+	return len(l.rows), len(l.rejected)
 }
 
-func listOf[T any](c *Client, l list[T]) decoded {
-	return decoded{l, len(l.rows), len(c.onPage(l.rejected, 1))}
+func keep(out *any, v any) {
+	if out != nil {
+		*out = v
+	}
 }
 
 // BenchmarkDecode reads answers as send does once the exchange has
@@ -41,9 +45,9 @@ func BenchmarkDecode(b *testing.B) {
 	c := decodeClient(b)
 	for _, dc := range decodeCases(b) {
 		b.Run(dc.name, func(b *testing.B) {
-			var got decoded
+			var rows, rejected int
 			r := request{op: "bench", decode: func(data json.RawMessage, serverMs int64) (err error) {
-				got, err = dc.decode(c, data, serverMs)
+				rows, rejected, err = dc.decode(c, data, serverMs, nil)
 				return err
 			}}
 			// The answer's own time as the round trip's, so the clock
@@ -57,8 +61,8 @@ func BenchmarkDecode(b *testing.B) {
 				}
 				return c.decodeAnswer(r, 200, buf.Bytes(), at, at)
 			}
-			if err := answer(); err != nil || got.rows != dc.rows || got.rejected != 0 {
-				b.Fatalf("decoded %d rows (%d rejected), want %d: %v", got.rows, got.rejected, dc.rows, err)
+			if err := answer(); err != nil || rows != dc.rows || rejected != 0 {
+				b.Fatalf("decoded %d rows (%d rejected), want %d: %v", rows, rejected, dc.rows, err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -91,35 +95,42 @@ func readCapture(tb testing.TB, name string) []byte {
 // all-strings form live answers have sent since October 2025.
 func decodeCases(tb testing.TB) []decodeCase {
 	return []decodeCase{
-		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodePositions(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 1},
-		{"balances", readCapture(tb, "docs_balances_strings.json"), func(c *Client, data json.RawMessage, serverMs int64) (decoded, error) {
+		{"balances", readCapture(tb, "docs_balances_strings.json"), func(c *Client, data json.RawMessage, serverMs int64, out *any) (int, int, error) {
 			l, err := decodeBalances(data)
 			s := BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
-			return decoded{s, len(s.Balances), len(s.Rejected)}, err
+			keep(out, s)
+			return len(s.Balances), len(s.Rejected), err
 		}, 2},
-		{"account_info", readCapture(tb, "account_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"account_info", readCapture(tb, "account_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			info, err := decodeAccountInfo(data)
-			return decoded{info, 1, 0}, err
+			keep(out, info)
+			return 1, 0, err
 		}, 1},
-		{"wallet_history", readCapture(tb, "wallet_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"wallet_history", readCapture(tb, "wallet_history_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodeWalletHistory(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 1},
-		{"transfer_history", readCapture(tb, "docs_transfer_history_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"transfer_history", readCapture(tb, "docs_transfer_history_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, err := decodeTransferHistory(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 1},
-		{"token_history", tokenHistoryPage(25), func(_ *Client, data json.RawMessage, serverMs int64) (decoded, error) {
+		{"token_history", tokenHistoryPage(25), func(_ *Client, data json.RawMessage, serverMs int64, out *any) (int, int, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverMs
-			return decoded{p, len(p.Records), len(p.Malformed)}, err
+			keep(out, p)
+			return len(p.Records), len(p.Malformed), err
 		}, 25},
-		{"credentials", readCapture(tb, "docs_credentials_strings.json"), func(c *Client, data json.RawMessage, _ int64) (decoded, error) {
+		{"credentials", readCapture(tb, "docs_credentials_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			l, _, err := decodeCredentials(data)
-			return listOf(c, l), err
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
 		}, 1},
 	}
 }
