@@ -136,27 +136,60 @@ func (f fields) firstText(names ...string) (string, bool, error) {
 
 // decimal returns an exact decimal field; nil when absent, null or "".
 func (f fields) decimal(name string) (*decimal.Decimal, error) {
-	b, present, err := f.textBytes(name)
+	d, present, err := f.decimalValue(name)
 	if err != nil || !present {
 		return nil, err
-	}
-	d, err := parseDecimalBytes(b)
-	if err != nil {
-		return nil, &fieldError{name, err}
 	}
 	return &d, nil
 }
 
+// decimalValue is decimal as a value; present is false when absent, null
+// or "".
+func (f fields) decimalValue(name string) (decimal.Decimal, bool, error) {
+	b, present, err := f.textBytes(name)
+	if err != nil || !present {
+		return decimal.Decimal{}, false, err
+	}
+	d, err := parseDecimalBytes(b)
+	if err != nil {
+		return decimal.Decimal{}, false, &fieldError{name, err}
+	}
+	return d, true, nil
+}
+
+// decimalField is a decimal field of a row and where decimals puts it.
+type decimalField struct {
+	name string
+	dst  **decimal.Decimal
+}
+
+// decimals reads each field of ds as decimal does, in order, and stops at
+// the first error. The row's decimals are allocated together: they live
+// as long as the row.
+func (f fields) decimals(ds []decimalField) error {
+	vals := make([]decimal.Decimal, len(ds))
+	for i, d := range ds {
+		v, present, err := f.decimalValue(d.name)
+		if err != nil {
+			*d.dst = nil
+			return err
+		}
+		*d.dst = nil
+		if present {
+			vals[i] = v
+			*d.dst = &vals[i]
+		}
+	}
+	return nil
+}
+
 // requiredDecimal is decimal for a field the row cannot do without.
 func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
-	d, err := f.decimal(name)
-	if err == nil && d == nil {
+	d, present, err := f.decimalValue(name)
+	if err == nil && !present {
 		err = &fieldError{name, errMissing}
 	}
-	if err != nil {
-		return decimal.Decimal{}, err
-	}
-	return *d, nil
+	return d, err
 }
 
 // requiredFlag reads a flag sent as 0/1 (number or string) or true/false;
