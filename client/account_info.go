@@ -53,7 +53,7 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 	if err := checkData(data); err != nil {
 		return AccountInfo{}, err
 	}
-	f, err := decodeFields(data)
+	f, err := readFields(nil, data)
 	if err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}

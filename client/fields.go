@@ -40,6 +40,16 @@ func decodeFieldsInto(buf fields, raw json.RawMessage) (fields, error) {
 		var m map[string]json.RawMessage
 		return nil, json.Unmarshal(raw, &m)
 	}
+	return readFields(buf, raw)
+}
+
+// readFields is decodeFieldsInto of raw known to be valid JSON, a part of
+// data checkData passed, which is not scanned once more: objectMembers
+// walks it unchecked.
+func readFields(buf fields, raw json.RawMessage) (fields, error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
+	}
 	f := buf[:0]
 	if f == nil {
 		f = make(fields, 0, membersGuess(raw))
@@ -247,14 +257,14 @@ func (f fields) time(name string) (int64, bool, error) {
 	return ms, true, nil
 }
 
-// decodeRows splits a JSON array of rows; each row is read with
-// decodeFields as the caller gets to it, so an answer's rows are never all held as
-// field maps at once (ten times the answer's size).
+// decodeRows splits a JSON array of rows, raw a part of data checkData
+// passed; each row is read as the caller gets to it, so an answer's rows
+// are never all held as fields at once.
 func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' && json.Valid(t) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
 		return arrayElements(t), nil
 	}
 	var rows []json.RawMessage
@@ -272,7 +282,7 @@ func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.Ra
 	if err := checkData(data); err != nil {
 		return nil, nil, err
 	}
-	f, err := decodeFields(data)
+	f, err := readFields(nil, data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -55,9 +55,10 @@ func (d *historyData) readMembers(obj []byte) bool {
 }
 
 // readHistoryFields reads a row as json.Unmarshal reads it into
-// historyFields; ok is false when the row needs json.Unmarshal.
+// historyFields; ok is false when the row needs json.Unmarshal. raw is a
+// row readHistoryData gave, valid JSON.
 func readHistoryFields(raw json.RawMessage) (f historyFields, ok bool) {
-	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
+	if len(raw) == 0 || raw[0] != '{' {
 		return f, false
 	}
 	ok = true
