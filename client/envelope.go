@@ -104,6 +104,42 @@ type pageMeta struct {
 	CurrentPageSnake    flexInt `json:"current_page"`
 }
 
+// decode is json.Unmarshal of raw, valid JSON, into m, read member by
+// member in the plain case.
+func (m *pageMeta) decode(raw []byte) error {
+	if raw[0] == '{' && m.readMembers(raw) {
+		return nil
+	}
+	*m = pageMeta{}
+	return json.Unmarshal(raw, m)
+}
+
+// readMembers reads the members of the valid JSON object obj as
+// encoding/json does; false when one needs encoding/json.
+func (m *pageMeta) readMembers(obj []byte) bool {
+	ok := true
+	objectMembers(obj, func(name, v []byte) {
+		var n *flexInt
+		switch string(name) {
+		case "total":
+			n = &m.Total
+		case "recordsPerPage":
+			n = &m.RecordsPerPage
+		case "records_per_page":
+			n = &m.RecordsPerPageSnake
+		case "currentPage":
+			n = &m.CurrentPage
+		case "current_page":
+			n = &m.CurrentPageSnake
+		default:
+			ok = ok && !foldsTo(name, "total", "recordsPerPage", "records_per_page", "currentPage", "current_page")
+			return
+		}
+		ok = ok && n.UnmarshalJSON(v) == nil
+	})
+	return ok
+}
+
 func (m *pageMeta) toMeta() PageMeta {
 	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
 	if !m.RecordsPerPage.set {
@@ -149,7 +185,7 @@ func (f fields) meta(what string) (*PageMeta, error) {
 		return nil, nil
 	}
 	var pm pageMeta
-	if err := json.Unmarshal(m, &pm); err != nil {
+	if err := pm.decode(m); err != nil {
 		return nil, fmt.Errorf("%s: meta: %w", what, err)
 	}
 	return metaOf(&pm), nil

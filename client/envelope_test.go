@@ -51,3 +51,24 @@ func TestDecodeEnvelopeKeepsDataInTheAnswer(t *testing.T) {
 		t.Errorf("data = %s after the answer changed, want a slice of it", env.Data)
 	}
 }
+
+// A page's meta is read as json.Unmarshal reads it: the same values, or
+// the same error.
+func FuzzPageMetaMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{`{"total":"46","records_per_page":"1","current_page":"1"}`, `{"total":1,"total":null,"recordsPerPage":25}`,
+		`{"Total":1}`, `{"total":"x"}`, `{"total":1.5,"currentPage":1e2}`, `[1]`, `null`, `"x"`, `{"current_page":2,"currentPage":3,"other":{}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		raw = bytes.TrimSpace(raw)
+		if !json.Valid(raw) || len(raw) == 0 {
+			return
+		}
+		var got, want pageMeta
+		err := got.decode(raw)
+		wantErr := json.Unmarshal(raw, &want)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
+			t.Fatalf("%+v (%v), encoding/json has %+v (%v)", got, err, want, wantErr)
+		}
+	})
+}

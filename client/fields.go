@@ -236,6 +236,9 @@ func (f fields) strings(name string) ([]string, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
+	if out, ok := plainStrings(raw); ok {
+		return out, nil
+	}
 	var out []string
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, &fieldError{name, errors.New("not a list of strings")}

@@ -45,7 +45,7 @@ func (d *historyData) readMembers(obj []byte) bool {
 			meta = true
 			if string(v) != "null" {
 				d.Meta = new(pageMeta)
-				ok = json.Unmarshal(v, d.Meta) == nil
+				ok = d.Meta.decode(v) == nil
 			}
 		default:
 			ok = !foldsTo(name, "rows", "meta")
