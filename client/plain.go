@@ -127,14 +127,18 @@ func smallDecimal[T ~string | ~[]byte](b T) (coef int64, exp int32, ok bool) {
 	return coef, exp, true
 }
 
-// zeros are 0 at each exponent smallDecimal gives, 0 to -maxPlainDigits:
-// a decimal is never changed once made, so one can stand for every zero
-// read.
-var zeros = func() (z [maxPlainDigits + 1]decimal.Decimal) {
+// zeros are 0 at each exponent smallDecimal gives, 0 to -maxPlainDigits,
+// and smallInts the integers 1 to 100 (leverages, ranks, a stablecoin's
+// price): a decimal is never changed once made, so one can stand for every
+// such value read.
+var zeros, smallInts = func() (z [maxPlainDigits + 1]decimal.Decimal, n [101]decimal.Decimal) {
 	for k := range z {
 		z[k] = decimal.New(0, int32(-k))
 	}
-	return z
+	for v := range n {
+		n[v] = decimal.New(int64(v), 0)
+	}
+	return z, n
 }()
 
 // parseDecimalBytes is parseDecimal of b's text.
@@ -143,6 +147,8 @@ func parseDecimalBytes(b []byte) (decimal.Decimal, error) {
 		switch {
 		case coef == 0:
 			return zeros[-exp], nil
+		case exp == 0 && coef > 0 && coef < int64(len(smallInts)) && coef <= amountBound().within[0]:
+			return smallInts[coef], nil
 		case abs64(coef) <= amountBound().within[-exp]:
 			return decimal.New(coef, exp), nil
 		}
