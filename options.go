@@ -117,7 +117,7 @@ func (o *options) AddFlags(app *kingpin.Application) {
 	app.Flag("config.file", "YAML file listing the accounts to watch. Without it, one account is read from WOOX_API_KEY and WOOX_API_SECRET or WOOX_API_SECRET_FILE.").Default("").StringVar(&o.configFile)
 	app.Flag("config.check", "Validate the configuration and flags, then exit.").BoolVar(&o.configCheck)
 	app.Flag("web.enable-lifecycle", "Reload the configuration on POST or PUT /-/reload, as on SIGHUP (as Prometheus' flag does).").BoolVar(&o.lifecycle)
-	app.Flag("web.enable-profiling", "Serve Go's profiles (CPU, heap, allocations, goroutines) under /debug/pprof/, for measuring the exporter; off, as they cost CPU while taken and show the command line.").BoolVar(&o.profiling)
+	app.Flag("web.enable-profiling", "Serve Go's profiles (CPU, heap, allocations, goroutines) under /debug/pprof/ and the runtime's own counters under /debug/runtime-metrics, for measuring the exporter; off, as profiles cost CPU while taken and show the command line.").BoolVar(&o.profiling)
 	o.addHistoryFlags(app)
 	app.Flag("credentials.show-full-key", "Show API keys whole in the api_key label instead of masked.").BoolVar(&o.showFullKey)
 	app.Flag("api.rate-limit", "When set, the limit of every private endpoint per account, as REQUESTS/WINDOW, in place of each --ENDPOINT.rate-limit.").PlaceHolder("REQUESTS/WINDOW").StringVar(&o.rateLimit)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"slices"
@@ -40,11 +41,12 @@ type wiring struct {
 	reg           *prometheus.Registry
 	clientMetrics *client.Metrics
 	// Every client signs with one clock, asks the public endpoints through
-	// one client and waits its turn under one rate cap: they measure the
-	// same exchange from one host, and the exchange sees one IP address.
+	// one client, waits under one rate cap and shares one HTTP client's
+	// connections: the exchange sees one host at one IP address.
 	clock   *client.Clock
 	public  *client.Client
 	rateCap *client.RateCap
+	http    *http.Client
 	// configured are all the accounts of the configuration, accounts the
 	// ones of this shard.
 	configured []config.Account
@@ -56,8 +58,7 @@ type wiring struct {
 	lock *statefile.Lock
 
 	// What a reload needs: the environment and the command line (to tell
-	// flags read from an @file that changed), the clients by account
-	// name, the state file, the count of watched accounts.
+	// @file flags that changed), the clients, the state file, the count.
 	env     []string
 	app     *kingpin.Application
 	args    []string
@@ -71,7 +72,7 @@ type wiring struct {
 // prepare builds the public client, loads the accounts and checks the files
 // read only later, all before --config.check's OK.
 func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
-	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil), env: env}
+	w := &wiring{o: o, logger: logger, reg: prometheus.NewRegistry(), clock: client.NewClock(nil), env: env, http: client.NewHTTPClient(o.requestTimeout)}
 	w.clientMetrics = client.NewProcessMetrics(w.reg)
 	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
@@ -135,7 +136,7 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 	return client.New(client.Config{
 		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
 		RateLimits: limits, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
-		HTTPClient: client.NewHTTPClient(o.requestTimeout), Clock: w.clock, Public: w.public, RateCap: w.rateCap,
+		HTTPClient: w.http, Clock: w.clock, Public: w.public, RateCap: w.rateCap,
 	})
 }
 

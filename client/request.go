@@ -191,6 +191,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	if err != nil {
 		return &Error{Op: r.op, Kind: KindOther, Err: err}
 	}
+	req.Body = emptyBody{} // never resent by net/http: see NewHTTPClient
 	req.Header.Set("Accept", "application/json")
 	if r.signed {
 		c.signRequest(req, pathAndQuery)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -140,7 +139,7 @@ func (a *credentialsAccount) poll(ctx context.Context, _ func()) (leftOut, error
 		a.ownMissing = false
 	}
 	// An unchanged list is not published: its part is not encoded again.
-	if old := a.snap.Load(); old == nil || !reflect.DeepEqual(*old, *snap) {
+	if old := a.snap.Load(); old == nil || !same(old, snap) {
 		a.snap.Store(snap)
 		a.published.Add(1)
 	}

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"context"
-	"reflect"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -111,7 +110,7 @@ func (l *latest[T]) set(v T, err error) error {
 	if err != nil {
 		return err
 	}
-	if old := l.v.Load(); old != nil && reflect.DeepEqual(*old, v) {
+	if old := l.v.Load(); old != nil && same(old, &v) {
 		return nil
 	}
 	l.v.Store(&v)

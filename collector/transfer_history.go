@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -181,7 +180,7 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 	a.cap.note(int(a.ledger.Folded() - a.folded))
 	a.folded = a.ledger.Folded()
 	// An unchanged snapshot is not published: its part is not encoded again.
-	if old == nil || !reflect.DeepEqual(*old, *snap) {
+	if old == nil || !same(old, snap) {
 		a.snap.Store(snap)
 		a.published.Add(1)
 	}

@@ -3,7 +3,6 @@ package collector
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/go-kit/log"
@@ -120,7 +119,7 @@ func (w *withdrawalCounter) persist() {
 		return
 	}
 	st := w.ledger.Export()
-	if reflect.DeepEqual(st, w.saved) {
+	if same(&st, &w.saved) {
 		return
 	}
 	if err := w.save(w.account, st); err != nil {

@@ -32,6 +32,9 @@ type config struct {
 	// profileDir, when set, receives CPU and allocation profiles of each
 	// growth run's idle window.
 	profileDir string
+	// exporterEnv are KEY=VALUE pairs added to the growth runs' exporter
+	// environment (GOGC, GOMEMLIMIT), not to the load test's own.
+	exporterEnv []string
 	// capAccounts realistic accounts run under a cap of capShare of what
 	// they need, for capWindow; none skips it.
 	capAccounts int
@@ -64,7 +67,8 @@ func parseFlags(args []string) config {
 	app.Flag("growth-realistic-accounts", "Account counts of the cost-growth run on accounts of realistic size (each 20 balances, 300 history records over 10 tokens x 8 types, 6 keys, 3 positions, 4 transfers); repeatable; 0 skips it.").Default("100").IntsVar(&c.realisticAccounts)
 	app.Flag("growth-idle", "How long the cost-growth run watches the pollers' CPU with nobody scraping.").Default("60s").DurationVar(&c.growthIdle)
 	app.Flag("chart", "Write the cost-growth chart (PNG) here.").Default("").StringVar(&c.chart)
-	app.Flag("profile-dir", "Write a CPU and an allocation profile of each cost-growth run's idle window here (the exporter runs with --web.enable-profiling; profiling costs a little CPU).").Default("").StringVar(&c.profileDir)
+	app.Flag("profile-dir", "Write a CPU and an allocation profile of each cost-growth run's idle window here (profiling costs a little CPU).").Default("").StringVar(&c.profileDir)
+	app.Flag("exporter-env", "KEY=VALUE added to the environment of the cost-growth runs' exporter only, such as GOGC=50; repeatable.").StringsVar(&c.exporterEnv)
 	app.Flag("only-growth", "Run the cost-growth measurement alone.").BoolVar(&c.onlyGrowth)
 	app.Flag("rate-cap-accounts", "Realistic accounts of the rate cap run, at the default intervals under --api.max-requests-per-second set to --rate-cap-share of what they need; 0 skips it.").Default("100").IntVar(&c.capAccounts)
 	app.Flag("rate-cap-share", "The rate cap run's --api.max-requests-per-second, as a share of what its accounts need at the default intervals.").Default("0.5").Float64Var(&c.capShare)

@@ -120,13 +120,13 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request (GC share) | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s | %.0f (%.0f) | %.0f | %.1f (%.1f) | %.0f | %s |\n",
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s (%.0f %%) | %.0f (%.0f) | %.1f | %.1f (%.1f) | %.0f | %s |\n",
 			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
 			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, float64(g.idleRequests)/g.idleTo.Sub(g.idleFrom).Minutes(),
-			format(g.idleCost.cpu), g.idleCost.allocs, g.idleCost.bytes, g.idleCost.gcsPerMinute,
+			format(g.idleCost.cpu), 100*g.idleCost.gcShare, g.idleCost.allocs, g.idleCost.bytes, g.idleCost.gcsPerMinute,
 			g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest))
 	}
 	if c.chart != "" {
@@ -242,11 +242,10 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 		return row, err
 	}
 	started := time.Now()
-	args := []string{"--woox.api-url=" + fakeURL, "--config.file=" + cfgPath, "--log.level=warn"}
-	if c.profileDir != "" {
-		args = append(args, "--web.enable-profiling")
-	}
-	p, err := exportertest.StartBinary(ctx, c.exporter, append(os.Environ(), env...), args...)
+	// Profiling serves the runtime's counters the costs a request are
+	// read from; profiles are taken only with --profile-dir.
+	p, err := exportertest.StartBinary(ctx, c.exporter, slices.Concat(os.Environ(), env, c.exporterEnv),
+		"--woox.api-url="+fakeURL, "--config.file="+cfgPath, "--log.level=warn", "--web.enable-profiling")
 	if err != nil {
 		return row, err
 	}
@@ -392,8 +391,8 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 			u.busiest <= u.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s in the run)", tooMany))
 	}
 	r.add("growth, "+label+": CPU a request to the exchange, nobody scraping", row.idleCost.cpu.Round(time.Microsecond), maxCPUPerRequest, "", row.idleCost.cpu <= maxCPUPerRequest, false,
-		fmt.Sprintf("(%.2f CPU s/min over %d requests; %.0f allocations, %.0f bytes and %.2f collections a minute)",
-			row.cpuPerMinute, row.idleRequests, row.idleCost.allocs, row.idleCost.bytes, row.idleCost.gcsPerMinute))
+		fmt.Sprintf("(%.2f CPU s/min over %d requests, %.0f %% of it garbage collection; %.0f allocations and %.0f bytes a request; %.1f collections a minute)",
+			row.cpuPerMinute, row.idleRequests, 100*row.idleCost.gcShare, row.idleCost.allocs, row.idleCost.bytes, row.idleCost.gcsPerMinute))
 	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
 		true, false, fmt.Sprintf("(whole process, public included; %.1f per account; %.1f per account while idle)",
 			row.requestsPerAccountMinute, row.idleRequestsPerAccountMinute))

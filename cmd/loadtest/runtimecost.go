@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -8,44 +9,50 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
-// runtimeReading is what the exporter's own go_* metrics (runtime/metrics,
-// through client_golang's Go collector) say at one instant.
+// runtimeReading is what the exporter's runtime/metrics say at one
+// instant (its /debug/runtime-metrics, served with --web.enable-profiling).
 type runtimeReading struct {
-	mallocs, allocBytes, gcs float64
+	allocs, allocBytes, gcs, gcCPU float64
 }
 
-// runtimePath asks only the Go runtime's families, which the exporter
-// serves through promhttp when a name[] filter is given: reading them
-// costs the exporter next to nothing and re-encodes no data part.
-const runtimePath = "/metrics?name[]=go_memstats_mallocs_total&name[]=go_memstats_alloc_bytes_total&name[]=go_gc_duration_seconds"
-
 // readRuntime reads the exporter's allocation and collection counters.
+// Unlike /metrics it gathers and encodes nothing: a full gather at a
+// thousand accounts would allocate more than a minute of polls, and raise
+// the peak RSS measured after.
 func readRuntime(client *http.Client, base string) (runtimeReading, error) {
-	mfs, err := gatherProto(client, base+runtimePath)
+	resp, err := client.Get(base + "/debug/runtime-metrics")
 	if err != nil {
-		return runtimeReading{}, fmt.Errorf("read the exporter's go_* metrics: %w", err)
+		return runtimeReading{}, fmt.Errorf("read the exporter's runtime metrics: %w", err)
 	}
-	var r runtimeReading
-	found := 0
-	for _, mf := range mfs {
-		if len(mf.GetMetric()) == 0 {
-			continue
-		}
-		m := mf.GetMetric()[0]
-		switch mf.GetName() {
-		case "go_memstats_mallocs_total":
-			r.mallocs, found = m.GetCounter().GetValue(), found+1
-		case "go_memstats_alloc_bytes_total":
-			r.allocBytes, found = m.GetCounter().GetValue(), found+1
-		case "go_gc_duration_seconds":
-			r.gcs, found = float64(m.GetSummary().GetSampleCount()), found+1
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return runtimeReading{}, fmt.Errorf("read the exporter's runtime metrics: status %d", resp.StatusCode)
+	}
+	values := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if name, v, ok := strings.Cut(sc.Text(), " "); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				values[name] = f
+			}
 		}
 	}
-	if found != 3 {
-		return r, errors.New("the exporter's /metrics lacks go_memstats_mallocs_total, go_memstats_alloc_bytes_total or go_gc_duration_seconds")
+	if err := sc.Err(); err != nil {
+		return runtimeReading{}, err
+	}
+	r := runtimeReading{}
+	for name, dst := range map[string]*float64{"/gc/heap/allocs:objects": &r.allocs, "/gc/heap/allocs:bytes": &r.allocBytes,
+		"/gc/cycles/total:gc-cycles": &r.gcs, "/cpu/classes/gc/total:cpu-seconds": &r.gcCPU} {
+		v, ok := values[name]
+		if !ok {
+			return r, fmt.Errorf("the exporter's runtime metrics lack %s", name)
+		}
+		*dst = v
 	}
 	return r, nil
 }
@@ -57,6 +64,9 @@ type requestCost struct {
 	cpu           time.Duration
 	allocs, bytes float64
 	gcsPerMinute  float64
+	// gcShare is the part of the CPU the runtime counts as garbage
+	// collection (its own estimate, /cpu/classes/gc/total:cpu-seconds).
+	gcShare float64
 }
 
 // costPerRequest divides what the process spent between two readings by
@@ -65,14 +75,17 @@ func costPerRequest(cpu time.Duration, before, after runtimeReading, requests in
 	c := requestCost{gcsPerMinute: (after.gcs - before.gcs) / window.Minutes()}
 	if requests > 0 {
 		c.cpu = cpu / time.Duration(requests)
-		c.allocs = (after.mallocs - before.mallocs) / float64(requests)
+		c.allocs = (after.allocs - before.allocs) / float64(requests)
 		c.bytes = (after.allocBytes - before.allocBytes) / float64(requests)
+	}
+	if cpu > 0 {
+		c.gcShare = (after.gcCPU - before.gcCPU) / cpu.Seconds()
 	}
 	return c
 }
 
 // profiles takes a CPU profile and an allocation profile of the exporter
-// over d (Go's delta profiles, through --web.enable-profiling) and writes
+// over d (Go's delta profiles) and writes
 // them into dir as PREFIX-cpu.pprof and PREFIX-allocs.pprof. It returns at
 // once; the returned wait blocks until both are written.
 func profiles(ctx context.Context, base, dir, prefix string, d time.Duration) (wait func() error) {

@@ -45,6 +45,7 @@ func newMux(c Config) (*http.ServeMux, error) {
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.HandleFunc(runtimeMetricsPath, serveRuntimeMetrics)
 	}
 	if c.MetricsPath != "/" {
 		landing, err := web.NewLandingPage(web.LandingConfig{

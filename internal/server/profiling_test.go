@@ -17,10 +17,11 @@ func TestProfilesAreServedOnlyWithTheFlag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, path := range []string{"/debug/pprof/allocs?debug=1", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=1"} {
+		for path, want := range map[string]string{"/debug/pprof/allocs?debug=1": "profile", "/debug/pprof/heap?debug=1": "profile",
+			"/debug/pprof/goroutine?debug=1": "profile", "/debug/runtime-metrics": "\n/gc/heap/allocs:objects "} {
 			rec := httptest.NewRecorder()
 			mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-			served := rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), "profile")
+			served := rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), want)
 			if served != on {
 				t.Errorf("profiling %v: GET %s answered %d %.40q", on, path, rec.Code, rec.Body.String())
 			}
