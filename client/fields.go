@@ -27,36 +27,29 @@ func fieldKey(name string) string {
 // decodeFields reads one JSON object. Two spellings of one field with
 // different values are an error: which one the exchange meant is unknown.
 func decodeFields(raw json.RawMessage) (fields, error) {
-	return decodeFieldsInto(nil, raw)
-}
-
-// decodeFieldsInto is decodeFields into buf's storage, for a caller that
-// reads many objects one after the other.
-func decodeFieldsInto(buf fields, raw json.RawMessage) (fields, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
-	}
-	if !json.Valid(raw) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
 		var m map[string]json.RawMessage
 		return nil, json.Unmarshal(raw, &m)
 	}
-	return readFields(buf, raw)
+	return readFields(nil, raw)
 }
 
-// readFields is decodeFieldsInto of raw known to be valid JSON, a part of
-// data checkData passed, which is not scanned once more: objectMembers
-// walks it unchecked.
+// readFields is decodeFields of raw already known to be valid JSON (data
+// checkData passed, or a part of it), which is not checked again:
+// objectMembers walks it unchecked. The fields are made in buf's storage,
+// for a caller that reads many objects one after the other.
 func readFields(buf fields, raw json.RawMessage) (fields, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
 	}
 	f := buf[:0]
 	if f == nil {
-		f = make(fields, 0, membersGuess(raw))
+		f = make(fields, 0, membersGuess(t))
 	}
 	var index map[string]int
 	var err error
-	objectMembers(bytes.TrimSpace(raw), func(name, v []byte) {
+	objectMembers(t, func(name, v []byte) {
 		var merr error
 		f, index, merr = f.addMember(index, name, v)
 		if err == nil {
@@ -69,15 +62,14 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	return f, nil
 }
 
-// membersGuess is how many members to make room for in the object raw: a
+// membersGuess is how many members to make room for in the object obj: a
 // flat object has a member per colon; one with objects or arrays inside
 // (the data beside its rows) has few, and grows as it must.
-func membersGuess(raw []byte) int {
-	t := bytes.TrimSpace(raw)
-	if bytes.ContainsAny(t[1:], "{[") {
+func membersGuess(obj []byte) int {
+	if bytes.ContainsAny(obj[1:], "{[") {
 		return 4
 	}
-	return min(bytes.Count(t, []byte{':'}), maxScanned)
+	return min(bytes.Count(obj, []byte{':'}), maxScanned)
 }
 
 // fieldError is what is wrong with one field: a row that has one is left
@@ -180,11 +172,10 @@ func (f fields) decimals(ds []decimalField) error {
 	vals := make([]decimal.Decimal, len(ds))
 	for i, d := range ds {
 		v, present, err := f.decimalValue(d.name)
+		*d.dst = nil
 		if err != nil {
-			*d.dst = nil
 			return err
 		}
-		*d.dst = nil
 		if present {
 			vals[i] = v
 			*d.dst = &vals[i]
