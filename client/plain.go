@@ -143,15 +143,14 @@ var zeros, smallInts = func() (z [maxPlainDigits + 1]decimal.Decimal, n [101]dec
 
 // parseDecimalBytes is parseDecimal of b's text.
 func parseDecimalBytes(b []byte) (decimal.Decimal, error) {
-	if coef, exp, ok := smallDecimal(b); ok {
+	if coef, exp, ok := smallDecimal(b); ok && abs64(coef) <= amountBound().within[-exp] {
 		switch {
 		case coef == 0:
 			return zeros[-exp], nil
-		case exp == 0 && coef > 0 && coef < int64(len(smallInts)) && coef <= amountBound().within[0]:
+		case exp == 0 && coef > 0 && coef < int64(len(smallInts)):
 			return smallInts[coef], nil
-		case abs64(coef) <= amountBound().within[-exp]:
-			return decimal.New(coef, exp), nil
 		}
+		return decimal.New(coef, exp), nil
 	}
 	return parseDecimal(string(b))
 }
