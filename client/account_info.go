@@ -53,7 +53,7 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 	if err := checkData(data); err != nil {
 		return AccountInfo{}, err
 	}
-	f, err := decodeFields(data)
+	f, err := readFields(nil, data)
 	if err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
@@ -61,30 +61,25 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 	if out.AccountMode, _, err = f.text("accountMode"); err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
-	for _, d := range []struct {
-		name string
-		dst  **decimal.Decimal
-		bps  bool
-	}{
-		{"leverage", &out.Leverage, false},
-		{"marginRatio", &out.MarginRatio, false},
-		{"openMarginRatio", &out.OpenMarginRatio, false},
-		{"initialMarginRatio", &out.InitialMarginRatio, false},
-		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio, false},
-		{"totalCollateral", &out.TotalCollateral, false},
-		{"freeCollateral", &out.FreeCollateral, false},
-		{"totalAccountValue", &out.TotalAccountValue, false},
-		{"takerFeeRate", &out.TakerFeeRate, true},
-		{"makerFeeRate", &out.MakerFeeRate, true},
-		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate, true},
-		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate, true},
-	} {
-		if *d.dst, err = f.decimal(d.name); err != nil {
-			return AccountInfo{}, fmt.Errorf("account info: %w", err)
-		}
-		if v := *d.dst; d.bps && v != nil {
-			ratio := v.Shift(-4) // basis points to a ratio, exactly
-			*d.dst = &ratio
+	if err = f.decimals([]decimalField{
+		{"leverage", &out.Leverage},
+		{"marginRatio", &out.MarginRatio},
+		{"openMarginRatio", &out.OpenMarginRatio},
+		{"initialMarginRatio", &out.InitialMarginRatio},
+		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio},
+		{"totalCollateral", &out.TotalCollateral},
+		{"freeCollateral", &out.FreeCollateral},
+		{"totalAccountValue", &out.TotalAccountValue},
+		{"takerFeeRate", &out.TakerFeeRate},
+		{"makerFeeRate", &out.MakerFeeRate},
+		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate},
+		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate},
+	}); err != nil {
+		return AccountInfo{}, fmt.Errorf("account info: %w", err)
+	}
+	for _, rate := range []*decimal.Decimal{out.TakerFeeRate, out.MakerFeeRate, out.FuturesTakerFeeRate, out.FuturesMakerFeeRate} {
+		if rate != nil {
+			*rate = rate.Shift(-4) // basis points to a ratio, exactly
 		}
 	}
 	return out, nil

@@ -81,19 +81,12 @@ func decodeBalance(f fields) (Balance, error) {
 		return Balance{}, err
 	}
 	b := Balance{Token: token}
-	for _, d := range []struct {
-		name string
-		dst  **decimal.Decimal
-	}{
+	err = f.decimals([]decimalField{
 		{"holding", &b.Holding},
 		{"frozen", &b.Frozen},
 		{"staked", &b.Staked},
 		{"availableBalance", &b.Available},
 		{"markPrice", &b.MarkPrice},
-	} {
-		if *d.dst, err = f.decimal(d.name); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
+	})
+	return b, err
 }

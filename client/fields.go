@@ -14,8 +14,10 @@ import (
 // compared without case and underscores, so the v3 camelCase
 // ("marginRatio", "pnl24H") and the v1 snake_case ("margin_ratio",
 // "pnl_24h") of one field are the same field. The account health endpoints
-// are read this way; their shapes are known only from public clients.
-type fields map[string]json.RawMessage
+// are read this way; their shapes are known only from public clients. Its
+// members are slices of the object read: a few dozen members are searched
+// faster than a map is built.
+type fields []member
 
 // fieldKey is the spelling-free form of a field name.
 func fieldKey(name string) string {
@@ -25,32 +27,49 @@ func fieldKey(name string) string {
 // decodeFields reads one JSON object. Two spellings of one field with
 // different values are an error: which one the exchange meant is unknown.
 func decodeFields(raw json.RawMessage) (fields, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
-	}
-	if !json.Valid(raw) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
 		var m map[string]json.RawMessage
 		return nil, json.Unmarshal(raw, &m)
 	}
-	f := fields{}
-	spelled := map[string]string{}
+	return readFields(nil, raw)
+}
+
+// readFields is decodeFields of raw already known to be valid JSON (data
+// checkData passed, or a part of it), which is not checked again:
+// objectMembers walks it unchecked. The fields are made in buf's storage,
+// for a caller that reads many objects one after the other.
+func readFields(buf fields, raw json.RawMessage) (fields, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
+	}
+	f := buf[:0]
+	if f == nil {
+		f = make(fields, 0, membersGuess(t))
+	}
+	var index map[string]int
 	var err error
-	objectMembers(bytes.TrimSpace(raw), func(name string, v []byte) {
-		k := fieldKey(name)
-		// The same name twice: the last one counts, as encoding/json has it.
-		if prev, dup := f[k]; err == nil && dup && spelled[k] != name && !bytes.Equal(prev, v) {
-			a, b := spelled[k], name
-			if b < a {
-				a, b = b, a
-			}
-			err = &disagreeError{a, b}
+	objectMembers(t, func(name, v []byte) {
+		var merr error
+		f, index, merr = f.addMember(index, name, v)
+		if err == nil {
+			err = merr
 		}
-		f[k], spelled[k] = v, name
 	})
 	if err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// membersGuess is how many members to make room for in the object obj: a
+// flat object has a member per colon; one with objects or arrays inside
+// (the data beside its rows) has few, and grows as it must.
+func membersGuess(obj []byte) int {
+	if bytes.ContainsAny(obj[1:], "{[") {
+		return 4
+	}
+	return min(bytes.Count(obj, []byte{':'}), maxScanned)
 }
 
 // fieldError is what is wrong with one field: a row that has one is left
@@ -80,11 +99,21 @@ func (e *disagreeError) Error() string { return fmt.Sprintf("fields %q and %q di
 // text returns a string or number field as text; absent, null and "" are
 // not present.
 func (f fields) text(name string) (string, bool, error) {
-	s, present, err := fieldText(f[fieldKey(name)])
-	if err != nil {
-		return "", false, &fieldError{name, err}
+	b, present, err := f.textBytes(name)
+	if !present {
+		return "", false, err
 	}
-	return s, present, nil
+	return string(b), true, nil
+}
+
+// textBytes is text as a slice of the object where it can be, for text
+// that is read, not kept.
+func (f fields) textBytes(name string) ([]byte, bool, error) {
+	b, present, err := fieldBytes(f.get(name))
+	if err != nil {
+		return nil, false, &fieldError{name, err}
+	}
+	return b, present, nil
 }
 
 // requiredText is text for a field the row cannot do without.
@@ -109,27 +138,59 @@ func (f fields) firstText(names ...string) (string, bool, error) {
 
 // decimal returns an exact decimal field; nil when absent, null or "".
 func (f fields) decimal(name string) (*decimal.Decimal, error) {
-	s, present, err := f.text(name)
+	d, present, err := f.decimalValue(name)
 	if err != nil || !present {
 		return nil, err
-	}
-	d, err := parseDecimal(s)
-	if err != nil {
-		return nil, &fieldError{name, err}
 	}
 	return &d, nil
 }
 
+// decimalValue is decimal as a value; present is false when absent, null
+// or "".
+func (f fields) decimalValue(name string) (decimal.Decimal, bool, error) {
+	b, present, err := f.textBytes(name)
+	if err != nil || !present {
+		return decimal.Decimal{}, false, err
+	}
+	d, err := parseDecimalBytes(b)
+	if err != nil {
+		return decimal.Decimal{}, false, &fieldError{name, err}
+	}
+	return d, true, nil
+}
+
+// decimalField is a decimal field of a row and where decimals puts it.
+type decimalField struct {
+	name string
+	dst  **decimal.Decimal
+}
+
+// decimals reads each field of ds as decimal does, in order, and stops at
+// the first error. The row's decimals are allocated together: they live
+// as long as the row.
+func (f fields) decimals(ds []decimalField) error {
+	vals := make([]decimal.Decimal, len(ds))
+	for i, d := range ds {
+		v, present, err := f.decimalValue(d.name)
+		*d.dst = nil
+		if err != nil {
+			return err
+		}
+		if present {
+			vals[i] = v
+			*d.dst = &vals[i]
+		}
+	}
+	return nil
+}
+
 // requiredDecimal is decimal for a field the row cannot do without.
 func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
-	d, err := f.decimal(name)
-	if err == nil && d == nil {
+	d, present, err := f.decimalValue(name)
+	if err == nil && !present {
 		err = &fieldError{name, errMissing}
 	}
-	if err != nil {
-		return decimal.Decimal{}, err
-	}
-	return *d, nil
+	return d, err
 }
 
 // requiredFlag reads a flag sent as 0/1 (number or string) or true/false;
@@ -162,9 +223,12 @@ func (f fields) requiredFlag(name string) (bool, error) {
 // strings reads a list of strings; absent and null are nil. Its error
 // quotes no value.
 func (f fields) strings(name string) ([]string, error) {
-	raw := f[fieldKey(name)]
+	raw := f.get(name)
 	if isNull(raw) {
 		return nil, nil
+	}
+	if out, ok := plainStrings(raw); ok {
+		return out, nil
 	}
 	var out []string
 	if err := json.Unmarshal(raw, &out); err != nil {
@@ -176,25 +240,25 @@ func (f fields) strings(name string) ([]string, error) {
 // time returns a time field in Unix milliseconds, read by ParseTime; 0 and
 // false when absent.
 func (f fields) time(name string) (int64, bool, error) {
-	s, present, err := f.text(name)
+	b, present, err := f.textBytes(name)
 	if err != nil || !present {
 		return 0, false, err
 	}
-	ms, err := ParseTime(s)
+	ms, err := parseTimeBytes(b)
 	if err != nil {
 		return 0, false, &fieldError{name, err}
 	}
 	return ms, true, nil
 }
 
-// decodeRows splits a JSON array of rows; each row is read with
-// decodeFields as the caller gets to it, so an answer's rows are never all held as
-// field maps at once (ten times the answer's size).
+// decodeRows splits a JSON array of rows, raw a part of data checkData
+// passed; each row is read as the caller gets to it, so an answer's rows
+// are never all held as fields at once.
 func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' && json.Valid(t) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
 		return arrayElements(t), nil
 	}
 	var rows []json.RawMessage
@@ -212,12 +276,12 @@ func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.Ra
 	if err := checkData(data); err != nil {
 		return nil, nil, err
 	}
-	f, err := decodeFields(data)
+	f, err := readFields(nil, data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
-	raw, ok := f[fieldKey(field)]
-	if !ok {
+	raw := f.get(field)
+	if raw == nil {
 		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
 	}
 	rows, err := decodeRows(raw, field)

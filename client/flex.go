@@ -25,6 +25,12 @@ type flexInt struct {
 }
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
+	if t, _, ok := scalarBytes(b); ok {
+		if v, exp, ok := smallDecimal(t); ok && exp == 0 {
+			n.Value, n.set = v, true
+			return nil
+		}
+	}
 	s, isNull, err := scalarText(b)
 	if err != nil || isNull {
 		return err
@@ -87,7 +93,7 @@ const maxNumberText = 400
 // 0.1 deposit.
 var DefaultMaxAmount = decimal.New(1, 15)
 
-var maxAmount atomic.Pointer[decimal.Decimal]
+var maxAmount, defaultBound atomic.Pointer[bound]
 
 // SetMaxAmount sets, for the whole process, the largest magnitude of a
 // decimal read from an answer (an amount, a balance, a price): a row with a
@@ -98,16 +104,28 @@ func SetMaxAmount(d decimal.Decimal) {
 	if d.IsZero() {
 		d = DefaultMaxAmount
 	}
-	d = d.Abs()
-	maxAmount.Store(&d)
+	maxAmount.Store(newBound(d.Abs()))
 }
 
 // MaxAmount is the bound SetMaxAmount set, DefaultMaxAmount before.
 func MaxAmount() decimal.Decimal {
 	if p := maxAmount.Load(); p != nil {
-		return *p
+		return p.max
 	}
 	return DefaultMaxAmount
+}
+
+// amountBound is MaxAmount with what plain decimals are held to.
+func amountBound() *bound {
+	if p := maxAmount.Load(); p != nil {
+		return p
+	}
+	b := defaultBound.Load()
+	if b == nil || !b.max.Equal(DefaultMaxAmount) {
+		b = newBound(DefaultMaxAmount)
+		defaultBound.Store(b)
+	}
+	return b
 }
 
 // parseDecimal reads a decimal from an answer: at most maxNumberText
@@ -128,6 +146,14 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 
 // scalarText returns the text of a JSON string or number.
 func scalarText(b []byte) (s string, isNull bool, err error) {
+	if t, isNull, ok := scalarBytes(b); ok {
+		return string(t), isNull, nil
+	}
+	return unquoteScalar(b)
+}
+
+// unquoteScalar is scalarText for any value, through encoding/json.
+func unquoteScalar(b []byte) (s string, isNull bool, err error) {
 	b = bytes.TrimSpace(b)
 	switch {
 	case len(b) == 0:

@@ -104,13 +104,8 @@ func decodeFundingFee(f fields) (FundingFee, error) {
 		return p, err
 	}
 	p.Status = strings.ToUpper(status)
-	for _, d := range []struct {
-		name string
-		dst  **decimal.Decimal
-	}{{"fundingRate", &p.Rate}, {"markPrice", &p.MarkPrice}} {
-		if *d.dst, err = f.decimal(d.name); err != nil {
-			return p, err
-		}
+	if err = f.decimals([]decimalField{{"fundingRate", &p.Rate}, {"markPrice", &p.MarkPrice}}); err != nil {
+		return p, err
 	}
 	created, present, err := f.time("createdTime")
 	if err == nil && !present {

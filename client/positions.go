@@ -102,18 +102,13 @@ func decodePosition(f fields) (Position, error) {
 	if p.Holding, err = f.requiredDecimal("holding"); err != nil {
 		return p, err
 	}
-	for _, d := range []struct {
-		name string
-		dst  **decimal.Decimal
-	}{
+	if err = f.decimals([]decimalField{
 		{"pendingLongQty", &p.PendingLongQty}, {"pendingShortQty", &p.PendingShortQty},
 		{"averageOpenPrice", &p.AverageOpenPrice}, {"markPrice", &p.MarkPrice}, {"estLiqPrice", &p.EstLiqPrice},
 		{"pnl24H", &p.Pnl24H}, {"fee24H", &p.Fee24H}, {"leverage", &p.Leverage}, {"adlQuantile", &p.AdlQuantile},
 		{"isolatedMarginAmount", &p.IsolatedMarginAmount},
-	} {
-		if *d.dst, err = f.decimal(d.name); err != nil {
-			return p, err
-		}
+	}); err != nil {
+		return p, err
 	}
 	if p.IsolatedMarginToken, _, err = f.text("isolatedMarginToken"); err != nil {
 		return p, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -205,7 +204,11 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
 	}
 	defer resp.Body.Close()
-	body, readErr := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBodyBytes+1))
+	buf, readErr := readBody(resp.Body, c.cfg.MaxBodyBytes)
+	// Nothing kept from the answer points into buf: decoders copy what
+	// they keep.
+	defer releaseBody(buf)
+	body := buf.Bytes()
 	received := c.clock.now()
 	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
 	if readErr != nil {
@@ -220,23 +223,27 @@ func (c *Client) send(ctx context.Context, r request) error {
 		// carry anything.
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: errors.New("answer is a redirect, which is never followed")}
 	}
+	return c.decodeAnswer(r, resp.StatusCode, body, sent, received)
+}
 
-	var env envelope
-	decodeErr := json.Unmarshal(body, &env)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := &Error{Op: r.op, StatusCode: resp.StatusCode}
+// decodeAnswer reads the envelope of an answer with status code status,
+// sent and received by the client's clock, and hands its data to r.decode.
+func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received time.Time) error {
+	env, decodeErr := decodeEnvelope(body)
+	if status < 200 || status > 299 {
+		e := &Error{Op: r.op, StatusCode: status}
 		if decodeErr == nil {
 			e.Code, e.Message = int(env.Code.Value), truncateForError(c.redact(env.Message))
 		}
-		e.Kind = classify(resp.StatusCode, e.Code)
+		e.Kind = classify(status, e.Code)
 		return e
 	}
 	if decodeErr != nil {
-		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
 	}
 	if env.Success == nil || !*env.Success {
-		e := &Error{Op: r.op, StatusCode: resp.StatusCode, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
-		e.Kind = classify(resp.StatusCode, e.Code)
+		e := &Error{Op: r.op, StatusCode: status, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
+		e.Kind = classify(status, e.Code)
 		if e.Kind == KindOther {
 			e.Kind = KindBadResponse
 		}
@@ -252,7 +259,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 		c.recordClock(time.UnixMilli(serverMs), sent, received)
 	}
 	if err := r.decode(env.Data, serverMs); err != nil {
-		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: err}
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: err}
 	}
 	return nil
 }

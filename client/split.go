@@ -13,8 +13,8 @@ import (
 // so they need no error handling of their own.
 
 // objectMembers calls fn with each member of the valid JSON object b, in
-// order: its key unquoted, and its value as a slice of b.
-func objectMembers(b []byte, fn func(key string, value []byte)) {
+// order: its key unquoted (see unquoteKey), and its value as a slice of b.
+func objectMembers(b []byte, fn func(key, value []byte)) {
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] != '}' {
 		kEnd := i + stringEnd(b[i:])
@@ -96,13 +96,14 @@ func skipSpace(b []byte, i int) int {
 }
 
 // unquoteKey reads a quoted key as encoding/json does (escapes, invalid
-// UTF-8 replaced), without its cost for the plain keys every answer has.
-func unquoteKey(q []byte) string {
+// UTF-8 replaced). The plain keys every answer has cost nothing: they are
+// returned as slices of q.
+func unquoteKey(q []byte) []byte {
 	inner := q[1 : len(q)-1]
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner)
+		return inner
 	}
 	var s string
 	_ = json.Unmarshal(q, &s) // q is a valid JSON string
-	return s
+	return []byte(s)
 }

@@ -27,31 +27,60 @@ import (
 // into the next millisecond. The arithmetic is on the decimal digits, so
 // no value is rounded through a float.
 func ParseTime(text string) (int64, error) {
-	s := strings.TrimSpace(text)
-	if isPlainMilliseconds(s) {
-		// Every answer's server time: the regular expression's
-		// allocations are most of reading it.
-		return strconv.ParseInt(s, 10, 64)
+	if ms, ok := plainTime(text); ok {
+		return ms, nil
 	}
-	return parseTimeText(s)
+	return parseTimeText(text)
 }
 
-// isPlainMilliseconds reports whether s is an integer of 12 to 14 digits
-// without a leading zero: milliseconds, taken as they are.
-func isPlainMilliseconds(s string) bool {
-	if len(s) < 12 || len(s) > 14 || s[0] == '0' {
-		return false
+// parseTimeBytes is ParseTime of b's text.
+func parseTimeBytes(b []byte) (int64, error) {
+	if ms, ok := plainTime(b); ok {
+		return ms, nil
 	}
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+	return parseTimeText(string(b))
+}
+
+// plainTime reads the times answers hold, seconds with or without a
+// fraction and milliseconds (1 to 14 integer digits, the first not 0), as
+// parseTimeText does, without its regular expression; ok is false for any
+// other text.
+func plainTime[T ~string | ~[]byte](s T) (ms int64, ok bool) {
+	intDigits := 0
+	for intDigits < len(s) && s[intDigits] >= '0' && s[intDigits] <= '9' {
+		intDigits++
+	}
+	if intDigits == 0 || intDigits > 14 || s[0] == '0' {
+		return 0, false
+	}
+	if intDigits < len(s) && (s[intDigits] != '.' || intDigits == len(s)-1) {
+		return 0, false
+	}
+	keep := intDigits // digits of the whole milliseconds
+	if intDigits <= 11 {
+		keep += 3 // seconds
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == intDigits: // the point
+		case c < '0' || c > '9':
+			return 0, false
+		case n < keep:
+			ms = ms*10 + int64(c-'0')
+			n++
 		}
 	}
-	return true
+	for ; n < keep; n++ {
+		ms *= 10
+	}
+	return ms, true
 }
 
-// parseTimeText is ParseTime of any decimal number.
-func parseTimeText(s string) (int64, error) {
+// parseTimeText is ParseTime for any text.
+func parseTimeText(text string) (int64, error) {
+	s := strings.TrimSpace(text)
 	m := timeText.FindStringSubmatch(s)
 	if m == nil || m[2]+m[3] == "" {
 		return 0, fmt.Errorf("invalid time %q: not a decimal number", truncateForError(s))

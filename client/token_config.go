@@ -130,15 +130,8 @@ func decodeTokenConfig(f fields) (TokenConfig, error) {
 	if t.CanShort, err = f.flag("canShort"); err != nil {
 		return t, err
 	}
-	for _, d := range []struct {
-		name string
-		dst  **decimal.Decimal
-	}{{"marginFactor", &t.MarginFactor}, {"marginMaxLeverage", &t.MarginMaxLeverage}, {"marginMaxPosition", &t.MarginMaxPosition}} {
-		if *d.dst, err = f.decimal(d.name); err != nil {
-			return t, err
-		}
-	}
-	return t, nil
+	err = f.decimals([]decimalField{{"marginFactor", &t.MarginFactor}, {"marginMaxLeverage", &t.MarginMaxLeverage}, {"marginMaxPosition", &t.MarginMaxPosition}})
+	return t, err
 }
 
 // flag is requiredFlag for a flag the row may leave out: nil when absent,

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -190,8 +189,8 @@ const maxIDText = 100
 // cannot be read become MalformedRows; only data that is not an object with
 // a rows array fails the page.
 func decodeHistory(data json.RawMessage) (HistoryPage, error) {
-	var d historyData
-	if err := decodeData(data, &d); err != nil {
+	d, err := readHistoryData(data)
+	if err != nil {
 		return HistoryPage{}, err
 	}
 	p := HistoryPage{Records: make([]HistoryRecord, 0, len(d.Rows))}
@@ -213,35 +212,38 @@ func decodeHistory(data json.RawMessage) (HistoryPage, error) {
 // cannot be counted exactly once, so each is required; type and token are
 // not, as before.
 func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
-	var f historyFields
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+	f, ok := readHistoryFields(raw)
+	if !ok {
+		f = historyFields{}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+		}
 	}
 	var rec HistoryRecord
 	var problems []string
-	idText := ""
-	if s, err := requiredText(f.ID); err != nil {
+	var id []byte
+	if b, err := requiredBytes(f.ID); err != nil {
 		problems = append(problems, "id: "+err.Error())
 	} else {
-		if len(s) <= maxIDText {
-			idText = s
+		if len(b) <= maxIDText {
+			id = b
 		}
-		if v, ok := parseInt64(s); ok {
+		if v, ok := parseInt64Bytes(b); ok {
 			rec.ID = v
 		} else {
-			problems = append(problems, fmt.Sprintf("id: invalid integer %q (not an integer within int64)", truncateForError(s)))
+			problems = append(problems, fmt.Sprintf("id: invalid integer %q (not an integer within int64)", truncateForError(string(b))))
 		}
 	}
-	if s, err := requiredText(f.Timestamp); err != nil {
+	if b, err := requiredBytes(f.Timestamp); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
-	} else if ms, err := ParseTime(s); err != nil {
+	} else if ms, err := parseTimeBytes(b); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
 	} else {
 		rec.Timestamp = ms
 	}
-	if s, err := requiredText(f.Amount); err != nil {
+	if b, err := requiredBytes(f.Amount); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else if v, err := parseDecimal(s); err != nil {
+	} else if v, err := parseDecimalBytes(b); err != nil {
 		problems = append(problems, "amount: "+err.Error())
 	} else {
 		rec.Amount = v
@@ -254,7 +256,7 @@ func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
 		problems = append(problems, "token: "+err.Error())
 	}
 	if len(problems) > 0 {
-		return HistoryRecord{}, malformedRow(raw, idText, rec.Timestamp, problems)
+		return HistoryRecord{}, malformedRow(raw, string(id), rec.Timestamp, problems)
 	}
 	return rec, nil
 }
@@ -281,19 +283,22 @@ func fieldText(raw json.RawMessage) (s string, present bool, err error) {
 	return s, true, nil
 }
 
-// requiredText is fieldText for a field the row cannot do without.
-func requiredText(raw json.RawMessage) (string, error) {
-	s, present, err := fieldText(raw)
+// requiredBytes is fieldBytes for a field the row cannot do without.
+func requiredBytes(raw json.RawMessage) ([]byte, error) {
+	b, present, err := fieldBytes(raw)
 	if err == nil && !present {
-		err = errors.New("missing")
+		err = errMissing
 	}
-	return s, err
+	return b, err
 }
 
 // optionalString reads a JSON string field; absent and null are "".
 func optionalString(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "", nil
+	}
+	if inner, ok := plainString(raw); ok {
+		return string(inner), nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {

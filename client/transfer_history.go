@@ -94,7 +94,7 @@ func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 			if err := checkData(data); err != nil {
 				return err
 			}
-			f, err := decodeFields(data)
+			f, err := readFields(nil, data)
 			if err != nil {
 				return err
 			}
@@ -157,11 +157,11 @@ func decodeAccountTransfer(f fields) (AccountTransfer, error) {
 // party reads one side of a transfer: an object with applicationId and,
 // when sent, accountName.
 func (f fields) party(name string) (TransferParty, error) {
-	raw := f[fieldKey(name)]
+	raw := f.get(name)
 	if isNull(raw) {
 		return TransferParty{}, &fieldError{name, errMissing}
 	}
-	p, err := decodeFields(raw)
+	p, err := readFields(nil, raw) // raw is a member of a row decodeList read
 	if err != nil {
 		return TransferParty{}, &fieldError{name, err}
 	}

@@ -1,0 +1,84 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// What the plain readers take, they read as the general ones do: the same
+// text, the same decimal (coefficient and exponent), the same time, the
+// same integer, the same error.
+func FuzzPlainMatchesGeneral(f *testing.F) {
+	for _, s := range []string{`"1.50"`, `"-0.00000000"`, `" 7 "`, `"1752495884477"`, `"1711198014.126"`, `-12`, `0`, `"0"`,
+		`"999999999999999999"`, `"1000000000000000.1"`, `"-999999999999999.9"`, `"5."`, `".5"`, `"1e3"`, `"\u0031"`, `"é"`,
+		`null`, `true`, `""`, `"a\"b"`, `"99999999999999.9"`, `"100000000000000"`, `"01752495884477"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		text, isNull, ok := scalarBytes(b)
+		if !ok {
+			return
+		}
+		s, gNull, err := unquoteScalar(b)
+		if err != nil || s != string(text) || gNull != isNull {
+			t.Fatalf("scalarBytes(%q) = %q %v, encoding/json has %q %v %v", b, text, isNull, s, gNull, err)
+		}
+		d, err := parseDecimalBytes(text)
+		gd, gerr := parseDecimal(s)
+		if !reflect.DeepEqual(d, gd) || !reflect.DeepEqual(err, gerr) {
+			t.Fatalf("decimal %q: %v (%v), parseDecimal has %v (%v)", s, d, err, gd, gerr)
+		}
+		if ms, ok := plainTime(text); ok {
+			if gms, err := parseTimeText(s); err != nil || gms != ms {
+				t.Fatalf("time %q: %d, parseTimeText has %d (%v)", s, ms, gms, err)
+			}
+		}
+		if v, exp, ok := smallDecimal(text); ok && exp == 0 {
+			if gv, ok := parseInt64(s); !ok || gv != v {
+				t.Fatalf("integer %q: %d, parseInt64 has %d (%v)", s, v, gv, ok)
+			}
+		}
+	})
+}
+
+// Under any bound SetMaxAmount sets, a plain decimal is refused where
+// parseDecimal refuses it.
+func TestPlainDecimalsHeldToTheBound(t *testing.T) {
+	t.Cleanup(func() { SetMaxAmount(decimal.Decimal{}) })
+	for _, max := range []string{"1234.5678", "1e-30", "999999999999999999", "1e40", "-5"} {
+		SetMaxAmount(decimal.RequireFromString(max))
+		for _, s := range []string{"1234.5678", "1234.56781", "1234.5679", "-1234.5678", "1234", "0.000000000000000001",
+			"999999999999999999", "-999999999999999999", "5", "5.000000000000001", "0"} {
+			d, err := parseDecimalBytes([]byte(s))
+			want, wantErr := parseDecimal(s)
+			if !reflect.DeepEqual(d, want) || !reflect.DeepEqual(err, wantErr) {
+				t.Errorf("bound %s, %s: %v (%v), parseDecimal has %v (%v)", max, s, d, err, want, wantErr)
+			}
+		}
+	}
+}
+
+// A list of plain strings is read as json.Unmarshal reads it.
+func FuzzPlainStringsMatchEncodingJSON(f *testing.F) {
+	for _, s := range []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		raw = bytes.TrimSpace(raw)
+		if !json.Valid(raw) || len(raw) == 0 {
+			return
+		}
+		got, ok := plainStrings(raw)
+		if !ok {
+			return
+		}
+		var want []string
+		if err := json.Unmarshal(raw, &want); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q, encoding/json has %q (%v)", got, want, err)
+		}
+	})
+}
