@@ -87,3 +87,13 @@ func FuzzDecodeFundingFees(f *testing.F) {
 		})
 	})
 }
+
+func init() {
+	endpointDecodeCases = append(endpointDecodeCases, func(tb testing.TB) decodeCase {
+		return decodeCase{"funding_fee", readCapture(tb, "docs_funding_fee_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, err := decodeFundingFees(data)
+			rows, rejected := listOf(c, l, out)
+			return rows, rejected, err
+		}, 2}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -56,6 +57,11 @@ type capQueue struct {
 type capWaiter struct {
 	q     *capQueue
 	ready chan struct{}
+	// onGrant, when set, is started in a goroutine of its own when the
+	// slot is handed out (reserve): the request waits with no goroutine.
+	// stop, set with it under RateCap.mu, stops watching its context.
+	onGrant func()
+	stop    func() bool
 	// granted and slot are set, under RateCap.mu, when the slot is handed
 	// out; slot is its time.
 	granted bool
@@ -147,23 +153,82 @@ func (r *RateCap) wait(ctx context.Context, account string) (slot time.Time, err
 	return w.slot, nil
 }
 
+// reserve calls granted at the account's turn for a slot, which is then
+// used, with the slot's time; or with ctx's error, having used no slot, once
+// ctx is done. Unlike wait, nothing waits meanwhile: a thousand polls due at
+// once hold a queue entry each, not a goroutine and its stack. granted runs
+// on the caller's goroutine when a slot is free at once, else on a new one.
+func (r *RateCap) reserve(ctx context.Context, account string, granted func(slot time.Time, err error)) {
+	if r == nil {
+		granted(time.Time{}, nil)
+		return
+	}
+	if err := ctx.Err(); err != nil {
+		granted(time.Time{}, err)
+		return
+	}
+	r.mu.Lock()
+	q := r.queue(account)
+	arrived := r.now()
+	w := &capWaiter{q: q, ready: make(chan struct{})}
+	w.onGrant = func() {
+		r.mu.Lock()
+		stop := w.stop
+		r.mu.Unlock()
+		stop()
+		q.count(w.slot.Sub(arrived))
+		granted(w.slot, nil)
+	}
+	if !r.enqueueWaiter(w, arrived) {
+		r.mu.Unlock()
+		q.count(0)
+		granted(arrived, nil)
+		return
+	}
+	w.stop = context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		wasGranted := w.granted
+		if wasGranted {
+			r.handOn(w) // onGrant runs, and its caller finds ctx done
+		} else {
+			r.leave(w)
+		}
+		r.mu.Unlock()
+		if !wasGranted {
+			granted(time.Time{}, ctx.Err())
+		}
+	})
+	r.mu.Unlock()
+}
+
 // enqueue puts a request that arrived at the end of its account's queue q,
 // or lets it through at once (then w is nil) when none waits and a slot is
 // free; the caller holds mu.
 func (r *RateCap) enqueue(q *capQueue, arrived time.Time) (w *capWaiter) {
+	w = &capWaiter{q: q, ready: make(chan struct{})}
+	if !r.enqueueWaiter(w, arrived) {
+		return nil
+	}
+	return w
+}
+
+// enqueueWaiter puts w at the end of its account's queue and reports true,
+// or reports false when none waits and a slot is free: w goes through at
+// once. The caller holds mu.
+func (r *RateCap) enqueueWaiter(w *capWaiter, arrived time.Time) bool {
 	if r.waiting == 0 && !arrived.Before(r.next) {
 		// Far under the cap nobody waits: no queue, no timer.
 		r.next = arrived.Add(r.interval)
-		return nil
+		return false
 	}
-	w = &capWaiter{q: q, ready: make(chan struct{})}
+	q := w.q
 	if len(q.waiters) == 0 {
 		r.turns = append(r.turns, q)
 	}
 	q.waiters = append(q.waiters, w)
 	r.waiting++
 	r.grantDue(arrived)
-	return w
+	return true
 }
 
 // giveUp takes a request whose caller stopped waiting out of its queue, or,
@@ -201,6 +266,15 @@ func (r *RateCap) grantDue(now time.Time) {
 	}
 }
 
+// fresh reports whether a request sent now is within reservedSlotLife of
+// slot: the time a new goroutine takes to start on a busy machine, not the
+// seconds a wait for an endpoint's budget may take.
+func (r *RateCap) fresh(slot time.Time) bool {
+	return r.now().Sub(slot) <= reservedSlotLife
+}
+
+const reservedSlotLife = 100 * time.Millisecond
+
 func maxTime(a, b time.Time) time.Time {
 	if a.After(b) {
 		return a
@@ -236,6 +310,9 @@ func (r *RateCap) grant(slot time.Time) {
 	// Before the waiter wakes: what it does next may read the gauge.
 	r.showQueued()
 	close(w.ready)
+	if w.onGrant != nil {
+		go w.onGrant()
+	}
 }
 
 // leave takes a request that gave up out of its queue; the caller holds mu.
@@ -268,4 +345,43 @@ func (r *RateCap) showQueued() {
 	if r.metrics != nil {
 		r.metrics.capQueued.Set(float64(r.waiting))
 	}
+}
+
+// OnTurn calls run once the rate cap gives the client's account a slot,
+// with a context whose first request to the exchange uses that slot, so
+// that a poll due while many wait holds no goroutine until its turn (see
+// reserve). Once ctx is done run is called at once, with ctx. Without a
+// cap run is called at once.
+func (c *Client) OnTurn(ctx context.Context, run func(context.Context)) {
+	account := c.cfg.Account
+	c.cfg.RateCap.reserve(ctx, account, func(slot time.Time, err error) {
+		if err != nil || c.cfg.RateCap == nil {
+			run(ctx)
+			return
+		}
+		run(context.WithValue(ctx, reservedSlotKey{}, &reservedSlot{account: account, slot: slot}))
+	})
+}
+
+// reservedSlot is a slot OnTurn got, for the first request of its account
+// made with the context.
+type reservedSlot struct {
+	account string
+	slot    time.Time
+	used    atomic.Bool
+}
+
+type reservedSlotKey struct{}
+
+// waitTurn waits for the account's slot under the cap, unless ctx carries
+// one OnTurn reserved for it, unused and fresh: a slot used much later (its
+// request waited for the endpoint's budget first) would send requests
+// closer together than the cap's pace, and is left unused.
+func (c *Client) waitTurn(ctx context.Context) error {
+	if s, ok := ctx.Value(reservedSlotKey{}).(*reservedSlot); ok && s.account == c.cfg.Account &&
+		c.cfg.RateCap.fresh(s.slot) && s.used.CompareAndSwap(false, true) {
+		return nil
+	}
+	_, err := c.cfg.RateCap.wait(ctx, c.cfg.Account)
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -473,7 +474,8 @@ func TestRateCapKeepsItsRateWhenTimersFireLate(t *testing.T) {
 		clock.Add(r.interval * 3 / 2) // every timer half an interval late
 		fireAllDue()
 	}
-	testsupport.WaitFor(t, "the first 20 granted", func() bool { return len(run.inOrder()) >= 21 })
+	// Every slot granted so far is the one request more than those waiting.
+	testsupport.WaitFor(t, "every granted request back", func() bool { return len(run.inOrder()) == 41-r.queued() })
 	order := run.inOrder()
 	for k := 1; k < len(order); k++ {
 		if gap := order[k].slot.Sub(order[k-1].slot); gap != r.interval {
@@ -490,4 +492,76 @@ func TestRateCapKeepsItsRateWhenTimersFireLate(t *testing.T) {
 	}
 	drain(t, r, clock, ft)
 	run.wg.Wait()
+}
+
+// Polls due at once reserve their turns: each is called once, in turn, a
+// slot apart, and none holds a goroutine while it waits. A reservation whose
+// context ends leaves its queue, is called with the error and uses no slot.
+func TestRateCapReservationsHoldNoGoroutineWhileTheyWait(t *testing.T) {
+	r, clock, ft, _ := newFakeCap(t, 100)
+	r.mu.Lock()
+	r.next = capEpoch.Add(time.Hour) // every slot taken until then
+	r.mu.Unlock()
+	var mu sync.Mutex
+	var slots []time.Time
+	var errs []error
+	granted := func(slot time.Time, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		slots = append(slots, slot)
+	}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	for range 500 {
+		r.reserve(context.Background(), "a", granted)
+	}
+	r.reserve(ctx, "b", granted)
+	if r.queued() != 501 {
+		t.Fatalf("%d reservations waiting, want 501", r.queued())
+	}
+	if n := runtime.NumGoroutine() - before; n > 10 {
+		t.Errorf("501 reservations waiting hold %d goroutines", n)
+	}
+	cancel()
+	testsupport.WaitFor(t, "the cancelled reservation called", func() bool { mu.Lock(); defer mu.Unlock(); return len(errs) == 1 })
+	if r.queued() != 500 {
+		t.Errorf("%d waiting after one was cancelled, want 500", r.queued())
+	}
+	clock.Add(time.Hour)
+	drain(t, r, clock, ft)
+	testsupport.WaitFor(t, "every reservation called", func() bool { mu.Lock(); defer mu.Unlock(); return len(slots) == 500 })
+	slices.SortFunc(slots, time.Time.Compare)
+	for k := 1; k < len(slots); k++ {
+		if gap := slots[k].Sub(slots[k-1]); gap != r.interval {
+			t.Fatalf("slots %d and %d are %s apart, want %s", k-1, k, gap, r.interval)
+		}
+	}
+}
+
+// The slot OnTurn reserved is the first request's: it goes without waiting,
+// and the next request of the same poll waits its own turn.
+func TestReservedSlotServesOneRequest(t *testing.T) {
+	r, clock, _, _ := newFakeCap(t, 100)
+	c := &Client{cfg: Config{Account: "a", RateCap: r}}
+	clock.Add(time.Second)
+	var ran bool
+	c.OnTurn(context.Background(), func(ctx context.Context) {
+		ran = true
+		if err := c.waitTurn(ctx); err != nil || r.queued() != 0 {
+			t.Errorf("first request: %v, %d waiting; want it through on the reserved slot", err, r.queued())
+		}
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan error)
+		go func() { done <- c.waitTurn(wctx) }()
+		testsupport.WaitFor(t, "the second request waiting", func() bool { return r.queued() == 1 })
+		cancel()
+		<-done
+	})
+	if !ran {
+		t.Fatal("OnTurn with a free slot did not run at once")
+	}
 }

@@ -54,7 +54,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 		if err != nil {
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
-		if _, err := c.cfg.RateCap.wait(ctx, c.cfg.Account); err != nil {
+		if err := c.waitTurn(ctx); err != nil {
 			release(false)
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}

@@ -30,9 +30,13 @@ type poller struct {
 	// stallAfter is how long a poll may go without progress.
 	stallAfter time.Duration
 	poll       listPollFunc
-	logger     log.Logger
-	rejects    rejectLog
-	now        func() time.Time
+	// onTurn, when set, runs a poll at its account's turn under the rate
+	// cap (client.Client.OnTurn): polls due while many wait hold no
+	// goroutine meanwhile.
+	onTurn  func(ctx context.Context, run func(context.Context))
+	logger  log.Logger
+	rejects rejectLog
+	now     func() time.Time
 
 	// finishedPolls counts the poller's finished polls: the generation of
 	// its account's poll times.
@@ -136,16 +140,18 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 		}
 		polling = true
 		mu.Unlock()
-		started := time.Now()
-		p.pollOnce(ctx)
-		mu.Lock()
-		defer mu.Unlock()
-		polling = false
-		if ctx.Err() != nil {
-			end()
-			return
-		}
-		timer.Reset(max(p.interval-time.Since(started), 0))
+		due := time.Now()
+		p.atTurn(ctx, func(ctx context.Context) {
+			p.pollOnce(ctx)
+			mu.Lock()
+			defer mu.Unlock()
+			polling = false
+			if ctx.Err() != nil {
+				end()
+				return
+			}
+			timer.Reset(max(p.interval-time.Since(due), 0))
+		})
 	})
 	context.AfterFunc(ctx, func() {
 		mu.Lock()
@@ -156,6 +162,15 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 			end()
 		}
 	})
+}
+
+// atTurn runs run at the poll's turn under the rate cap, or at once.
+func (p *poller) atTurn(ctx context.Context, run func(context.Context)) {
+	if p.onTurn == nil {
+		run(ctx)
+		return
+	}
+	p.onTurn(ctx, run)
 }
 
 func (p *poller) pollOnce(parent context.Context) {
