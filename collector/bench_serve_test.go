@@ -65,23 +65,24 @@ func (m *movedParts) all() []int {
 // evenly over it (pollers of different endpoints finish at different
 // times), until the returned stop is called.
 func (m *movedParts) poll(period time.Duration, which []int) (stop func()) {
-	const tick = 5 * time.Millisecond
-	ticks := max(1, int(period/tick))
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(tick)
+		t := time.NewTicker(5 * time.Millisecond)
 		defer t.Stop()
-		for k := 0; ; k++ {
+		start, moved := time.Now(), 0
+		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
 			}
-			// Tick k of each period moves the parts whose share of the
-			// period falls in it.
-			from, to := len(which)*(k%ticks)/ticks, len(which)*(k%ticks+1)/ticks
-			m.move(which[from:to])
+			// Every part whose moment has come, counted from the start:
+			// a tick the machine delayed moves as many as were due.
+			due := int(int64(time.Since(start)) * int64(len(which)) / int64(period))
+			for ; moved < due; moved++ {
+				m.move(which[moved%len(which) : moved%len(which)+1])
+			}
 		}
 	})
 	return func() {
@@ -207,8 +208,13 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	defer stop()
 	next := time.Now()
 	scrape := func() time.Duration {
+		// At the interval, or at once after a scrape that took longer.
 		next = next.Add(interval)
-		time.Sleep(time.Until(next))
+		if wait := time.Until(next); wait > 0 {
+			time.Sleep(wait)
+		} else {
+			next = time.Now()
+		}
 		return timedScrape(b, h, req)
 	}
 	// The first scrapes encode every part, and show the interval.
