@@ -16,22 +16,23 @@ import (
 
 const (
 	// recentScrapes is how many of a format's scrapes its interval is
-	// estimated from: the shortest interval between them, so that a pass
-	// runs early rather than after the scrape it is for.
+	// estimated from (the shortest interval between them, so that a pass
+	// runs early rather than after the scrape it is for), and how many of
+	// its passes their time.
 	recentScrapes = 4
-	// maxLead bounds how long before a scrape is due its pass runs: a
-	// quarter of the interval, so that a change during the pass's lead
-	// shows a scrape later; and at most maxLead, so that it shows within
-	// that of a scrape at long intervals. A pass of every part of a
-	// thousand accounts takes well under it.
+	// maxLead bounds how long before a scrape is due its pass runs, when
+	// passes are quick: a quarter of the interval, and at most maxLead, so
+	// that a change shows within that of a scrape at long intervals.
 	maxLead = time.Second
 )
 
 // schedule is when a format's next pass runs.
 type schedule struct {
 	mu sync.Mutex
-	// scrapes are the times of the latest scrapes, oldest first.
+	// scrapes are the times of the latest scrapes, oldest first; passes
+	// how long the latest passes took.
 	scrapes []time.Time
+	passes  []time.Duration
 	// due is when the next pass is to run; zero when none is.
 	due     time.Time
 	timer   *time.Timer
@@ -50,7 +51,22 @@ func (s *schedule) nextDue() (time.Time, bool) {
 		every = min(every, s.scrapes[i].Sub(s.scrapes[i-1]))
 	}
 	every = max(every, 0)
-	return s.scrapes[len(s.scrapes)-1].Add(every - min(maxLead, every/4)), true
+	// Twice the longest recent pass, so that the pass is done by the
+	// scrape, but never more than half the interval.
+	lead := min(maxLead, every/4)
+	for _, took := range s.passes {
+		lead = max(lead, min(2*took, every/2))
+	}
+	return s.scrapes[len(s.scrapes)-1].Add(every - lead), true
+}
+
+// keep appends v to the latest, keeping recentScrapes.
+func keep[T any](latest []T, v T) []T {
+	latest = append(latest, v)
+	if len(latest) > recentScrapes {
+		latest = latest[1:]
+	}
+	return latest
 }
 
 // arm runs pass after d, unless a pass is running (it arms the timer when
@@ -81,10 +97,7 @@ func (h *Handler) scraped(e *entry, now time.Time) {
 	s := &e.sched
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.scrapes = append(s.scrapes, now)
-	if len(s.scrapes) > recentScrapes {
-		s.scrapes = s.scrapes[1:]
-	}
+	s.scrapes = keep(s.scrapes, now)
 	due, ok := s.nextDue()
 	if !ok || !s.due.IsZero() && !due.Before(s.due) {
 		return
@@ -105,11 +118,14 @@ func (h *Handler) runPass(e *entry) {
 	s.running, s.due = true, time.Time{}
 	s.mu.Unlock()
 
+	start := time.Now()
 	h.pass(e)
+	took := time.Since(start)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.running = false
+	s.passes = keep(s.passes, took)
 	if !s.due.IsZero() {
 		s.arm(s.due.Sub(h.opts.Now()), func() { h.runPass(e) })
 	}

@@ -182,7 +182,8 @@ func TestAChangeIsEncodedBeforeTheNextScrapeIsDue(t *testing.T) {
 }
 
 // A pass is due a quarter of the shortest recent interval, at most
-// maxLead, before the next scrape.
+// maxLead, before the next scrape; or twice the longest recent pass, at
+// most half the interval.
 func TestNextDue(t *testing.T) {
 	at := func(ds ...time.Duration) []time.Time {
 		var ts []time.Time
@@ -194,17 +195,21 @@ func TestNextDue(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		scrapes []time.Time
+		passes  []time.Duration
 		due     time.Duration
 		ok      bool
 	}{
-		{"one scrape", at(0), 0, false},
-		{"every 15 s", at(0, 15*time.Second, 30*time.Second), 44 * time.Second, true},
-		{"every second", at(0, time.Second, 2*time.Second), 2750 * time.Millisecond, true},
-		{"two scrapers 3 s apart, each every 15 s", at(0, 3*time.Second, 15*time.Second, 18*time.Second), 20250 * time.Millisecond, true},
-		{"back to back", at(0, 2*time.Millisecond, 4*time.Millisecond), 5500 * time.Microsecond, true},
-		{"a clock set back", at(10*time.Second, 5*time.Second), 5 * time.Second, true},
+		{"one scrape", at(0), nil, 0, false},
+		{"every 15 s", at(0, 15*time.Second, 30*time.Second), nil, 44 * time.Second, true},
+		{"every second", at(0, time.Second, 2*time.Second), nil, 2750 * time.Millisecond, true},
+		{"two scrapers 3 s apart, each every 15 s", at(0, 3*time.Second, 15*time.Second, 18*time.Second), nil, 20250 * time.Millisecond, true},
+		{"back to back", at(0, 2*time.Millisecond, 4*time.Millisecond), nil, 5500 * time.Microsecond, true},
+		{"a clock set back", at(10*time.Second, 5*time.Second), nil, 5 * time.Second, true},
+		{"passes of up to 200 ms, every second", at(0, time.Second, 2*time.Second), []time.Duration{200 * time.Millisecond, 100 * time.Millisecond}, 2600 * time.Millisecond, true},
+		{"a pass of 4 s, capped at half the interval", at(0, 15*time.Second), []time.Duration{4 * time.Second, 100 * time.Millisecond}, 22500 * time.Millisecond, true},
+		{"a pass longer than the interval", at(0, time.Second), []time.Duration{3 * time.Second}, 1500 * time.Millisecond, true},
 	} {
-		s := schedule{scrapes: tc.scrapes}
+		s := schedule{scrapes: tc.scrapes, passes: tc.passes}
 		due, ok := s.nextDue()
 		if ok != tc.ok || ok && !due.Equal(time.Unix(0, 0).Add(tc.due)) {
 			t.Errorf("%s: due %v (%v), want %v (%v)", tc.name, due.Sub(time.Unix(0, 0)), ok, tc.due, tc.ok)
