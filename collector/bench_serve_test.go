@@ -190,10 +190,11 @@ const interval = time.Second
 // BenchmarkEncodingPerScrapeInterval is benchAccounts accounts scraped at a
 // steady interval while every account part changes 5 times an interval
 // (the polls of a thousand accounts, a poll's times moving their parts at
-// every poll): one op is one interval. It reports the CPU the process used
-// in it (the scrape's and any encoding in the background), the gathers
-// (each one encoding) and the part changes in it, and the scrapes'
-// latencies. Run with -benchtime 10x or more.
+// every poll): one op is one interval. It reports, from the first scrape to
+// the last, per interval, the CPU the process used (the scrapes' and any
+// encoding in the background), the gathers (each one encoding) and the
+// part changes; and the scrapes' latencies. Run with -benchtime 10x or
+// more.
 func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	e := manyAccounts(b)
 	src := e.Source(prometheus.NewRegistry())
@@ -207,6 +208,7 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	stop := moved.poll(interval/5, accounts)
 	defer stop()
 	next := time.Now()
+	var first, last reading
 	scrape := func() time.Duration {
 		// At the interval, or at once after a scrape that took longer.
 		next = next.Add(interval)
@@ -215,6 +217,7 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 		} else {
 			next = time.Now()
 		}
+		last = reading{cpu: cpuTime(b), gathers: moved.gathers.Load(), changes: moved.total()}
 		return timedScrape(b, h, req)
 	}
 	// The first scrapes encode every part, and show the interval.
@@ -222,17 +225,28 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 		scrape()
 	}
 	var took []time.Duration
-	cpu, gathers, moves := cpuTime(b), moved.gathers.Load(), moved.total()
 	b.ResetTimer()
 	for b.Loop() {
 		took = append(took, scrape())
+		if len(took) == 1 {
+			first = last
+		}
 	}
 	b.StopTimer()
-	n := float64(b.N)
-	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(time.Millisecond)/n, "cpu-ms/op")
-	b.ReportMetric(float64(moved.gathers.Load()-gathers)/n, "gathers/op")
-	b.ReportMetric(float64(moved.total()-moves)/n, "changes/op")
+	if n := float64(b.N - 1); n > 0 {
+		b.ReportMetric(float64(last.cpu-first.cpu)/float64(time.Millisecond)/n, "cpu-ms/op")
+		b.ReportMetric(float64(last.gathers-first.gathers)/n, "gathers/op")
+		b.ReportMetric(float64(last.changes-first.changes)/n, "changes/op")
+	}
 	reportLatencies(b, took)
+}
+
+// reading is what BenchmarkEncodingPerScrapeInterval counts, read before a
+// scrape.
+type reading struct {
+	cpu     time.Duration
+	gathers int64
+	changes uint64
 }
 
 // total is how many times the parts moved.
