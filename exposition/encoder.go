@@ -15,10 +15,10 @@ import (
 // encoding at each poll would cost one per change.
 
 const (
-	// recentScrapes is how many of a format's scrapes its interval is
-	// estimated from (the shortest interval between them, so that a pass
-	// runs early rather than after the scrape it is for), and how many of
-	// its passes their time.
+	// recentScrapes is how many of a format's latest scrapes give its
+	// interval (the shortest between them, so that a pass runs early
+	// rather than after the scrape it is for), and how many of its latest
+	// passes give their length.
 	recentScrapes = 4
 	// maxLead bounds how long before a scrape is due its pass runs, when
 	// passes are quick: a quarter of the interval, and at most maxLead, so
@@ -60,8 +60,8 @@ func (s *schedule) nextDue() (time.Time, bool) {
 	return s.scrapes[len(s.scrapes)-1].Add(every - lead), true
 }
 
-// keep appends v to the latest, keeping recentScrapes.
-func keep[T any](latest []T, v T) []T {
+// appendRecent appends v to latest, keeping the last recentScrapes.
+func appendRecent[T any](latest []T, v T) []T {
 	latest = append(latest, v)
 	if len(latest) > recentScrapes {
 		latest = latest[1:]
@@ -97,7 +97,7 @@ func (h *Handler) scraped(e *entry, now time.Time) {
 	s := &e.sched
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.scrapes = keep(s.scrapes, now)
+	s.scrapes = appendRecent(s.scrapes, now)
 	due, ok := s.nextDue()
 	if !ok || !s.due.IsZero() && !due.Before(s.due) {
 		return
@@ -125,7 +125,7 @@ func (h *Handler) runPass(e *entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.running = false
-	s.passes = keep(s.passes, took)
+	s.passes = appendRecent(s.passes, took)
 	if !s.due.IsZero() {
 		s.arm(s.due.Sub(h.opts.Now()), func() { h.runPass(e) })
 	}
