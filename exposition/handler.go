@@ -161,10 +161,11 @@ type encoded struct {
 	end  []byte
 }
 
-// encode encodes what changed of the data, and the live families, holding
-// one of Options.MaxEncodings; it returns false when the client gave up
-// waiting. Sending the answer holds none: a slow client keeps no encoding
-// waiting, and the data is sent from the kept encodings, never copied.
+// encode encodes the live families, and the data where its format has no
+// encoding yet, holding one of Options.MaxEncodings; it returns false when
+// the client gave up waiting. Sending the answer holds none: a slow client
+// keeps no encoding waiting, and the data is sent from the kept encodings,
+// never copied.
 func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	if h.encodings != nil {
 		select {
