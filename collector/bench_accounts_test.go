@@ -53,18 +53,16 @@ func BenchmarkScrapeOneAccountChanged(b *testing.B) {
 			if !withLive {
 				src.Live = prometheus.NewRegistry()
 			}
-			data := src.Data
 			n := 0
-			src.Data = func() []exposition.Part {
+			poll := func() {
 				l := balances.accounts[n%len(balances.accounts)]
 				v := append([]client.Balance(nil), *l.load()...)
 				holding := decimal.NewFromInt(int64(n))
 				v[0].Holding = &holding
 				_ = l.set(v, nil)
 				n++
-				return data()
 			}
-			benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)))
+			benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)), poll)
 		})
 	}
 }
@@ -78,20 +76,12 @@ func BenchmarkScrapeEveryPartChanged(b *testing.B) {
 	reg := prometheus.NewRegistry()
 	b.Run("exporter", func(b *testing.B) {
 		src := e.Source(reg)
-		data := src.Data
-		var n uint64
-		src.Data = func() []exposition.Part {
-			n++
-			parts := data()
-			for i := range parts {
-				parts[i].Generation += n << 32
-			}
-			return parts
-		}
-		benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)))
+		moved := newMovedParts(&src)
+		all := moved.all()
+		benchScrape(b, exposition.NewHandler(src, exposition.Options{}), seriesOf(b, e.Gatherer(reg)), func() { moved.move(all) })
 	})
 	b.Run("floor", func(b *testing.B) {
 		g := e.Gatherer(reg)
-		benchScrape(b, promhttp.HandlerFor(g, handlerOpts), seriesOf(b, g))
+		benchScrape(b, promhttp.HandlerFor(g, handlerOpts), seriesOf(b, g), nil)
 	})
 }

@@ -252,7 +252,8 @@ func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
 
 // An account's poll outcomes move when a poll changes one (a failure, the
 // success after it), not at a poll that changes none, and each scrape after
-// a change serves it: its encoding is not kept past the change.
+// a change, once the handler has encoded it, serves it: its encoding is not
+// kept past the change.
 func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 	r, e := accountsRig(t)
 	h := exposition.NewHandler(e.Source(prometheus.NewRegistry()), exposition.Options{})
@@ -272,7 +273,10 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 			}
 		}
 	}
-	served := func() string { return scrapeFamilies(t, h, "text/plain", true)["woox_poll_success"] }
+	served := func() string {
+		h.Settle()
+		return scrapeFamilies(t, h, "text/plain", true)["woox_poll_success"]
+	}
 	failed := `woox_poll_success{account="main",endpoint="balances"} 0`
 	succeeded := `woox_poll_success{account="main",endpoint="balances"} 1`
 	g := outcomes()

@@ -1,9 +1,11 @@
 // Package exposition serves /metrics from two kinds of metric families: the
 // live ones (Go, process, build), gathered and encoded on every scrape, and
 // the data ones, which change only when a poll changes them. The data
-// families come in parts (one per account, say), each encoded once per
-// change and per format asked for; a scrape stitches the parts' encodings
-// into one answer, each family written once, its metrics in part order.
+// families come in parts (one per account, say), each encoded in each
+// format kept, in the background shortly before the format's next scrape is
+// due, once however often it changed since; a scrape stitches the parts'
+// newest encodings into one answer, each family written once, its metrics
+// in part order, and encodes only a part that has none yet.
 // Parts makes the parts of a set of collectors: each whole, or a Split a
 // part per account, gathered as a registry would without one. A
 // gzipped format keeps each part's metrics of each family as a gzip member,
@@ -17,13 +19,10 @@ package exposition
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -64,15 +63,18 @@ type Options struct {
 	// is kept from Prometheus' first scrape, or else from its second
 	// request within Idle.
 	Idle time.Duration
-	// Now is the clock for Idle; nil means time.Now.
+	// Now is the clock for Idle and for the scrape intervals the
+	// background encoder expects; nil means time.Now.
 	Now func() time.Time
-	// MaxEncodings is how many scrapes may encode at once (the data that
-	// changed, the live families); more wait their turn, or until their
-	// client gives up. Encoding is CPU bound, so more at once than CPUs
-	// raise memory, not throughput. 0 is no limit.
+	// MaxEncodings is how many scrapes may encode at once (the live
+	// families, data never encoded in the format); more wait their turn,
+	// or until their client gives up. Encoding is CPU bound, so more at
+	// once than CPUs raise memory, not throughput. 0 is no limit. The
+	// background encoder takes none: it never delays a scrape.
 	MaxEncodings int
-	// Workers is how many goroutines a scrape that finds many parts
-	// changed encodes them on; 0 or 1 is the scrape's own only.
+	// Workers is how many goroutines encode many parts at once: the
+	// background encoder's, or a scrape's that finds many parts never
+	// encoded in its format; 0 or 1 is one.
 	Workers int
 }
 
@@ -92,78 +94,8 @@ type Handler struct {
 	entries map[cacheKey]*entry
 	// askedOnce are the formats asked for once, not kept yet, and when.
 	askedOnce map[cacheKey]time.Time
-}
-
-// cacheKey is one encoding of the data: the negotiated format (with its
-// escaping scheme) and whether it is gzipped.
-type cacheKey struct {
-	format expfmt.Format
-	gzip   bool
-}
-
-// entry is the data encoded in one format: each part for its generation,
-// and the plan that stitches them, until a part's families change.
-type entry struct {
-	mu    sync.Mutex
-	parts []*encodedPart
-	plan  *plan
-	// families holds one copy of each family's header and tail, by name:
-	// every account's part of a family has the same.
-	familiesMu sync.Mutex
-	families   map[string]*family
-	// end is what follows the data: "# EOF" for OpenMetrics, gzipped as a
-	// member of its own when the format is.
-	end      []byte
-	lastUsed time.Time
-}
-
-// encodedPart is one part's families encoded for one generation; replaced,
-// never changed, once made.
-type encodedPart struct {
-	generation uint64
-	segs       []kept
-	err        error
-}
-
-// sharedFamily returns the kept family of s; parts are encoded in
-// parallel, so it takes familiesMu.
-func (e *entry) sharedFamily(s segment) *family {
-	e.familiesMu.Lock()
-	defer e.familiesMu.Unlock()
-	if f, ok := e.families[s.name]; ok && bytes.Equal(f.head, s.head) && bytes.Equal(f.tail, s.tail) {
-		return f
-	}
-	f := &family{name: s.name, head: bytes.Clone(s.head), tail: bytes.Clone(s.tail)}
-	e.families[s.name] = f
-	return f
-}
-
-// parallelFrom is how many changed parts a scrape encodes on more than one
-// goroutine: below it, starting them costs more than it saves.
-const parallelFrom = 32
-
-// eachParallel calls f(0) ... f(n-1), on up to Options.Workers goroutines
-// when n is at least parallelFrom: after a pause (a burst of polls, an
-// exporter stopped and resumed) a scrape finds thousands of parts changed,
-// and encodes them on every CPU instead of one.
-func (h *Handler) eachParallel(n int, f func(int)) {
-	workers := min(h.opts.Workers, n/parallelFrom)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
+	// passing serialises the background encoder's passes.
+	passing sync.Mutex
 }
 
 // NewHandler serves src.
@@ -229,10 +161,11 @@ type encoded struct {
 	end  []byte
 }
 
-// encode encodes what changed of the data, and the live families, holding
-// one of Options.MaxEncodings; it returns false when the client gave up
-// waiting. Sending the answer holds none: a slow client keeps no encoding
-// waiting, and the data is sent from the kept encodings, never copied.
+// encode encodes the live families, and the data where its format has no
+// encoding yet, holding one of Options.MaxEncodings; it returns false when
+// the client gave up waiting. Sending the answer holds none: a slow client
+// keeps no encoding waiting, and the data is sent from the kept encodings,
+// never copied.
 func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	if h.encodings != nil {
 		select {
@@ -279,141 +212,22 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	return encoded{buf: buf, data: v, end: end}, true
 }
 
-// data returns the data encoded for key, encoding each part that changed
-// since, or that was never asked for in this format; scrapes of one format
-// share one encoding. A gzipped format keeps each part's metrics of each
-// family compressed, as a gzip member of its own, and nothing
-// uncompressed: a change compresses only its part, and the answer is the
-// members written in turn.
+// data returns the data encoded for key: each part's newest encoding,
+// stitched. Only a part never encoded in this format is encoded here; the
+// parts that changed since their encoding are encoded in the background
+// (encoder.go), before the next scrape.
 func (h *Handler) data(key cacheKey, prometheus bool) (view, []byte, error) {
 	now := h.opts.Now()
-	h.mu.Lock()
-	e, ok := h.entries[key]
-	if !ok {
-		e = &entry{end: encodeEnd(key), families: map[string]*family{}}
-		// A format is kept from Prometheus' first scrape (it comes back),
-		// otherwise from its second request within Idle: a one-off
-		// scrape in another format (someone's curl) is encoded for itself
-		// and pins nothing.
-		if asked, again := h.askedOnce[key]; prometheus || again && now.Sub(asked) <= h.opts.Idle {
-			delete(h.askedOnce, key)
-			h.entries[key] = e
-		} else {
-			h.askedOnce[key] = now
-		}
+	e, kept := h.entryFor(key, prometheus, now)
+	cur := h.newest(e)
+	if kept {
+		h.scraped(e, now)
 	}
-	e.lastUsed = now
-	for k, old := range h.entries {
-		if now.Sub(old.lastUsed) > h.opts.Idle {
-			delete(h.entries, k)
-		}
-	}
-	for k, asked := range h.askedOnce {
-		if now.Sub(asked) > h.opts.Idle {
-			delete(h.askedOnce, k)
-		}
-	}
-	h.mu.Unlock()
-
-	keep := func(s segment) kept {
-		k := kept{fam: e.sharedFamily(s), size: s.size}
-		switch {
-		case len(s.body) == 0:
-		case key.gzip:
-			k.body = compress(s.body)
-		default:
-			k.body = bytes.Clone(s.body)
-		}
-		return k
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	parts := h.src.Data()
-	if len(e.parts) != len(parts) {
-		e.parts, e.plan = make([]*encodedPart, len(parts)), nil
-	}
-	var changed []int
-	for i, p := range parts {
-		if old := e.parts[i]; old == nil || old.generation != p.Generation {
-			changed = append(changed, i)
-		}
-	}
-	old := make([]*encodedPart, len(changed))
-	for j, i := range changed {
-		old[j] = e.parts[i]
-	}
-	h.eachParallel(len(changed), func(j int) {
-		i := changed[j]
-		mfs, gatherErr := parts[i].Gather()
-		segs, err := encodeSegments(mfs, key.format, keep)
-		e.parts[i] = &encodedPart{generation: parts[i].Generation, segs: segs, err: errors.Join(gatherErr, err)}
-	})
-	for j, i := range changed {
-		if old[j] == nil || !sameFamilies(old[j].segs, e.parts[i].segs) {
-			e.plan = nil
-		}
-	}
-	var errs []error
-	for _, p := range e.parts {
-		errs = append(errs, p.err)
-	}
-	if e.plan == nil {
-		e.plan = newPlan(e.parts)
-	}
-	v := view{parts: slices.Clone(e.parts), plan: e.plan, proto: key.format.FormatType() == expfmt.TypeProtoDelim, gzip: key.gzip}
-	return v, e.end, errors.Join(errs...)
-}
-
-// encodeEnd is what ends an answer in key's format.
-func encodeEnd(key cacheKey) []byte {
-	if key.format.FormatType() != expfmt.TypeOpenMetrics {
-		return nil
-	}
-	var buf bytes.Buffer
-	c, _ := expfmt.NewEncoder(&buf, key.format).(expfmt.Closer)
-	_ = c.Close()
-	if !key.gzip {
-		return buf.Bytes()
-	}
-	return compress(buf.Bytes())
+	v := view{parts: cur.parts, plan: cur.plan, proto: key.format.FormatType() == expfmt.TypeProtoDelim, gzip: key.gzip}
+	return v, e.end, cur.err
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// CachedBytes is how many bytes of encoded data the handler holds, over
-// every format it keeps.
-func (h *Handler) CachedBytes() int {
-	h.mu.Lock()
-	entries := make([]*entry, 0, len(h.entries))
-	for _, e := range h.entries {
-		entries = append(entries, e)
-	}
-	h.mu.Unlock()
-	n := 0
-	for _, e := range entries {
-		e.mu.Lock()
-		for _, p := range e.parts {
-			if p == nil {
-				continue
-			}
-			for _, s := range p.segs {
-				n += len(s.body)
-			}
-		}
-		for _, f := range e.families {
-			n += len(f.head) + len(f.tail)
-		}
-		e.mu.Unlock()
-	}
-	return n
-}
-
-// Formats is how many encodings the handler keeps.
-func (h *Handler) Formats() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.entries)
-}
 
 func (h *Handler) logf(format string, args ...any) {
 	if h.opts.ErrorLog != nil {

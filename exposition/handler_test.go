@@ -200,10 +200,12 @@ func TestEveryFormatServesWhatAPlainRegistryServes(t *testing.T) {
 	}
 	check("first scrape")
 	check("from the cache")
-	// A poll changes the data: every format shows it on its next scrape.
+	// A poll changes the data: every format kept shows it once the
+	// background encoder has encoded it.
 	r.gauge.WithLabelValues("main", "BTC").Set(2.25)
 	r.gauge.WithLabelValues("sub", "ETH").Set(3)
 	r.gen.Add(1)
+	r.handler.Settle()
 	check("after a change")
 	if a := get(t, r.handler, "", false); !strings.Contains(string(a.body), `data_balance{account="sub",token="ETH"} 3`) {
 		t.Errorf("the change is not served:\n%s", a.body)
@@ -224,9 +226,11 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	}
 	key := cacheKey{format: expfmt.NegotiateAccept(http.Header{}, r.handler.accepted...), gzip: true}
 	e := r.handler.entries[key]
-	changed, unchanged := e.parts[0].segs[0].body, e.parts[1].segs[0].body
+	body := func(part int) *byte { return &e.current().parts[part].segs[0].body[0] }
+	changed, unchanged := body(0), body(1)
 	get(t, r.handler, "", true)
-	if &e.parts[0].segs[0].body[0] != &changed[0] || &e.parts[1].segs[0].body[0] != &unchanged[0] {
+	r.handler.Settle()
+	if body(0) != changed || body(1) != unchanged {
 		t.Error("an unchanged generation was encoded again")
 	}
 	// Each format's first scrape is encoded for itself, its second kept.
@@ -235,13 +239,14 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	}
 	r.gen.Add(1)
 	get(t, r.handler, "", true)
-	if n := r.gathers.Load(); n != 5 {
-		t.Errorf("the data part was gathered %d times in all after a change, want 5", n)
+	r.handler.Settle()
+	if n := r.gathers.Load(); n != 6 {
+		t.Errorf("the data part was gathered %d times in all after a change, want 6: once more in each format kept", n)
 	}
-	if &e.parts[0].segs[0].body[0] == &changed[0] {
+	if body(0) == changed {
 		t.Error("the changed part was not encoded again")
 	}
-	if &e.parts[1].segs[0].body[0] != &unchanged[0] {
+	if body(1) != unchanged {
 		t.Error("the part that did not change was encoded again")
 	}
 }
@@ -268,8 +273,8 @@ func TestIdleFormatsAreReleased(t *testing.T) {
 	}
 }
 
-// Scrapes of every format run while the data changes: no race, and every
-// answer is whole (run with -race).
+// Scrapes of every format run while the data changes and the encoder
+// encodes it: no race, and every answer is whole (run with -race).
 func TestConcurrentScrapesWhileTheDataChanges(t *testing.T) {
 	r := newRig(t)
 	var wg sync.WaitGroup
@@ -283,6 +288,16 @@ func TestConcurrentScrapesWhileTheDataChanges(t *testing.T) {
 			}
 			r.gauge.WithLabelValues("main", "BTC").Set(float64(i))
 			r.gen.Add(1)
+		}
+	})
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			r.handler.Settle()
 		}
 	})
 	var scrapes sync.WaitGroup

@@ -92,7 +92,9 @@ func TestPartsServeWhatOneRegistryServes(t *testing.T) {
 		}
 	}
 	check("first scrape")
+	check("kept")
 	a.set(1, 40)
+	h.Settle()
 	check("after main changed")
 	if body := string(get(t, h, "", false).body); !strings.Contains(body, `acct_balance{account="main",token="BTC",zone="eu"} 41`) {
 		t.Errorf("the change is not served:\n%s", body)
