@@ -266,14 +266,13 @@ func (r *RateCap) grantDue(now time.Time) {
 	}
 }
 
-// fresh reports whether a request sent now is within reservedSlotLife of
-// slot: the time a new goroutine takes to start on a busy machine, not the
-// seconds a wait for an endpoint's budget may take.
+// fresh reports whether a request sent now is at most one interval after
+// slot, as a slot handed out late is: then no second holds more than N + 1
+// requests. A reserved slot older than that (its request waited for the
+// endpoint's budget first) is left unused.
 func (r *RateCap) fresh(slot time.Time) bool {
-	return r.now().Sub(slot) <= reservedSlotLife
+	return r.now().Sub(slot) <= r.interval
 }
-
-const reservedSlotLife = 100 * time.Millisecond
 
 func maxTime(a, b time.Time) time.Time {
 	if a.After(b) {
@@ -374,9 +373,7 @@ type reservedSlot struct {
 type reservedSlotKey struct{}
 
 // waitTurn waits for the account's slot under the cap, unless ctx carries
-// one OnTurn reserved for it, unused and fresh: a slot used much later (its
-// request waited for the endpoint's budget first) would send requests
-// closer together than the cap's pace, and is left unused.
+// one OnTurn reserved for it, unused and fresh.
 func (c *Client) waitTurn(ctx context.Context) error {
 	if s, ok := ctx.Value(reservedSlotKey{}).(*reservedSlot); ok && s.account == c.cfg.Account &&
 		c.cfg.RateCap.fresh(s.slot) && s.used.CompareAndSwap(false, true) {

@@ -28,6 +28,11 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	// busiest window of each endpoint's published limit against what the
 	// budget allows in it.
 	byKey := map[string][]time.Time{}
+	// Quiet polls are told apart by the gaps between them, which hold
+	// until the first floor round: the polls that fell due while the
+	// exporter was stopped then wait their turns together, and a wallet's
+	// polls 15 s apart may reach the fake 5 s apart.
+	beforeFloor := map[string][]time.Time{}
 	private, all, idle := 0, 0, 0
 	var times []time.Time
 	for _, q := range fake.Requests() {
@@ -48,8 +53,11 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		}
 		k := q.Account + " " + q.Endpoint
 		byKey[k] = append(byKey[k], q.Time)
+		if q.Time.Before(row.idleTo) {
+			beforeFloor[k] = append(beforeFloor[k], q.Time)
+		}
 	}
-	row.quietPoll, row.quietFirst = quietPolls(byKey)
+	row.quietPoll, row.quietFirst = quietPolls(beforeFloor)
 	row.busiest = map[string]windowUse{}
 	for key, times := range byKey {
 		endpoint := key[strings.LastIndexByte(key, ' ')+1:]
@@ -87,7 +95,7 @@ func fullest(use map[string]windowUse) string {
 
 // quietPolls is, per paged endpoint, the requests a poll sent, from the
 // requests of each account and endpoint (byKey, "ACCOUNT ENDPOINT"). A
-// poll is a burst of requests; polls are at least a minute apart. Each
+// poll is a burst of requests; polls are at least 15 s apart. Each
 // account's first poll reads the whole lookback and is left out, unless no
 // account had a later one (first is then true for the endpoint).
 func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first map[string]bool) {

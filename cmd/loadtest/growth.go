@@ -399,7 +399,7 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	r.add("growth, "+label+": busiest second, whole process", row.busiestSecond, client.DefaultMaxRequestsPerSecond, "requests",
 		row.busiestSecond <= client.DefaultMaxRequestsPerSecond+1, false, "(vs the default --api.max-requests-per-second; the first polls come at once)")
 	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
-		note := "(polls after each account's first)"
+		note := "(polls after each account's first, before the first floor round)"
 		if row.quietFirst[ep] {
 			note = "(each account's first poll, the only one in the run; its list fits one page)"
 		}
