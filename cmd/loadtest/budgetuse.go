@@ -28,11 +28,12 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	// busiest window of each endpoint's published limit against what the
 	// budget allows in it.
 	byKey := map[string][]time.Time{}
-	// Quiet polls are told apart by the gaps between them, which hold
-	// until the first floor round: the polls that fell due while the
-	// exporter was stopped then wait their turns together, and a wallet's
-	// polls 15 s apart may reach the fake 5 s apart.
-	beforeFloor := map[string][]time.Time{}
+	// Quiet polls are judged while nobody scrapes: the first polls'
+	// backlog is through, and the polls that fall due while the exporter
+	// is stopped for a floor round (and then wait their turns together)
+	// are still to come. An endpoint no account polled then is judged by
+	// each account's first poll.
+	inIdle, beforeFloor := map[string][]time.Time{}, map[string][]time.Time{}
 	private, all, idle := 0, 0, 0
 	var times []time.Time
 	for _, q := range fake.Requests() {
@@ -55,9 +56,15 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		byKey[k] = append(byKey[k], q.Time)
 		if q.Time.Before(row.idleTo) {
 			beforeFloor[k] = append(beforeFloor[k], q.Time)
+			if !q.Time.Before(row.idleFrom) {
+				inIdle[k] = append(inIdle[k], q.Time)
+			}
 		}
 	}
 	row.quietPoll, row.quietFirst = quietPolls(beforeFloor)
+	for ep, perPoll := range pollsIn(inIdle) {
+		row.quietPoll[ep], row.quietFirst[ep] = perPoll, false
+	}
 	row.busiest = map[string]windowUse{}
 	for key, times := range byKey {
 		endpoint := key[strings.LastIndexByte(key, ' ')+1:]
@@ -91,6 +98,49 @@ func fullest(use map[string]windowUse) string {
 		}
 	}
 	return best
+}
+
+// pollsIn is, per paged endpoint polled in the window byKey holds, the
+// requests a poll sent: every poll in the window counts, and a poll that
+// began before it counts only its requests within it. Two polls are parted
+// by more than idlePollGap: a quiet poll's pages follow each other within
+// a round of the rate cap's turns, while at 1,000 accounts, whose pollers
+// fall due together, one poll's request may wait 7 s for its turn and the
+// next one's none, so that a wallet's polls 15 s apart reach the fake 8 s
+// apart.
+func pollsIn(byKey map[string][]time.Time) map[string]float64 {
+	requests, polls := map[string]int{}, map[string]int{}
+	for key, times := range byKey {
+		ep := key[strings.LastIndexByte(key, ' ')+1:]
+		if !pagedEndpoint(ep) || len(times) == 0 {
+			continue
+		}
+		times = slices.SortedFunc(slices.Values(times), time.Time.Compare)
+		polls[ep]++
+		for i := 1; i < len(times); i++ {
+			if times[i].Sub(times[i-1]) > idlePollGap {
+				polls[ep]++
+			}
+		}
+		requests[ep] += len(times)
+	}
+	out := map[string]float64{}
+	for ep, n := range polls {
+		out[ep] = float64(requests[ep]) / float64(n)
+	}
+	return out
+}
+
+const idlePollGap = 5 * time.Second
+
+// pagedEndpoint reports whether ep is a paged endpoint polled by default.
+func pagedEndpoint(ep string) bool {
+	for _, e := range collector.Endpoints {
+		if e.Name == ep {
+			return e.Paged && e.Enabled(nil)
+		}
+	}
+	return false
 }
 
 // quietPolls is, per paged endpoint, the requests a poll sent, from the

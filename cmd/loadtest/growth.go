@@ -396,10 +396,14 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 	r.add("growth, "+label+": requests per minute", fmt.Sprintf("%.1f", row.requestsPerMinute), "-", "",
 		true, false, fmt.Sprintf("(whole process, public included; %.1f per account; %.1f per account while idle)",
 			row.requestsPerAccountMinute, row.idleRequestsPerAccountMinute))
+	// The cap's slots put at most N + 1 in any second; the fake reads a
+	// request's time when its handler runs, a few ms late on a busy
+	// machine, which moves a second's count by about 1 % at 600 a second.
+	capAtFake := client.DefaultMaxRequestsPerSecond + 1 + client.DefaultMaxRequestsPerSecond/100
 	r.add("growth, "+label+": busiest second, whole process", row.busiestSecond, client.DefaultMaxRequestsPerSecond, "requests",
-		row.busiestSecond <= client.DefaultMaxRequestsPerSecond+1, false, "(vs the default --api.max-requests-per-second; the first polls come at once)")
+		row.busiestSecond <= capAtFake, false, fmt.Sprintf("(vs the default --api.max-requests-per-second, at most %d as the fake times them; the first polls come at once)", capAtFake))
 	for _, ep := range slices.Sorted(maps.Keys(row.quietPoll)) {
-		note := "(polls after each account's first, before the first floor round)"
+		note := "(polls while nobody scraped, or after each account's first)"
 		if row.quietFirst[ep] {
 			note = "(each account's first poll, the only one in the run; its list fits one page)"
 		}
