@@ -14,11 +14,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/server"
 )
 
-// defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set.
-// The live heap is small; garbage comes in bursts (the first polls of many
-// accounts at once, a scrape re-encoding the parts that changed), and a
+// defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set: a
 // heap goal of 1.25x live keeps the peak within what docs/performance.md
-// sizes replicas by, for a little more GC work.
+// sizes replicas by, for a little more GC work (its "GOGC" section weighs
+// 25, 50 and 100).
 const defaultGCPercent = 25
 
 func main() {
