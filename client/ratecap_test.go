@@ -559,7 +559,9 @@ func TestReservedSlotServesOneRequest(t *testing.T) {
 		go func() { done <- c.waitTurn(wctx) }()
 		testsupport.WaitFor(t, "the second request waiting", func() bool { return r.queued() == 1 })
 		cancel()
-		<-done
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("second request, cancelled while waiting: %v", err)
+		}
 	})
 	if !ran {
 		t.Fatal("OnTurn with a free slot did not run at once")
