@@ -134,33 +134,21 @@ func (b *builder) pollEndpoint(endpoint string, interval time.Duration, c promet
 		stallAfter: max(interval, b.cfg.StallTimeout), poll: refreshing(b.part, fn), onTurn: b.onTurnOf(account), logger: b.cfg.Logger, now: b.cfg.Now})
 }
 
-// turnTaker is a client whose requests take turns under a rate cap.
-type turnTaker interface {
-	OnTurn(ctx context.Context, run func(context.Context))
-}
-
 // onTurnOf is what runs a poll of account ("" for a public endpoint) at its
-// turn under the rate cap; nil when its client takes no turns.
+// turn under the rate cap; nil when it has no client that takes turns.
 func (b *builder) onTurnOf(account string) func(context.Context, func(context.Context)) {
-	var api any = b.cfg.Public
-	if account != "" {
-		api = nil
-		for _, a := range b.cfg.Accounts {
-			if a.Name == account {
-				api = a.API
-			}
+	if account == "" {
+		if c, ok := b.cfg.Public.(*client.Client); ok && c != nil {
+			return c.OnTurn
+		}
+		return nil
+	}
+	for _, a := range b.cfg.Accounts {
+		if a.Name == account && a.API != nil {
+			return a.API.OnTurn
 		}
 	}
-	if t, ok := api.(turnTaker); ok && t != nil && !isNilClient(t) {
-		return t.OnTurn
-	}
 	return nil
-}
-
-// isNilClient reports whether t is a nil *client.Client.
-func isNilClient(t turnTaker) bool {
-	c, ok := t.(*client.Client)
-	return ok && c == nil
 }
 
 // intervals resolves the poll interval of every endpoint from cfg.
