@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
@@ -17,13 +18,13 @@ type cacheKey struct {
 }
 
 // entry is the data encoded in one format: the newest encoding of every
-// part, and when to encode the parts that changed since (sched).
+// part.
 type entry struct {
 	key cacheKey
-	// mu guards cur, and serialises the encoding of parts that have none
-	// yet: the scrapes of a new format share one encoding.
-	mu  sync.Mutex
-	cur *encoding
+	// cur is read without a lock, so that a scrape never waits for a
+	// refresh it does not need; refreshing serialises the refreshes.
+	cur        atomic.Pointer[encoding]
+	refreshing sync.Mutex
 	// families holds one copy of each family's header and tail, by name:
 	// every account's part of a family has the same.
 	familiesMu sync.Mutex
@@ -33,16 +34,17 @@ type entry struct {
 	end []byte
 	// lastUsed is guarded by the Handler's mu.
 	lastUsed time.Time
-	sched    schedule
 }
 
 // encoding is every part encoded, each for some generation, with the plan
 // that stitches them; replaced whole, never changed, so an answer is
-// written from one without a lock, and never mixes two.
+// written from one without a lock, and never mixes two. asOf is when the
+// generations were read: every change before it is encoded.
 type encoding struct {
 	parts []*encodedPart
 	plan  *plan
 	err   error
+	asOf  time.Time
 }
 
 // encodedPart is one part's families encoded for one generation.
@@ -65,17 +67,10 @@ func (e *entry) sharedFamily(s segment) *family {
 	return f
 }
 
-// current is e's newest encoding; nil before its first scrape.
-func (e *entry) current() *encoding {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.cur
-}
-
-// entryFor returns the entry of key, and whether it is kept (and so
-// encoded in the background) or made for this scrape alone; it releases
-// the entries nobody asked for within Options.Idle.
-func (h *Handler) entryFor(key cacheKey, prometheus bool, now time.Time) (*entry, bool) {
+// entryFor returns the entry of key: the one kept (and refreshed in the
+// background), or one made for this scrape alone; it releases the entries
+// nobody asked for within Options.Idle.
+func (h *Handler) entryFor(key cacheKey, prometheus bool, now time.Time) *entry {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e, ok := h.entries[key]
@@ -88,15 +83,21 @@ func (h *Handler) entryFor(key cacheKey, prometheus bool, now time.Time) (*entry
 		if asked, again := h.askedOnce[key]; prometheus || again && now.Sub(asked) <= h.opts.Idle {
 			delete(h.askedOnce, key)
 			h.entries[key] = e
-			ok = true
+			h.startRefresher()
 		} else {
 			h.askedOnce[key] = now
 		}
 	}
 	e.lastUsed = now
+	h.releaseIdle(now)
+	return e
+}
+
+// releaseIdle releases the formats nobody asked for within Options.Idle.
+// Called with h.mu held.
+func (h *Handler) releaseIdle(now time.Time) {
 	for k, old := range h.entries {
 		if now.Sub(old.lastUsed) > h.opts.Idle {
-			old.sched.stop()
 			delete(h.entries, k)
 		}
 	}
@@ -105,25 +106,6 @@ func (h *Handler) entryFor(key cacheKey, prometheus bool, now time.Time) (*entry
 			delete(h.askedOnce, k)
 		}
 	}
-	return e, ok
-}
-
-// newest returns e's newest encoding, first encoding every part when it
-// has none (the format's first scrape, a new set of parts). A part that
-// changed since its encoding is served as encoded: a pass encodes it.
-func (h *Handler) newest(e *entry) *encoding {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	parts := h.src.Data()
-	if e.cur != nil && len(e.cur.parts) == len(parts) {
-		return e.cur
-	}
-	all := make([]int, len(parts))
-	for i := range all {
-		all[i] = i
-	}
-	e.cur = h.reencode(e, &encoding{parts: make([]*encodedPart, len(parts))}, parts, all)
-	return e.cur
 }
 
 // reencode returns cur with parts[which] gathered and encoded again, on up
@@ -186,7 +168,7 @@ func encodeEnd(key cacheKey) []byte {
 func (h *Handler) CachedBytes() int {
 	n := 0
 	for _, e := range h.kept() {
-		if cur := e.current(); cur != nil {
+		if cur := e.cur.Load(); cur != nil {
 			for _, p := range cur.parts {
 				for _, s := range p.segs {
 					n += len(s.body)

@@ -1,11 +1,11 @@
 // Package exposition serves /metrics from two kinds of metric families: the
 // live ones (Go, process, build), gathered and encoded on every scrape, and
 // the data ones, which change only when a poll changes them. The data
-// families come in parts (one per account, say), each encoded in each
-// format kept, in the background shortly before the format's next scrape is
-// due, once however often it changed since; a scrape stitches the parts'
-// newest encodings into one answer, each family written once, its metrics
-// in part order, and encodes only a part that has none yet.
+// families come in parts (one per account and collector, say), each kept
+// encoded in each format asked for, and encoded again only when it
+// changed: every answer holds the data as it was at most Options.MaxAge
+// before it began (refresh.go). A scrape stitches the parts' encodings
+// into one answer, each family written once, its metrics in part order.
 // Parts makes the parts of a set of collectors: each whole, or a Split a
 // part per account, gathered as a registry would without one. A
 // gzipped format keeps each part's metrics of each family as a gzip member,
@@ -58,23 +58,24 @@ type Part struct {
 type Options struct {
 	// ErrorLog receives gathering and encoding errors; nil drops them.
 	ErrorLog promhttp.Logger
-	// Idle is how long an encoding nobody asked for is kept; 10 minutes
-	// when zero (several scrape intervals of any common setup). A format
-	// is kept from Prometheus' first scrape, or else from its second
-	// request within Idle.
+	// Idle is how long an encoding nobody asked for is kept, and kept up
+	// to date; 10 minutes when zero (several scrape intervals of any
+	// common setup). A format is kept from Prometheus' first scrape, or
+	// else from its second request within Idle.
 	Idle time.Duration
-	// Now is the clock for Idle and for the scrape intervals the
-	// background encoder expects; nil means time.Now.
+	// MaxAge is how much older than the answer the data it holds may be:
+	// a change older than MaxAge is in every answer. 1 s when zero.
+	MaxAge time.Duration
+	// Now is the clock for Idle and MaxAge; nil means time.Now.
 	Now func() time.Time
 	// MaxEncodings is how many scrapes may encode at once (the live
-	// families, data never encoded in the format); more wait their turn,
-	// or until their client gives up. Encoding is CPU bound, so more at
-	// once than CPUs raise memory, not throughput. 0 is no limit. The
-	// background encoder takes none: it never delays a scrape.
+	// families, and the data's changes when the refresher is behind);
+	// more wait their turn, or until their client gives up. Encoding is
+	// CPU bound, so more at once than CPUs raise memory, not throughput.
+	// 0 is no limit. The refresher takes none: it never delays a scrape.
 	MaxEncodings int
-	// Workers is how many goroutines encode many parts at once: the
-	// background encoder's, or a scrape's that finds many parts never
-	// encoded in its format; 0 or 1 is one.
+	// Workers is how many goroutines encode many changed parts at once;
+	// 0 or 1 is one.
 	Workers int
 }
 
@@ -94,14 +95,18 @@ type Handler struct {
 	entries map[cacheKey]*entry
 	// askedOnce are the formats asked for once, not kept yet, and when.
 	askedOnce map[cacheKey]time.Time
-	// passing serialises the background encoder's passes.
-	passing sync.Mutex
+	// refresherRuns is whether the refresher runs: from the first format
+	// kept until none is.
+	refresherRuns bool
 }
 
 // NewHandler serves src.
 func NewHandler(src Source, opts Options) *Handler {
 	if opts.Idle <= 0 {
 		opts.Idle = 10 * time.Minute
+	}
+	if opts.MaxAge <= 0 {
+		opts.MaxAge = time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -161,8 +166,9 @@ type encoded struct {
 	end  []byte
 }
 
-// encode encodes the live families, and the data where its format has no
-// encoding yet, holding one of Options.MaxEncodings; it returns false when
+// encode encodes the live families, and the data's changes when its kept
+// encoding is older than Options.MaxAge, holding one of
+// Options.MaxEncodings; it returns false when
 // the client gave up waiting. Sending the answer holds none: a slow client
 // keeps no encoding waiting, and the data is sent from the kept encodings,
 // never copied.
@@ -212,16 +218,15 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	return encoded{buf: buf, data: v, end: end}, true
 }
 
-// data returns the data encoded for key: each part's newest encoding,
-// stitched. Only a part never encoded in this format is encoded here; the
-// parts that changed since their encoding are encoded in the background
-// (encoder.go), before the next scrape.
+// data returns the data encoded for key, at most Options.MaxAge old: the
+// kept encoding, brought up to date first when it is older.
 func (h *Handler) data(key cacheKey, prometheus bool) (view, []byte, error) {
 	now := h.opts.Now()
-	e, kept := h.entryFor(key, prometheus, now)
-	cur := h.newest(e)
-	if kept {
-		h.scraped(e, now)
+	e := h.entryFor(key, prometheus, now)
+	notBefore := now.Add(-h.opts.MaxAge)
+	cur := e.cur.Load()
+	if cur == nil || cur.asOf.Before(notBefore) {
+		cur = h.refresh(e, notBefore)
 	}
 	v := view{parts: cur.parts, plan: cur.plan, proto: key.format.FormatType() == expfmt.TypeProtoDelim, gzip: key.gzip}
 	return v, e.end, cur.err

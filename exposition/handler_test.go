@@ -56,6 +56,10 @@ func newRig(t *testing.T) *rig {
 	return r
 }
 
+// tick moves the rig's clock past Options.MaxAge: a change made before it
+// is in every answer after it.
+func (r *rig) tick() { r.now.Add(int64(2 * time.Second)) }
+
 // parts are the two data parts: data at the test's generation, other at 0.
 func (r *rig) parts() []Part {
 	data := func() ([]*dto.MetricFamily, error) {
@@ -200,12 +204,12 @@ func TestEveryFormatServesWhatAPlainRegistryServes(t *testing.T) {
 	}
 	check("first scrape")
 	check("from the cache")
-	// A poll changes the data: every format kept shows it once the
-	// background encoder has encoded it.
+	// A poll changes the data: every format kept shows it once it is
+	// older than MaxAge.
 	r.gauge.WithLabelValues("main", "BTC").Set(2.25)
 	r.gauge.WithLabelValues("sub", "ETH").Set(3)
 	r.gen.Add(1)
-	r.handler.Settle()
+	r.tick()
 	check("after a change")
 	if a := get(t, r.handler, "", false); !strings.Contains(string(a.body), `data_balance{account="sub",token="ETH"} 3`) {
 		t.Errorf("the change is not served:\n%s", a.body)
@@ -226,10 +230,10 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 	}
 	key := cacheKey{format: expfmt.NegotiateAccept(http.Header{}, r.handler.accepted...), gzip: true}
 	e := r.handler.entries[key]
-	body := func(part int) *byte { return &e.current().parts[part].segs[0].body[0] }
+	body := func(part int) *byte { return &e.cur.Load().parts[part].segs[0].body[0] }
 	changed, unchanged := body(0), body(1)
+	r.tick()
 	get(t, r.handler, "", true)
-	r.handler.Settle()
 	if body(0) != changed || body(1) != unchanged {
 		t.Error("an unchanged generation was encoded again")
 	}
@@ -238,8 +242,11 @@ func TestDataIsEncodedOncePerChangeAndFormat(t *testing.T) {
 		t.Errorf("the data part was gathered %d times for 11 scrapes in 2 formats, want 4", n)
 	}
 	r.gen.Add(1)
-	get(t, r.handler, "", true)
-	r.handler.Settle()
+	r.tick()
+	for range 3 {
+		get(t, r.handler, "", true)
+		get(t, r.handler, "application/openmetrics-text;version=1.0.0", false)
+	}
 	if n := r.gathers.Load(); n != 6 {
 		t.Errorf("the data part was gathered %d times in all after a change, want 6: once more in each format kept", n)
 	}
@@ -273,8 +280,9 @@ func TestIdleFormatsAreReleased(t *testing.T) {
 	}
 }
 
-// Scrapes of every format run while the data changes and the encoder
-// encodes it: no race, and every answer is whole (run with -race).
+// Scrapes of every format run while the data changes, time passes and
+// the refresher encodes it: no race, and every answer is whole (run with
+// -race).
 func TestConcurrentScrapesWhileTheDataChanges(t *testing.T) {
 	r := newRig(t)
 	var wg sync.WaitGroup
@@ -297,7 +305,8 @@ func TestConcurrentScrapesWhileTheDataChanges(t *testing.T) {
 				return
 			default:
 			}
-			r.handler.Settle()
+			r.now.Add(int64(10 * time.Millisecond))
+			time.Sleep(time.Millisecond)
 		}
 	})
 	var scrapes sync.WaitGroup

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -79,7 +80,7 @@ var public = prometheus.CollectorFunc(func(ch chan<- prometheus.Metric) {
 func TestPartsServeWhatOneRegistryServes(t *testing.T) {
 	a, b := newSplit("acct", "zeta", "main", "alpha"), newSplit("pay", "main", "beta")
 	ps := NewParts(NewCollected(a, nil), NewCollected(public, nil), NewCollected(b, nil))
-	h := NewHandler(Source{Live: prometheus.NewRegistry(), Data: func() []Part { return ps.Data(0) }}, Options{})
+	h := NewHandler(Source{Live: prometheus.NewRegistry(), Data: func() []Part { return ps.Data(0) }}, Options{MaxAge: time.Nanosecond})
 	plain := promhttp.HandlerFor(ps.Gatherer(prometheus.NewRegistry()), promhttp.HandlerOpts{EnableOpenMetrics: true})
 	check := func(round string) {
 		t.Helper()
@@ -94,7 +95,6 @@ func TestPartsServeWhatOneRegistryServes(t *testing.T) {
 	check("first scrape")
 	check("kept")
 	a.set(1, 40)
-	h.Settle()
 	check("after main changed")
 	if body := string(get(t, h, "", false).body); !strings.Contains(body, `acct_balance{account="main",token="BTC",zone="eu"} 41`) {
 		t.Errorf("the change is not served:\n%s", body)

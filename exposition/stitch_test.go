@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -97,7 +98,7 @@ func newAccountsRig(t *testing.T, names ...string) *accountsRig {
 		m, _ := pub(publicDesc, prometheus.GaugeValue, 7, "BTC")
 		ch <- m
 	}))
-	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{})
+	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{MaxAge: time.Nanosecond})
 	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.public, r.combined}, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return r
 }
@@ -162,7 +163,6 @@ func TestStitchedAccountsAreByteEqualToOneRegistry(t *testing.T) {
 	r.checkByteEqual(t, "first scrape")
 	r.checkByteEqual(t, "from the cache")
 	r.setBalance(t, 4, 42)
-	r.handler.Settle()
 	r.checkByteEqual(t, "after one account changed")
 	if a := get(t, r.handler, "", false); !strings.Contains(string(a.body), "acct_balance{account=\"sub-1\",token=\"BTC\"} 42\n") {
 		t.Errorf("the change is not served:\n%s", a.body)
@@ -170,7 +170,7 @@ func TestStitchedAccountsAreByteEqualToOneRegistry(t *testing.T) {
 }
 
 // More parts to encode than parallelFrom are encoded on several
-// goroutines, by a format's first kept scrape and by a pass: every format
+// goroutines, by a format's first kept scrape and by a refresh: every format
 // is still the plain registry's answer, byte for byte, and every part is
 // gathered as often as the others.
 func TestPartsEncodedInParallelAreByteEqualToOneRegistry(t *testing.T) {
@@ -179,13 +179,12 @@ func TestPartsEncodedInParallelAreByteEqualToOneRegistry(t *testing.T) {
 		names = append(names, fmt.Sprintf("acct-%03d", i))
 	}
 	r := newAccountsRig(t, names...)
-	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{Workers: 4})
+	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{Workers: 4, MaxAge: time.Nanosecond})
 	r.checkByteEqual(t, "first scrape")
 	r.checkByteEqual(t, "kept")
 	for i := range names {
 		r.setBalance(t, i, float64(i)+0.75)
 	}
-	r.handler.Settle()
 	r.checkByteEqual(t, "after every account changed")
 	// Every part changed in the same rounds, so every part was gathered
 	// as often as the first: none skipped, none twice.
@@ -218,7 +217,6 @@ func TestOnlyTheChangedAccountIsEncodedAgain(t *testing.T) {
 	}
 	r.setBalance(t, 1, 9)
 	scrapeAll()
-	r.handler.Settle()
 	scrapeAll()
 	for i := range r.names {
 		want := int64(12)
@@ -233,7 +231,6 @@ func TestOnlyTheChangedAccountIsEncodedAgain(t *testing.T) {
 	// nothing else changes in the answer.
 	before := get(t, r.handler, "", false).body
 	r.gens[0].Add(1)
-	r.handler.Settle()
 	if after := get(t, r.handler, "", false).body; !bytes.Equal(before, after) {
 		t.Error("an unchanged part encoded again changed the answer")
 	}
