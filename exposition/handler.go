@@ -59,9 +59,10 @@ type Options struct {
 	// ErrorLog receives gathering and encoding errors; nil drops them.
 	ErrorLog promhttp.Logger
 	// Idle is how long an encoding nobody asked for is kept, and kept up
-	// to date; 10 minutes when zero (several scrape intervals of any
-	// common setup). A format is kept from Prometheus' first scrape, or
-	// else from its second request within Idle.
+	// to date; 2 minutes when zero (longer than any common scrape
+	// interval: keeping a format up to date costs an encoding of every
+	// change). A format is kept from Prometheus' first scrape, or else
+	// from its second request within Idle.
 	Idle time.Duration
 	// MaxAge is how much older than the answer the data it holds may be:
 	// a change older than MaxAge is in every answer. 1 s when zero.
@@ -103,7 +104,7 @@ type Handler struct {
 // NewHandler serves src.
 func NewHandler(src Source, opts Options) *Handler {
 	if opts.Idle <= 0 {
-		opts.Idle = 10 * time.Minute
+		opts.Idle = 2 * time.Minute
 	}
 	if opts.MaxAge <= 0 {
 		opts.MaxAge = time.Second
