@@ -77,11 +77,13 @@ func (h *Handler) startRefresher() {
 
 // refresher brings every kept format up to date every refreshEvery, one
 // format at a time so that it takes at most Options.Workers CPUs, until no
-// format is kept.
+// format is kept. A round that takes longer is followed by the next at
+// once, so that the encodings stay as young as the encoding allows.
 func (h *Handler) refresher() {
-	ticker := time.NewTicker(h.refreshEvery())
-	defer ticker.Stop()
-	for range ticker.C {
+	wait := h.refreshEvery()
+	for {
+		time.Sleep(wait)
+		start := time.Now()
 		entries := h.keptOrStop()
 		if len(entries) == 0 {
 			return
@@ -89,6 +91,7 @@ func (h *Handler) refresher() {
 		for _, e := range entries {
 			h.refresh(e, h.opts.Now())
 		}
+		wait = h.refreshEvery() - time.Since(start)
 	}
 }
 
