@@ -183,18 +183,17 @@ func BenchmarkScrapeWhilePolling(b *testing.B) {
 	b.ReportMetric(float64(slowest[len(slowest)/2])/float64(time.Millisecond), "slowest-per-poll-p50-ms")
 }
 
-// interval is BenchmarkEncodingPerScrapeInterval's scrape interval: a
-// Prometheus scraping every 15 s, 15 times faster.
+// interval is BenchmarkEncodingPerScrapeInterval's scrape interval.
 const interval = time.Second
 
 // BenchmarkEncodingPerScrapeInterval is benchAccounts accounts scraped at a
-// steady interval while every account part changes 5 times an interval
-// (the polls of a thousand accounts, a poll's times moving their parts at
-// every poll): one op is one interval. It reports, from the first scrape to
-// the last, per interval, the CPU the process used (the scrapes' and any
-// encoding in the background), the gathers (each one encoding) and the
-// part changes; and the scrapes' latencies. Run with -benchtime 10x or
-// more.
+// steady interval while every account part changes 5 times an interval: far
+// more changes a second than the polls of a thousand accounts make, so the
+// refresher's rounds run back to back and a scrape may wait for one. One op
+// is one interval. It reports, from the first scrape to the last, per
+// interval, the CPU the process used (the scrapes' and the refresher's),
+// the gathers (each one encoding) and the part changes; and the scrapes'
+// latencies. Run with -benchtime 10x or more.
 func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	e := manyAccounts(b)
 	src := e.Source(prometheus.NewRegistry())
