@@ -109,8 +109,9 @@ func failureReason(err error) int {
 // errStalled is the cause of a poll's cancellation when it made no progress.
 var errStalled = errors.New("poll made no progress")
 
-// start polls at once and then every interval (start to start) until ctx
-// is done, then calls stopped once no poll runs. Between polls no goroutine
+// start polls at once, then on the poller's slots (nextPoll) until ctx is
+// done, then calls stopped once no poll runs. A poll still running at the
+// next slot skips it: polls never overlap. Between polls no goroutine
 // waits: the timer starts one per poll. With thousands of accounts the
 // stacks of a waiting goroutine per poller were a good part of the memory
 // (docs/performance.md, "A thousand accounts").
@@ -122,6 +123,9 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 		// poll and the stop saw ctx done first.
 		ended bool
 		timer *time.Timer
+		// due is when the poll the timer starts is due.
+		due   = time.Now()
+		phase = p.phase()
 	)
 	end := func() {
 		if !ended {
@@ -139,8 +143,8 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 			return
 		}
 		polling = true
+		started := due
 		mu.Unlock()
-		due := time.Now()
 		p.atTurn(ctx, func(ctx context.Context) {
 			p.pollOnce(ctx)
 			mu.Lock()
@@ -150,7 +154,9 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 				end()
 				return
 			}
-			timer.Reset(max(p.interval-time.Since(due), 0))
+			now := time.Now()
+			due = nextPoll(started, now, p.interval, phase)
+			timer.Reset(due.Sub(now))
 		})
 	})
 	context.AfterFunc(ctx, func() {
@@ -162,6 +168,16 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 			end()
 		}
 	})
+}
+
+// phase is where in its interval the poller polls: by its account, so that
+// an account's polls keep their place across restarts; a public poller by
+// its endpoint.
+func (p *poller) phase() time.Duration {
+	if p.account != "" {
+		return pollPhase(p.account, p.interval)
+	}
+	return pollPhase(p.endpoint, p.interval)
 }
 
 // atTurn runs run at the poll's turn under the rate cap, or at once.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -96,6 +97,9 @@ type growthRow struct {
 	// quietFirst tells that it is the first's.
 	quietPoll  map[string]float64
 	quietFirst map[string]bool
+	// ages is, per endpoint polled by default, the age of its data at the
+	// exporter's scrapes.
+	ages map[string]dataAge
 }
 
 // growth measures how the exporter's cost grows with its accounts.
@@ -120,14 +124,23 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request (GC share) | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request (GC share) | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) | positions data age p99 (limit) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
-		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s (%.0f %%) | %.0f (%.0f) | %.1f | %.1f (%.1f) | %.0f | %s |\n",
+		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s (%.0f %%) | %.0f (%.0f) | %.1f | %.1f (%.1f) | %.0f | %s | %s |\n",
 			g.accounts, g.shape, g.series, format(g.p50), format(g.floorP50), format(g.p99), format(g.floorP99), g.scrapesPerSec, g.floorPerSec,
 			mb(g.peakRSS), float64(g.peakRSS)/float64(g.series), g.cpuPerMinute, float64(g.idleRequests)/g.idleTo.Sub(g.idleFrom).Minutes(),
 			format(g.idleCost.cpu), 100*g.idleCost.gcShare, g.idleCost.allocs, g.idleCost.bytes, g.idleCost.gcsPerMinute,
-			g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest))
+			g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest), positionsAge(g.ages))
+	}
+	fmt.Println("\ndata age at scrape time (scrape start less each account's last successful poll; p50 / p99 / max over accounts and the scrapes kept, one a second, from the warm-up on):")
+	fmt.Println("| accounts | account size | endpoint | interval | data age p50 / p99 / max | p99 limit | ages (accounts x scrapes) | judged from, after ready |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, g := range rows {
+		for _, ep := range slices.Sorted(maps.Keys(g.ages)) {
+			a := g.ages[ep]
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %d | %s |\n", g.accounts, g.shape, ep, a.interval, ageText(a), maxDataAge(ep, a.interval), a.samples, a.judgedFrom)
+		}
 	}
 	if c.chart != "" {
 		if err := writeGrowthChart(c.chart, large); err != nil {
@@ -277,7 +290,7 @@ func growthRun(ctx context.Context, c config, shape accountShape, n int, r *repo
 		return row, err
 	}
 
-	if err := measureGrowthScrapes(c, ex, client, floorURL, &row); err != nil {
+	if err := measureGrowthScrapes(c, ex, client, floorURL, readyAt, &row); err != nil {
 		return row, err
 	}
 	_, row.peakRSS = ex.memory()
@@ -336,8 +349,17 @@ func measureIdle(ctx context.Context, c config, ex *exporter, client *http.Clien
 }
 
 // measureGrowthScrapes measures scrape latency, then throughput, of the
-// exporter and of the floor in alternating rounds.
-func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL string, row *growthRow) error {
+// exporter and of the floor in alternating rounds, and the age of the data
+// in a scrape of the exporter's every second, read after each round.
+func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL string, readyAt time.Time, row *growthRow) error {
+	every := defaultIntervals()
+	judgedFrom := map[string]time.Time{}
+	for ep, d := range every {
+		judgedFrom[ep] = readyAt.Add(ageWarmUp(d))
+	}
+	sampler := &ageSampler{every: time.Second}
+	ages := map[string][]time.Duration{}
+	readAges := func() error { return dataAges(ages, sampler.take(), judgedFrom) }
 	// The first scrape in Prometheus' format encodes every part; it is
 	// reported on its own, and the rounds measure the scrapes after it.
 	t := time.Now()
@@ -347,11 +369,14 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	row.firstScrape = time.Since(t)
 	var exLat, flLat []time.Duration
 	if err := ex.alternate(rounds, func() error {
-		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
+		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds, sampler)
 		exLat = append(exLat, lat...)
-		return err
+		if err != nil {
+			return err
+		}
+		return readAges()
 	}, func() error {
-		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds, nil)
 		flLat = append(flLat, lat...)
 		return err
 	}); err != nil {
@@ -361,11 +386,14 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	var exScrapes, flScrapes int64
 	var exTime, flTime time.Duration
 	if err := ex.alternate(rounds, func() error {
-		k, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
+		k, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds, sampler)
 		exScrapes, exTime = exScrapes+k, exTime+d
-		return err
+		if err != nil {
+			return err
+		}
+		return readAges()
 	}, func() error {
-		k, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
+		k, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds, nil)
 		flScrapes, flTime = flScrapes+k, flTime+d
 		return err
 	}); err != nil {
@@ -373,6 +401,7 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	}
 	row.scrapesPerSec, row.floorPerSec = float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
 	row.longestSettle = ex.longestSettle
+	row.ages = ageFigures(ages, every)
 	return nil
 }
 
@@ -410,6 +439,18 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		r.add("growth, "+label+": requests per quiet poll, "+ep, fmt.Sprintf("%.2f", row.quietPoll[ep]), "1.00", "",
 			row.quietPoll[ep] <= 1, true, note)
 	}
+	for _, ep := range slices.Sorted(maps.Keys(row.ages)) {
+		a := row.ages[ep]
+		name := fmt.Sprintf("growth, %s: data age p99, %s (every %s)", label, ep, a.interval)
+		if a.samples == 0 {
+			fmt.Printf("%-4s [%-6s] %-58s %s\n", "SKIP", "hard", name,
+				fmt.Sprintf("(no scrape from %s after ready on: the run is shorter)", a.judgedFrom))
+			continue
+		}
+		limit := maxDataAge(ep, a.interval)
+		r.add(name, a.p99.Round(time.Millisecond), limit, "", a.p99 <= limit, true,
+			fmt.Sprintf("(p50 %s, max %s over %d ages)", a.p50.Round(time.Millisecond), a.max.Round(time.Millisecond), a.samples))
+	}
 	r.add("growth, "+label+": /-/ready after the last first-poll answer", row.readyAfterPoll, maxReadyAfterPoll, "",
 		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", startToReady.Round(time.Millisecond)))
 	if hard {
@@ -441,4 +482,14 @@ func (p *exporter) cpuTime() (time.Duration, error) {
 		return 0, err
 	}
 	return time.Duration(u+s) * 10 * time.Millisecond, nil
+}
+
+// positionsAge is the positions' data age p99 beside its limit, for the
+// growth table.
+func positionsAge(ages map[string]dataAge) string {
+	a, ok := ages[endpoint.Positions]
+	if !ok || a.samples == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s (%s)", a.p99.Round(10*time.Millisecond), maxDataAge(endpoint.Positions, a.interval))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -26,7 +27,11 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 const protoAccept = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"
 
 // scrape fetches url as Prometheus does and returns the compressed size.
-func scrape(client *http.Client, url string) (int64, error) {
+func scrape(client *http.Client, url string) (int64, error) { return scrapeSampled(client, url, nil) }
+
+// scrapeSampled is scrape, handing the body to s when it wants one.
+func scrapeSampled(client *http.Client, url string, s *ageSampler) (int64, error) {
+	began := time.Now()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		return 0, err
@@ -39,23 +44,33 @@ func scrape(client *http.Client, url string) (int64, error) {
 		return 0, err
 	}
 	defer resp.Body.Close()
-	n, err := io.Copy(io.Discard, resp.Body)
+	var kept *bytes.Buffer
+	w := io.Discard
+	if s.want(began) {
+		kept = &bytes.Buffer{}
+		w = kept
+	}
+	n, err := io.Copy(w, resp.Body)
 	if err != nil {
 		return n, err
 	}
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
 		return n, fmt.Errorf("scrape %s: status %d, Content-Encoding %q", url, resp.StatusCode, resp.Header.Get("Content-Encoding"))
 	}
+	if kept != nil {
+		s.keep(began, kept.Bytes())
+	}
 	return n, nil
 }
 
-// sequential scrapes url back to back for d and returns every scrape time.
-func sequential(client *http.Client, url string, d time.Duration) ([]time.Duration, int64, error) {
+// sequential scrapes url back to back for d and returns every scrape time;
+// s, when set, keeps some of the scrapes.
+func sequential(client *http.Client, url string, d time.Duration, s *ageSampler) ([]time.Duration, int64, error) {
 	var lat []time.Duration
 	var size int64
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		t := time.Now()
-		n, err := scrape(client, url)
+		n, err := scrapeSampled(client, url, s)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -66,8 +81,9 @@ func sequential(client *http.Client, url string, d time.Duration) ([]time.Durati
 }
 
 // concurrent runs n scrapers against url for d and returns how many scrapes
-// they completed and how long they took.
-func concurrent(client *http.Client, url string, n int, d time.Duration) (int64, time.Duration, error) {
+// they completed and how long they took; s, when set, keeps some of the
+// scrapes.
+func concurrent(client *http.Client, url string, n int, d time.Duration, s *ageSampler) (int64, time.Duration, error) {
 	var count atomic.Int64
 	var firstErr atomic.Pointer[error]
 	var wg sync.WaitGroup
@@ -76,7 +92,7 @@ func concurrent(client *http.Client, url string, n int, d time.Duration) (int64,
 	for range n {
 		wg.Go(func() {
 			for time.Now().Before(end) {
-				if _, err := scrape(client, url); err != nil {
+				if _, err := scrapeSampled(client, url, s); err != nil {
 					firstErr.CompareAndSwap(nil, &err)
 					return
 				}
