@@ -243,9 +243,10 @@ func (e *Exporter) addHealth(cfg Config) {
 }
 
 // Run starts every poller, each polling at once and then every interval at
-// its account's place in the interval (nextPoll), and returns when ctx is done and every poller has stopped, after saving every
-// account's token history state (records counted by a poll cut short by the
-// shutdown are kept).
+// its account's place in the interval (nextPoll), and returns when ctx is
+// done and every poller has stopped, after saving every account's token
+// history state (records counted by a poll cut short by the shutdown are
+// kept).
 func (e *Exporter) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	firstPolled := e.firstPolls(time.Now())
