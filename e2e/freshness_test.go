@@ -29,6 +29,9 @@ const (
 	// polls it every balancePollEvery.
 	balanceChangeEvery = 2 * time.Second
 	balancePollEvery   = time.Second
+	// answerMaxAge is the contract: an answer may miss a poll that
+	// finished less than this before it was asked for.
+	answerMaxAge = time.Second
 	// balancePollMargin is a poll's round trip to the fake (in this
 	// process, under the race detector when it is on) and the scheduling of
 	// both processes on a loaded machine: small beside a change period, so
@@ -57,9 +60,9 @@ const (
 )
 
 // Every answer, in every format, to every scraper, holds the balance the
-// newest poll read: with the balance changing every 2 s and polled every
-// 1 s, no value served was superseded more than a poll interval before the
-// answer was asked for, so none is more than 3 s old. The scrapers are
+// newest poll read, or one at most 1 s older: with the balance changing
+// every 2 s and polled every 1 s, no value served was superseded more than
+// a poll interval and that second before the answer was asked for. The scrapers are
 // those that only a predicted scrape would leave behind: curl with and
 // without gzip and a Prometheus at irregular gaps, and an HA pair of
 // Prometheus servers scraping one format on different phases. Each answer
@@ -116,10 +119,10 @@ func TestBinaryServesEveryScraperTheNewestPoll(t *testing.T) {
 	}
 	wg.Wait()
 
-	// A value superseded longer ago than this had been read by the newest
-	// poll: with a change every balanceChangeEvery, no value older than
-	// maxAge.
-	maxSuperseded := balancePollEvery + balancePollMargin
+	// A value superseded longer ago than this had been read by a poll that
+	// finished more than answerMaxAge before the answer: with a change
+	// every balanceChangeEvery, no value older than maxAge.
+	maxSuperseded := balancePollEvery + answerMaxAge + balancePollMargin
 	maxAge := balanceChangeEvery + maxSuperseded
 	since := func(at time.Time) time.Duration { return at.Sub(begin).Round(time.Millisecond) }
 	for _, s := range scrapers {
