@@ -27,6 +27,7 @@ type config struct {
 	// of realistic size; none skips it.
 	realisticAccounts []int
 	growthIdle        time.Duration
+	growthAgeWindow   time.Duration
 	chart             string
 	onlyGrowth        bool
 	// profileDir, when set, receives CPU and allocation profiles of each
@@ -66,6 +67,7 @@ func parseFlags(args []string) config {
 	app.Flag("growth-accounts", "Account counts of the cost-growth run (each 10 keys, 240 token x type pairs, default intervals, the published limit); repeatable; none skips it.").Default("1", "10", "100").IntsVar(&c.growthAccounts)
 	app.Flag("growth-realistic-accounts", "Account counts of the cost-growth run on accounts of realistic size (each 20 balances, 300 history records over 10 tokens x 8 types, 6 keys, 3 positions, 4 transfers); repeatable; 0 skips it.").Default("100").IntsVar(&c.realisticAccounts)
 	app.Flag("growth-idle", "How long the cost-growth run watches the pollers' CPU with nobody scraping.").Default("60s").DurationVar(&c.growthIdle)
+	app.Flag("growth-age-window", "How long the cost-growth run scrapes once a second, as Prometheus would, to read the age of the data, before any floor round stops the exporter.").Default("40s").DurationVar(&c.growthAgeWindow)
 	app.Flag("chart", "Write the cost-growth chart (PNG) here.").Default("").StringVar(&c.chart)
 	app.Flag("profile-dir", "Write a CPU and an allocation profile of each cost-growth run's idle window here (profiling costs a little CPU).").Default("").StringVar(&c.profileDir)
 	app.Flag("exporter-env", "KEY=VALUE added to the environment of the cost-growth runs' exporter only, such as GOGC=50; repeatable.").StringsVar(&c.exporterEnv)

@@ -348,9 +348,11 @@ func measureIdle(ctx context.Context, c config, ex *exporter, client *http.Clien
 	return waitProfiles()
 }
 
-// measureGrowthScrapes measures scrape latency, then throughput, of the
-// exporter and of the floor in alternating rounds, and the age of the data
-// in a scrape of the exporter's every second, read after each round.
+// measureGrowthScrapes measures the age of the data in a scrape every
+// second, then scrape latency and throughput of the exporter and of the
+// floor in alternating rounds. The ages are read before the first round:
+// a floor round stops the exporter (SIGSTOP), and the scrapes after it
+// would show how long it was stopped, not how the exporter keeps up.
 func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL string, readyAt time.Time, row *growthRow) error {
 	every := defaultIntervals()
 	judgedFrom := map[string]time.Time{}
@@ -367,16 +369,20 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 		return err
 	}
 	row.firstScrape = time.Since(t)
+	if err := paced(client, ex.URL()+"/metrics", time.Second, c.growthAgeWindow, sampler); err != nil {
+		return err
+	}
+	if err := readAges(); err != nil {
+		return err
+	}
+	row.ages = ageFigures(ages, every)
 	var exLat, flLat []time.Duration
 	if err := ex.alternate(rounds, func() error {
-		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds, sampler)
+		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
 		exLat = append(exLat, lat...)
-		if err != nil {
-			return err
-		}
-		return readAges()
+		return err
 	}, func() error {
-		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds, nil)
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
 		flLat = append(flLat, lat...)
 		return err
 	}); err != nil {
@@ -386,14 +392,11 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	var exScrapes, flScrapes int64
 	var exTime, flTime time.Duration
 	if err := ex.alternate(rounds, func() error {
-		k, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds, sampler)
+		k, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
 		exScrapes, exTime = exScrapes+k, exTime+d
-		if err != nil {
-			return err
-		}
-		return readAges()
+		return err
 	}, func() error {
-		k, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds, nil)
+		k, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
 		flScrapes, flTime = flScrapes+k, flTime+d
 		return err
 	}); err != nil {
@@ -401,7 +404,6 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 	}
 	row.scrapesPerSec, row.floorPerSec = float64(exScrapes)/exTime.Seconds(), float64(flScrapes)/flTime.Seconds()
 	row.longestSettle = ex.longestSettle
-	row.ages = ageFigures(ages, every)
 	return nil
 }
 

@@ -68,7 +68,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	time.Sleep(c.loadDur)
 	idle := countRequests(fake, idleFrom, time.Now())
 	loadFrom := time.Now()
-	if _, _, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur, nil); err != nil {
+	if _, _, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur); err != nil {
 		return err
 	}
 	loaded := countRequests(fake, loadFrom, loadFrom.Add(c.loadDur))
@@ -105,11 +105,11 @@ func scrapeLatency(c config, ex *exporter, client *http.Client, floorURL string,
 	var exLat, flLat []time.Duration
 	var exBytes int64
 	err := ex.alternate(rounds, func() error {
-		lat, n, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds, nil)
+		lat, n, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
 		exLat, exBytes = append(exLat, lat...), n
 		return err
 	}, func() error {
-		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds, nil)
+		lat, _, err := sequential(client, floorURL+"/metrics", c.latencyDur/rounds)
 		flLat = append(flLat, lat...)
 		return err
 	})
@@ -131,11 +131,11 @@ func scrapeThroughput(c config, ex *exporter, client *http.Client, floorURL stri
 	var exScrapes, flScrapes int64
 	var exTime, flTime time.Duration
 	err := ex.alternate(rounds, func() error {
-		n, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds, nil)
+		n, d, err := concurrent(client, ex.URL()+"/metrics", c.scrapers, c.loadDur/rounds)
 		exScrapes, exTime = exScrapes+n, exTime+d
 		return err
 	}, func() error {
-		n, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds, nil)
+		n, d, err := concurrent(client, floorURL+"/metrics", c.scrapers, c.loadDur/rounds)
 		flScrapes, flTime = flScrapes+n, flTime+d
 		return err
 	})

@@ -63,14 +63,26 @@ func scrapeSampled(client *http.Client, url string, s *ageSampler) (int64, error
 	return n, nil
 }
 
-// sequential scrapes url back to back for d and returns every scrape time;
-// s, when set, keeps some of the scrapes.
-func sequential(client *http.Client, url string, d time.Duration, s *ageSampler) ([]time.Duration, int64, error) {
+// paced scrapes url every interval for d, as Prometheus does, handing s the
+// bodies it wants.
+func paced(client *http.Client, url string, every, d time.Duration, s *ageSampler) error {
+	next := time.Now()
+	for end := next.Add(d); next.Before(end); next = next.Add(every) {
+		time.Sleep(time.Until(next))
+		if _, err := scrapeSampled(client, url, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sequential scrapes url back to back for d and returns every scrape time.
+func sequential(client *http.Client, url string, d time.Duration) ([]time.Duration, int64, error) {
 	var lat []time.Duration
 	var size int64
 	for end := time.Now().Add(d); time.Now().Before(end); {
 		t := time.Now()
-		n, err := scrapeSampled(client, url, s)
+		n, err := scrape(client, url)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -81,9 +93,8 @@ func sequential(client *http.Client, url string, d time.Duration, s *ageSampler)
 }
 
 // concurrent runs n scrapers against url for d and returns how many scrapes
-// they completed and how long they took; s, when set, keeps some of the
-// scrapes.
-func concurrent(client *http.Client, url string, n int, d time.Duration, s *ageSampler) (int64, time.Duration, error) {
+// they completed and how long they took.
+func concurrent(client *http.Client, url string, n int, d time.Duration) (int64, time.Duration, error) {
 	var count atomic.Int64
 	var firstErr atomic.Pointer[error]
 	var wg sync.WaitGroup
@@ -92,7 +103,7 @@ func concurrent(client *http.Client, url string, n int, d time.Duration, s *ageS
 	for range n {
 		wg.Go(func() {
 			for time.Now().Before(end) {
-				if _, err := scrapeSampled(client, url, s); err != nil {
+				if _, err := scrape(client, url); err != nil {
 					firstErr.CompareAndSwap(nil, &err)
 					return
 				}
