@@ -2,10 +2,10 @@
 // exchange into Prometheus metrics.
 //
 // A scrape never calls the exchange. One poller per (account, endpoint)
-// refreshes a snapshot on its own schedule, and at the end of each poll that
-// changed it the endpoint's collector is gathered once (see Gatherer): a
-// scrape encodes those families and gathers only the live poll health. The
-// endpoints are listed once, in Endpoints. Any number of Prometheus
+// refreshes a snapshot on its own schedule, and a poll that changed it moves
+// its part's generation: the exposition handler gathers and encodes the part
+// again, once per format, within a second (see Source). The endpoints are
+// listed once, in Endpoints. Any number of Prometheus
 // servers therefore cost the exchange nothing, a slow exchange never slows a
 // scrape, and a scrape never delays a poll. After a failed poll the last good
 // data stays exported and the woox_poll_* metrics show the failure.
