@@ -34,9 +34,10 @@ const (
 	answerMaxAge = time.Second
 	// balancePollMargin is a poll's round trip to the fake (in this
 	// process, under the race detector when it is on) and the scheduling of
-	// both processes on a loaded machine: small beside a change period, so
-	// that an answer a pass behind still fails.
-	balancePollMargin = 500 * time.Millisecond
+	// both processes on a loaded machine (CI runs the test beside every
+	// other package, under -race): small beside the ages of a stale answer,
+	// which are many seconds.
+	balancePollMargin = time.Second
 	// freshnessScrapeFor is how long the scrapers run: long enough for
 	// gaps of up to irregularMaxGap after short ones, and for several
 	// rounds of the HA pair.
