@@ -116,6 +116,12 @@ type Parts struct {
 	collected []*Collected
 	whole     []*Collected
 	accounts  []*AccountPart
+	// served are the parts as Data serves them, but for the generations:
+	// Data is read every refresh, and a method value made per part at each
+	// read would allocate.
+	served []Part
+	// generations are each served part's generation, in the same order.
+	generations []func() uint64
 }
 
 // NewParts divides collected into parts. Their accounts are read once: a
@@ -132,6 +138,14 @@ func NewParts(collected ...*Collected) *Parts {
 		}
 	}
 	slices.SortStableFunc(ps.accounts, func(a, b *AccountPart) int { return cmp.Compare(a.Account, b.Account) })
+	for _, p := range ps.whole {
+		ps.served = append(ps.served, Part{Gather: p.Gather})
+		ps.generations = append(ps.generations, p.Generation)
+	}
+	for _, a := range ps.accounts {
+		ps.served = append(ps.served, Part{Gather: a.Gather})
+		ps.generations = append(ps.generations, a.Generation)
+	}
 	return ps
 }
 
@@ -145,12 +159,9 @@ func (ps *Parts) Accounts() []*AccountPart { return ps.accounts }
 // that replace others in the same Handler must have generations it never
 // saw.
 func (ps *Parts) Data(epoch uint64) []Part {
-	parts := make([]Part, 0, len(ps.whole)+len(ps.accounts))
-	for _, p := range ps.whole {
-		parts = append(parts, Part{Generation: epoch + p.Generation(), Gather: p.Gather})
-	}
-	for _, a := range ps.accounts {
-		parts = append(parts, Part{Generation: epoch + a.Generation(), Gather: a.Gather})
+	parts := slices.Clone(ps.served)
+	for i, gen := range ps.generations {
+		parts[i].Generation = epoch + gen()
 	}
 	return parts
 }
