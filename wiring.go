@@ -77,11 +77,10 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
 	// Built before --config.check's OK: the client checks the exchange URL.
-	public, err := w.newClient("", "", "")
-	if err != nil {
+	var err error
+	if w.public, err = w.newClient("", "", ""); err != nil {
 		return nil, fmt.Errorf("--woox.api-url: %w", err)
 	}
-	w.public = public
 	if w.configured, err = config.Load(o.configFile, config.LookupIn(env)); err != nil {
 		if o.configFile == "" {
 			err = withUnread(err, config.UnreadVariables(env, config.ReadVariables(nil)))
