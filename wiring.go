@@ -27,6 +27,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/reload"
 	"github.com/woox-exporter/woox_exporter/internal/server"
 	"github.com/woox-exporter/woox_exporter/shard"
@@ -133,7 +134,7 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 		limits = o.limits
 	}
 	return client.New(client.Config{
-		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
+		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: endpoint.Names(key != "", o.enabled),
 		RateLimits: limits, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
 		HTTPClient: w.http, Clock: w.clock, Public: w.public, RateCap: w.rateCap,
 	})
