@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/common/version"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
@@ -175,7 +175,7 @@ func TestConfigCheckCountsTheShardsAccounts(t *testing.T) {
 // account, the public ones once): the figure the rate cap's warning gives.
 func quietNeed(accounts int, positionsEvery time.Duration) float64 {
 	need := 0.0
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		every, n := ep.DefaultInterval, 1.0
 		if ep.Name == client.EndpointPositions {
 			every = positionsEvery

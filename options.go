@@ -18,6 +18,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/server"
 	"github.com/woox-exporter/woox_exporter/shard"
 )
@@ -141,14 +142,14 @@ func (o *options) addEndpointFlags(app *kingpin.Application) {
 	o.pollEvery = map[string]*time.Duration{}
 	o.collectors = map[string]*bool{}
 	o.rateLimits = map[string]*rateLimitFlag{}
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		o.pollEvery[ep.Name] = app.Flag(ep.FlagName(), "How often to poll "+ep.Description+".").
 			Default(ep.DefaultIntervalFlag()).Duration()
 		if ep.PerAccount {
 			f := &rateLimitFlag{flag: "--" + ep.RateLimitFlagName()}
 			o.rateLimits[ep.Name] = f
 			app.Flag(ep.RateLimitFlagName(), "The exchange's limit, per account, of the requests that read "+ep.Description+", as REQUESTS/WINDOW; the default is the published one.").
-				Default(ep.PublishedLimit().Limit.String()).SetValue(f)
+				Default(client.RateLimit(ep.Limit).String()).SetValue(f)
 		}
 		state := "enabled"
 		if ep.OffByDefault {
@@ -255,7 +256,7 @@ func (o *options) resolveLimits() error {
 }
 
 // limitFlag names the flag that set the limit of a private endpoint.
-func (o *options) limitFlag(ep collector.Endpoint) string {
+func (o *options) limitFlag(ep endpoint.Endpoint) string {
 	if o.rateLimit != "" {
 		return "--api.rate-limit"
 	}
@@ -277,9 +278,9 @@ func (o *options) longestLimit() client.RateLimit {
 			longest = l
 		}
 	}
-	for _, p := range client.PublishedLimits {
-		if p.PerIP && p.Limit.Window > longest.Window {
-			longest = p.Limit
+	for _, ep := range endpoint.All {
+		if !ep.PerAccount && ep.Limit.Window > longest.Window {
+			longest = client.RateLimit(ep.Limit)
 		}
 	}
 	return longest
@@ -292,7 +293,7 @@ func (o *options) resolveEndpoints() {
 	o.intervals = map[string]time.Duration{}
 	o.enabled = map[string]bool{}
 	o.accountIntervals, o.publicIntervals = nil, nil
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		// The public endpoints are polled by shard 0 alone: N replicas cost
 		// the public limit no more than one.
 		o.enabled[ep.Name] = *o.collectors[ep.Name] && (ep.PerAccount || o.shard.Index == 0)
@@ -304,11 +305,11 @@ func (o *options) resolveEndpoints() {
 		}
 		i := namedInterval{flag: "--" + ep.FlagName(), interval: *o.pollEvery[ep.Name]}
 		if ep.PerAccount {
-			i.limit, i.limitFlag, i.scope = o.limits[ep.Name], o.limitFlag(ep), "per account"
+			i.limit, i.limitFlag, i.scope = o.limits[ep.Name], o.limitFlag(ep), ep.Scope()
 			o.accountIntervals = append(o.accountIntervals, i)
 			continue
 		}
-		i.limit, i.limitFlag, i.scope = ep.PublishedLimit().Limit, "the published limit", "per IP"
+		i.limit, i.limitFlag, i.scope = client.RateLimit(ep.Limit), "the published limit", ep.Scope()
 		o.publicIntervals = append(o.publicIntervals, i)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/reload"
 	"github.com/woox-exporter/woox_exporter/internal/server"
 	"github.com/woox-exporter/woox_exporter/shard"
@@ -77,11 +78,10 @@ func prepare(o *options, env []string, logger log.Logger) (*wiring, error) {
 	w.rateCap = client.NewRateCap(o.maxPerSecond, w.clientMetrics)
 	client.SetMaxAmount(o.maxAmount)
 	// Built before --config.check's OK: the client checks the exchange URL.
-	public, err := w.newClient("", "", "")
-	if err != nil {
+	var err error
+	if w.public, err = w.newClient("", "", ""); err != nil {
 		return nil, fmt.Errorf("--woox.api-url: %w", err)
 	}
-	w.public = public
 	if w.configured, err = config.Load(o.configFile, config.LookupIn(env)); err != nil {
 		if o.configFile == "" {
 			err = withUnread(err, config.UnreadVariables(env, config.ReadVariables(nil)))
@@ -134,7 +134,7 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 		limits = o.limits
 	}
 	return client.New(client.Config{
-		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: collector.EndpointNames(key != "", o.enabled),
+		BaseURL: o.apiURL, Account: name, APIKey: key, APISecret: secret, Endpoints: endpoint.Names(key != "", o.enabled),
 		RateLimits: limits, Budget: o.budget, Metrics: w.clientMetrics, Logger: w.logger,
 		HTTPClient: w.http, Clock: w.clock, Public: w.public, RateCap: w.rateCap,
 	})

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // Defaults for zero Config fields.
@@ -47,7 +49,7 @@ func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
-// DefaultRateLimit is the limit of an endpoint PublishedLimits lacks: 10
+// DefaultRateLimit is the limit of an endpoint the endpoint table lacks: 10
 // requests per 60 s, the lowest the exchange publishes for a private one.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
 
@@ -61,8 +63,8 @@ type Config struct {
 	APIKey    string
 	APISecret string
 	// RateLimits are the limits of single endpoints. An endpoint not in it
-	// has RateLimit when that is set, else its published limit
-	// (PublishedLimits).
+	// has RateLimit when that is set, else its published limit (its
+	// entry's Limit in endpoint.All).
 	RateLimits map[string]RateLimit
 	RateLimit  RateLimit
 	// Budget is the fraction of each endpoint's limit the client may use,
@@ -88,7 +90,7 @@ type Config struct {
 	Clock *Clock
 	// Endpoints are the names of the endpoints this client will call, so
 	// that their code="429" series exist from the start (the exporter sets
-	// them from collector.Endpoints). Empty means token network without an
+	// them with endpoint.Names). Empty means token network without an
 	// API key, and credentials and token history with.
 	Endpoints []string
 	// Public, when set, is the client of the public endpoints: this
@@ -342,15 +344,15 @@ func (c *Client) LimitOf(endpoint string) RateLimit {
 	return limitOf(c.cfg, endpoint)
 }
 
-func limitOf(cfg Config, endpoint string) RateLimit {
-	if l, ok := cfg.RateLimits[endpoint]; ok {
+func limitOf(cfg Config, name string) RateLimit {
+	if l, ok := cfg.RateLimits[name]; ok {
 		return l
 	}
 	if cfg.RateLimit != (RateLimit{}) {
 		return cfg.RateLimit
 	}
-	if p, ok := PublishedLimitOf(endpoint); ok {
-		return p.Limit
+	if ep, ok := endpoint.Of(name); ok {
+		return RateLimit(ep.Limit)
 	}
 	return DefaultRateLimit
 }

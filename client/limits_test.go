@@ -6,30 +6,6 @@ import (
 	"time"
 )
 
-// Every published limit is positive and found by its endpoint's name, and
-// each private one names the page that publishes it; an endpoint without
-// one has none. (collector's TestEveryEndpointHasItsPublishedLimit holds
-// every endpoint polled to having one.)
-func TestPublishedLimitsAreWellFormed(t *testing.T) {
-	if len(PublishedLimits) == 0 {
-		t.Fatal("no published limits")
-	}
-	for _, p := range PublishedLimits {
-		if p.Limit.Requests <= 0 || p.Limit.Window <= 0 {
-			t.Errorf("%s: limit %s", p.Endpoint, p.Limit)
-		}
-		if !p.PerIP && p.Page == "" {
-			t.Errorf("%s: no page", p.Endpoint)
-		}
-		if got, ok := PublishedLimitOf(p.Endpoint); !ok || got != p {
-			t.Errorf("PublishedLimitOf(%s) = %+v, %v; want %+v", p.Endpoint, got, ok, p)
-		}
-	}
-	if _, ok := PublishedLimitOf("no_such_endpoint"); ok {
-		t.Error("an unknown endpoint has a published limit")
-	}
-}
-
 // An endpoint's own limit comes first, then the one for all, then the
 // published one, then the lowest private one for an endpoint the table
 // lacks.

@@ -5,10 +5,10 @@
 // refreshes a snapshot on its own schedule, and a poll that changed it moves
 // its part's generation: the exposition handler gathers and encodes the part
 // again, once per format, within a second (see Source). The endpoints are
-// listed once, in Endpoints. Any number of Prometheus
-// servers therefore cost the exchange nothing, a slow exchange never slows a
-// scrape, and a scrape never delays a poll. After a failed poll the last good
-// data stays exported and the woox_poll_* metrics show the failure.
+// listed once, in endpoint.All. Any number of Prometheus servers therefore
+// cost the exchange nothing, a slow exchange never slows a scrape, and a
+// scrape never delays a poll. After a failed poll the last good data stays
+// exported and the woox_poll_* metrics show the failure.
 package collector
 
 import (

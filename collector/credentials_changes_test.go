@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
@@ -48,7 +49,7 @@ func (x *keyRig) startWith(handoff *Handoff) {
 	x.t.Helper()
 	cfg := x.config()
 	cfg.Public, cfg.Collectors, cfg.Handoff = nil, map[string]bool{}, handoff
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointCredentials
 	}
 	if x.state != "" {

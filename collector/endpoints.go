@@ -3,7 +3,6 @@ package collector
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,94 +12,25 @@ import (
 	"github.com/woox-exporter/woox_exporter/exposition"
 )
 
-// Endpoint is one exchange endpoint the exporter polls: its entry of the
-// endpoint table and the build function its collector file registers.
-type Endpoint struct {
-	endpoint.Endpoint
-	// build makes the endpoint's collector and pollers; a nil collector
-	// means there is nothing to poll (no public API, no account).
-	build buildFunc
-}
-
-// buildFunc makes an endpoint's collector and pollers.
+// buildFunc makes an endpoint's collector and pollers; a nil collector
+// means there is nothing to poll (no public API, no account).
 type buildFunc func(b *builder) (prometheus.Collector, error)
 
-// Endpoints are every endpoint of the table (endpoint.All), in its order,
-// which is the order their collectors export.
-var Endpoints = func() []Endpoint {
-	out := make([]Endpoint, len(endpoint.All))
-	for i, ep := range endpoint.All {
-		out[i] = Endpoint{Endpoint: ep}
-	}
-	return out
-}()
+// builds are the build functions of the endpoints of the table
+// (endpoint.All), by name.
+var builds = map[string]buildFunc{}
 
 // register sets the build function of the endpoint called name: each
 // collector file calls it once, at init, as node_exporter's collectors
 // register themselves.
 func register(name string, build buildFunc) {
-	for i := range Endpoints {
-		if Endpoints[i].Name == name {
-			if Endpoints[i].build != nil {
-				panic("collector: endpoint " + name + " registered twice")
-			}
-			Endpoints[i].build = build
-			return
-		}
+	if _, ok := endpoint.Of(name); !ok {
+		panic("collector: endpoint " + name + " is not in the endpoint table")
 	}
-	panic("collector: endpoint " + name + " is not in the endpoint table")
-}
-
-// CollectorName is the endpoint's name in flags: token_history is polled
-// every --token-history.interval and turned off by
-// --no-collector.token-history.
-func (ep Endpoint) CollectorName() string { return strings.ReplaceAll(ep.Name, "_", "-") }
-
-// FlagName is the command-line flag of the endpoint's poll interval.
-func (ep Endpoint) FlagName() string { return ep.CollectorName() + ".interval" }
-
-// DefaultIntervalFlag is DefaultInterval as the interval flag takes it: 5m,
-// not 5m0s.
-func (ep Endpoint) DefaultIntervalFlag() string {
-	s := ep.DefaultInterval.String()
-	for _, zero := range []string{"0s", "0m"} {
-		if len(s) > len(zero) && strings.HasSuffix(s, zero) {
-			s = strings.TrimSuffix(s, zero)
-		}
+	if builds[name] != nil {
+		panic("collector: endpoint " + name + " registered twice")
 	}
-	return s
-}
-
-// RateLimitFlagName is the command-line flag of a private endpoint's rate
-// limit per account.
-func (ep Endpoint) RateLimitFlagName() string { return ep.CollectorName() + ".rate-limit" }
-
-// PublishedLimit is the exchange's published limit of the endpoint, as
-// the client keeps it (every endpoint of the table has one).
-func (ep Endpoint) PublishedLimit() client.PublishedLimit {
-	l, _ := client.PublishedLimitOf(ep.Name)
-	return l
-}
-
-// Enabled reports whether the endpoint is polled under collectors, which
-// overrides the endpoints it names (Config.Collectors).
-func (ep Endpoint) Enabled(collectors map[string]bool) bool {
-	if on, ok := collectors[ep.Name]; ok {
-		return on
-	}
-	return !ep.OffByDefault
-}
-
-// EndpointNames returns the names of the enabled public endpoints, or of the
-// enabled per-account ones: what a client of that kind will call.
-func EndpointNames(perAccount bool, collectors map[string]bool) []string {
-	var names []string
-	for _, ep := range Endpoints {
-		if ep.PerAccount == perAccount && ep.Enabled(collectors) {
-			names = append(names, ep.Name)
-		}
-	}
-	return names
+	builds[name] = build
 }
 
 // builder is what an endpoint's build function works with.
@@ -154,7 +84,7 @@ func (b *builder) onTurnOf(account string) func(context.Context, func(context.Co
 // intervals resolves the poll interval of every endpoint from cfg.
 func intervals(cfg Config) (map[string]time.Duration, error) {
 	out := map[string]time.Duration{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		out[ep.Name] = ep.DefaultInterval
 	}
 	for name := range cfg.Collectors {

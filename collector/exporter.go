@@ -14,6 +14,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
@@ -203,11 +204,11 @@ func New(cfg Config) (*Exporter, error) {
 	}
 	e := &Exporter{ledgers: map[string]*liveLedger{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		if !ep.Enabled(cfg.Collectors) {
 			continue
 		}
-		c, err := ep.build(&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name], every: every})
+		c, err := builds[ep.Name](&builder{cfg: &cfg, e: e, endpoint: ep.Name, interval: every[ep.Name], every: every})
 		if err != nil {
 			return nil, err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
@@ -78,7 +79,7 @@ func (r *rig) failEveryEndpoint() {
 		fakeexchange.EndpointCredentials:  {Kind: fakeexchange.FaultHTTPError, Status: 500},
 		fakeexchange.EndpointTokenHistory: {Kind: fakeexchange.FaultRateLimitStorm},
 	}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		f, ok := faults[ep.Name]
 		if !ok {
 			f = fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance}
@@ -181,7 +182,7 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 // that a new endpoint needs no golden file rewritten.
 func allFailedHealth(cfg Config) string {
 	var polled [][2]string
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		for _, a := range cfg.Accounts {
 			if ep.Enabled(cfg.Collectors) && ep.PerAccount {
 				polled = append(polled, [2]string{a.Name, ep.Name})
@@ -232,7 +233,7 @@ func TestReadyAfterFirstPollsFailWithRun(t *testing.T) {
 			t.Errorf("log lacks %s:\n%s", want, r.logs.String())
 		}
 	}
-	for _, name := range append(EndpointNames(false, cfg.Collectors), EndpointNames(true, cfg.Collectors)...) {
+	for _, name := range append(endpoint.Names(false, cfg.Collectors), endpoint.Names(true, cfg.Collectors)...) {
 		if !strings.Contains(r.logs.String(), `level=warn msg="poll failed" endpoint=`+name+` `) {
 			t.Errorf("no failed poll of %s logged:\n%s", name, r.logs.String())
 		}

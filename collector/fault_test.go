@@ -17,6 +17,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
@@ -321,7 +322,7 @@ func TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape(t *testing.T) {
 	bodies := map[string]string{}
 	collectors := map[string]bool{}
 	var wantFamilies []string
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		a, ok := oddAnswers[ep.Name]
 		if !ok {
 			t.Errorf("%s: no odd answer: add one in its test file (addOddAnswer)", ep.Name)

@@ -37,7 +37,7 @@ func fundingFeeExporter(t *testing.T, r *rig, store StateStore, handoff *Handoff
 	if store != nil {
 		cfg.State = store
 	}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == endpoint.FundingFee
 	}
 	e := newExporter(t, cfg)
@@ -149,7 +149,7 @@ func TestFundingFeeSymbolsBeyondTheCapAreFolded(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{a}})
 	cfg := r.config()
 	cfg.Public, cfg.Collectors, cfg.SeriesPerEndpoint = nil, map[string]bool{}, 2
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == endpoint.FundingFee
 	}
 	e := newExporter(t, cfg)

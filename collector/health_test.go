@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -35,7 +36,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 	pollAll(e)
 
 	want := map[[2]string]bool{{client.EndpointTokenNetwork, ""}: true}
-	for _, name := range EndpointNames(true, nil) {
+	for _, name := range endpoint.Names(true, nil) {
 		want[[2]string{name, "main"}] = true
 		want[[2]string{name, "other"}] = true
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -218,7 +219,7 @@ func (r *rig) config() Config {
 	cfg := Config{Public: r.public, Intervals: map[string]time.Duration{},
 		HistoryOverlap: 5 * time.Minute, HistoryLookback: time.Hour,
 		Logger: log.NewLogfmtLogger(r.logs), Now: r.now}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Intervals[ep.Name] = time.Hour
 	}
 	for _, name := range r.accounts {
@@ -239,16 +240,16 @@ func newExporter(t testing.TB, cfg Config) *Exporter {
 
 // onlyEndpoint builds an exporter that polls one per-account endpoint of
 // the rig's accounts, and polls it once.
-func onlyEndpoint(t testing.TB, r *rig, endpoint string) *Exporter {
+func onlyEndpoint(t testing.TB, r *rig, name string) *Exporter {
 	t.Helper()
 	cfg := r.config()
 	cfg.Public, cfg.Collectors = nil, map[string]bool{}
-	for _, ep := range Endpoints {
-		cfg.Collectors[ep.Name] = ep.Name == endpoint
+	for _, ep := range endpoint.All {
+		cfg.Collectors[ep.Name] = ep.Name == name
 	}
 	e := newExporter(t, cfg)
-	if len(e.pollers) != 1 || e.pollers[0].endpoint != endpoint {
-		t.Fatalf("pollers %v, want one of %s", e.pollers, endpoint)
+	if len(e.pollers) != 1 || e.pollers[0].endpoint != name {
+		t.Fatalf("pollers %v, want one of %s", e.pollers, name)
 	}
 	e.pollers[0].pollOnce(context.Background())
 	return e

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -51,7 +52,7 @@ func accountsRig(t *testing.T) (*rig, *Exporter) {
 	}
 	cfg := r.config()
 	cfg.Collectors = map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = true
 	}
 	e := newExporter(t, cfg)

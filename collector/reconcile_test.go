@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
@@ -43,7 +44,7 @@ func (x *reconcileRig) start() {
 	cfg := x.config()
 	cfg.State, cfg.Public = store, nil
 	cfg.Collectors = map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory || ep.Name == client.EndpointBalances
 	}
 	x.e = newExporter(x.t, cfg)

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
@@ -23,7 +24,7 @@ import (
 var listEndpoints = func() map[string]string {
 	out := map[string]string{}
 	for _, name := range fakeexchange.UnreadableEndpoints() {
-		for _, ep := range Endpoints {
+		for _, ep := range endpoint.All {
 			if ep.Name == name && ep.PerAccount {
 				out[name] = "main"
 			} else if ep.Name == name {

@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -87,12 +88,12 @@ func TestSeriesCappedCountsTheRowsDroppedPerPoll(t *testing.T) {
 		}
 	}
 	known := map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		known[ep.Name] = true
 	}
 	for k, v := range got {
 		if _, listed := want[k]; !listed && (v != 0 || !known[k[0]]) {
-			t.Errorf("woox_exporter_series_capped_total%v = %v, want no series or 0 of an endpoint in Endpoints", k, v)
+			t.Errorf("woox_exporter_series_capped_total%v = %v, want no series or 0 of an endpoint of the table", k, v)
 		}
 	}
 }

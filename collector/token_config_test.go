@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -90,7 +91,7 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 	// Two rows kept under a cap of 2, the other three counted.
 	cfg := r.config()
 	cfg.SeriesPerEndpoint, cfg.Public, cfg.Collectors = 2, nil, map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenConfig
 	}
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
@@ -39,7 +40,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	}
 	cfg := r.config()
 	cfg.Public, cfg.State, cfg.Collectors = nil, store, map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
 	}
 	e := newExporter(t, cfg)

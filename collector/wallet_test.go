@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -117,7 +118,7 @@ func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
 	}
 	r.fake.SetTokenNetworks(rows)
 	collectors := map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		collectors[ep.Name] = ep.Name == client.EndpointWallet
 	}
 	for _, c := range []struct {

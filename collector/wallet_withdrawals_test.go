@@ -14,6 +14,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/allowlist"
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 	"github.com/woox-exporter/woox_exporter/statefile"
@@ -56,7 +57,7 @@ func walletExporter(t *testing.T, r *rig, mod func(*Config)) *Exporter {
 	t.Helper()
 	cfg := r.config()
 	cfg.Collectors = map[string]bool{}
-	for _, ep := range Endpoints {
+	for _, ep := range endpoint.All {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointWallet || ep.Name == client.EndpointTokenNetwork
 	}
 	cfg.Intervals[client.EndpointWallet] = 15 * time.Second

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 
@@ -51,7 +51,7 @@ func TestBinaryRefusesADigitBombCheaply(t *testing.T) {
 	}
 	s := p.Scrape(t)
 	polled := 0
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		series := fmt.Sprintf(`woox_poll_failures_total{account="main", endpoint=%q, reason="bad_response"}`, ep.Name)
 		if !ep.PerAccount {
 			series = fmt.Sprintf(`woox_poll_failures_total{account="", endpoint=%q, reason="bad_response"}`, ep.Name)

@@ -12,14 +12,14 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 )
 
 // Prose restates the code too, one figure at a time: a flag's default in a
 // runbook sentence, the endpoints in a list. These tests hold every such
 // statement of the prose docs to the binary's --help and to
-// collector.Endpoints. CHANGELOG.md is history and is not read.
+// endpoint.All. CHANGELOG.md is history and is not read.
 
 // proseDocs are the prose docs by path relative to the repository, each
 // with its lines joined by single spaces, so that a statement wrapped over
@@ -161,14 +161,14 @@ func TestDocsQuoteTheFlagDefaults(t *testing.T) {
 
 // TestDocsListEveryEndpoint: a paragraph of the prose docs that names most
 // endpoints (the endpoint label's values, the endpoints an alert watches)
-// names every one of collector.Endpoints, so that a new endpoint fails until
+// names every one of endpoint.All, so that a new endpoint fails until
 // each such list has it.
 func TestDocsListEveryEndpoint(t *testing.T) {
 	lists := 0
 	for doc, text := range proseDocs(t) {
 		for _, para := range regexp.MustCompile(`\n\s*\n`).Split(text, -1) {
 			var named, missing []string
-			for _, ep := range collector.Endpoints {
+			for _, ep := range endpoint.All {
 				if strings.Contains(para, "`"+ep.Name+"`") {
 					named = append(named, ep.Name)
 				} else {
@@ -177,7 +177,7 @@ func TestDocsListEveryEndpoint(t *testing.T) {
 			}
 			// A table of every endpoint is one paragraph per row here: only
 			// prose lists count.
-			if 2*len(named) <= len(collector.Endpoints) {
+			if 2*len(named) <= len(endpoint.All) {
 				continue
 			}
 			lists++

@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/promtest"
@@ -208,11 +208,8 @@ type leadRun struct {
 
 func (r *leadRun) String() string {
 	if r.interval == 0 {
-		for _, ep := range collector.Endpoints {
-			if ep.Name == client.EndpointPositions {
-				return fmt.Sprintf("default flags (positions every %s)", ep.DefaultInterval)
-			}
-		}
+		ep, _ := endpoint.Of(client.EndpointPositions)
+		return fmt.Sprintf("default flags (positions every %s)", ep.DefaultInterval)
 	}
 	return "--positions.interval=" + r.interval.String()
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -25,7 +25,7 @@ var unreadableEndpoints = fakeexchange.UnreadableEndpoints()
 // refuses there.
 func rejectedWant() map[string]float64 {
 	want := map[string]float64{}
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		accounts := []string{"main", "sub"}
 		if !ep.PerAccount {
 			accounts = []string{""}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -152,7 +152,7 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	}
 	// Every per-account endpoint: --collector.sub-accounts turns on the one
 	// off by default.
-	perAccount := len(collector.EndpointNames(true, map[string]bool{client.EndpointSubAccounts: true}))
+	perAccount := len(endpoint.Names(true, map[string]bool{client.EndpointSubAccounts: true}))
 	if len(keys) != accounts*perAccount {
 		t.Errorf("requests for %d (account, endpoint) pairs, want each of the %d per-account endpoints of %d accounts", len(keys), perAccount, accounts)
 	}

@@ -40,6 +40,14 @@ type Endpoint struct {
 	Description string
 }
 
+// Scope says whom Limit is shared by, for messages and docs.
+func (ep Endpoint) Scope() string {
+	if ep.PerAccount {
+		return "per account"
+	}
+	return "per IP"
+}
+
 // Of is the endpoint called name; ok is false for a name not in All.
 func Of(name string) (ep Endpoint, ok bool) {
 	for _, ep := range All {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
@@ -67,15 +67,16 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	}
 	row.busiest = map[string]windowUse{}
 	for key, times := range byKey {
-		endpoint := key[strings.LastIndexByte(key, ' ')+1:]
-		p, ok := client.PublishedLimitOf(endpoint)
+		name := key[strings.LastIndexByte(key, ' ')+1:]
+		ep, ok := endpoint.Of(name)
 		if !ok {
-			return tooMany, fmt.Errorf("requests of %s, which has no published limit", endpoint)
+			return tooMany, fmt.Errorf("requests of %s, which has no published limit", name)
 		}
-		use := row.busiest[endpoint]
-		use.limit, use.allowed = p.Limit, p.Limit.Allowed(growthBudget)
-		use.busiest = max(use.busiest, testsupport.BusiestWindow(times, p.Limit.Window))
-		row.busiest[endpoint] = use
+		limit := client.RateLimit(ep.Limit)
+		use := row.busiest[name]
+		use.limit, use.allowed = limit, limit.Allowed(growthBudget)
+		use.busiest = max(use.busiest, testsupport.BusiestWindow(times, limit.Window))
+		row.busiest[name] = use
 	}
 	row.busiestSecond = testsupport.BusiestWindow(times, time.Second)
 	minutes := time.Since(started).Minutes()
@@ -133,14 +134,10 @@ func pollsIn(byKey map[string][]time.Time) map[string]float64 {
 
 const idlePollGap = 5 * time.Second
 
-// pagedEndpoint reports whether ep is a paged endpoint polled by default.
-func pagedEndpoint(ep string) bool {
-	for _, e := range collector.Endpoints {
-		if e.Name == ep {
-			return e.Paged && e.Enabled(nil)
-		}
-	}
-	return false
+// pagedEndpoint reports whether name is a paged endpoint polled by default.
+func pagedEndpoint(name string) bool {
+	ep, ok := endpoint.Of(name)
+	return ok && ep.Paged && ep.Enabled(nil)
 }
 
 // quietPolls is, per paged endpoint, the requests a poll sent, from the
@@ -152,7 +149,7 @@ func quietPolls(byKey map[string][]time.Time) (perPoll map[string]float64, first
 	const gap = 10 * time.Second
 	type tally struct{ requests, polls, firstRequests, firstPolls int }
 	tallies := map[string]*tally{}
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		if ep.Paged && ep.Enabled(nil) {
 			tallies[ep.Name] = &tally{}
 		}

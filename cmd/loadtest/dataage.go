@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
@@ -189,7 +188,7 @@ func ageFigures(ages map[string][]time.Duration, every map[string]time.Duration)
 // default, as a growth run's exporter runs them (no interval flag).
 func defaultIntervals() map[string]time.Duration {
 	out := map[string]time.Duration{}
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		if ep.Enabled(nil) {
 			out[ep.Name] = ep.DefaultInterval
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -46,7 +46,7 @@ type capRow struct {
 // intervals, one request a poll, the public endpoints included.
 func quietNeed(accounts int) float64 {
 	var perSecond float64
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		if !ep.Enabled(nil) {
 			continue
 		}
@@ -62,7 +62,7 @@ func quietNeed(accounts int) float64 {
 // perAccountPollers is how many pollers each account has at the defaults.
 func perAccountPollers() int {
 	n := 0
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		if ep.PerAccount && ep.Enabled(nil) {
 			n++
 		}
@@ -161,7 +161,7 @@ func capRows(reqs []fakeexchange.RequestRecord, n int, from, to time.Time, befor
 		}
 	}
 	fast := map[string]bool{}
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		fast[ep.Name] = ep.PerAccount && ep.DefaultInterval <= fastPoll
 	}
 	for key, times := range byPoller {

@@ -4,14 +4,14 @@ import (
 	"net"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // IntervalFlags returns --NAME.interval=d for every endpoint the exporter
 // polls, so that a new endpoint is polled as often as the others.
 func IntervalFlags(d time.Duration) []string {
-	flags := make([]string, 0, len(collector.Endpoints))
-	for _, ep := range collector.Endpoints {
+	flags := make([]string, 0, len(endpoint.All))
+	for _, ep := range endpoint.All {
 		flags = append(flags, "--"+ep.FlagName()+"="+d.String())
 	}
 	return flags
@@ -22,7 +22,7 @@ func IntervalFlags(d time.Duration) []string {
 // endpoint.
 func OffByDefaultCollectorFlags() []string {
 	var flags []string
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		if ep.OffByDefault {
 			flags = append(flags, "--collector."+ep.CollectorName())
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 func TestRateLimitIsSharedByKeysOfOneAccount(t *testing.T) {
@@ -90,13 +91,13 @@ func TestPrivateEndpointsDefaultToTheirPublishedLimits(t *testing.T) {
 		path     string
 		endpoint string
 	}{{PathPositions, client.EndpointPositions}, {PathBalances, client.EndpointBalances}, {PathCredentials, client.EndpointCredentials}} {
-		limit, ok := client.PublishedLimitOf(tc.endpoint)
+		ep, ok := endpoint.Of(tc.endpoint)
 		if !ok {
 			t.Fatalf("%s has no published limit", tc.endpoint)
 		}
-		for i := range limit.Limit.Requests {
+		for i := range ep.Limit.Requests {
 			if r := h.get(tc.path, "", "a1"); r.status != 200 {
-				t.Fatalf("%s request %d of %s: status %d", tc.endpoint, i+1, limit.Limit, r.status)
+				t.Fatalf("%s request %d of %s: status %d", tc.endpoint, i+1, client.RateLimit(ep.Limit), r.status)
 			}
 		}
 		wantError(t, h.get(tc.path, "", "a1"), 429, "-1003")

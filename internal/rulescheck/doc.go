@@ -6,7 +6,7 @@
 // section of RUNBOOK.md, and that section; every alert name has a promtool
 // test case in alerts/woox_exporter.rules.test.yml where it fires and one
 // where it stays silent; WooxDataStale watches every endpoint of
-// collector.Endpoints, and the README's alert table and RUNBOOK.md say which
+// endpoint.All, and the README's alert table and RUNBOOK.md say which
 // endpoints each of its thresholds holds, as the rules do. The promtool tests skip when it is not installed; CI
 // installs it.
 package rulescheck

@@ -11,7 +11,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 const readmeFile = "../../README.md"
@@ -48,10 +48,8 @@ func staleGroups(t *testing.T) []staleGroup {
 
 // defaultInterval is an endpoint's default interval as its flag takes it.
 func defaultInterval(name string) string {
-	for _, ep := range collector.Endpoints {
-		if ep.Name == name {
-			return ep.DefaultIntervalFlag()
-		}
+	if ep, ok := endpoint.Of(name); ok {
+		return ep.DefaultIntervalFlag()
 	}
 	return ""
 }

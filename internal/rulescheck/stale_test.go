@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // TestDataStaleWatchesEveryEndpoint: WooxDataStale names the endpoints it
@@ -23,7 +23,7 @@ func TestDataStaleWatchesEveryEndpoint(t *testing.T) {
 		t.Fatal("no WooxDataStale rule")
 	}
 	all := strings.Join(exprs, "\n")
-	for _, ep := range collector.Endpoints {
+	for _, ep := range endpoint.All {
 		watched := regexp.MustCompile(`endpoint=~?"([^"]*\|)?` + regexp.QuoteMeta(ep.Name) + `(\|[^"]*)?"`)
 		if !watched.MatchString(all) {
 			t.Errorf("WooxDataStale watches no endpoint %s: add it to a dataStale*Endpoints group of mixin/config.libsonnet", ep.Name)
