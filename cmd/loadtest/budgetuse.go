@@ -54,7 +54,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 		}
 		k := q.Account + " " + q.Endpoint
 		byKey[k] = append(byKey[k], q.Time)
-		if q.Time.Before(row.idleTo) {
+		if q.Time.Before(row.agesTo) {
 			beforeFloor[k] = append(beforeFloor[k], q.Time)
 			if !q.Time.Before(row.idleFrom) {
 				inIdle[k] = append(inIdle[k], q.Time)

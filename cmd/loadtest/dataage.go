@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -203,4 +204,68 @@ func ageText(a dataAge) string {
 	}
 	r := func(d time.Duration) string { return d.Round(10 * time.Millisecond).String() }
 	return strings.Join([]string{r(a.p50), r(a.p99), r(a.max)}, " / ")
+}
+
+// measureAges scrapes the exporter once a second, as Prometheus would, for
+// --growth-age-window and keeps the age of the data it served. It runs
+// before the floor rounds: a floor round stops the exporter (SIGSTOP), and
+// the scrapes after it would show how long it was stopped, not how the
+// exporter keeps up.
+func measureAges(c config, ex *exporter, client *http.Client, readyAt time.Time, row *growthRow) error {
+	every := defaultIntervals()
+	judgedFrom := map[string]time.Time{}
+	for ep, d := range every {
+		judgedFrom[ep] = readyAt.Add(ageWarmUp(d))
+	}
+	sampler := &ageSampler{every: time.Second}
+	err := paced(client, ex.URL()+"/metrics", time.Second, c.growthAgeWindow, sampler)
+	row.agesTo = time.Now()
+	if err != nil {
+		return err
+	}
+	ages := map[string][]time.Duration{}
+	if err := dataAges(ages, sampler.take(), judgedFrom); err != nil {
+		return err
+	}
+	row.ages = ageFigures(ages, every)
+	return nil
+}
+
+// reportAges adds each endpoint's data age check to the report.
+func reportAges(r *report, label string, ages map[string]dataAge) {
+	for _, ep := range slices.Sorted(maps.Keys(ages)) {
+		a := ages[ep]
+		name := fmt.Sprintf("growth, %s: data age p99, %s (every %s)", label, ep, a.interval)
+		if a.samples == 0 {
+			fmt.Printf("%-4s [%-6s] %-58s %s\n", "SKIP", "hard", name,
+				fmt.Sprintf("(no scrape from %s after ready on: the run is shorter)", a.judgedFrom))
+			continue
+		}
+		limit := maxDataAge(ep, a.interval)
+		r.add(name, a.p99.Round(time.Millisecond), limit, "", a.p99 <= limit, true,
+			fmt.Sprintf("(p50 %s, max %s over %d ages)", a.p50.Round(time.Millisecond), a.max.Round(time.Millisecond), a.samples))
+	}
+}
+
+// printAges prints the data age table of every growth row.
+func printAges(rows []growthRow) {
+	fmt.Println("\ndata age at scrape time (scrape start less each account's last successful poll; p50 / p99 / max over accounts and the scrapes kept, one a second, from the warm-up on):")
+	fmt.Println("| accounts | account size | endpoint | interval | data age p50 / p99 / max | p99 limit | ages (accounts x scrapes) | judged from, after ready |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, g := range rows {
+		for _, ep := range slices.Sorted(maps.Keys(g.ages)) {
+			a := g.ages[ep]
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %d | %s |\n", g.accounts, g.shape, ep, a.interval, ageText(a), maxDataAge(ep, a.interval), a.samples, a.judgedFrom)
+		}
+	}
+}
+
+// positionsAge is the positions' data age p99 beside its limit, for the
+// growth table.
+func positionsAge(ages map[string]dataAge) string {
+	a, ok := ages[endpoint.Positions]
+	if !ok || a.samples == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s (%s)", a.p99.Round(10*time.Millisecond), maxDataAge(endpoint.Positions, a.interval))
 }

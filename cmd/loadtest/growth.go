@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -97,6 +95,9 @@ type growthRow struct {
 	// quietFirst tells that it is the first's.
 	quietPoll  map[string]float64
 	quietFirst map[string]bool
+	// agesTo is when the window the ages are read in ended: the floor
+	// rounds start after it.
+	agesTo time.Time
 	// ages is, per endpoint polled by default, the age of its data at the
 	// exporter's scrapes.
 	ages map[string]dataAge
@@ -133,15 +134,7 @@ func growth(ctx context.Context, c config, r *report) error {
 			format(g.idleCost.cpu), 100*g.idleCost.gcShare, g.idleCost.allocs, g.idleCost.bytes, g.idleCost.gcsPerMinute,
 			g.requestsPerAccountMinute, g.idleRequestsPerAccountMinute, g.requestsPerMinute, fullest(g.busiest), positionsAge(g.ages))
 	}
-	fmt.Println("\ndata age at scrape time (scrape start less each account's last successful poll; p50 / p99 / max over accounts and the scrapes kept, one a second, from the warm-up on):")
-	fmt.Println("| accounts | account size | endpoint | interval | data age p50 / p99 / max | p99 limit | ages (accounts x scrapes) | judged from, after ready |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
-	for _, g := range rows {
-		for _, ep := range slices.Sorted(maps.Keys(g.ages)) {
-			a := g.ages[ep]
-			fmt.Printf("| %d | %s | %s | %s | %s | %s | %d | %s |\n", g.accounts, g.shape, ep, a.interval, ageText(a), maxDataAge(ep, a.interval), a.samples, a.judgedFrom)
-		}
-	}
+	printAges(rows)
 	if c.chart != "" {
 		if err := writeGrowthChart(c.chart, large); err != nil {
 			return fmt.Errorf("chart: %w", err)
@@ -349,19 +342,9 @@ func measureIdle(ctx context.Context, c config, ex *exporter, client *http.Clien
 }
 
 // measureGrowthScrapes measures the age of the data in a scrape every
-// second, then scrape latency and throughput of the exporter and of the
-// floor in alternating rounds. The ages are read before the first round:
-// a floor round stops the exporter (SIGSTOP), and the scrapes after it
-// would show how long it was stopped, not how the exporter keeps up.
+// second (measureAges), then scrape latency and throughput of the exporter
+// and of the floor in alternating rounds.
 func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL string, readyAt time.Time, row *growthRow) error {
-	every := defaultIntervals()
-	judgedFrom := map[string]time.Time{}
-	for ep, d := range every {
-		judgedFrom[ep] = readyAt.Add(ageWarmUp(d))
-	}
-	sampler := &ageSampler{every: time.Second}
-	ages := map[string][]time.Duration{}
-	readAges := func() error { return dataAges(ages, sampler.take(), judgedFrom) }
 	// The first scrape in Prometheus' format encodes every part; it is
 	// reported on its own, and the rounds measure the scrapes after it.
 	t := time.Now()
@@ -369,13 +352,9 @@ func measureGrowthScrapes(c config, ex *exporter, client *http.Client, floorURL 
 		return err
 	}
 	row.firstScrape = time.Since(t)
-	if err := paced(client, ex.URL()+"/metrics", time.Second, c.growthAgeWindow, sampler); err != nil {
+	if err := measureAges(c, ex, client, readyAt, row); err != nil {
 		return err
 	}
-	if err := readAges(); err != nil {
-		return err
-	}
-	row.ages = ageFigures(ages, every)
 	var exLat, flLat []time.Duration
 	if err := ex.alternate(rounds, func() error {
 		lat, _, err := sequential(client, ex.URL()+"/metrics", c.latencyDur/rounds)
@@ -441,18 +420,7 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		r.add("growth, "+label+": requests per quiet poll, "+ep, fmt.Sprintf("%.2f", row.quietPoll[ep]), "1.00", "",
 			row.quietPoll[ep] <= 1, true, note)
 	}
-	for _, ep := range slices.Sorted(maps.Keys(row.ages)) {
-		a := row.ages[ep]
-		name := fmt.Sprintf("growth, %s: data age p99, %s (every %s)", label, ep, a.interval)
-		if a.samples == 0 {
-			fmt.Printf("%-4s [%-6s] %-58s %s\n", "SKIP", "hard", name,
-				fmt.Sprintf("(no scrape from %s after ready on: the run is shorter)", a.judgedFrom))
-			continue
-		}
-		limit := maxDataAge(ep, a.interval)
-		r.add(name, a.p99.Round(time.Millisecond), limit, "", a.p99 <= limit, true,
-			fmt.Sprintf("(p50 %s, max %s over %d ages)", a.p50.Round(time.Millisecond), a.max.Round(time.Millisecond), a.samples))
-	}
+	reportAges(r, label, row.ages)
 	r.add("growth, "+label+": /-/ready after the last first-poll answer", row.readyAfterPoll, maxReadyAfterPoll, "",
 		row.readyAfterPoll <= maxReadyAfterPoll, hard, fmt.Sprintf("(start to ready %s)", startToReady.Round(time.Millisecond)))
 	if hard {
@@ -463,35 +431,4 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		r.add("growth, "+label+": peak RSS (VmHWM)", mb(row.peakRSS), mb(limit), "MB", row.peakRSS <= limit, true,
 			fmt.Sprintf("(%d series, %.0f bytes per series)", row.series, float64(row.peakRSS)/float64(row.series)))
 	}
-}
-
-// cpuTime is the process's user and system CPU time, from /proc.
-func (p *exporter) cpuTime() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid()))
-	if err != nil {
-		return 0, err
-	}
-	// Fields after the command name, which may hold spaces: state is 3,
-	// utime 14 and stime 15, in clock ticks of 1/100 s on Linux.
-	rest := string(b[strings.LastIndexByte(string(b), ')')+2:])
-	f := strings.Fields(rest)
-	if len(f) < 13 {
-		return 0, errors.New("short /proc stat")
-	}
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	s, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return time.Duration(u+s) * 10 * time.Millisecond, nil
-}
-
-// positionsAge is the positions' data age p99 beside its limit, for the
-// growth table.
-func positionsAge(ages map[string]dataAge) string {
-	a, ok := ages[endpoint.Positions]
-	if !ok || a.samples == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%s (%s)", a.p99.Round(10*time.Millisecond), maxDataAge(endpoint.Positions, a.interval))
 }
