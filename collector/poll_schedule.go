@@ -22,28 +22,28 @@ func pollPhase(name string, interval time.Duration) time.Duration {
 
 // nextPoll is when the poll after one due at due is due, asked at now when
 // that poll returned: at the first slot, the instants t where
-// (t - phase) mod interval is 0, at least half an interval after due and
-// not before now. A poll on its slot is followed by the next slot, an
-// interval later. The first poll, at start, moves onto the slots at least
-// half an interval later (the per-account budgets assume polls an interval
-// apart). A poll that ran past the next slot is followed by the first slot
-// after it returned, not by one at once: a poller late from a queue at the
-// rate cap, or resumed after a pause, keeps its place instead of falling
-// due with every other late poller.
+// (t - phase) mod interval is 0, at least half an interval after due. A
+// poll on its slot is followed by the next slot, an interval later. The
+// first poll, at start, moves onto the slots at least half an interval
+// later (the per-account budgets assume polls an interval apart). When that
+// slot has passed (the poll waited its turn at the rate cap, or ran long),
+// the next poll is due at once, as the data is already late, and the one
+// after it goes back onto the slots.
 func nextPoll(due, now time.Time, interval, phase time.Duration) time.Time {
 	if interval <= 0 {
 		return now
 	}
 	earliest := due.Add(interval / 2)
-	if now.After(earliest) {
-		earliest = now
-	}
 	off := (time.Duration(earliest.UnixNano()) - phase) % interval
 	if off < 0 {
 		off += interval
 	}
-	if off == 0 {
-		return earliest
+	next := earliest
+	if off != 0 {
+		next = earliest.Add(interval - off)
 	}
-	return earliest.Add(interval - off)
+	if next.Before(now) {
+		return now
+	}
+	return next
 }

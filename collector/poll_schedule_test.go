@@ -70,7 +70,7 @@ func TestPollPhaseIsTheSameAfterARestart(t *testing.T) {
 // The poll after the first lands on a slot between half an interval and an
 // interval and a half after it; every poll after one on a slot is exactly an
 // interval later, on the next slot; a poll that returned past the next slot
-// is followed by the first slot after it returned.
+// is followed by one at once, and that one by a slot again.
 func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	onSlot := func(at time.Time, interval, phase time.Duration) bool {
@@ -103,16 +103,25 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		// A poll that runs for up to three intervals.
 		returned = next.Add(time.Duration(rng.Int64N(int64(3 * interval))))
 		after := nextPoll(next, returned, interval, phase)
-		if after.Before(returned) || after.Sub(returned) >= interval || after.Sub(next) < interval || !onSlot(after, interval, phase) {
-			t.Fatalf("interval %s, phase %s, poll at %s returned at %s: next at %s; want the first slot after it returned",
+		switch slot := next.Add(interval); {
+		case !returned.After(slot) && !after.Equal(slot):
+			t.Fatalf("interval %s, phase %s, poll at %s returned at %s: next at %s; want the next slot, %s",
+				interval, phase, next.UTC(), returned.UTC(), after.UTC(), slot.UTC())
+		case returned.After(slot) && !after.Equal(returned):
+			t.Fatalf("interval %s, phase %s, poll at %s returned at %s, past the next slot: next at %s; want at once",
 				interval, phase, next.UTC(), returned.UTC(), after.UTC())
+		}
+		// A poll at once, off the slots, is followed by a slot again.
+		if again := nextPoll(after, after, interval, phase); !onSlot(again, interval, phase) || again.Sub(after) < interval/2 || again.Sub(after) >= interval+interval/2 {
+			t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want on a slot, between %s and %s later",
+				interval, phase, after.UTC(), again.UTC(), interval/2, interval+interval/2)
 		}
 	}
 }
 
 // A poller polls at once, then on its account's slots an interval apart; a
-// poll that runs past the next slot skips it, and the poller polls at the
-// first slot after it returned. Timers never fire early, so a poll before its
+// poll that runs past the next slot is followed by one at once, and that one
+// by a slot again. Timers never fire early, so a poll before its
 // slot fails the test; one late by more than a few timer delays does too.
 func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 	const interval = 400 * time.Millisecond
@@ -161,6 +170,13 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 		t.Errorf("first poll %s after start; want at once", d)
 	}
 	for i := 1; i < len(starts); i++ {
+		if i == 3 {
+			// At once after poll 3, which ran past its slot.
+			if g := starts[3].Sub(returned[2]); g > late {
+				t.Errorf("poll 4 started %s after poll 3 returned past its slot; want at once", g)
+			}
+			continue
+		}
 		off := (time.Duration(starts[i].UnixNano()) - phase) % interval
 		if off < 0 {
 			off += interval
@@ -176,16 +192,14 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 	if g := gap(1); g < interval/2 || g > interval+interval/2+late {
 		t.Errorf("poll 2 started %s after poll 1; want between %s and %s", g, interval/2, interval+interval/2)
 	}
-	for _, i := range []int{2, 4, 5} {
+	for _, i := range []int{2, 5} {
 		if g := gap(i); g < interval-late || g > interval+late {
 			t.Errorf("poll %d started %s after poll %d; want %s", i+1, g, i, interval)
 		}
 	}
-	// Poll 3 ran past poll 4's first slot.
-	if g := starts[3].Sub(returned[2]); g > interval+late {
-		t.Errorf("poll 4 started %s after poll 3 returned; want at the first slot after it", g)
-	}
-	if g := gap(3); g < 2*interval-late || g > 2*interval+late {
-		t.Errorf("poll 4 started %s after poll 3, which ran %s; want two intervals, %s", g, returned[2].Sub(starts[2]), 2*interval)
+	// Poll 3 ran past poll 4's slot; poll 5 is back on the slots, two
+	// intervals after poll 3.
+	if g := starts[4].Sub(starts[2]); g < 2*interval-late || g > 2*interval+late {
+		t.Errorf("poll 5 started %s after poll 3; want two intervals, %s", g, 2*interval)
 	}
 }

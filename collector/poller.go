@@ -111,8 +111,8 @@ var errStalled = errors.New("poll made no progress")
 
 // start polls at once, then on the poller's slots (nextPoll) until ctx is
 // done, then calls stopped once no poll runs. A poll still running at the
-// next slot skips it: polls never overlap. Between polls no goroutine
-// waits: the timer starts one per poll. With thousands of accounts the
+// next slot is followed by one at once: polls never overlap. Between polls
+// no goroutine waits: the timer starts one per poll. With thousands of accounts the
 // stacks of a waiting goroutine per poller were a good part of the memory
 // (docs/performance.md, "A thousand accounts").
 func (p *poller) start(ctx context.Context, stopped func()) {
