@@ -101,7 +101,7 @@ func TestHistoryPartChangesOnlyWhenRecordsWereCounted(t *testing.T) {
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), end).Counted != 1 {
 		t.Fatal("record not counted")
 	}
-	a.Publish(l.Snapshot())
+	a.show(l.Snapshot())
 	pg.Refresh()
 	if pg.Generation() == first {
 		t.Fatal("the generation did not move after a record was counted")
@@ -153,7 +153,7 @@ func TestEndOfPollAfterAPageKeepsTheGeneration(t *testing.T) {
 	if l.ObservePage(toLedger([]client.HistoryRecord{deposit(1, 10*time.Minute)}), historyNow.UnixMilli()).Counted != 1 {
 		t.Fatal("record not counted")
 	}
-	a.Publish(l.Snapshot())
+	a.show(l.Snapshot())
 	pg.Refresh() // the page
 	page := pg.Generation()
 	if page == before {

@@ -3,7 +3,6 @@ package collector
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-kit/log"
@@ -131,92 +130,11 @@ var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 // exchange's clock stays in the state file, for the next exporter to judge.
 func (c *TokenHistoryCollector) handOver(h *Handoff) {
 	for _, a := range c.accounts {
-		if a.reader.Judged() {
+		if a.judged() {
 			h.put(handedHistory, a.name, a.live.Load().Export())
 		}
 	}
 }
-
-// historyAccount schedules the polls of one account's ledger.Reader and
-// shows what it finds: it is the reader's ledger.Observer.
-type historyAccount struct {
-	name   string
-	api    TokenHistoryAPI
-	reader *ledger.Reader
-	// live is the reader's ledger, as others find it.
-	live   *liveLedger
-	logger log.Logger
-	// pageSize is the rows per history page; tests lower it to page a lot.
-	pageSize int
-	// snap is what scrapes read; published counts the changes of what
-	// they read.
-	snap      atomic.Pointer[ledger.Snapshot]
-	published atomic.Uint64
-	// cap counts the records the ledger counted under ledger.Other (see
-	// Config.SeriesPerEndpoint), folded up to the last publication.
-	cap    *seriesCap
-	folded uint64
-	// save is historyOptions.save; tests swap it.
-	save         func(account string, st ledger.State) error
-	inconsistent atomic.Uint64
-	outside      atomic.Uint64
-	malformed    atomic.Uint64
-}
-
-var _ ledger.Observer = (*historyAccount)(nil)
-
-// newHistoryAccount polls l, after judging restored (nil when l does not
-// come from the state file).
-func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, restored *ledger.Restored, opts historyOptions,
-	logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, live: newLiveLedger(l), logger: logger, pageSize: client.MaxPageSize, save: opts.save}
-	rc := ledger.ReaderConfig{LateInterval: opts.lateInterval, SkipMalformedAfter: opts.skipMalformedAfter, Restored: restored}
-	if opts.save != nil {
-		rc.Save = func(st ledger.State) error { return a.save(name, st) }
-	}
-	a.reader = ledger.NewReader(l, rc, a)
-	a.Publish(l.Snapshot())
-	return a
-}
-
-// poll is one poll of the account's token history; it reports as left out
-// the skipped malformed rows its window held.
-func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
-	n, err := a.reader.Poll(ctx, historySource{api: a.api, pageSize: a.pageSize, progress: progress})
-	if err != nil {
-		return leftOut{}, err
-	}
-	return leftOut{skipped: n}, nil
-}
-
-// Publish implements ledger.Observer.
-func (a *historyAccount) Publish(s ledger.Snapshot) {
-	if a.cap != nil {
-		a.cap.note(int(s.FoldedRecords - a.folded))
-	}
-	a.folded = s.FoldedRecords
-	a.snap.Store(&s)
-	a.published.Add(1)
-}
-
-// Count implements ledger.Observer.
-func (a *historyAccount) Count(c ledger.Counts) {
-	a.inconsistent.Add(uint64(c.Inconsistent))
-	a.outside.Add(uint64(c.Outside))
-	a.malformed.Add(uint64(c.Malformed))
-	a.published.Add(1) // a counter changed: regather
-}
-
-// Note implements ledger.Observer.
-func (a *historyAccount) Note(n ledger.Note) {
-	lvl := [...]func(log.Logger) log.Logger{
-		ledger.NoteDebug: level.Debug, ledger.NoteInfo: level.Info, ledger.NoteWarn: level.Warn, ledger.NoteError: level.Error,
-	}[n.Level]
-	lvl(a.logger).Log(append([]any{"msg", n.Msg, "account", a.name}, n.KV...)...)
-}
-
-// Replaced implements ledger.Observer.
-func (a *historyAccount) Replaced(l *ledger.Ledger) { a.live.replace(l) }
 
 // generation changes whenever any account publishes a new snapshot: most
 // polls count nothing new, and regathering ~8,000 unchanged series after
@@ -314,7 +232,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	opts := historyOptions{lateInterval: cfg.HistoryLateInterval, skipMalformedAfter: cfg.HistorySkipMalformedAfter, save: save}
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
-		var r *ledger.Restored
+		var r *restoredState
 		if st, ok := handed[ledger.State](cfg, handedHistory, a.Name); ok {
 			// Judged already, by the exporter it comes from.
 			var err error
@@ -327,7 +245,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
 			warnSetAside(cfg.Logger, a.Name, l)
-			r = &ledger.Restored{State: st, Fresh: fresh, SetAside: func() (string, error) { return cfg.State.SetAside(a.Name, time.Now()) }}
+			r = &restoredState{state: st, fresh: fresh, setAside: func() (string, error) { return cfg.State.SetAside(a.Name, time.Now()) }}
 		}
 		ha := newHistoryAccount(a.Name, a.API, l, r, opts, cfg.Logger)
 		b.e.ledgers[a.Name] = ha.live

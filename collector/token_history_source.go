@@ -7,8 +7,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// historySource is an account's token history as its ledger.Reader reads
-// it: the one place where the client's pages become the ledger's.
+// historySource is an account's token history as one poll reads it.
 type historySource struct {
 	api TokenHistoryAPI
 	// pageSize is the rows per page asked for.
@@ -17,35 +16,25 @@ type historySource struct {
 	progress func()
 }
 
-var _ ledger.Source = historySource{}
-
-// Pages implements ledger.Source.
-func (s historySource) Pages(ctx context.Context, q ledger.Query, fn func(ledger.FetchedPage) error) error {
-	return s.api.TokenHistoryPages(ctx, client.HistoryQuery{StartTime: q.StartMs, EndTime: q.EndMs, PageSize: q.PageSize},
-		func(p client.HistoryPage) error {
-			err := fn(fromClient(p))
-			s.progress()
-			return err
-		})
+// pages reads the rows of q page by page, in the exchange's order, handing
+// each page to fn; it stops at the first error, fn's included, and returns
+// it.
+func (s historySource) pages(ctx context.Context, q client.HistoryQuery, fn func(client.HistoryPage) error) error {
+	return s.api.TokenHistoryPages(ctx, q, func(p client.HistoryPage) error {
+		err := fn(p)
+		s.progress()
+		return err
+	})
 }
 
-// Now implements ledger.Source.
-func (s historySource) Now() (int64, bool) {
-	_, known := s.api.ClockOffset()
+// now is the exchange's time, in Unix ms, as the local clock corrected by
+// the last offset an answer told; known is false before one did.
+func (s historySource) now() (ms int64, known bool) {
+	_, known = s.api.ClockOffset()
 	return s.api.ServerNow().UnixMilli(), known
 }
 
-// PageSize implements ledger.Source.
-func (s historySource) PageSize() int { return s.pageSize }
-
-func fromClient(p client.HistoryPage) ledger.FetchedPage {
-	fp := ledger.FetchedPage{Records: toLedger(p.Records), Total: p.Meta.Total, ServerTimeMs: p.ServerTimeMs}
-	for _, m := range p.Malformed {
-		fp.Malformed = append(fp.Malformed, ledger.MalformedRow{Key: m.Key, ID: m.ID, Err: m.Err})
-	}
-	return fp
-}
-
+// toLedger is the one place where the client's rows become the ledger's.
 func toLedger(recs []client.HistoryRecord) []ledger.Record {
 	out := make([]ledger.Record, len(recs))
 	for i, r := range recs {

@@ -9,7 +9,7 @@ import (
 type Page struct {
 	Records []Record
 	// Others identify rows of the page that are not records (malformed rows
-	// the Reader skipped): they count toward meta.total all the same.
+	// the poll skipped): they count toward meta.total all the same.
 	Others []string
 	// Total is meta.total as the exchange sent it.
 	Total int
@@ -78,7 +78,7 @@ func (c *PollCheck) Consistent() bool {
 }
 
 // Short reports whether meta.total held steady but fewer distinct records
-// arrived: a read the Reader may complete in smaller slices.
+// arrived: a read the poll may complete in smaller slices.
 func (c *PollCheck) Short() bool { return c.steady() && c.Distinct() < c.total }
 
 // steady reports whether pages arrived and meta.total was the same on each.

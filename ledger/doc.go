@@ -1,10 +1,11 @@
 // Package ledger counts an account's token history records exactly once
 // while the exporter reads the history again and again through overlapping
-// time windows. It imports nothing from this module and does no I/O of its
-// own: a Reader polls the history through a Source (the client's pages, as
-// the collector adapts them), counts it into a Ledger, saves the Ledger's
-// State through the function it is given, and tells an Observer what to
-// publish. The collector schedules the polls and shows what it is told.
+// time windows. It is arithmetic: it imports nothing from this module, does
+// no I/O and calls nothing back. The collector's poll loop asks a Ledger for
+// the window to read, hands it each page as it arrives (ObservePage, with a
+// PollCheck to judge the pages), tells it how the read ended (Finish,
+// Complete), asks it for the late sweep's slices (NextSweep, SweepRead),
+// and saves and publishes what Export and Snapshot return.
 //
 // # Cursor
 //
@@ -37,7 +38,7 @@
 // cursor by the late window (see Late sweep). A row older than the horizon
 // (less TruncationSlack) cannot be told apart from one counted before its id
 // was forgotten; ObservePage reports such rows instead of counting them, and
-// the Reader fails the poll loudly. A row between the horizon and the
+// the poll fails loudly. A row between the horizon and the
 // cursor is counted if it is new: the exchange returned it although it lies
 // before the window, perhaps because it sends times in whole seconds.
 //
@@ -45,7 +46,7 @@
 //
 // Nothing documents when a record becomes visible relative to its
 // timestamp. A record listed after the overlap has passed it would never be
-// counted by the regular polls, so from time to time the Reader sweeps
+// counted by the regular polls, so from time to time the poll sweeps
 // the late window behind the cursor ([max(horizon, now − late window),
 // cursor)) in time slices that each fit one page, a few per poll. Records it
 // finds that were never counted are counted now, and counted as late.
@@ -57,7 +58,7 @@
 // page that may be capped finds rows an understated total leaves out). If the exchange
 // reports more rows than it ever serves, no poll is consistent and the
 // cursor would never move. So a poll whose total held steady but came up
-// short (and that the Reader could not complete by reading the window
+// short (and that the poll could not complete by reading the window
 // again in smaller slices) leaves its end pending; a later steady poll that
 // counts nothing new up to that end has read the window again and found
 // what the first read found: the window is as complete as the exchange will
@@ -67,19 +68,18 @@
 //
 // # Saving before publishing
 //
-// A poll counts records page by page. Without a state file the Reader
-// hands the totals out for publication after each page that counted one;
-// with one, only once the state file holds them, at the end of the poll: a
-// counter shown before it is saved would go back after a crash, which
-// Prometheus reads as a reset. After a failed write the totals shown stay
-// the saved ones until a write succeeds.
+// Export (the State to save) and Snapshot (the totals to show) are apart so
+// that the poll loop can show only what the state file holds: a counter
+// shown before it is saved would go back after a crash, which Prometheus
+// reads as a reset. Without a state file the loop shows the totals after
+// each page that counted a record.
 //
 // # A saved state
 //
-// A cursor loaded from the state file is judged against the exchange's
-// clock before the first poll (a host whose clock is behind at boot would
-// find a good cursor in its future); one too far ahead is set aside and the
-// account counts from zero.
+// State.Check judges a cursor loaded from the state file against the
+// exchange's clock before the first poll (a host whose clock is behind at
+// boot would find a good cursor in its future); the poll loop sets one too
+// far ahead aside and the account counts from zero.
 //
 // # Tallies: transfers, funding fees; withdrawals
 //

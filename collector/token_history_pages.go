@@ -1,4 +1,4 @@
-package ledger
+package collector
 
 import (
 	"context"
@@ -6,6 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/go-kit/log/level"
+
+	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // errStopPaging ends a read after its first page.
@@ -13,7 +18,7 @@ var errStopPaging = errors.New("first page read")
 
 // read is what one read of a window brought.
 type read struct {
-	check PollCheck
+	check ledger.PollCheck
 	pages int
 	// times are the timestamps of every sampleEvery-th record read, for
 	// cutting the window into slices; serverMs is the latest server time of
@@ -23,21 +28,22 @@ type read struct {
 	rows        int
 	serverMs    int64
 	// unplaceable and malformed are the rows that fail the poll.
-	unplaceable []Record
-	malformed   []MalformedRow
+	unplaceable []ledger.Record
+	malformed   []client.MalformedRow
 }
 
 // readWindow reads [start, end] page by page (only the first page when
 // firstOnly), counting records as they arrive.
-func (r *Reader) readWindow(ctx context.Context, src Source, start, end int64, firstOnly bool) (*read, error) {
-	size := src.PageSize()
+func (a *historyAccount) readWindow(ctx context.Context, src historySource, start, end int64, firstOnly bool) (*read, error) {
+	size := src.pageSize
 	rd := &read{sampleEvery: max(1, size/64)}
-	err := src.Pages(ctx, Query{StartMs: start, EndMs: end, PageSize: size}, func(p FetchedPage) error {
-		cp := Page{Records: p.Records, Total: p.Total}
+	err := src.pages(ctx, client.HistoryQuery{StartTime: start, EndTime: end, PageSize: size}, func(p client.HistoryPage) error {
+		recs := toLedger(p.Records)
+		cp := ledger.Page{Records: recs, Total: p.Meta.Total}
 		for _, m := range p.Malformed {
-			if r.skipped[m.Key] {
+			if a.skipped[m.Key] {
 				cp.Others = append(cp.Others, m.Key)
-				r.leftOut[m.Key] = true
+				a.leftOut[m.Key] = true
 			} else {
 				rd.malformed = append(rd.malformed, m)
 			}
@@ -45,17 +51,17 @@ func (r *Reader) readWindow(ctx context.Context, src Source, start, end int64, f
 		rd.check.Page(cp)
 		rd.pages++
 		rd.serverMs = max(rd.serverMs, p.ServerTimeMs)
-		obs := r.l.ObservePage(p.Records, end)
+		obs := a.l.ObservePage(recs, end)
 		if obs.Counted > 0 {
-			r.countedRecords()
+			a.countedRecords()
 		}
 		if obs.Outside > 0 {
-			r.obs.Count(Counts{Outside: obs.Outside})
+			a.count(&a.outside, obs.Outside)
 		}
 		rd.unplaceable = append(rd.unplaceable, obs.Unplaceable...)
 		for _, rec := range p.Records {
 			if rd.rows%rd.sampleEvery == 0 {
-				rd.times = append(rd.times, rec.TimestampMs)
+				rd.times = append(rd.times, rec.Timestamp)
 			}
 			rd.rows++
 		}
@@ -73,7 +79,7 @@ func (r *Reader) readWindow(ctx context.Context, src Source, start, end int64, f
 // rowErrors fails the poll for rows it cannot count: rows too old to tell
 // apart from records counted before, and malformed rows until they have
 // failed SkipMalformedAfter polls, when they are skipped and counted as such.
-func (r *Reader) rowErrors(rd *read) error {
+func (a *historyAccount) rowErrors(rd *read) error {
 	var errs []error
 	if n := len(rd.unplaceable); n > 0 {
 		u := rd.unplaceable[0]
@@ -83,22 +89,22 @@ func (r *Reader) rowErrors(rd *read) error {
 	}
 	failing := 0
 	for _, m := range rd.malformed {
-		if r.skipped[m.Key] {
+		if a.skipped[m.Key] {
 			continue
 		}
-		r.malformedFails[m.Key]++
-		if n := r.cfg.SkipMalformedAfter; n > 0 && r.malformedFails[m.Key] >= n {
-			delete(r.malformedFails, m.Key)
-			r.skipped[m.Key] = true
-			r.leftOut[m.Key] = true
-			r.obs.Count(Counts{Malformed: 1})
-			r.note(NoteWarn, "skipping a malformed token history row; its amount is not counted",
+		a.malformedFails[m.Key]++
+		if n := a.opts.skipMalformedAfter; n > 0 && a.malformedFails[m.Key] >= n {
+			delete(a.malformedFails, m.Key)
+			a.skipped[m.Key] = true
+			a.leftOut[m.Key] = true
+			a.count(&a.malformed, 1)
+			a.note(level.Warn, "skipping a malformed token history row; its amount is not counted",
 				"id", m.ID, "row", m.Key, "failed_polls", n, "err", m.Err)
 			continue
 		}
 		if failing == 0 {
 			errs = append(errs, fmt.Errorf("malformed token history row id %q (%s): failed %d polls, skipped after %d (--token-history.skip-malformed-after)",
-				m.ID, m.Err, r.malformedFails[m.Key], r.cfg.SkipMalformedAfter))
+				m.ID, m.Err, a.malformedFails[m.Key], a.opts.skipMalformedAfter))
 		}
 		failing++
 	}
@@ -114,12 +120,12 @@ func (r *Reader) rowErrors(rd *read) error {
 // rows that share a timestamp differently on each page. It reports whether
 // every slice fitted; it gives up, leaving the window to Finish, after a
 // bounded number of requests or at a millisecond that holds more than a page.
-func (r *Reader) readInSlices(ctx context.Context, src Source, start, end int64, first *read) (bool, error) {
+func (a *historyAccount) readInSlices(ctx context.Context, src historySource, start, end int64, first *read) (bool, error) {
 	type slice struct{ from, to int64 }
 	var todo []slice
 	slices.Sort(first.times)
 	from := start
-	size := src.PageSize()
+	size := src.pageSize
 	step := max(1, size/2/first.sampleEvery)
 	for i := step; i < len(first.times); i += step {
 		if t := first.times[i]; t > from && t < end {
@@ -138,11 +144,11 @@ func (r *Reader) readInSlices(ctx context.Context, src Source, start, end int64,
 		todo = todo[1:]
 		// Slices share their boundary millisecond, so whether the exchange
 		// includes startTime and endTime or not, no record falls between.
-		rd, err := r.readWindow(ctx, src, s.from, s.to, true)
+		rd, err := a.readWindow(ctx, src, s.from, s.to, true)
 		if err != nil {
 			return false, err
 		}
-		if err := r.rowErrors(rd); err != nil {
+		if err := a.rowErrors(rd); err != nil {
 			return false, err
 		}
 		if rd.pages > 0 && rd.check.Distinct() >= rd.check.Total() && rd.check.Distinct() < size {
@@ -159,32 +165,32 @@ func (r *Reader) readInSlices(ctx context.Context, src Source, start, end int64,
 
 // sweep reads a few slices of the late sweep (see the package comment),
 // unless the regular poll needed many pages.
-func (r *Reader) sweep(ctx context.Context, src Source, pages int) error {
-	if r.cfg.LateInterval <= 0 || pages > sweepSkipAfterPages {
+func (a *historyAccount) sweep(ctx context.Context, src historySource, pages int) error {
+	if a.opts.lateInterval <= 0 || pages > sweepSkipAfterPages {
 		return nil
 	}
-	now, _ := src.Now()
-	size := src.PageSize()
+	now, _ := src.now()
+	size := src.pageSize
 	for range sweepRequestsPerPoll {
-		from, to, ok := r.l.NextSweep(now, r.cfg.LateInterval)
+		from, to, ok := a.l.NextSweep(now, a.opts.lateInterval)
 		if !ok {
 			return nil
 		}
 		// One millisecond beyond each side, so the slice is whole whether
 		// the exchange includes the bounds or not; SweepRead keeps [from, to].
-		var recs []Record
+		var recs []ledger.Record
 		total, rows := 0, 0
-		err := src.Pages(ctx, Query{StartMs: from - 1, EndMs: to + 1, PageSize: size}, func(p FetchedPage) error {
-			recs, total = p.Records, p.Total
+		err := src.pages(ctx, client.HistoryQuery{StartTime: from - 1, EndTime: to + 1, PageSize: size}, func(p client.HistoryPage) error {
+			recs, total = toLedger(p.Records), p.Meta.Total
 			rows = len(p.Records) + len(p.Malformed)
 			return errStopPaging
 		})
 		if err != nil && !errors.Is(err, errStopPaging) {
 			return fmt.Errorf("late sweep: %w", err)
 		}
-		if n := r.l.SweepRead(from, to, recs, rows < size && rows >= total); n > 0 {
-			r.countedRecords()
-			r.note(NoteInfo, "late sweep counted token history records the regular polls missed; consider a longer --token-history.overlap",
+		if n := a.l.SweepRead(from, to, recs, rows < size && rows >= total); n > 0 {
+			a.countedRecords()
+			a.note(level.Info, "late sweep counted token history records the regular polls missed; consider a longer --token-history.overlap",
 				"records", n, "from_ms", from, "to_ms", to)
 		}
 	}
