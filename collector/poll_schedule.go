@@ -21,15 +21,16 @@ func pollPhase(name string, interval time.Duration) time.Duration {
 }
 
 // nextPoll is when the poll after one due at due is due, asked at now when
-// that poll returned: at the first slot, the instants t where
-// (t - phase) mod interval is 0, at least half an interval after due. A
-// poll on its slot is followed by the next slot, an interval later. The
+// that poll, begun at began, returned: at the first slot, the instants t
+// where (t - phase) mod interval is 0, at least half an interval after due.
+// A poll on its slot is followed by the next slot, an interval later. The
 // first poll, at start, moves onto the slots at least half an interval
 // later (the per-account budgets assume polls an interval apart). When that
 // slot has passed (the poll waited its turn at the rate cap, or ran long),
-// the next poll is due at once, as the data is already late, and the one
-// after it goes back onto the slots.
-func nextPoll(due, now time.Time, interval, phase time.Duration) time.Time {
+// the next poll is due at once, as the data is already late, but no sooner
+// than half an interval after the late one began, so that two polls never
+// come back to back; the one after goes back onto the slots.
+func nextPoll(due, began, now time.Time, interval, phase time.Duration) time.Time {
 	if interval <= 0 {
 		return now
 	}
@@ -43,7 +44,14 @@ func nextPoll(due, now time.Time, interval, phase time.Duration) time.Time {
 		next = earliest.Add(interval - off)
 	}
 	if next.Before(now) {
-		return now
+		return laterOf(now, began.Add(interval/2))
 	}
 	return next
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -82,11 +82,11 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		start := time.Unix(0, rng.Int64N(int64(100*365*24*time.Hour)))
 		if i%10 == 0 {
 			// At start exactly on a slot, or half an interval before one.
-			start = nextPoll(start, start, interval, phase).Add(-interval / 2 * time.Duration(i%20/10))
+			start = nextPoll(start, start, start, interval, phase).Add(-interval / 2 * time.Duration(i%20/10))
 		}
 		// The first poll returns within half an interval.
 		returned := start.Add(time.Duration(rng.Int64N(int64(interval/2) + 1)))
-		next := nextPoll(start, returned, interval, phase)
+		next := nextPoll(start, start, returned, interval, phase)
 		if gap := next.Sub(start); gap < interval/2 || gap >= interval+interval/2 || !onSlot(next, interval, phase) {
 			t.Fatalf("interval %s, phase %s, first poll at %s: next at %s, %s later; want on a slot, between %s and %s later",
 				interval, phase, start.UTC(), next.UTC(), gap, interval/2, interval+interval/2)
@@ -94,7 +94,7 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		for range 3 {
 			// Each poll returns before the next slot.
 			returned := next.Add(time.Duration(rng.Int64N(int64(interval))))
-			after := nextPoll(next, returned, interval, phase)
+			after := nextPoll(next, next, returned, interval, phase)
 			if after.Sub(next) != interval || !onSlot(after, interval, phase) {
 				t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want an interval later", interval, phase, next.UTC(), after.UTC())
 			}
@@ -102,7 +102,7 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		}
 		// A poll that runs for up to three intervals.
 		returned = next.Add(time.Duration(rng.Int64N(int64(3 * interval))))
-		after := nextPoll(next, returned, interval, phase)
+		after := nextPoll(next, next, returned, interval, phase)
 		switch slot := next.Add(interval); {
 		case !returned.After(slot) && !after.Equal(slot):
 			t.Fatalf("interval %s, phase %s, poll at %s returned at %s: next at %s; want the next slot, %s",
@@ -111,8 +111,15 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 			t.Fatalf("interval %s, phase %s, poll at %s returned at %s, past the next slot: next at %s; want at once",
 				interval, phase, next.UTC(), returned.UTC(), after.UTC())
 		}
+		// A poll that waited its turn past its slot and returned at once is
+		// followed by the next half an interval after it began.
+		began := next.Add(interval + time.Duration(rng.Int64N(int64(interval))))
+		if late := nextPoll(next, began, began, interval, phase); !late.Equal(began.Add(interval / 2)) {
+			t.Fatalf("interval %s, phase %s, poll due at %s began and returned at %s: next at %s; want half an interval after it began",
+				interval, phase, next.UTC(), began.UTC(), late.UTC())
+		}
 		// A poll at once, off the slots, is followed by a slot again.
-		if again := nextPoll(after, after, interval, phase); !onSlot(again, interval, phase) || again.Sub(after) < interval/2 || again.Sub(after) >= interval+interval/2 {
+		if again := nextPoll(after, after, after, interval, phase); !onSlot(again, interval, phase) || again.Sub(after) < interval/2 || again.Sub(after) >= interval+interval/2 {
 			t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want on a slot, between %s and %s later",
 				interval, phase, after.UTC(), again.UTC(), interval/2, interval+interval/2)
 		}

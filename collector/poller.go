@@ -146,6 +146,7 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 		started := due
 		mu.Unlock()
 		p.atTurn(ctx, func(ctx context.Context) {
+			began := time.Now()
 			p.pollOnce(ctx)
 			mu.Lock()
 			defer mu.Unlock()
@@ -155,7 +156,7 @@ func (p *poller) start(ctx context.Context, stopped func()) {
 				return
 			}
 			now := time.Now()
-			due = nextPoll(started, now, p.interval, phase)
+			due = nextPoll(started, began, now, p.interval, phase)
 			timer.Reset(due.Sub(now))
 		})
 	})
