@@ -26,7 +26,9 @@ const minFairShare = 0.75
 // fastPoll is the longest default interval of the pollers whose gaps bound
 // the longest wait: they poll several times a window and, under a cap
 // below the accounts' need, run behind, so that the time between two of
-// their requests is the later one's wait for its turns plus a round trip.
+// their requests is the later one's wait for its turns plus a round trip,
+// and at most half an interval the poller keeps between a late poll and
+// the next (collector's nextPoll).
 const fastPoll = 15 * time.Second
 
 // capRow is what one account got in the rate cap run's window.
@@ -215,10 +217,12 @@ func reportRateCap(r *report, limit float64, rows []capRow, public int, all []ti
 	r.add("rate cap: mean wait for a slot per account, median (max)", quantile(waits, 0.5), slices.Max(waits), "", true, false, "(the exporter's own counters over the window)")
 	// Turn by turn, a request waits at most for one slot of each request
 	// ahead in its account's queue (a request of each other poller), each
-	// a round of every account's turn and the public client's.
-	bound := time.Duration(float64(perAccountPollers()*(len(rows)+1)) / limit * 1.1 * float64(time.Second))
+	// a round of every account's turn and the public client's; its poll
+	// came at most half an interval after the poll before began.
+	bound := time.Duration(float64(perAccountPollers()*(len(rows)+1))/limit*1.1*float64(time.Second)) + fastPoll/2
 	r.add("rate cap: longest wait of one account (bound)", longest.longestGap, bound, "", longest.longestGap <= bound, true,
-		fmt.Sprintf("(%s %s; at most %d pollers x %d queues / cap, + 10 %% for round trips: nobody starved)", longest.account, longest.gapEndpoint, perAccountPollers(), len(rows)+1))
+		fmt.Sprintf("(%s %s; at most %d pollers x %d queues / cap, + 10 %% for round trips, + %s between a late poll and the next: nobody starved)",
+			longest.account, longest.gapEndpoint, perAccountPollers(), len(rows)+1, fastPoll/2))
 	perSecond := float64(len(all)) / window.Seconds()
 	r.add("rate cap: requests/s, whole process, over the window", fmt.Sprintf("%.2f", perSecond), fmt.Sprintf("%.2f", limit), "/s", len(all) <= int(limit*window.Seconds())+2, true,
 		fmt.Sprintf("(%d requests in %s; %.2f of the cap)", len(all), window.Round(time.Second), perSecond/limit))
