@@ -5,7 +5,7 @@
 # with PASS/FAIL (see docs/performance.md).
 #
 #   bash scripts/loadtest.sh            # full run, about 11 minutes (2.5 of them the rate cap run)
-#   bash scripts/loadtest.sh --short    # CI run, about 7 minutes, without the realistic-size growth row
+#   bash scripts/loadtest.sh --short    # CI run, about 9 minutes, without the realistic-size growth row
 #   bash scripts/loadtest.sh --chart=docs/loadtest-growth.png   # also draw the cost growth
 #   bash scripts/loadtest.sh --strict   # also fail on missed timing ratios
 #
@@ -13,8 +13,10 @@
 # hard invariant fails: a 429, inexact counters, more exchange requests
 # under scrape load, RSS at or above 50 MB (50,000,000 bytes) on the large
 # account; at 100 accounts, RSS above 150 MB, an account's budget exceeded
-# at the fake, or /-/ready later than 2 s after the first polls' answers; under
-# a rate cap at half what 100 accounts need, an account starved or the cap exceeded.
+# at the fake, or /-/ready later than 2 s after the first polls' answers, or
+# data older at scrape (p99) than its interval + 1 s (positions) or + 2 s;
+# under a rate cap at half what 100 accounts need, an account starved or the
+# cap exceeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
@@ -27,7 +29,7 @@ go build -o "$work/loadtest" ./cmd/loadtest
 args=()
 for a in "$@"; do
   case "$a" in
-    --short) args+=(--latency-duration=3s --load-duration=6s --growth-realistic-accounts=0 --rate-cap-window=30s) ;;
+    --short) args+=(--latency-duration=3s --load-duration=6s --growth-realistic-accounts=0 --rate-cap-window=30s --growth-age-window=20s) ;;
     *) args+=("$a") ;;
   esac
 done
