@@ -120,7 +120,7 @@ func TestBinaryCapsTheSeriesAnExchangeDecides(t *testing.T) {
 // TestHostileExchangeMemory is the measurement of docs/reliability.md: the
 // default cap against 100,000 history tokens and a token network list near
 // the 8 MiB answer cap, with a peak RSS under 200 MB. Set
-// WOOX_HOSTILE_RUN=1 to run it (about two minutes; .ci/run does).
+// WOOX_HOSTILE_RUN=1 to run it (a few minutes; .ci/run does).
 func TestHostileExchangeMemory(t *testing.T) {
 	if os.Getenv("WOOX_HOSTILE_RUN") == "" {
 		t.Skip("WOOX_HOSTILE_RUN not set")
