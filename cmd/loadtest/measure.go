@@ -189,18 +189,22 @@ func sumOf(mfs []*dto.MetricFamily, name string) float64 {
 	return s
 }
 
-// requestCount is how many requests the fake received, and how many of
-// them it answered 429.
-type requestCount struct{ total, tooMany int }
+// requestCount is how many requests the fake received, how many of them
+// it answered 429, and how many each endpoint received.
+type requestCount struct {
+	total, tooMany int
+	byEndpoint     map[string]int
+}
 
 // countRequests counts the requests the fake received in [from, to).
 func countRequests(fake *fakeexchange.Exchange, from, to time.Time) requestCount {
-	var c requestCount
+	c := requestCount{byEndpoint: map[string]int{}}
 	for _, q := range fake.Requests() {
 		if q.Time.Before(from) || !q.Time.Before(to) {
 			continue
 		}
 		c.total++
+		c.byEndpoint[q.Endpoint]++
 		if q.Status == http.StatusTooManyRequests {
 			c.tooMany++
 		}
