@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/woox-exporter/woox_exporter/internal/server"
 )
@@ -40,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer, env []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", exporterName, nameFlag(args, err))
+		fmt.Fprintf(stderr, "%s: %v\n", exporterName, withDoubleDash(args, nameFlag(args, err)))
 		return 2
 	}
 	logger, slogger := newLogger(stderr, o.logFormat, o.logLevel)
@@ -69,6 +70,26 @@ func run(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	w.logStart(store)
 	return w.serveUntilStopped(exporter, listeners, slogger)
+}
+
+// withDoubleDash adds to kingpin's "unknown short flag '-c'" the long flag
+// meant, when the argument was a long flag written with one dash
+// (-config.file, as Go's flag package takes it).
+func withDoubleDash(args []string, err error) error {
+	letter, ok := strings.CutPrefix(err.Error(), "unknown short flag '-")
+	if !ok || len(letter) < 1 {
+		return err
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] == letter[0] {
+			name, _, _ := strings.Cut(a[1:], "=")
+			return fmt.Errorf("%w: long flags take two dashes, as in --%s", err, name)
+		}
+	}
+	return err
 }
 
 func fail(stderr io.Writer, err error) int {

@@ -113,6 +113,24 @@ func TestBadFlagValuesNameTheirFlag(t *testing.T) {
 	}
 }
 
+// A long flag written with one dash, as Go's flag package takes it, gets
+// the spelling kingpin wants; a short flag that does not exist does not.
+func TestLongFlagWithOneDashSuggestsTwo(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-config.file=/nowhere.yml"}, exporterName + ": unknown short flag '-c': long flags take two dashes, as in --config.file\n"},
+		{[]string{"-web.listen-address", ":1"}, exporterName + ": unknown short flag '-w': long flags take two dashes, as in --web.listen-address\n"},
+		{[]string{"-x", "-config.file=/nowhere.yml"}, exporterName + ": unknown short flag '-x'\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr, nil); code != 2 || stderr.String() != tc.want {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
 // An http:// exchange URL to a remote host is refused naming the flag and
 // its fix; --woox.allow-plain-http lets it through.
 func TestPlainHTTPRefusalNamesTheFlagAndItsFix(t *testing.T) {

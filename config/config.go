@@ -65,20 +65,20 @@ func ReadVariables(accounts []Account) map[string]bool {
 
 // Load resolves the accounts to scrape: from the YAML file at path when path
 // is not empty (the environment is then ignored), else from the environment.
-// It returns nil, nil when neither describes any account. A nil getenv means
-// os.Getenv.
-func Load(path string, getenv func(string) string) ([]Account, error) {
+// It returns nil, nil when neither describes any account. A nil lookup means
+// os.LookupEnv.
+func Load(path string, lookup Lookup) ([]Account, error) {
 	if path != "" {
-		accounts, err := LoadFile(path, getenv)
+		accounts, err := LoadFile(path, lookup)
 		if err == nil {
-			err = checkEnvBesideFile(accounts, orGetenv(getenv))
+			err = checkEnvBesideFile(accounts, orLookupEnv(lookup))
 		}
 		if err != nil {
 			return nil, err
 		}
 		return accounts, nil
 	}
-	acc, err := FromEnv(getenv)
+	acc, err := FromEnv(lookup)
 	if err != nil || acc == nil {
 		return nil, err
 	}
@@ -87,9 +87,9 @@ func Load(path string, getenv func(string) string) ([]Account, error) {
 
 // checkEnvBesideFile refuses the single account's variables beside a config
 // file, unless the file reads one of them itself.
-func checkEnvBesideFile(accounts []Account, getenv func(string) string) error {
+func checkEnvBesideFile(accounts []Account, lookup Lookup) error {
 	for _, v := range []string{EnvAPIKey, EnvAPISecret, EnvAPISecretFile} {
-		if getenv(v) == "" {
+		if value, _ := lookup(v); value == "" {
 			continue
 		}
 		if v != EnvAPIKey && slices.ContainsFunc(accounts, func(a Account) bool { return a.SecretEnv == v }) {
@@ -100,9 +100,14 @@ func checkEnvBesideFile(accounts []Account, getenv func(string) string) error {
 	return nil
 }
 
-func orGetenv(getenv func(string) string) func(string) string {
-	if getenv == nil {
-		return os.Getenv
+// Lookup finds an environment variable, as os.LookupEnv does: set is false
+// when it is not set at all, so that a variable set but empty can be told
+// from one missing.
+type Lookup func(name string) (value string, set bool)
+
+func orLookupEnv(lookup Lookup) Lookup {
+	if lookup == nil {
+		return os.LookupEnv
 	}
-	return getenv
+	return lookup
 }

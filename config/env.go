@@ -11,10 +11,17 @@ import (
 // "default": WOOX_API_KEY plus exactly one of WOOX_API_SECRET (the secret
 // itself) or WOOX_API_SECRET_FILE (a file holding it, which users other than
 // its owner and group can neither read nor write). It returns nil, nil when
-// none of the three variables is set. A nil getenv means os.Getenv.
-func FromEnv(getenv func(string) string) (*Account, error) {
-	getenv = orGetenv(getenv)
-	key, secret, secretFile := getenv(EnvAPIKey), getenv(EnvAPISecret), getenv(EnvAPISecretFile)
+// none of the three variables is set. A nil lookup means os.LookupEnv.
+func FromEnv(lookup Lookup) (*Account, error) {
+	lookup = orLookupEnv(lookup)
+	for _, name := range []string{EnvAPIKey, EnvAPISecret, EnvAPISecretFile} {
+		if value, set := lookup(name); set && value == "" {
+			return nil, fmt.Errorf("environment: %s is set but empty: give it a value, or unset it", name)
+		}
+	}
+	key, _ := lookup(EnvAPIKey)
+	secret, _ := lookup(EnvAPISecret)
+	secretFile, _ := lookup(EnvAPISecretFile)
 
 	switch {
 	case key == "" && secret == "" && secretFile == "":

@@ -21,9 +21,12 @@ func writeSecretFile(t *testing.T, dir, name, content string, mode os.FileMode) 
 	return p
 }
 
-// fakeEnv is a getenv that sees only vars.
-func fakeEnv(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+// fakeEnv is a Lookup that sees only vars.
+func fakeEnv(vars map[string]string) Lookup {
+	return func(k string) (string, bool) {
+		v, ok := vars[k]
+		return v, ok
+	}
 }
 
 func TestFromEnv(t *testing.T) {
@@ -78,6 +81,21 @@ func TestFromEnv(t *testing.T) {
 			name:    "both secret variables without key",
 			env:     map[string]string{EnvAPISecret: testSecret, EnvAPISecretFile: good},
 			wantErr: []string{"WOOX_API_SECRET and WOOX_API_SECRET_FILE are both set"},
+		},
+		{
+			name:    "secret set but empty",
+			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecret: ""},
+			wantErr: []string{"environment: WOOX_API_SECRET is set but empty: give it a value, or unset it"},
+		},
+		{
+			name:    "secret file variable set but empty",
+			env:     map[string]string{EnvAPIKey: "key1", EnvAPISecretFile: ""},
+			wantErr: []string{"environment: WOOX_API_SECRET_FILE is set but empty"},
+		},
+		{
+			name:    "key set but empty",
+			env:     map[string]string{EnvAPIKey: "", EnvAPISecret: testSecret},
+			wantErr: []string{"environment: WOOX_API_KEY is set but empty"},
 		},
 		{
 			name:    "whitespace-only secret",

@@ -7,14 +7,17 @@ import (
 
 // LookupIn looks variables up in env (KEY=VALUE entries, as os.Environ
 // gives them); the last entry of a name wins, as with os.Getenv.
-func LookupIn(env []string) func(string) string {
+func LookupIn(env []string) Lookup {
 	vars := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			vars[k] = v
 		}
 	}
-	return func(k string) string { return vars[k] }
+	return func(k string) (string, bool) {
+		v, ok := vars[k]
+		return v, ok
+	}
 }
 
 // UnreadVariables are the names of the WOOX_ variables set in env that the

@@ -50,13 +50,13 @@ const (
 // exactly one of api_secret_file (a file that users other than its owner and
 // group can neither read nor write; a relative path is relative to the config
 // file's directory) or api_secret_env (the name of an environment variable,
-// looked up with getenv). An inline
+// looked up with lookup). An inline
 // api_secret and unknown fields are rejected, as is a file without accounts.
 //
 // The file must be a regular file of at most 1 MiB. Every problem found in
 // it is reported, one per line, as "file:line: field: what is wrong". A nil
-// getenv means os.Getenv.
-func LoadFile(path string, getenv func(string) string) ([]Account, error) {
+// lookup means os.LookupEnv.
+func LoadFile(path string, lookup Lookup) ([]Account, error) {
 	f, _, err := openRegularFile(path)
 	switch {
 	case errors.Is(err, errNotRegular):
@@ -72,7 +72,7 @@ func LoadFile(path string, getenv func(string) string) ([]Account, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read config file: %w", err)
 	}
-	l := &fileLoader{path: path, dir: filepath.Dir(path), getenv: orGetenv(getenv)}
+	l := &fileLoader{path: path, dir: filepath.Dir(path), lookup: orLookupEnv(lookup)}
 	return l.load(data)
 }
 
@@ -82,7 +82,7 @@ func LoadFile(path string, getenv func(string) string) ([]Account, error) {
 type fileLoader struct {
 	path   string
 	dir    string
-	getenv func(string) string
+	lookup Lookup
 	errs   []lineError
 }
 
@@ -357,9 +357,13 @@ func (l *fileLoader) secretFromEnv(path string, f field) Secret {
 	}
 	// The name is not echoed either: a WOO X secret (uppercase letters and
 	// digits) is a valid variable name too.
-	raw := l.getenv(f.value)
-	if raw == "" {
+	raw, set := l.lookup(f.value)
+	if !set {
 		l.errorf(f.line, path, "the environment variable it names is not set")
+		return Secret{}
+	}
+	if raw == "" {
+		l.errorf(f.line, path, "the environment variable it names is set but empty")
 		return Secret{}
 	}
 	s, err := cleanSecret(raw)

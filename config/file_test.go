@@ -43,6 +43,7 @@ func writeConfig(t *testing.T, content string) string {
 var testEnv = fakeEnv(map[string]string{
 	"WOOX_MAIN_SECRET":  envSecret,
 	"WOOX_BLANK_SECRET": " \n",
+	"WOOX_EMPTY_SECRET": "",
 })
 
 func TestLoadFileValid(t *testing.T) {
@@ -177,6 +178,15 @@ func TestLoadFileErrors(t *testing.T) {
     api_secret_env: WOOX_HEDGING_SECRET
 `,
 			want: []string{"config.yml:7: accounts[1].api_secret_env: the environment variable it names is not set"},
+		},
+		{
+			name: "api_secret_env set but empty",
+			config: `accounts:
+  - name: main
+    api_key: "KEY1"
+    api_secret_env: WOOX_EMPTY_SECRET
+`,
+			want: []string{"config.yml:4: accounts[0].api_secret_env: the environment variable it names is set but empty"},
 		},
 		{
 			name: "every problem is reported, in line order",

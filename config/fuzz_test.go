@@ -32,11 +32,11 @@ func FuzzLoadFile(f *testing.F) {
 		f.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "config.yml")
-	getenv := func(k string) string {
+	lookup := func(k string) (string, bool) {
 		if k == "UNSET" {
-			return ""
+			return "", false
 		}
-		return fuzzSecret
+		return fuzzSecret, true
 	}
 
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -46,7 +46,7 @@ func FuzzLoadFile(f *testing.F) {
 			t.Fatal(err)
 		}
 
-		accounts, err := LoadFile(cfg, getenv)
+		accounts, err := LoadFile(cfg, lookup)
 		if err != nil {
 			if accounts != nil {
 				t.Errorf("LoadFile returned accounts with an error: %v", err)

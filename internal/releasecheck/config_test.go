@@ -60,7 +60,7 @@ func configProblems(t *testing.T, unitPath, defaultPath, accountsPath string) []
 	if err := os.WriteFile(local, []byte(secretFileField.ReplaceAllString(string(b), "${1}"+secret)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := config.Load(local, func(string) string { return "" }); err != nil || len(fields) == 0 {
+	if _, err := config.Load(local, func(string) (string, bool) { return "", false }); err != nil || len(fields) == 0 {
 		problems = append(problems, accountsPath+" does not load as a configuration with its secrets in place: "+errString(err))
 	}
 	return problems
