@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/prometheus/common/version"
+
 	"github.com/woox-exporter/woox_exporter/internal/server"
 )
 
@@ -95,4 +97,39 @@ func withDoubleDash(args []string, err error) error {
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", exporterName, err)
 	return 1
+}
+
+// fillVersion fills what a release build's -ldflags would set from the
+// module's build info: `go install ...@v1.2.0` knows its version, and a
+// build in a git checkout knows its revision and commit time. Without
+// either, the version says devel rather than nothing.
+func fillVersion(info *debug.BuildInfo, ok bool) {
+	if version.Version != "" {
+		return
+	}
+	version.Version = "devel"
+	if !ok {
+		return
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		version.Version = v
+	}
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			if version.Revision == "" {
+				version.Revision = s.Value
+			}
+		case "vcs.time":
+			if version.BuildDate == "" {
+				version.BuildDate = s.Value
+			}
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if modified && version.Revision != "" {
+		version.Revision += "-modified"
+	}
 }
