@@ -43,7 +43,7 @@ func (w *wiring) serveUntilStopped(exporter *collector.Exporter, listeners []net
 	}()
 
 	err := server.Serve(ctx, listeners, server.Config{
-		Name: exporterName, Flags: w.o.web, MetricsPath: w.o.metricsPath, Source: live.Source(w.reg), Ready: live.Ready,
+		Name: exporterName, Flags: w.o.web, MetricsPath: w.o.metricsPath, Source: live.Source(w.reg), Ready: live.Ready, ReadyNote: live.ReadyNote,
 		Reload: reloadEndpoint, Profiling: w.o.profiling, Limits: server.DefaultLimits, Logger: w.logger, ToolkitLogger: slogger,
 	})
 	stop()

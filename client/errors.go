@@ -1,9 +1,12 @@
 package client
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Kind classifies a failed exchange call by what a caller should do about it.
@@ -28,6 +31,11 @@ const (
 	// not JSON, truncated, success:false, missing data, over the size cap, or
 	// a redirect (3xx), which the client never follows.
 	KindBadResponse
+	// KindTLS is an https connection that cannot be made or trusted: the
+	// server's certificate does not verify, or the server does not speak
+	// TLS (an https URL pointed at a plain-http server). No retry fixes it:
+	// the CA bundle or the URL must change.
+	KindTLS
 )
 
 func (k Kind) String() string {
@@ -42,6 +50,8 @@ func (k Kind) String() string {
 		return "transient failure"
 	case KindBadResponse:
 		return "bad response"
+	case KindTLS:
+		return "TLS failure"
 	default:
 		return "request failed"
 	}
@@ -124,6 +134,35 @@ func IsTransient(err error) bool { return isKind(err, KindTransient) }
 // IsBadResponse reports whether the exchange answered with something that is
 // not the documented envelope.
 func IsBadResponse(err error) bool { return isKind(err, KindBadResponse) }
+
+// IsTLS reports whether the https connection could not be made or trusted.
+func IsTLS(err error) bool { return isKind(err, KindTLS) }
+
+// TLSHint is what to check about a TLS failure.
+func TLSHint(err error) string {
+	var record tls.RecordHeaderError
+	if errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+		return "the URL is https but the server answers plain http: check the scheme of --woox.api-url"
+	}
+	return "the server's certificate does not verify: check the CA bundle (SSL_CERT_FILE, SSL_CERT_DIR), the host name in --woox.api-url and the clock"
+}
+
+// transportKind is the Kind of an error of the HTTP client's Do: a TLS
+// failure, or else transient.
+func transportKind(err error) Kind {
+	var (
+		verify   *tls.CertificateVerificationError
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		record   tls.RecordHeaderError
+	)
+	if errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
+		errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+		return KindTLS
+	}
+	return KindTransient
+}
 
 // classify maps an HTTP status and exchange code to a Kind.
 func classify(status, code int) Kind {

@@ -201,7 +201,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	resp, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
 		c.observe(r.endpoint, "error", start)
-		return &Error{Op: r.op, Kind: KindTransient, Err: redactURLError(err)}
+		return &Error{Op: r.op, Kind: transportKind(err), Err: redactURLError(err)}
 	}
 	defer resp.Body.Close()
 	buf, readErr := readBody(resp.Body, c.cfg.MaxBodyBytes)

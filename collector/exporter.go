@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -282,15 +285,46 @@ func (e *Exporter) firstPolls(started time.Time) func() {
 		if left.Add(-1) != 0 {
 			return
 		}
-		failed := 0
-		for _, p := range e.pollers {
-			if !p.lastStatus().success {
-				failed++
+		failed, why := e.failing()
+		level.Info(e.logger).Log("msg", "first polls done", "took", time.Since(started).Round(time.Millisecond),
+			"pollers", len(e.pollers), "failed", failed, "why", why)
+	}
+}
+
+// failing is how many pollers failed their last poll, and why: each reason
+// with its count, and what to check where it is known ("" when none failed).
+func (e *Exporter) failing() (failed int, why string) {
+	var byReason [len(failureReasons)]int
+	checks := map[string]bool{}
+	for _, p := range e.pollers {
+		if s := p.lastStatus(); s.polled && !s.success {
+			failed++
+			byReason[s.failedFor]++
+			if s.check != "" {
+				checks[s.check] = true
 			}
 		}
-		level.Info(e.logger).Log("msg", "first polls done", "took", time.Since(started).Round(time.Millisecond),
-			"pollers", len(e.pollers), "failed", failed)
 	}
+	var parts []string
+	for i, n := range byReason {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", failureReasons[i], n))
+		}
+	}
+	for _, c := range slices.Sorted(maps.Keys(checks)) {
+		parts = append(parts, c)
+	}
+	return failed, strings.Join(parts, "; ")
+}
+
+// ReadyNote says, for the readiness check, which pollers failed their last
+// poll and why, or "" when none did.
+func (e *Exporter) ReadyNote() string {
+	failed, why := e.failing()
+	if failed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d pollers failed their last poll: %s", failed, len(e.pollers), why)
 }
 
 // Ready reports whether every poller has finished its first poll, with

@@ -19,7 +19,8 @@ var (
 		prometheus.BuildFQName(namespace, "poll", "failures_total"),
 		"Failed background polls of the endpoint by reason: rate_limited (HTTP 429), auth (key, signature, timestamp or IP refused), "+
 			"maintenance (the exchange says so), transient (5xx, timeout, connection), bad_response (an answer or refusal the exporter cannot use), "+
-			"stalled (no progress for too long). Every reason exists at 0 from the start.",
+			"stalled (no progress for too long), tls (the https connection failed: a certificate that does not verify, or a plain-http server). "+
+			"Every reason exists at 0 from the start.",
 		[]string{"endpoint", "account", "reason"}, nil)
 	pollDurationDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "poll", "duration_seconds"),

@@ -75,6 +75,9 @@ func (l *Live) Source(live prometheus.Gatherer) exposition.Source {
 // Ready is Exporter.Ready of the current exporter.
 func (l *Live) Ready() bool { return l.cur.Load().Ready() }
 
+// ReadyNote is Exporter.ReadyNote of the current exporter.
+func (l *Live) ReadyNote() string { return l.cur.Load().ReadyNote() }
+
 // Run runs the current exporter, and each that replaces it, until ctx is
 // done; it returns once the last has stopped and saved its state.
 func (l *Live) Run(ctx context.Context) {

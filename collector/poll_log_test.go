@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +76,47 @@ func TestRecoveryIsLoggedOnceWithHowLongItFailed(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "recovered"); n != 2 {
 		t.Errorf("%d recoveries logged, want 2:\n%s", n, logs.String())
+	}
+}
+
+// An https connection that fails (here an https URL pointed at a plain-http
+// server) is counted as reason tls, logged at error once with what to
+// check, and named by the readiness check and the first polls' line.
+func TestTLSFailureIsNamedOnceWithWhatToCheck(t *testing.T) {
+	plain := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(plain.Close)
+	api, err := client.New(client.Config{BaseURL: strings.Replace(plain.URL, "http://", "https://", 1), Account: "main",
+		APIKey: ownKey, APISecret: ownSecret, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testPoller(client.EndpointBalances, "main", func(ctx context.Context, _ func()) (leftOut, error) {
+		_, _, err := api.Balances(ctx)
+		return leftOut{}, err
+	}, historyNow)
+	var logs testsupport.SyncBuffer
+	p.logger = log.NewLogfmtLogger(&logs)
+	e := &Exporter{pollers: []*poller{p}, logger: p.logger}
+	first := e.firstPolls(historyNow)
+	p.firstPolled = first
+	for range 3 {
+		p.pollOnce(context.Background())
+	}
+
+	if got := p.lastStatus().failures[slices.Index(failureReasons[:], "tls")]; got != 3 {
+		t.Errorf("tls failures = %d after 3 polls, want 3 (%v)", got, p.lastStatus().failures)
+	}
+	const errorLine = `level=error msg="no trusted https connection to the exchange: the URL is https but the server answers plain http: check the scheme of --woox.api-url"`
+	if n := strings.Count(logs.String(), errorLine); n != 1 {
+		t.Errorf("%d error lines naming the TLS failure and its fix after 3 polls, want 1:\n%s", n, logs.String())
+	}
+	if n := strings.Count(logs.String(), `level=warn msg="poll failed"`); n != 2 {
+		t.Errorf("%d warnings after the first, want 2:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), `msg="first polls done"`) || !strings.Contains(logs.String(), `failed=1 why="tls 1; the URL is https`) {
+		t.Errorf("the first polls' line does not name the TLS failure:\n%s", logs.String())
+	}
+	if note := e.ReadyNote(); note != "1 of 1 pollers failed their last poll: tls 1; the URL is https but the server answers plain http: check the scheme of --woox.api-url" {
+		t.Errorf("ReadyNote() = %q", note)
 	}
 }

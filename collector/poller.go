@@ -55,9 +55,10 @@ type poller struct {
 
 	mu     sync.Mutex
 	status pollStatus
-	// refused is true while the exchange keeps refusing the key: only the
-	// first refusal of a run is logged at error.
-	refused bool
+	// refused is true while the exchange keeps refusing the key, tlsFailing
+	// while the https connection fails: only the first failure of a run is
+	// logged at error, with what to check.
+	refused, tlsFailing bool
 }
 
 // pollStatus is the outcome of the last finished poll.
@@ -70,6 +71,10 @@ type pollStatus struct {
 	duration time.Duration
 	// failures counts failed polls by failureReasons index.
 	failures [len(failureReasons)]uint64
+	// failedFor is the failureReasons index of the last poll's failure when
+	// it failed, and check what to check about it (for tls).
+	failedFor int
+	check     string
 }
 
 // outcome is s less what changes at every poll: its duration, and when it
@@ -84,7 +89,7 @@ func (s pollStatus) outcome() pollStatus {
 
 // failureReasons are the values of the reason label of
 // woox_poll_failures_total: what an operator does about a failure.
-var failureReasons = [...]string{"rate_limited", "auth", "maintenance", "transient", "bad_response", "stalled"}
+var failureReasons = [...]string{"rate_limited", "auth", "maintenance", "transient", "bad_response", "stalled", "tls"}
 
 // failureReason is the index in failureReasons of why a poll failed. A
 // request the exchange refused for another reason, and an answer the
@@ -94,6 +99,8 @@ func failureReason(err error) int {
 	switch {
 	case errors.Is(err, errStalled):
 		return 5
+	case client.IsTLS(err):
+		return 6
 	case client.IsRateLimited(err):
 		return 0
 	case client.IsAuth(err):
@@ -216,7 +223,12 @@ func (p *poller) pollOnce(parent context.Context) {
 		p.status.lastSuccess = p.now()
 		p.status.rejected = left.count()
 	} else {
-		p.status.failures[failureReason(err)]++
+		p.status.failedFor = failureReason(err)
+		p.status.failures[p.status.failedFor]++
+		p.status.check = ""
+		if client.IsTLS(err) {
+			p.status.check = client.TLSHint(err)
+		}
 	}
 	changed := p.status.outcome() != before
 	p.mu.Unlock()
@@ -237,7 +249,7 @@ func (p *poller) pollOnce(parent context.Context) {
 		return
 	}
 	p.logRecovery()
-	p.refused = false
+	p.refused, p.tlsFailing = false, false
 	p.rejects.note(p.logger, p.endpoint, p.account, left.rows)
 }
 
@@ -256,14 +268,18 @@ func (p *poller) logRecovery() {
 // authHint is what to check when the exchange refuses the key.
 const authHint = "that the key is not revoked or expired, that its IP restriction allows the address this host connects from, and that the secret is the key's own"
 
-// logFailure logs a failed poll at warn; a refused key at error, with what
-// to check, on the first refusal after anything else.
+// logFailure logs a failed poll at warn; a refused key or a TLS failure at
+// error, with what to check, on the first after anything else.
 func (p *poller) logFailure(err error) {
-	refused := client.IsAuth(err)
-	first := refused && !p.refused
-	p.refused = refused
-	if first {
+	refused, tlsFailed := client.IsAuth(err), client.IsTLS(err)
+	firstRefusal, firstTLS := refused && !p.refused, tlsFailed && !p.tlsFailing
+	p.refused, p.tlsFailing = refused, tlsFailed
+	switch {
+	case firstRefusal:
 		level.Error(p.logger).Log("msg", "the exchange refused the API key; check "+authHint, "endpoint", p.endpoint, "account", p.account, "err", err)
+		return
+	case firstTLS:
+		level.Error(p.logger).Log("msg", "no trusted https connection to the exchange: "+client.TLSHint(err), "endpoint", p.endpoint, "account", p.account, "err", err)
 		return
 	}
 	level.Warn(p.logger).Log("msg", "poll failed", "endpoint", p.endpoint, "account", p.account, "err", err)

@@ -31,11 +31,17 @@ func newMux(c Config) (*http.ServeMux, error) {
 	})
 	mux.Handle(reloadPath, reloadHandler(c.Reload))
 	mux.HandleFunc(readyPath, func(w http.ResponseWriter, _ *http.Request) {
+		note := ""
+		if c.ReadyNote != nil {
+			if n := c.ReadyNote(); n != "" {
+				note = "; " + n
+			}
+		}
 		if !c.Ready() {
-			http.Error(w, "Not ready: waiting for the first poll of every endpoint", http.StatusServiceUnavailable)
+			http.Error(w, "Not ready: waiting for the first poll of every endpoint"+note, http.StatusServiceUnavailable)
 			return
 		}
-		_, _ = w.Write([]byte("Ready\n"))
+		_, _ = w.Write([]byte("Ready" + note + "\n"))
 	})
 	profiling := "false"
 	if c.Profiling {

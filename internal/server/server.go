@@ -32,8 +32,10 @@ type Config struct {
 	// Source serves MetricsPath: the exporter's data metrics, encoded once
 	// per change, and the live ones.
 	Source exposition.Source
-	// Ready answers the readiness check.
-	Ready func() bool
+	// Ready answers the readiness check; ReadyNote, when set, adds to its
+	// answer what a ready exporter may still lack (pollers failing).
+	Ready     func() bool
+	ReadyNote func() string
 	// Reload re-reads the configuration on POST /-/reload; nil answers
 	// 403 (--web.enable-lifecycle not set).
 	Reload func() error

@@ -298,3 +298,24 @@ func smuggle(addr string) ([]string, error) {
 func liveOnly(g prometheus.Gatherer) exposition.Source {
 	return exposition.Source{Live: g, Data: func() []exposition.Part { return nil }}
 }
+
+// The readiness check adds the exporter's note (pollers failing and why),
+// ready or not.
+func TestReadinessSaysWhatFails(t *testing.T) {
+	for _, ready := range []bool{true, false} {
+		mux, err := newMux(Config{MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return ready },
+			ReadyNote: func() string { return "1 of 3 pollers failed their last poll: tls 1" }, Logger: log.NewNopLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://x/-/ready", nil))
+		want, code := "Ready; 1 of 3 pollers failed their last poll: tls 1\n", http.StatusOK
+		if !ready {
+			want, code = "Not ready: waiting for the first poll of every endpoint; 1 of 3 pollers failed their last poll: tls 1\n", http.StatusServiceUnavailable
+		}
+		if body := rec.Body.String(); rec.Code != code || body != want {
+			t.Errorf("ready %v: %d %q, want %d %q", ready, rec.Code, body, code, want)
+		}
+	}
+}

@@ -555,7 +555,7 @@ function(cfg)
     lib.timeseries(
       50,
       'Poll failures by reason',
-      'Failed polls per interval, by endpoint, account and reason (rate_limited, auth, maintenance, transient, bad_response, stalled). WooxPollFailing fires after some minutes of failures; this shows why.',
+      'Failed polls per interval, by endpoint, account and reason (rate_limited, auth, maintenance, transient, bad_response, stalled, tls). WooxPollFailing fires after some minutes of failures; this shows why.',
       [8, 12, 0, 202],
       [['sum by (endpoint, account, reason) (increase(woox_poll_failures_total{%(sel)s, account=~"$account|"}[$__rate_interval]))', '{{endpoint}} {{account}} {{reason}}']],
       custom={ stacking:: null },
