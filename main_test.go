@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
+	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 func TestHelpAndVersionExitWithoutStarting(t *testing.T) {
@@ -295,6 +298,40 @@ func TestMistypedKeyVariableIsNamedInTheError(t *testing.T) {
 			if strings.Contains(out, "the-key-value") || strings.Contains(out, "THESECRETVALUE") {
 				t.Errorf("%v %v: a value in the error: %q", env, args, out)
 			}
+		}
+	}
+}
+
+// --config.check warns of an allow-list entry on a network the exchange
+// does not list, naming the listed one it most likely means, and says so
+// when it could not read the token networks to check.
+func TestConfigCheckWarnsOfAllowListNetworksTheExchangeDoesNotList(t *testing.T) {
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	list := filepath.Join(t.TempDir(), "allowlist.yml")
+	if err := os.WriteFile(list, []byte("- network: ETHEREUM\n  address: \"0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa\"\n- network: ETH\n  address: \"0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDb\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"WOOX_API_KEY=" + fakeexchange.DefaultMainReadKey, "WOOX_API_SECRET=" + fakeexchange.DefaultMainReadSecret}
+	for _, tc := range []struct {
+		url, want string
+	}{
+		{srv.URL, `msg="an allow-list entry names a network the exchange does not list: every withdrawal on it would page as unlisted; use the network's name as the token networks give it" entry="ETHEREUM 0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa (line 1)" closest_listed=ETH`},
+		{closed.URL, `msg="could not check the allow-list's networks: the exchange's token networks could not be read"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"--config.check", "--woox.api-url=" + tc.url, "--wallet.withdrawal-allowlist=" + list, "--api.timeout=2s"}
+		if code := run(args, &stdout, &stderr, env); code != 0 || !strings.HasPrefix(stdout.String(), "configuration OK") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %s", tc.url, code, stdout.String(), stderr.String())
+		}
+		if strings.Count(stderr.String(), tc.want) != 1 || strings.Contains(stderr.String(), "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDb") {
+			t.Errorf("%s: stderr lacks %s once, or names the entry on ETH:\n%s", tc.url, tc.want, stderr.String())
 		}
 	}
 }

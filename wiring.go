@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -136,11 +137,36 @@ func (w *wiring) newClient(name, key, secret string) (*client.Client, error) {
 func (w *wiring) configOK(stdout io.Writer) {
 	w.warnUnread()
 	w.warnOverRateCap()
+	w.checkAllowListNetworks()
 	if s := w.o.shard; s.Count > 1 {
 		fmt.Fprintf(stdout, "configuration OK: %d of %d account(s) on shard %d of %d\n", len(w.accounts), len(w.configured), s.Index, s.Count)
 	} else {
 		fmt.Fprintf(stdout, "configuration OK: %d account(s)\n", len(w.accounts))
 	}
+}
+
+// allowListCheckWithin bounds --config.check's read of the token networks.
+const allowListCheckWithin = 10 * time.Second
+
+// checkAllowListNetworks warns, under --config.check, of each allow-list
+// entry on a network the exchange does not list, or that it could not read
+// the token networks to check.
+func (w *wiring) checkAllowListNetworks() {
+	if w.allowList == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), allowListCheckWithin)
+	defer cancel()
+	rows, _, err := w.public.TokenNetworks(ctx)
+	if err != nil {
+		level.Warn(w.logger).Log("msg", "could not check the allow-list's networks: the exchange's token networks could not be read", "err", err)
+		return
+	}
+	networks := make([]string, 0, len(rows))
+	for _, r := range rows {
+		networks = append(networks, r.Network)
+	}
+	collector.ReportUnlisted(w.logger, w.allowList.Unlisted(networks))
 }
 
 // exporter opens the state file, builds a client per account and the

@@ -103,3 +103,70 @@ func (e Entry) String() string {
 	}
 	return s
 }
+
+// Unlisted is an entry whose network the exchange does not list, with the
+// listed network closest to it ("" when none is close).
+type Unlisted struct {
+	Entry   Entry
+	Closest string
+}
+
+// Unlisted are the entries whose network is none of networks (compared
+// without regard to case), in the list's order. Every withdrawal on such a
+// network would be judged unlisted: the network is most likely misspelled
+// (ETHEREUM for ETH).
+func (l *List) Unlisted(networks []string) []Unlisted {
+	if l == nil {
+		return nil
+	}
+	listed := make(map[string]bool, len(networks))
+	for _, n := range networks {
+		listed[strings.ToUpper(n)] = true
+	}
+	var out []Unlisted
+	for _, e := range l.entries {
+		if !listed[strings.ToUpper(e.Network)] {
+			out = append(out, Unlisted{Entry: e, Closest: closest(strings.ToUpper(e.Network), networks)})
+		}
+	}
+	return out
+}
+
+// closest is the network of networks nearest to name: one that begins the
+// other (ETH for ETHEREUM, BSC for BSC20), else the fewest edits, at most
+// half of name's length; ties go to the shorter, then the first in order.
+func closest(name string, networks []string) string {
+	best, bestCost := "", len(name)/2+1
+	for _, n := range networks {
+		u := strings.ToUpper(n)
+		cost := editDistance(name, u)
+		if strings.HasPrefix(name, u) || strings.HasPrefix(u, name) {
+			cost = 0
+		}
+		if cost < bestCost || (cost == bestCost && best != "" && len(n) < len(best)) {
+			best, bestCost = n, cost
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,35 @@ func TestNewRefusesTheSameDestinationTwice(t *testing.T) {
 	mustNew(t, a, Entry{Network: "ETH", Address: a.Address, Tag: "1"}, Entry{Network: "BSC", Address: a.Address})
 	if _, err := New([]Entry{{Network: "ETH"}}); err == nil {
 		t.Error("an entry without an address was accepted")
+	}
+}
+
+// An entry on a network the exchange does not list is found, with the
+// listed network it most likely means.
+func TestUnlistedNamesTheClosestListedNetwork(t *testing.T) {
+	l, err := New([]Entry{
+		{Network: "ETHEREUM", Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa", Line: 2},
+		{Network: "eth", Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDb"},
+		{Network: "TRONN", Address: "TXYZ"},
+		{Network: "SOLANA", Address: "So1"},
+		{Network: "XRP", Address: "rEb8", Tag: "104"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := l.Unlisted([]string{"ETH", "TRON", "XRP", "BTC", "ARB_NOVA", "ARB"})
+	want := []Unlisted{
+		{Entry: Entry{Network: "ETHEREUM", Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa", Line: 2}, Closest: "ETH"},
+		{Entry: Entry{Network: "TRONN", Address: "TXYZ"}, Closest: "TRON"},
+		{Entry: Entry{Network: "SOLANA", Address: "So1"}, Closest: ""},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Unlisted = %+v\nwant       %+v", got, want)
+	}
+	if u := (*List)(nil).Unlisted([]string{"ETH"}); u != nil {
+		t.Errorf("a nil list's Unlisted = %v, want nil", u)
+	}
+	if u := l.Unlisted(nil); len(u) != 5 || u[1].Closest != "" {
+		t.Errorf("against no networks: %+v, want every entry, none close", u)
 	}
 }

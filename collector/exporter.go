@@ -207,6 +207,9 @@ func New(cfg Config) (*Exporter, error) {
 	}
 	e := &Exporter{ledgers: map[string]*liveLedger{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
+	if cfg.WithdrawalAllowList != nil {
+		e.networks.allowList = newAllowListCheck(cfg.WithdrawalAllowList, cfg.Logger)
+	}
 	for _, ep := range endpoint.All {
 		if !ep.Enabled(cfg.Collectors) {
 			continue

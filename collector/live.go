@@ -56,7 +56,10 @@ func (l *Live) Current() *Exporter { return l.cur.Load() }
 func (l *Live) Pending() bool { return l.pending.Load() }
 
 // Describe implements prometheus.Collector.
-func (l *Live) Describe(ch chan<- *prometheus.Desc) { ch <- reloadPendingDesc }
+func (l *Live) Describe(ch chan<- *prometheus.Desc) {
+	ch <- reloadPendingDesc
+	ch <- allowListUnlistedDesc
+}
 
 // Collect implements prometheus.Collector.
 func (l *Live) Collect(ch chan<- prometheus.Metric) {
@@ -65,6 +68,7 @@ func (l *Live) Collect(ch chan<- prometheus.Metric) {
 		v = 1
 	}
 	ch <- prometheus.MustNewConstMetric(reloadPendingDesc, prometheus.GaugeValue, v)
+	l.cur.Load().networks.allowList.collect(ch)
 }
 
 // Source is Exporter.Source of whichever exporter is current.

@@ -25,6 +25,8 @@ type tokenNetworkIndex struct {
 	// a list or not (made by makeOnce, closed by closeOnce).
 	makeOnce, closeOnce sync.Once
 	firstPoll           chan struct{}
+	// allowList, when set, is checked against every list stored.
+	allowList *allowListCheck
 }
 
 // networkSplitter splits network-token ids by one token network list.
@@ -49,6 +51,7 @@ func (x *tokenNetworkIndex) store(rows []client.TokenNetwork) {
 	slices.SortFunc(s.networks, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	s.networks = slices.Compact(s.networks)
 	x.v.Store(s)
+	x.allowList.check(s.networks)
 	x.changes.Add(1)
 	x.polled()
 }

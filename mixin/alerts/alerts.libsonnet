@@ -979,6 +979,20 @@ local seconds(d) =
               runbook_url: runbook('WooxExporterConfigReloadFailed'),
             },
           },
+          // An allow-list entry on a network the exchange does not list
+          // (ETHEREUM for ETH) matches no withdrawal: every withdrawal to
+          // that address would page as unlisted.
+          {
+            alert: 'WooxAllowListNetworkUnknown',
+            expr: 'woox_wallet_allowlist_unknown_network_entries{%(wooxSelector)s} > 0' % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'woox_exporter on {{ $labels.instance }} has allow-list entries on networks the exchange does not list',
+              description: '{{ $value | printf "%.0f" }} entries of the withdrawal allow-list of {{ $labels.instance }} name a network the exchange\'s token networks do not list, so no withdrawal matches them and every withdrawal to those addresses would page as unlisted. The exporter logs each entry with the listed network closest to it.',
+              runbook_url: runbook('WooxAllowListNetworkUnknown'),
+            },
+          },
           // The exchange sent more distinct rows than --limits.series-per-endpoint:
           // gauges beyond the cap are missing, token history records beyond
           // it are counted under token="__other__". A window of several
