@@ -193,11 +193,15 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 		watchWG.Wait()
 	})
 
+	// Every start is timed to its readiness; the first, which reads the
+	// backlog, is not judged.
+	var readiness []*startReadiness
 	start := func() *exportertest.Process {
 		p := exportertest.Start(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + cfg,
-			"--api.rate-limit=10/1s", "--token-history.overlap=1m", "--token-history.lookback=2h", "--token-history.state-file=" + state},
-			exportertest.IntervalFlags(time.Second)...)...)
+			"--api.rate-limit=10/6s", "--token-history.overlap=1m", "--token-history.lookback=2h", "--token-history.state-file=" + state},
+			exportertest.IntervalFlags(2*time.Second)...)...)
 		watch.current.Store(p)
+		readiness = append(readiness, timeReadiness(p, len(readiness) > 0 && slices.ContainsFunc(readiness, (*startReadiness).wasReady)))
 		return p
 	}
 
@@ -209,6 +213,13 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 	left := map[string]bool{} // temporary files kills left, by name
 	for i, kind := range kinds {
 		p := start()
+		if i == 0 {
+			// The backlog read through once: every restart after it
+			// starts from a caught-up state file.
+			if _, err := p.Ready(5 * time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if kind != "random" {
 			// Shown something first, so that a kill could move it back.
 			watch.waitScraped(t, p)
@@ -277,6 +288,7 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 	tempsRemoved += removedFiles(t, p.Output())
 	close(stopWatch)
 	watchWG.Wait()
+	checkRestartReadiness(t, readiness, kinds)
 
 	checkStateExact(t, fake, readState(t, state)["main"], "main")
 	if left := temporaries(t, state); len(left) > 0 {
@@ -337,4 +349,74 @@ func tempNames(dir, state string, known map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// restartReadyWithin is how soon a restart from a whole state file must be
+// ready: its first polls read what arrived while it was down, a page or two.
+const restartReadyWithin = 10 * time.Second
+
+// startReadiness is how long one start took to answer /-/ready with 200.
+type startReadiness struct {
+	started time.Time
+	// judged says whether a process was ready before this start, so that
+	// the state file held the caught-up counting.
+	judged bool
+	done   chan struct{}
+	// readyAfter is the time to ready, 0 when the process ended first;
+	// endedAfter is when it ended.
+	readyAfter, endedAfter time.Duration
+}
+
+// timeReadiness times p's start to its readiness, in the background.
+func timeReadiness(p *exportertest.Process, judged bool) *startReadiness {
+	r := &startReadiness{started: time.Now(), judged: judged, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		at, err := p.Ready(5 * time.Minute)
+		if err == nil {
+			r.readyAfter = at.Sub(r.started)
+			return
+		}
+		r.endedAfter = time.Since(r.started)
+	}()
+	return r
+}
+
+func (r *startReadiness) wasReady() bool {
+	select {
+	case <-r.done:
+		return r.readyAfter > 0
+	default:
+		return false
+	}
+}
+
+// checkRestartReadiness reports every start's time to ready and fails on a
+// judged restart that took longer than restartReadyWithin, or that was
+// still not ready when it was stopped later than that.
+func checkRestartReadiness(t *testing.T, starts []*startReadiness, kinds []string) {
+	t.Helper()
+	var report []string
+	for i, r := range starts {
+		<-r.done
+		kind := "last"
+		if i < len(kinds) {
+			kind = kinds[i]
+		}
+		what := fmt.Sprintf("start %d (then %s): ", i, kind)
+		switch {
+		case r.readyAfter > 0:
+			what += fmt.Sprintf("ready after %s", r.readyAfter.Round(time.Millisecond))
+		default:
+			what += fmt.Sprintf("stopped before ready, after %s", r.endedAfter.Round(time.Millisecond))
+		}
+		if !r.judged {
+			what += " (not judged: no process was ready before it)"
+		}
+		report = append(report, what)
+		if r.judged && (r.readyAfter > restartReadyWithin || (r.readyAfter == 0 && r.endedAfter > restartReadyWithin)) {
+			t.Errorf("%s; a restart from a whole state file must be ready within %s", what, restartReadyWithin)
+		}
+	}
+	t.Logf("restart to ready:\n%s", strings.Join(report, "\n"))
 }
