@@ -22,8 +22,9 @@ const namespace = "woox"
 // refreshed ends every HELP text: the data is as old as the last poll.
 const refreshed = " Refreshed in the background, not at scrape time."
 
-// StateStore keeps token history ledger states across restarts (package
-// statefile implements it with a file).
+// StateStore keeps token history ledger states, and the states of the
+// counted histories by section (see StateSections), across restarts
+// (package statefile implements it with a file).
 type StateStore interface {
 	// States returns the saved states by account name.
 	States() map[string]ledger.State
@@ -32,6 +33,10 @@ type StateStore interface {
 	// SetAside moves one account's saved state out of the store, into a
 	// file whose name it returns.
 	SetAside(account string, now time.Time) (string, error)
+	// SectionState returns one account's saved state of a section.
+	SectionState(section, account string) (any, bool)
+	// SaveSection replaces one account's saved state of a section.
+	SaveSection(section, account string, st any) error
 }
 
 func boolFloat(b bool) float64 {

@@ -136,6 +136,9 @@ type Exporter struct {
 	// caps are the series caps of every endpoint and account, exported
 	// with the poll health.
 	caps []*seriesCap
+	// counted are every account's state of every counted history, handed
+	// over at a reload.
+	counted []handsOver
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex

@@ -16,13 +16,10 @@ type handsOver interface {
 	handOver(h *Handoff)
 }
 
-// Sections of the states handed over, as the state file names them.
-const (
-	handedHistory     = "accounts"
-	handedTransfers   = "transfers"
-	handedWithdrawals = "withdrawals"
-	handedAPIKeys     = "api_keys"
-)
+// handedHistory is the section of the token history states handed over,
+// as the state file names it; each counted history hands its own over
+// under its section's name (countedState).
+const handedHistory = "accounts"
 
 // Handoff exports the states; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
@@ -31,6 +28,9 @@ func (e *Exporter) Handoff() *Handoff {
 		if c, ok := c.(handsOver); ok {
 			c.handOver(h)
 		}
+	}
+	for _, c := range e.counted {
+		c.handOver(h)
 	}
 	return h
 }

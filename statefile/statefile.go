@@ -1,9 +1,8 @@
-// Package statefile keeps every account's token history ledger state, its
-// states of the other histories counted once (transfers, withdrawals, the
-// tallies of document.go) and what it last saw of its API keys, in one
-// file, so that the exporter's counters continue across restarts and
-// records that arrived (or keys that changed) while it was down are counted
-// once.
+// Package statefile keeps every account's token history ledger state, and
+// its states of the other histories counted once in named sections whose
+// owners declare them (see Section), in one file, so that the exporter's
+// counters continue across restarts and records that arrived (or keys that
+// changed) while it was down are counted once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
 // atomically on every Save: a temporary file in the same directory, fsync,
@@ -47,9 +46,10 @@ type Corruption struct {
 // Store is the state file of a running exporter. Its methods are safe for
 // concurrent use.
 type Store struct {
-	path    string
-	corrupt *Corruption
-	removed []string
+	path     string
+	corrupt  *Corruption
+	removed  []string
+	sections []Section
 
 	mu sync.Mutex
 	// doc is what the file holds: every account's token history state
@@ -65,12 +65,13 @@ var _ prometheus.Collector = (*Store)(nil)
 // corrupt or incompatible one is renamed aside, reported by Corruption, and
 // gives an empty store too. It fails, before the exporter starts, when the
 // file cannot be read or its directory cannot be written, or when a corrupt
-// file cannot be set aside. now names the set-aside file.
-func Open(path string, now time.Time) (*Store, error) {
+// file cannot be set aside. now names the set-aside file; sections are the
+// file's sections beyond the token history, written in their order.
+func Open(path string, now time.Time, sections ...Section) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, doc: Document{Accounts: map[string]ledger.State{}}}
+	s := &Store{path: path, sections: sections, doc: Document{Accounts: map[string]ledger.State{}, Sections: map[string]map[string]any{}}}
 	removed, err := removeTemporaries(path)
 	if err != nil {
 		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
@@ -83,7 +84,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
-	doc, err := DecodeDocument(b)
+	doc, err := DecodeDocument(b, sections...)
 	if err == nil {
 		s.doc = doc
 		return s, nil
@@ -232,7 +233,7 @@ func (s *Store) Save(account string, st ledger.State) error {
 
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(s.doc)
+	b, err := EncodeDocument(s.doc, s.sections...)
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}
