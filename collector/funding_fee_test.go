@@ -1,7 +1,6 @@
 package collector
 
 import (
-	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
@@ -47,7 +45,7 @@ func fundingFeeExporter(t *testing.T, r *rig, store StateStore, handoff *Handoff
 
 // fundingPaid is the amount main shows paid (or received) of symbol.
 func fundingShown(e *Exporter, symbol, direction string) decimal.Decimal {
-	c := e.byName[endpoint.FundingFee].(*FundingFeeCollector)
+	c := e.byName[endpoint.FundingFee].(*perAccount[[]ledger.TallyTotal])
 	for _, tot := range *c.accounts[0].load() {
 		if tot.Labels[0] == symbol && tot.Labels[1] == direction {
 			return tot.Amount
@@ -85,7 +83,7 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 		}
 	}
 	path := filepath.Join(t.TempDir(), "state.json")
-	store, err := statefile.Open(path, historyNow)
+	store, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,25 +112,25 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 	if got := fundingShown(e, "PERP_BTC_USDT", "paid"); !got.Equal(dec("16")) {
 		t.Fatalf("paid after a reload %s, want 16", got)
 	}
-	store2, err := statefile.Open(path, historyNow)
+	store2, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(time.Minute)
-	e = fundingFeeExporter(t, r, store2, nil)
+	failing := &failingStore{StateStore: store2}
+	e = fundingFeeExporter(t, r, failing, nil)
 	if got := fundingShown(e, "PERP_BTC_USDT", "paid"); !got.Equal(dec("16")) {
 		t.Fatalf("paid after a restart %s, want 16", got)
 	}
 	// A save that fails keeps the totals shown as they were.
-	c := e.byName[endpoint.FundingFee].(*FundingFeeCollector)
-	c.tallies[0].save = func(string, string, ledger.TallyState) error { return errors.New("disk full") }
+	failing.failing = true
 	put(payment(4, "PERP_BTC_USDT", "4", "Receive", 0))
 	r.clock.Add(time.Minute)
 	pollAll(e)
 	if got := fundingShown(e, "PERP_BTC_USDT", "received"); !got.IsZero() {
 		t.Errorf("received %s shown before it was saved", got)
 	}
-	c.tallies[0].save = store2.SaveTally
+	failing.failing = false
 	r.clock.Add(time.Minute)
 	pollAll(e)
 	if got := fundingShown(e, "PERP_BTC_USDT", "received"); !got.Equal(dec("4")) {

@@ -44,7 +44,7 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario) *readingsRig {
 // --token-history.state-file does.
 func (x *readingsRig) start(t *testing.T) {
 	t.Helper()
-	store, err := statefile.Open(x.stateFile, x.clock.Now())
+	store, err := openState(x.stateFile, x.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

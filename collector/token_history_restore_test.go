@@ -34,7 +34,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	store, err := statefile.Open(path, historyNow)
+	store, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}

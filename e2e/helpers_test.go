@@ -17,6 +17,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
+	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
@@ -133,7 +134,7 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := statefile.Decode(b)
+	st, err := statefile.Decode(b, stateSections()...)
 	if err != nil {
 		t.Fatalf("state file: %v\n%s", err, b)
 	}
@@ -147,7 +148,17 @@ func readStateQuiet(path string) (map[string]ledger.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefile.Decode(b)
+	return statefile.Decode(b, stateSections()...)
+}
+
+// stateSections are the sections the binary keeps in its state file
+// beyond the token history.
+func stateSections() []statefile.Section {
+	var out []statefile.Section
+	for _, s := range collector.StateSections() {
+		out = append(out, statefile.Section(s))
+	}
+	return out
 }
 
 // tail is the last lines of s.

@@ -31,7 +31,7 @@ func sampleState(t *testing.T, id int64) ledger.State {
 
 func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s2, err := Open(path, openTime)
+	s2, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,16 +69,16 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 // Saving one account leaves the others, watched or not, as they were.
 func TestSaveKeepsAccountsNoLongerWatched(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, _ := Open(path, openTime)
+	s, _ := Open(path, openTime, testSections...)
 	removed := sampleState(t, 500)
 	if err := s.Save("removed", removed); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = Open(path, openTime)
+	s, _ = Open(path, openTime, testSections...)
 	if err := s.Save("main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = Open(path, openTime)
+	s, _ = Open(path, openTime, testSections...)
 	if got := s.States()["removed"]; !reflect.DeepEqual(got, removed) {
 		t.Errorf("removed account's state %+v, want %+v", got, removed)
 	}
@@ -98,7 +98,7 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(path, openTime)
+			s, err := Open(path, openTime, testSections...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +139,7 @@ func TestSetAsideNeverOverwritesAnEarlierOne(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(path, openTime)
+		s, err := Open(path, openTime, testSections...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestOpenRefusesADirectoryItCannotWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{filepath.Join(dir, "missing", "state.json"), filepath.Join(notADir, "state.json")} {
-		if _, err := Open(path, openTime); err == nil || !strings.Contains(err.Error(), "state file directory") {
+		if _, err := Open(path, openTime, testSections...); err == nil || !strings.Contains(err.Error(), "state file directory") {
 			t.Errorf("Open(%s) = %v, want a state file directory error", path, err)
 		}
 	}
@@ -190,7 +190,7 @@ func TestCheckRefusesWhatOpenCannotUseAndChangesNothing(t *testing.T) {
 		if err := Check(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Check(%q) = %v, want an error containing %q", path, err, want)
 		}
-		if _, err := Open(path, openTime); err == nil {
+		if _, err := Open(path, openTime, testSections...); err == nil {
 			t.Errorf("Open(%q) succeeded where Check fails", path)
 		}
 	}
@@ -251,7 +251,7 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil || s.Corruption() != nil || len(s.States()) != 2 {
 		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(s.States()))
 	}
@@ -280,18 +280,18 @@ func saveTheOthersAndReopen(t *testing.T, s *Store) *Store {
 	if err := s.Save("main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveTransfers("main", sampleTransfers(t)); err != nil {
+	if err := s.SaveSection("transfers", "main", sampleTransfers(t)); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Open(s.Path(), openTime)
+	s2, err := Open(s.Path(), openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := s2.Corruption(); c != nil {
 		t.Fatal(c.Err)
 	}
-	if len(s2.States()) != 1 || len(s2.TransferStates()) != 1 {
-		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), len(s2.TransferStates()))
+	if len(s2.States()) != 1 || held(s2, "transfers") != 1 {
+		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), held(s2, "transfers"))
 	}
 	return s2
 }

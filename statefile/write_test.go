@@ -12,7 +12,7 @@ import (
 func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "woox.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	}
 	kept = append(kept, ".woox.json.tmp-dir", "woox.json")
 
-	s, err = Open(path, openTime)
+	s, err = Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
