@@ -104,11 +104,10 @@ type Config struct {
 	SeriesPerEndpoint int
 
 	// State, when set, keeps every account's token history across
-	// restarts (its transfers and withdrawals too, through
-	// TransferStateStore and WithdrawalStateStore): an account found in it
-	// resumes its counters and cursor, and its state is saved after every
-	// token history poll and when Run returns. States of accounts not
-	// configured are left alone.
+	// restarts (its counted histories too, each in its section): an
+	// account found in it resumes its counters and cursor, and its state
+	// is saved after every token history poll and when Run returns. States
+	// of accounts not configured are left alone.
 	State StateStore
 
 	// Handoff, when set, holds the ledgers of the exporter this one
