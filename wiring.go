@@ -156,7 +156,7 @@ func (w *wiring) configOK(stdout io.Writer) {
 func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 	o := w.o
 	if o.historyStateFile != "" {
-		store, err := statefile.Open(o.historyStateFile, time.Now(), stateSections()...)
+		store, err := statefile.Open(o.historyStateFile, time.Now(), statefile.SectionsOf(collector.StateSections())...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--token-history.state-file: %w", err)
 		}

@@ -16,11 +16,7 @@ import (
 // openState opens the state file at path with the counted histories'
 // sections, as the binary does.
 func openState(path string, now time.Time) (*statefile.Store, error) {
-	var sections []statefile.Section
-	for _, s := range StateSections() {
-		sections = append(sections, statefile.Section(s))
-	}
-	return statefile.Open(path, now, sections...)
+	return statefile.Open(path, now, statefile.SectionsOf(StateSections())...)
 }
 
 // failingStore is a state store whose section saves fail while failing is
@@ -37,16 +33,53 @@ func (s *failingStore) SaveSection(section, account string, st any) error {
 	return s.StateStore.SaveSection(section, account, st)
 }
 
-// Every counted history declares its own section, under the name the state
-// file has always used.
-func TestEveryCountedHistoryHasItsSection(t *testing.T) {
-	var names []string
-	for _, s := range StateSections() {
-		names = append(names, s.Name)
+// A state file as the exporter wrote it before its histories were counted
+// by one type restores each history's state exactly, and is written back
+// holding the same states.
+func TestAStateFileWrittenBeforeRestoresEveryCountedHistory(t *testing.T) {
+	key, ips, perms := keyID("key-1"), keyID("ips"), keyID("perms")
+	doc := `{"version": 1, "accounts": {},
+  "transfers": {"main": {"cursor_ms": 1700000200000, "horizon_ms": 1699913800000, "seen": [{"id": "42", "latest_ms": 1700000100000}],
+    "totals": [{"token": "USDT", "direction": "out", "counterparty": "sub", "counterparty_application_id": "app-sub", "records": 1,
+      "amount": "0.123456789012345678901234567890", "last_ms": 1700000100000}]}},
+  "api_keys": {"main": {"` + key + `": {"allowed_ips_sha256": "` + ips + `", "permissions_sha256": "` + perms + `",
+    "allowed_ips_changes": 3, "permission_changes": 1}}},
+  "withdrawals": {"main": {"horizon_ms": 1700000000000, "seen": [{"id": "w1", "created_ms": 1700000150000}],
+    "known": [{"network": "ETH", "address": "0xab", "last_ms": 1700000150000}],
+    "totals": [{"token": "USDT", "network": "ETH", "destination": "new", "count": 1}],
+    "flagged": [{"id": "w1", "token": "USDT", "network": "ETH", "address": "0xAb", "amount": "12.5", "destination": "new", "seen_ms": 1700000200000}]}}}
+`
+	want := map[string]any{
+		transfers.section: ledger.TransfersState{CursorMs: 1700000200000, HorizonMs: 1699913800000,
+			Seen: []ledger.SeenTransfer{{ID: "42", LatestMs: 1700000100000}}, Totals: []ledger.TransferTotalText{{Token: "USDT",
+				Direction: "out", Counterparty: "sub", CounterpartyID: "app-sub", Records: 1, Amount: "0.123456789012345678901234567890", LastMs: 1700000100000}}},
+		apiKeyChanges.section: APIKeys{key: {AllowedIPs: ips, Permissions: perms, AllowedIPsChanges: 3, PermissionChanges: 1}},
+		withdrawals.section: ledger.WithdrawalsState{HorizonMs: 1700000000000, Seen: []ledger.SeenWithdrawal{{ID: "w1", CreatedMs: 1700000150000}},
+			Known:   []ledger.KnownTarget{{Target: ledger.Target{Network: "ETH", Address: "0xab"}, LastMs: 1700000150000}},
+			Totals:  []ledger.WithdrawalTotal{{Token: "USDT", Network: "ETH", Destination: "new", Count: 1}},
+			Flagged: []ledger.FlaggedWithdrawal{{ID: "w1", Token: "USDT", Network: "ETH", Address: "0xAb", Amount: "12.5", Destination: "new", SeenMs: 1700000200000}}},
 	}
-	if got := strings.Join(names, " "); got != "api_keys funding_fees transfers withdrawals" {
-		t.Errorf("sections %s", got)
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
 	}
+	check := func(when string) *statefile.Store {
+		t.Helper()
+		s, err := openState(path, historyNow)
+		if err != nil || s.Corruption() != nil {
+			t.Fatalf("%s: open: %v, corruption %v", when, err, s.Corruption())
+		}
+		for section, st := range want {
+			if got, ok := s.SectionState(section, "main"); !ok || !reflect.DeepEqual(got, st) {
+				t.Errorf("%s: %s = %+v, want %+v", when, section, got, st)
+			}
+		}
+		return s
+	}
+	if err := check("as written before").SaveSection(transfers.section, "main", want[transfers.section]); err != nil {
+		t.Fatal(err)
+	}
+	check("written back")
 }
 
 // Only digests are kept: an address or a key in clear, in a file or handed

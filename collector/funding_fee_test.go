@@ -1,7 +1,9 @@
 package collector
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -154,5 +156,25 @@ func TestFundingFeeSymbolsBeyondTheCapAreFolded(t *testing.T) {
 	pollAll(e)
 	if got := fundingShown(e, ledger.Other, "paid"); !got.Equal(dec("1")) {
 		t.Errorf("__other__ paid %s, want the third symbol's 1", got)
+	}
+}
+
+// A funding fee section as the exporter wrote it before restores exactly.
+func TestAFundingFeeSectionWrittenBeforeRestores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	doc := `{"version": 1, "accounts": {}, "funding_fees": {"main": {"cursor_ms": 1700000200000, "horizon_ms": 1699913800000,
+  "seen": [{"id": "7", "latest_ms": 1700000100000}],
+  "totals": [{"labels": ["PERP_BTC_USDT", "paid"], "records": 1, "amount": "0.000123456789", "last_ms": 1700000100000}]}}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := openState(path, historyNow)
+	if err != nil || s.Corruption() != nil {
+		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
+	}
+	want := ledger.TallyState{CursorMs: 1700000200000, HorizonMs: 1699913800000, Seen: []ledger.SeenTransfer{{ID: "7", LatestMs: 1700000100000}},
+		Totals: []ledger.TallyTotalText{{Labels: []string{"PERP_BTC_USDT", "paid"}, Records: 1, Amount: "0.000123456789", LastMs: 1700000100000}}}
+	if got, ok := s.SectionState(fundingFees.section, "main"); !ok || !reflect.DeepEqual(got, want) {
+		t.Errorf("restored %+v, want %+v", got, want)
 	}
 }

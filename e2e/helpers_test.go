@@ -134,7 +134,7 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := statefile.Decode(b, stateSections()...)
+	st, err := statefile.Decode(b, statefile.SectionsOf(collector.StateSections())...)
 	if err != nil {
 		t.Fatalf("state file: %v\n%s", err, b)
 	}
@@ -148,17 +148,7 @@ func readStateQuiet(path string) (map[string]ledger.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefile.Decode(b, stateSections()...)
-}
-
-// stateSections are the sections the binary keeps in its state file
-// beyond the token history.
-func stateSections() []statefile.Section {
-	var out []statefile.Section
-	for _, s := range collector.StateSections() {
-		out = append(out, statefile.Section(s))
-	}
-	return out
+	return statefile.Decode(b, statefile.SectionsOf(collector.StateSections())...)
 }
 
 // tail is the last lines of s.

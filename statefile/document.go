@@ -36,6 +36,21 @@ type Section struct {
 	Check func(st any) error
 }
 
+// SectionsOf is the sections a package declares as structs of Section's
+// fields: the owner of a history need not import this package to declare
+// its section.
+func SectionsOf[S ~struct {
+	Name  string
+	Zero  any
+	Check func(st any) error
+}](declared []S) []Section {
+	out := make([]Section, len(declared))
+	for i, s := range declared {
+		out[i] = Section(s)
+	}
+	return out
+}
+
 // documentType is the Go type of a document with sections: version,
 // accounts, then each section as a map from account name to state, in the
 // order given. Decoding into it refuses unknown fields at any depth and

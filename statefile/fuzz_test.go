@@ -11,7 +11,7 @@ import (
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"version":1,"accounts":{}}`))
 	f.Add([]byte(`{"version":1,"accounts":{"main":{"version":1,"start_ms":1700000000000,"last_record_ms":1700000100000,"seen":[{"id":7,"timestamp_ms":1700000100000}],"totals":[{"token":"USDT","type":"DEPOSIT","records":1,"inflow":"0.123456789012345678901234567890","outflow":"0"}]}}}`))
-	f.Add([]byte(`{"version":1,"accounts":{},"funding_fees":{"main":{"cursor_ms":2,"horizon_ms":1,"seen":[{"id":"7","latest_ms":1}],"totals":[]}}}`))
+	f.Add([]byte(`{"version":1,"accounts":{},"tallies":{"main":{"cursor_ms":2,"horizon_ms":1,"seen":[{"id":"7","latest_ms":1}],"totals":[]}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		doc, err := DecodeDocument(b, testSections...)
 		if err != nil {

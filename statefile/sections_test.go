@@ -21,7 +21,7 @@ var testSections = []Section{
 		_, err := ledger.WithdrawalsFromState(st, 0, 0)
 		return err
 	}),
-	section("funding_fees", func(st ledger.TallyState) error {
+	section("tallies", func(st ledger.TallyState) error {
 		_, err := ledger.TallyFromState(st, 0, 0, 0)
 		return err
 	}),

@@ -24,7 +24,7 @@ func sampleTally() ledger.TallyState {
 // file written before it loads as it is; a state of it no tally rebuilds
 // sets the file aside.
 func TestEveryTallySectionSurvivesAndOlderFilesLoad(t *testing.T) {
-	for _, section := range []string{"funding_fees"} {
+	for _, section := range []string{"tallies"} {
 		t.Run(section, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.json")
 			s, err := Open(path, openTime, testSections...)
