@@ -69,6 +69,10 @@ type countedState[S any] struct {
 	logger log.Logger
 	// saved is what the state file holds: what is shown and handed over.
 	saved S
+	// cap is the series cap of the account's endpoint; folded the rows
+	// its ledger had folded into Other when last noted.
+	cap    *seriesCap
+	folded uint64
 }
 
 // restore is account's state from the exporter this one replaces, else
@@ -76,7 +80,7 @@ type countedState[S any] struct {
 // handed over at a reload from then on.
 func (h *countedHistory[S]) restore(b *builder, account string) (c *countedState[S], found bool) {
 	cfg := b.cfg
-	c = &countedState[S]{h: h, account: account, store: cfg.State, logger: cfg.Logger}
+	c = &countedState[S]{h: h, account: account, store: cfg.State, logger: cfg.Logger, cap: b.seriesCap(account)}
 	st, found := handed[S](cfg, h.section, account)
 	if !found && cfg.State != nil {
 		var saved any
@@ -101,6 +105,13 @@ func (c *countedState[S]) keep(st S) bool {
 	}
 	c.saved = st
 	return true
+}
+
+// noteFolded counts in the series cap the rows folded into Other since it
+// was last called; total is every row the ledger has folded.
+func (c *countedState[S]) noteFolded(total uint64) {
+	c.cap.note(int(total - c.folded))
+	c.folded = total
 }
 
 // handOver implements handsOver.
@@ -138,10 +149,8 @@ func tallyStateChecked(st ledger.TallyState) (ledger.TallyState, error) { return
 // tallyAccount is one account's tally of a tally history.
 type tallyAccount[S any] struct {
 	*countedState[S]
-	h      *tallyHistory[S]
-	tally  *ledger.Tally
-	cap    *seriesCap
-	folded uint64
+	h     *tallyHistory[S]
+	tally *ledger.Tally
 	// shown are the totals the state file holds.
 	shown []ledger.TallyTotal
 }
@@ -151,7 +160,7 @@ type tallyAccount[S any] struct {
 func (h *tallyHistory[S]) account(b *builder, account string) (*tallyAccount[S], error) {
 	cfg := b.cfg
 	late := cfg.HistoryLateWindow.Milliseconds()
-	a := &tallyAccount[S]{h: h, cap: b.seriesCap(account),
+	a := &tallyAccount[S]{h: h,
 		tally: ledger.NewTally(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint, h.foldAt)}
 	var found bool
 	if a.countedState, found = h.restore(b, account); found {
@@ -173,8 +182,7 @@ func (h *tallyHistory[S]) account(b *builder, account string) (*tallyAccount[S],
 func (a *tallyAccount[S]) count(rows []ledger.Counted, endMs int64) []ledger.TallyTotal {
 	a.tally.Count(rows)
 	a.tally.Finish(endMs)
-	a.cap.note(int(a.tally.Folded() - a.folded))
-	a.folded = a.tally.Folded()
+	a.noteFolded(a.tally.Folded())
 	if a.keep(a.h.toState(a.tally.Export())) {
 		a.shown = a.tally.Totals()
 	}

@@ -111,7 +111,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 		wa := &walletAccount{api: a.API, lookback: b.cfg.WalletLookback, lookbackEvery: b.cfg.WalletLookbackInterval, interval: b.interval,
 			cap: b.seriesCap(a.Name), networksWait: walletNetworksWait}
 		c.reads = append(c.reads, wa)
-		if wa.withdrawals, err = counters(a.Name, wa.cap); err != nil {
+		if wa.withdrawals, err = counters(a.Name); err != nil {
 			return nil, err
 		}
 		// The counters restored from the state file are shown before the

@@ -87,8 +87,7 @@ func (w *withdrawalCounter) count(transfers []client.Transfer, startMs, endMs in
 	if full {
 		w.ledger.Forget(startMs)
 	}
-	w.cap.note(int(w.ledger.Folded() - w.folded))
-	w.folded = w.ledger.Folded()
+	w.noteFolded(w.ledger.Folded())
 	w.persist()
 	return true
 }
@@ -134,15 +133,15 @@ func emitWithdrawals(ch chan<- prometheus.Metric, account string, s *withdrawalS
 // (the saved states, the allow-list, the state file they save to) and
 // returns what builds one. networksComing says whether a token network
 // list will name the withdrawals' networks.
-func newWithdrawalCounters(b *builder, networksComing bool) (func(account string, capped *seriesCap) (*withdrawalCounter, error), error) {
+func newWithdrawalCounters(b *builder, networksComing bool) (func(account string) (*withdrawalCounter, error), error) {
 	cfg := b.cfg
 	if cfg.WithdrawalAllowList != nil && !networksComing {
 		return nil, errors.New("the withdrawal allow-list needs the token network list, which names each withdrawal's network: turn the token network collector on")
 	}
 	flagFor := withdrawalFlagFor.Milliseconds()
-	return func(account string, capped *seriesCap) (*withdrawalCounter, error) {
+	return func(account string) (*withdrawalCounter, error) {
 		w := &withdrawalCounter{allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
-			cap: capped, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
+			ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
 		var found bool
 		if w.countedState, found = withdrawals.restore(b, account); found {
 			l, err := ledger.WithdrawalsFromState(w.saved, flagFor, cfg.SeriesPerEndpoint)
