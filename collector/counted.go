@@ -149,8 +149,8 @@ func tallyStateChecked(st ledger.TallyState) (ledger.TallyState, error) { return
 // tallyAccount is one account's tally of a tally history.
 type tallyAccount[S any] struct {
 	*countedState[S]
-	h     *tallyHistory[S]
-	tally *ledger.Tally
+	history *tallyHistory[S]
+	tally   *ledger.Tally
 	// shown are the totals the state file holds.
 	shown []ledger.TallyTotal
 }
@@ -160,7 +160,7 @@ type tallyAccount[S any] struct {
 func (h *tallyHistory[S]) account(b *builder, account string) (*tallyAccount[S], error) {
 	cfg := b.cfg
 	late := cfg.HistoryLateWindow.Milliseconds()
-	a := &tallyAccount[S]{h: h,
+	a := &tallyAccount[S]{history: h,
 		tally: ledger.NewTally(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint, h.foldAt)}
 	var found bool
 	if a.countedState, found = h.restore(b, account); found {
@@ -183,7 +183,7 @@ func (a *tallyAccount[S]) count(rows []ledger.Counted, endMs int64) []ledger.Tal
 	a.tally.Count(rows)
 	a.tally.Finish(endMs)
 	a.noteFolded(a.tally.Folded())
-	if a.keep(a.h.toState(a.tally.Export())) {
+	if a.keep(a.history.toState(a.tally.Export())) {
 		a.shown = a.tally.Totals()
 	}
 	return a.shown

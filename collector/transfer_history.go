@@ -200,9 +200,10 @@ func (c *TransferHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric)
 	type last struct{ direction, counterparty, id string }
 	newest := map[last]int64{}
 	for _, t := range s.totals {
-		ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), append([]string{name}, t.Labels...)...)
-		ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), append([]string{name}, t.Labels...)...)
-		k := last{t.Labels[1], t.Labels[2], t.Note}
+		token, direction, counterparty := t.Labels[0], t.Labels[1], t.Labels[2]
+		ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), name, token, direction, counterparty)
+		ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), name, token, direction, counterparty)
+		k := last{direction, counterparty, t.Note}
 		newest[k] = max(newest[k], t.LastMs)
 	}
 	for k, ms := range newest {

@@ -58,8 +58,6 @@ type withdrawalCounter struct {
 	// network would match no entry of the allow-list.
 	waitForNetworks bool
 	totals          []ledger.WithdrawalTotal
-	cap             *seriesCap
-	folded          uint64
 }
 
 // count counts the withdrawals among transfers, read from startMs to
