@@ -14,24 +14,46 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// StateSection is a counted history's section of the state file: its name,
-// a value of the type of one account's state, and what refuses a state the
-// history could not rebuild.
+// StateSection is a history's section of the state file: its name, a value
+// of the type of one account's state, what refuses a state the history
+// could not rebuild, whether every file holds it, and whether a state is
+// checked before it is written too.
 type StateSection struct {
-	Name  string
-	Zero  any
-	Check func(st any) error
+	Name       string
+	Zero       any
+	Check      func(st any) error
+	Required   bool
+	CheckSaves bool
 }
 
-// stateSections are the sections every counted history declared.
+// stateSections are the sections every history declared.
 var stateSections []StateSection
 
-// StateSections are the state file sections of the counted histories,
-// sorted by name, for the state store to decode, check and write.
+// StateSections are the sections of the state file, sorted by name, for
+// the state store to decode, check and write.
 func StateSections() []StateSection {
 	out := slices.Clone(stateSections)
 	slices.SortFunc(out, func(a, b StateSection) int { return cmp.Compare(a.Name, b.Name) })
 	return out
+}
+
+// declareSection adds s to the sections of the state file and returns its
+// name.
+func declareSection(s StateSection) string {
+	stateSections = append(stateSections, s)
+	return s.Name
+}
+
+// checkOf is check of a state of any type: one that is not an S is
+// refused.
+func checkOf[S any](check func(S) error) func(any) error {
+	return func(st any) error {
+		s, ok := st.(S)
+		if !ok {
+			return fmt.Errorf("a state of type %T", st)
+		}
+		return check(s)
+	}
 }
 
 // countedHistory is a history whose rows are each counted once into
@@ -44,18 +66,10 @@ type countedHistory[S any] struct {
 	what string
 }
 
-// newCountedHistory declares a counted history and its state file section,
-// check refusing a state the history could not rebuild.
-func newCountedHistory[S any](section, what string, check func(S) error) *countedHistory[S] {
-	var zero S
-	stateSections = append(stateSections, StateSection{Name: section, Zero: zero, Check: func(st any) error {
-		s, ok := st.(S)
-		if !ok {
-			return fmt.Errorf("a state of type %T", st)
-		}
-		return check(s)
-	}})
-	return &countedHistory[S]{section: section, what: what}
+// newCountedHistory declares a counted history of states of type S and its
+// section of the state file; what names it in the log.
+func newCountedHistory[S any](section StateSection, what string) *countedHistory[S] {
+	return &countedHistory[S]{section: declareSection(section), what: what}
 }
 
 // countedState is one account's state of a counted history. It is saved
@@ -130,13 +144,13 @@ type tallyHistory[S any] struct {
 // newTallyHistory declares a tally history and its state file section.
 func newTallyHistory[S any](section, what string, foldAt int, toState func(ledger.TallyState) S, fromState func(S) (ledger.TallyState, error)) *tallyHistory[S] {
 	h := &tallyHistory[S]{foldAt: foldAt, toState: toState, fromState: fromState}
-	h.countedHistory = newCountedHistory(section, what, func(st S) error {
+	h.countedHistory = newCountedHistory[S](StateSection{Name: section, Zero: *new(S), Check: checkOf(func(st S) error {
 		tally, err := fromState(st)
 		if err == nil {
 			_, err = ledger.TallyFromState(tally, 0, 0, foldAt)
 		}
 		return err
-	})
+	})}, what)
 	return h
 }
 

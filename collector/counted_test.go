@@ -19,6 +19,24 @@ func openState(path string, now time.Time) (*statefile.Store, error) {
 	return statefile.Open(path, now, statefile.SectionsOf(StateSections())...)
 }
 
+// savedStates are the token history states store holds.
+func savedStates(store *statefile.Store) map[string]ledger.State {
+	out := map[string]ledger.State{}
+	for account, st := range store.Section(tokenHistorySection) {
+		out[account] = st.(ledger.State)
+	}
+	return out
+}
+
+// encodeState is a state file holding accounts' token history states.
+func encodeState(accounts map[string]ledger.State) ([]byte, error) {
+	doc := statefile.Document{Sections: map[string]map[string]any{tokenHistorySection: {}}}
+	for account, st := range accounts {
+		doc.Sections[tokenHistorySection][account] = st
+	}
+	return statefile.EncodeDocument(doc, statefile.SectionsOf(StateSections())...)
+}
+
 // failingStore is a state store whose section saves fail while failing is
 // set.
 type failingStore struct {

@@ -17,8 +17,10 @@ import (
 )
 
 // apiKeyChanges are what was last seen of each account's API keys, and
-// the changes counted of each.
-var apiKeyChanges = newCountedHistory("api_keys", "API keys", APIKeys.check)
+// the changes counted of each; an address in clear never reaches the
+// state file, not even for one save.
+var apiKeyChanges = newCountedHistory[APIKeys](StateSection{Name: "api_keys", Zero: APIKeys(nil), Check: checkOf(APIKeys.check), CheckSaves: true},
+	"API keys")
 
 // APIKeys is what was last seen of one account's API keys, by key id: the
 // hex SHA-256 of the full API key, so that the state file holds no key.

@@ -269,7 +269,7 @@ func (e *Exporter) Run(ctx context.Context) {
 // save writes one account's token history state; a failure is logged (the
 // store counts it) and the next poll writes again.
 func (e *Exporter) save(account string, st ledger.State) {
-	if err := e.state.Save(account, st); err != nil {
+	if err := e.state.SaveSection(tokenHistorySection, account, st); err != nil {
 		level.Error(e.logger).Log("msg", "cannot save token history state", "account", account, "err", err)
 	}
 }

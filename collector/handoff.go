@@ -16,11 +16,6 @@ type handsOver interface {
 	handOver(h *Handoff)
 }
 
-// handedHistory is the section of the token history states handed over,
-// as the state file names it; each counted history hands its own over
-// under its section's name (countedState).
-const handedHistory = "accounts"
-
 // Handoff exports the states; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
 	h := &Handoff{states: map[string]map[string]any{}}

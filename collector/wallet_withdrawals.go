@@ -34,10 +34,11 @@ var (
 
 // withdrawals are each account's withdrawals, counted once by id by
 // destination.
-var withdrawals = newCountedHistory("withdrawals", "withdrawals", func(st ledger.WithdrawalsState) error {
-	_, err := ledger.WithdrawalsFromState(st, 0, 0)
-	return err
-})
+var withdrawals = newCountedHistory[ledger.WithdrawalsState](StateSection{Name: "withdrawals", Zero: ledger.WithdrawalsState{},
+	Check: checkOf(func(st ledger.WithdrawalsState) error {
+		_, err := ledger.WithdrawalsFromState(st, 0, 0)
+		return err
+	})}, "withdrawals")
 
 // withdrawalSnapshot is what scrapes read of one account's withdrawals.
 type withdrawalSnapshot struct {

@@ -7,9 +7,13 @@ import (
 )
 
 // testSections are sections as the exporter's counted histories declare
-// them: a transfer tally kept in its own form, withdrawals, and a tally
+// them: the token history (required), a transfer tally kept in its own form, withdrawals, and a tally
 // kept as it is.
 var testSections = []Section{
+	{Name: "accounts", Zero: ledger.State{}, Required: true, Check: func(st any) error {
+		_, err := ledger.FromState(st.(ledger.State), ledger.Config{})
+		return err
+	}},
 	section("transfers", func(st ledger.TransfersState) error {
 		tally, err := st.Tally()
 		if err == nil {
@@ -51,4 +55,40 @@ func held(s *Store, section string) int {
 func sectionState(s *Store, section string) any {
 	st, _ := s.SectionState(section, "main")
 	return st
+}
+
+// states are the token history states s holds, by account.
+func states(s *Store) map[string]ledger.State {
+	out := map[string]ledger.State{}
+	for account, st := range s.Section("accounts") {
+		out[account] = st.(ledger.State)
+	}
+	return out
+}
+
+// save saves account's token history state into s.
+func save(s *Store, account string, st ledger.State) error {
+	return s.SaveSection("accounts", account, st)
+}
+
+// encode renders a state file of token history states alone.
+func encode(accounts map[string]ledger.State) ([]byte, error) {
+	doc := Document{Sections: map[string]map[string]any{"accounts": {}}}
+	for account, st := range accounts {
+		doc.Sections["accounts"][account] = st
+	}
+	return EncodeDocument(doc, testSections...)
+}
+
+// decode is the token history states of a state file.
+func decode(b []byte) (map[string]ledger.State, error) {
+	doc, err := DecodeDocument(b, testSections...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]ledger.State{}
+	for account, st := range doc.Sections["accounts"] {
+		out[account] = st.(ledger.State)
+	}
+	return out, nil
 }

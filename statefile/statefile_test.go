@@ -35,12 +35,12 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.States()) != 0 || s.Corruption() != nil {
-		t.Fatalf("missing file: %d states, corruption %v; want a fresh start", len(s.States()), s.Corruption())
+	if len(states(s)) != 0 || s.Corruption() != nil {
+		t.Fatalf("missing file: %d states, corruption %v; want a fresh start", len(states(s)), s.Corruption())
 	}
 	want := map[string]ledger.State{"main": sampleState(t, 1), "sub": sampleState(t, 100)}
 	for name, st := range want {
-		if err := s.Save(name, st); err != nil {
+		if err := save(s, name, st); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,10 +48,10 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s2.States(); !reflect.DeepEqual(got, want) {
+	if got := states(s2); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
-	l, err := ledger.FromState(s2.States()["main"], ledger.Config{Overlap: 5 * time.Minute})
+	l, err := ledger.FromState(states(s2)["main"], ledger.Config{Overlap: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,15 +71,15 @@ func TestSaveKeepsAccountsNoLongerWatched(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
 	s, _ := Open(path, openTime, testSections...)
 	removed := sampleState(t, 500)
-	if err := s.Save("removed", removed); err != nil {
+	if err := save(s, "removed", removed); err != nil {
 		t.Fatal(err)
 	}
 	s, _ = Open(path, openTime, testSections...)
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	s, _ = Open(path, openTime, testSections...)
-	if got := s.States()["removed"]; !reflect.DeepEqual(got, removed) {
+	if got := states(s)["removed"]; !reflect.DeepEqual(got, removed) {
 		t.Errorf("removed account's state %+v, want %+v", got, removed)
 	}
 }
@@ -118,7 +118,7 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("corrupt file still at its path: %v", err)
 			}
-			if len(s.States()) != 0 {
+			if len(states(s)) != 0 {
 				t.Error("states from a corrupt file")
 			}
 			if err := testutil.CollectAndCompare(s, strings.NewReader(`
@@ -218,14 +218,14 @@ func TestWriteFailureIsCountedAndReturned(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(filepath.Join(dir, "state.json"), openTime)
+	s, err := Open(filepath.Join(dir, "state.json"), openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err == nil {
+	if err := save(s, "main", sampleState(t, 1)); err == nil {
 		t.Fatal("save into a removed directory succeeded")
 	}
 	if err := testutil.CollectAndCompare(s, strings.NewReader(`
@@ -252,10 +252,10 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := Open(path, openTime, testSections...)
-	if err != nil || s.Corruption() != nil || len(s.States()) != 2 {
-		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(s.States()))
+	if err != nil || s.Corruption() != nil || len(states(s)) != 2 {
+		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(states(s)))
 	}
-	aside, err := s.SetAside("main", openTime)
+	aside, err := s.SetAside("accounts", "main", openTime)
 	if err != nil || aside != path+".corrupt-20261122T074500Z" {
 		t.Fatalf("SetAside: %q, %v", aside, err)
 	}
@@ -263,11 +263,11 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Decode(b)
+	got, err := decode(b)
 	if err != nil || len(got) != 1 || got["main"].StartMs != 1795592700000 {
 		t.Errorf("set-aside file holds %v (%v), want main's state alone", got, err)
 	}
-	if st := s.States(); len(st) != 1 || st["sub"].StartMs != 1700000000000 {
+	if st := states(s); len(st) != 1 || st["sub"].StartMs != 1700000000000 {
 		t.Errorf("store after SetAside holds %v, want sub alone", st)
 	}
 }
@@ -277,7 +277,7 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 // section saved before them must survive their saves and the reopen.
 func saveTheOthersAndReopen(t *testing.T, s *Store) *Store {
 	t.Helper()
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SaveSection("transfers", "main", sampleTransfers(t)); err != nil {
@@ -290,8 +290,8 @@ func saveTheOthersAndReopen(t *testing.T, s *Store) *Store {
 	if c := s2.Corruption(); c != nil {
 		t.Fatal(c.Err)
 	}
-	if len(s2.States()) != 1 || held(s2, "transfers") != 1 {
-		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), held(s2, "transfers"))
+	if len(states(s2)) != 1 || held(s2, "transfers") != 1 {
+		t.Errorf("token history states %d, transfer states %d; want 1 each", len(states(s2)), held(s2, "transfers"))
 	}
 	return s2
 }

@@ -46,7 +46,7 @@ func TestEveryTallySectionSurvivesAndOlderFilesLoad(t *testing.T) {
 				t.Errorf("restored %+v\nwant %+v", got, want)
 			}
 
-			old, err := Encode(map[string]ledger.State{"main": sampleState(t, 1)})
+			old, err := encode(map[string]ledger.State{"main": sampleState(t, 1)})
 			if err != nil || strings.Contains(string(old), section) {
 				t.Fatalf("a document without the section: %v, %s", err, old)
 			}

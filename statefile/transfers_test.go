@@ -31,7 +31,7 @@ func TestTransferStatesSurviveTokenHistorySavesAndAReopen(t *testing.T) {
 	if err := s.SaveSection("transfers", "main", want); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := Open(path, openTime, testSections...)
@@ -44,14 +44,14 @@ func TestTransferStatesSurviveTokenHistorySavesAndAReopen(t *testing.T) {
 	if got := sectionState(s2, "transfers"); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
-	if len(s2.States()) != 1 {
-		t.Errorf("token history states = %d, want 1", len(s2.States()))
+	if len(states(s2)) != 1 {
+		t.Errorf("token history states = %d, want 1", len(states(s2)))
 	}
 }
 
 func TestAStateFileWithoutTransfersStillLoadsAndIsWrittenAsBefore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	old, err := Encode(map[string]ledger.State{"main": sampleState(t, 1)})
+	old, err := encode(map[string]ledger.State{"main": sampleState(t, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +65,8 @@ func TestAStateFileWithoutTransfersStillLoadsAndIsWrittenAsBefore(t *testing.T) 
 	if err != nil || s.Corruption() != nil {
 		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
 	}
-	if len(s.States()) != 1 || held(s, "transfers") != 0 {
-		t.Fatalf("states %d, transfer states %d", len(s.States()), held(s, "transfers"))
+	if len(states(s)) != 1 || held(s, "transfers") != 0 {
+		t.Fatalf("states %d, transfer states %d", len(states(s)), held(s, "transfers"))
 	}
 }
 

@@ -38,8 +38,8 @@ func TestWithdrawalStatesSurviveOtherSavesAndAReopen(t *testing.T) {
 // without withdrawal states is written without the field.
 func TestAStateFileWithoutWithdrawalsStillLoads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	old, err := EncodeDocument(Document{Accounts: map[string]ledger.State{"main": sampleState(t, 1)},
-		Sections: map[string]map[string]any{"transfers": {"main": sampleTransfers(t)}}}, testSections...)
+	old, err := EncodeDocument(Document{Sections: map[string]map[string]any{"accounts": {"main": sampleState(t, 1)},
+		"transfers": {"main": sampleTransfers(t)}}}, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +53,8 @@ func TestAStateFileWithoutWithdrawalsStillLoads(t *testing.T) {
 	if err != nil || s.Corruption() != nil {
 		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
 	}
-	if len(s.States()) != 1 || held(s, "transfers") != 1 || held(s, "withdrawals") != 0 {
-		t.Fatalf("states %d, transfer states %d, withdrawal states %d", len(s.States()), held(s, "transfers"), held(s, "withdrawals"))
+	if len(states(s)) != 1 || held(s, "transfers") != 1 || held(s, "withdrawals") != 0 {
+		t.Fatalf("states %d, transfer states %d, withdrawal states %d", len(states(s)), held(s, "transfers"), held(s, "withdrawals"))
 	}
 }
 

@@ -16,7 +16,7 @@ func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	saved, err := os.ReadFile(path)
@@ -67,7 +67,7 @@ func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	if after, _ := os.ReadFile(path); string(after) != string(saved) {
 		t.Error("the state file itself changed")
 	}
-	if got := s.States(); len(got) != 1 {
+	if got := states(s); len(got) != 1 {
 		t.Errorf("states after the cleanup: %d accounts, want 1", len(got))
 	}
 }
