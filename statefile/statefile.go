@@ -5,7 +5,7 @@
 // down are counted once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
-// atomically on every Save: a temporary file in the same directory, fsync,
+// atomically on every save: a temporary file in the same directory, fsync,
 // rename over the old file, fsync of the directory. A reader therefore sees
 // either the old or the new document, never a mix, even after a crash.
 //
@@ -62,7 +62,7 @@ var _ prometheus.Collector = (*Store)(nil)
 // gives an empty store too. It fails, before the exporter starts, when the
 // file cannot be read or its directory cannot be written, or when a corrupt
 // file cannot be set aside. now names the set-aside file; sections are the
-// file's sections beyond the token history, written in their order.
+// file's sections, written in their order.
 func Open(path string, now time.Time, sections ...Section) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
