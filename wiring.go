@@ -174,7 +174,7 @@ func (w *wiring) checkAllowListNetworks() {
 func (w *wiring) exporter() (*collector.Exporter, *statefile.Store, error) {
 	o := w.o
 	if o.historyStateFile != "" {
-		store, err := statefile.Open(o.historyStateFile, time.Now())
+		store, err := statefile.Open(o.historyStateFile, time.Now(), statefile.SectionsOf(collector.StateSections())...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--token-history.state-file: %w", err)
 		}

@@ -13,8 +13,6 @@ package collector
 
 import (
 	"time"
-
-	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 const namespace = "woox"
@@ -22,16 +20,17 @@ const namespace = "woox"
 // refreshed ends every HELP text: the data is as old as the last poll.
 const refreshed = " Refreshed in the background, not at scrape time."
 
-// StateStore keeps token history ledger states across restarts (package
-// statefile implements it with a file).
+// StateStore keeps each history's states across restarts, by section of
+// the state file (see StateSections) and account (package statefile
+// implements it with a file).
 type StateStore interface {
-	// States returns the saved states by account name.
-	States() map[string]ledger.State
-	// Save replaces the saved state of one account.
-	Save(account string, st ledger.State) error
-	// SetAside moves one account's saved state out of the store, into a
-	// file whose name it returns.
-	SetAside(account string, now time.Time) (string, error)
+	// SectionState returns one account's saved state of a section.
+	SectionState(section, account string) (any, bool)
+	// SaveSection replaces one account's saved state of a section.
+	SaveSection(section, account string, st any) error
+	// SetAside moves one account's saved state of a section out of the
+	// store, into a file whose name it returns.
+	SetAside(section, account string, now time.Time) (string, error)
 }
 
 func boolFloat(b bool) float64 {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // basePermissions are always exported, 0 when not granted, so that an alert
@@ -69,14 +68,6 @@ type CredentialsCollector struct {
 }
 
 var _ prometheus.Collector = (*CredentialsCollector)(nil)
-
-// handOver implements handsOver: what the polls last saw, and counted, of
-// each account's keys.
-func (c *CredentialsCollector) handOver(h *Handoff) {
-	for _, a := range c.accounts {
-		h.put(handedAPIKeys, a.name, a.keys.saved)
-	}
-}
 
 type credentialsAccount struct {
 	name     string
@@ -280,27 +271,16 @@ func (c *CredentialsCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 func init() { register(endpoint.Credentials, buildCredentials) }
 
 // buildCredentials polls each account's API keys, what was seen of them
-// resumed from the state store when it holds the account.
+// resumed from a reload's handoff or the state file.
 func buildCredentials(b *builder) (prometheus.Collector, error) {
 	if len(b.cfg.Accounts) == 0 {
 		return nil, nil
 	}
-	var saved map[string]statefile.APIKeys
-	store, _ := b.cfg.State.(APIKeyStateStore)
-	if store != nil {
-		saved = store.APIKeyStates()
-	}
 	c := &CredentialsCollector{}
 	for _, a := range b.cfg.Accounts {
-		seen := saved[a.Name]
-		if keys, ok := handed[statefile.APIKeys](b.cfg, handedAPIKeys, a.Name); ok {
-			seen = keys
-		}
+		keys, _ := apiKeyChanges.restore(b, a.Name)
 		ca := &credentialsAccount{name: a.Name, ownKey: a.APIKey, api: a.API, showFull: b.cfg.ShowFullKey, logger: b.cfg.Logger,
-			cap: b.seriesCap(a.Name), keys: keyWatch{seen: seen, saved: seen}}
-		if store != nil {
-			ca.keys.save = store.SaveAPIKeys
-		}
+			cap: b.seriesCap(a.Name), keys: keyWatch{seen: keys.saved, state: keys}}
 		c.accounts = append(c.accounts, ca)
 		b.pollList(c, a.Name, ca.poll)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"net/netip"
 	"slices"
@@ -12,26 +14,64 @@ import (
 	"github.com/go-kit/log/level"
 
 	"github.com/woox-exporter/woox_exporter/client"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
-// APIKeyStateStore keeps what was last seen of each account's API keys
-// across restarts, beside the token history (package statefile implements
-// both).
-type APIKeyStateStore interface {
-	APIKeyStates() map[string]statefile.APIKeys
-	SaveAPIKeys(account string, keys statefile.APIKeys) error
+// apiKeyChanges are what was last seen of each account's API keys, and
+// the changes counted of each; an address in clear never reaches the
+// state file, not even for one save.
+var apiKeyChanges = newCountedHistory[APIKeys](StateSection{Name: "api_keys", Zero: APIKeys(nil), Check: checkOf(APIKeys.check), CheckSaves: true},
+	"API keys")
+
+// APIKeys is what was last seen of one account's API keys, by key id: the
+// hex SHA-256 of the full API key, so that the state file holds no key.
+type APIKeys map[string]APIKey
+
+// APIKey is what was last seen of one API key, so that a change made while
+// the exporter was down is counted at its first poll after a restart:
+// fingerprints of the key's set of allowed IPs and of its set of
+// permissions, never the values, and the changes of each counted so far.
+type APIKey struct {
+	AllowedIPs        string `json:"allowed_ips_sha256"`
+	Permissions       string `json:"permissions_sha256"`
+	AllowedIPsChanges uint64 `json:"allowed_ips_changes"`
+	PermissionChanges uint64 `json:"permission_changes"`
+}
+
+// check refuses anything but hex SHA-256 digests as key ids and
+// fingerprints: an address in clear must never reach the state file.
+func (keys APIKeys) check() error {
+	for id, k := range keys {
+		if !isDigest(id) {
+			return errors.New("a key id that is not a hex SHA-256 digest")
+		}
+		if !isDigest(k.AllowedIPs) || !isDigest(k.Permissions) {
+			return fmt.Errorf("key %.8s…: a fingerprint that is not a hex SHA-256 digest", id)
+		}
+	}
+	return nil
+}
+
+// isDigest reports whether s is 64 lowercase hex digits.
+func isDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // keyWatch counts the changes of one account's API keys: replacing an
 // allowed IP, or trading one permission for another, leaves every gauge of
 // the key as it was.
 type keyWatch struct {
-	// seen is what the last poll saw of each key, by keyID; saved is what
+	// seen is what the last poll saw of each key, by keyID; state what
 	// the state file holds, the counters exported. Poller only.
-	seen, saved statefile.APIKeys
-	// save keeps saved in the state file; nil without one.
-	save func(account string, keys statefile.APIKeys) error
+	seen  APIKeys
+	state *countedState[APIKeys]
 }
 
 // keyChange is one key's changes found by a poll, for the log.
@@ -47,8 +87,8 @@ type keyChange struct {
 // nothing. A key listed twice is read from its first row, as the gauges
 // are. Keys not listed are forgotten only when the list is complete: a row
 // the client could not read may be one of them.
-func (w *keyWatch) observe(creds []client.Credential, complete bool) (statefile.APIKeys, []keyChange) {
-	next := statefile.APIKeys{}
+func (w *keyWatch) observe(creds []client.Credential, complete bool) (APIKeys, []keyChange) {
+	next := APIKeys{}
 	if !complete {
 		maps.Copy(next, w.seen)
 	}
@@ -61,7 +101,7 @@ func (w *keyWatch) observe(creds []client.Credential, complete bool) (statefile.
 		}
 		listed[id] = true
 		granted := grantedPermissions(c.Permissions)
-		now := statefile.APIKey{AllowedIPs: fingerprint("allowed IPs", c.APIKey, allowedIPSet(c.AllowedIPs)),
+		now := APIKey{AllowedIPs: fingerprint("allowed IPs", c.APIKey, allowedIPSet(c.AllowedIPs)),
 			Permissions: fingerprint("permissions", c.APIKey, granted)}
 		if old, ok := w.seen[id]; ok {
 			now.AllowedIPsChanges, now.PermissionChanges = old.AllowedIPsChanges, old.PermissionChanges
@@ -81,31 +121,17 @@ func (w *keyWatch) observe(creds []client.Credential, complete bool) (statefile.
 	return next, changes
 }
 
-// commit makes next what was seen, and saves it: a counter is exported
-// only once saved, so that a restart, even after SIGKILL, never shows less
-// than was shown. After a failed save the exported counts stay as they
-// were until a later poll saves what it sees, changes counted once.
-func (w *keyWatch) commit(account string, next statefile.APIKeys) error {
-	w.seen = next
-	if w.save != nil && !maps.Equal(next, w.saved) {
-		if err := w.save(account, next); err != nil {
-			return err
-		}
-	}
-	w.saved = next
-	return nil
-}
-
 // countChanges counts the changes of the account's keys that creds show,
 // saves them, and sets each row's counts to what is saved.
 func (a *credentialsAccount) countChanges(creds []client.Credential, complete bool, rows []apiKeyRow) {
 	next, changes := a.keys.observe(creds, complete)
-	if err := a.keys.commit(a.name, next); err != nil {
-		level.Error(a.logger).Log("msg", "cannot save the state of the API keys: their change counters are exported once saved", "account", a.name, "err", err)
-	}
+	// After a failed save the exported counts stay as they were until a
+	// later poll saves what it sees, changes counted once.
+	a.keys.seen = next
+	a.keys.state.keep(next)
 	labels := make(map[string]string, len(rows))
 	for i := range rows {
-		k := a.keys.saved[rows[i].id]
+		k := a.keys.state.saved[rows[i].id]
 		rows[i].allowedIPsChanges, rows[i].permissionChanges = k.AllowedIPsChanges, k.PermissionChanges
 		labels[rows[i].id] = rows[i].label
 	}

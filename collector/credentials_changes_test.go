@@ -13,7 +13,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // changedKey is the key whose access the change tests edit; its label.
@@ -53,7 +52,7 @@ func (x *keyRig) startWith(handoff *Handoff) {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointCredentials
 	}
 	if x.state != "" {
-		store, err := statefile.Open(x.state, x.clock.Now())
+		store, err := openState(x.state, x.clock.Now())
 		if err != nil {
 			x.t.Fatal(err)
 		}

@@ -41,7 +41,8 @@ func credentialRows() []fakeexchange.Key {
 }
 
 func newCredentialsAccount(api CredentialsAPI, showFull bool, logger log.Logger) *credentialsAccount {
-	return &credentialsAccount{name: "main", ownKey: ownKey, api: api, showFull: showFull, logger: logger}
+	return &credentialsAccount{name: "main", ownKey: ownKey, api: api, showFull: showFull, logger: logger,
+		keys: keyWatch{state: &countedState[APIKeys]{h: apiKeyChanges, account: "main", logger: logger}}}
 }
 
 func TestCredentialsMetricsMaskKeysAndShowEveryPermission(t *testing.T) {

@@ -107,11 +107,10 @@ type Config struct {
 	SeriesPerEndpoint int
 
 	// State, when set, keeps every account's token history across
-	// restarts (its transfers and withdrawals too, through
-	// TransferStateStore and WithdrawalStateStore): an account found in it
-	// resumes its counters and cursor, and its state is saved after every
-	// token history poll and when Run returns. States of accounts not
-	// configured are left alone.
+	// restarts (its counted histories too, each in its section): an
+	// account found in it resumes its counters and cursor, and its state
+	// is saved after every token history poll and when Run returns. States
+	// of accounts not configured are left alone.
 	State StateStore
 
 	// Handoff, when set, holds the ledgers of the exporter this one
@@ -139,6 +138,9 @@ type Exporter struct {
 	// caps are the series caps of every endpoint and account, exported
 	// with the poll health.
 	caps []*seriesCap
+	// counted are every account's state of every counted history, handed
+	// over at a reload.
+	counted []handsOver
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
@@ -273,7 +275,7 @@ func (e *Exporter) Run(ctx context.Context) {
 // save writes one account's token history state; a failure is logged (the
 // store counts it) and the next poll writes again.
 func (e *Exporter) save(account string, st ledger.State) {
-	if err := e.state.Save(account, st); err != nil {
+	if err := e.state.SaveSection(tokenHistorySection, account, st); err != nil {
 		level.Error(e.logger).Log("msg", "cannot save token history state", "account", account, "err", err)
 	}
 }

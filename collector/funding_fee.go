@@ -2,20 +2,13 @@ package collector
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/go-kit/log"
-	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
-
-// fundingFeeSection names the funding fee tallies in the state file and in
-// a reload's handoff.
-const fundingFeeSection = "funding_fees"
 
 var (
 	fundingFeeLabels = []string{"account", "symbol", "direction"}
@@ -27,89 +20,19 @@ var (
 		fundingFeeLabels, nil)
 )
 
-// tallyStore keeps tally states across restarts by the state file's
-// section (package statefile implements it).
-type tallyStore interface {
-	TallyStates(section string) map[string]ledger.TallyState
-	SaveTally(section, account string, st ledger.TallyState) error
+// fundingFees are each account's funding payments, counted by symbol and
+// direction, the symbol folded into Other beyond the series cap.
+var fundingFees = newTallyHistory("funding_fees", "funding fees", 0, tallyStateAsIs, tallyStateChecked)
+
+func init() {
+	register(endpoint.FundingFee, func(b *builder) (prometheus.Collector, error) {
+		return fundingFees.collector(b, readFundingFees, emitFundingFees, fundingFeesDesc, fundingFeeAmountDesc)
+	})
 }
 
-// FundingFeeCollector exports each account's funding payments by symbol and
-// direction, each counted exactly once (a ledger.Tally of symbol and
-// direction, the symbol folded into Other beyond the series cap).
-type FundingFeeCollector struct {
-	perAccount[[]ledger.TallyTotal]
-	tallies []*fundingFeeAccount
-}
-
-var _ prometheus.Collector = (*FundingFeeCollector)(nil)
-
-// handOver implements handsOver.
-func (c *FundingFeeCollector) handOver(h *Handoff) {
-	for _, a := range c.tallies {
-		h.put(fundingFeeSection, a.name, a.tally.Export())
-	}
-}
-
-type fundingFeeAccount struct {
-	name   string
-	api    *client.Client
-	tally  *ledger.Tally
-	shown  *latest[[]ledger.TallyTotal]
-	cap    *seriesCap
-	folded uint64
-	save   func(section, account string, st ledger.TallyState) error
-	logger log.Logger
-}
-
-func init() { register(endpoint.FundingFee, buildFundingFee) }
-
-// buildFundingFee polls each account's funding fees, resumed from a reload's
-// handoff or the state file when either holds the account.
-func buildFundingFee(b *builder) (prometheus.Collector, error) {
-	cfg := b.cfg
-	var saved map[string]ledger.TallyState
-	store, _ := cfg.State.(tallyStore)
-	if store != nil {
-		saved = store.TallyStates(fundingFeeSection)
-	}
-	late := cfg.HistoryLateWindow.Milliseconds()
-	c := &FundingFeeCollector{perAccount: perAccount[[]ledger.TallyTotal]{descs: []*prometheus.Desc{fundingFeesDesc, fundingFeeAmountDesc}}}
-	c.emit = emitFundingFees
-	for _, a := range cfg.Accounts {
-		l := ledger.NewTally(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint, 0)
-		st, ok := handed[ledger.TallyState](cfg, fundingFeeSection, a.Name)
-		if !ok {
-			st, ok = saved[a.Name]
-		}
-		if ok {
-			var err error
-			if l, err = ledger.TallyFromState(st, late, cfg.SeriesPerEndpoint, 0); err != nil {
-				return nil, fmt.Errorf("account %q: saved funding fees: %w", a.Name, err)
-			}
-		}
-		fa := &fundingFeeAccount{name: a.Name, api: a.API, tally: l, shown: c.add(a.Name), cap: b.seriesCap(a.Name), logger: cfg.Logger}
-		if store != nil {
-			fa.save = store.SaveTally
-		}
-		// What a restart resumes is shown at once: it was saved before.
-		_ = fa.shown.set(l.Totals(), nil)
-		c.tallies = append(c.tallies, fa)
-		b.pollList(c, a.Name, fa.poll)
-	}
-	return collectorOrNil(c, len(c.tallies)), nil
-}
-
-// poll reads from one late window behind the cursor to now, counts the
-// settled payments not counted before and moves the cursor; the totals are
-// shown only once the state file holds them, so that a restart never shows
-// less than was shown.
-func (a *fundingFeeAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
-	start, end := a.tally.Window(a.api.ServerNow().UnixMilli())
-	rows, rejected, err := a.api.FundingFees(ctx, start, end)
-	if err != nil {
-		return leftOut{}, err
-	}
+// readFundingFees reads the settled payments of a window.
+func readFundingFees(ctx context.Context, api *client.Client, startMs, endMs int64) ([]ledger.Counted, []client.RejectedRow, error) {
+	rows, rejected, err := api.FundingFees(ctx, startMs, endMs)
 	var settled []ledger.Counted
 	for _, f := range rows {
 		if f.Completed() {
@@ -120,17 +43,7 @@ func (a *fundingFeeAccount) poll(ctx context.Context, _ func()) (leftOut, error)
 			settled = append(settled, ledger.Counted{ID: f.ID, Labels: []string{f.Symbol, direction}, Amount: f.Amount, LatestMs: f.LatestMs()})
 		}
 	}
-	a.tally.Count(settled)
-	a.tally.Finish(end)
-	a.cap.note(int(a.tally.Folded() - a.folded))
-	a.folded = a.tally.Folded()
-	if a.save != nil {
-		if err := a.save(fundingFeeSection, a.name, a.tally.Export()); err != nil {
-			level.Error(a.logger).Log("msg", "cannot save funding fee state", "account", a.name, "err", err)
-			return leftOut{rows: rejected}, nil
-		}
-	}
-	return leftOut{rows: rejected}, a.shown.set(a.tally.Totals(), nil)
+	return settled, rejected, err
 }
 
 func emitFundingFees(ch chan<- prometheus.Metric, account string, totals *[]ledger.TallyTotal) {

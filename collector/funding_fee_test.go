@@ -1,8 +1,9 @@
 package collector
 
 import (
-	"errors"
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
@@ -47,7 +47,7 @@ func fundingFeeExporter(t *testing.T, r *rig, store StateStore, handoff *Handoff
 
 // fundingPaid is the amount main shows paid (or received) of symbol.
 func fundingShown(e *Exporter, symbol, direction string) decimal.Decimal {
-	c := e.byName[endpoint.FundingFee].(*FundingFeeCollector)
+	c := e.byName[endpoint.FundingFee].(*perAccount[[]ledger.TallyTotal])
 	for _, tot := range *c.accounts[0].load() {
 		if tot.Labels[0] == symbol && tot.Labels[1] == direction {
 			return tot.Amount
@@ -85,7 +85,7 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 		}
 	}
 	path := filepath.Join(t.TempDir(), "state.json")
-	store, err := statefile.Open(path, historyNow)
+	store, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,25 +114,25 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 	if got := fundingShown(e, "PERP_BTC_USDT", "paid"); !got.Equal(dec("16")) {
 		t.Fatalf("paid after a reload %s, want 16", got)
 	}
-	store2, err := statefile.Open(path, historyNow)
+	store2, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(time.Minute)
-	e = fundingFeeExporter(t, r, store2, nil)
+	failing := &failingStore{StateStore: store2}
+	e = fundingFeeExporter(t, r, failing, nil)
 	if got := fundingShown(e, "PERP_BTC_USDT", "paid"); !got.Equal(dec("16")) {
 		t.Fatalf("paid after a restart %s, want 16", got)
 	}
 	// A save that fails keeps the totals shown as they were.
-	c := e.byName[endpoint.FundingFee].(*FundingFeeCollector)
-	c.tallies[0].save = func(string, string, ledger.TallyState) error { return errors.New("disk full") }
+	failing.failing = true
 	put(payment(4, "PERP_BTC_USDT", "4", "Receive", 0))
 	r.clock.Add(time.Minute)
 	pollAll(e)
 	if got := fundingShown(e, "PERP_BTC_USDT", "received"); !got.IsZero() {
 		t.Errorf("received %s shown before it was saved", got)
 	}
-	c.tallies[0].save = store2.SaveTally
+	failing.failing = false
 	r.clock.Add(time.Minute)
 	pollAll(e)
 	if got := fundingShown(e, "PERP_BTC_USDT", "received"); !got.Equal(dec("4")) {
@@ -156,5 +156,25 @@ func TestFundingFeeSymbolsBeyondTheCapAreFolded(t *testing.T) {
 	pollAll(e)
 	if got := fundingShown(e, ledger.Other, "paid"); !got.Equal(dec("1")) {
 		t.Errorf("__other__ paid %s, want the third symbol's 1", got)
+	}
+}
+
+// A funding fee section as the exporter wrote it before restores exactly.
+func TestAFundingFeeSectionWrittenBeforeRestores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	doc := `{"version": 1, "accounts": {}, "funding_fees": {"main": {"cursor_ms": 1700000200000, "horizon_ms": 1699913800000,
+  "seen": [{"id": "7", "latest_ms": 1700000100000}],
+  "totals": [{"labels": ["PERP_BTC_USDT", "paid"], "records": 1, "amount": "0.000123456789", "last_ms": 1700000100000}]}}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := openState(path, historyNow)
+	if err != nil || s.Corruption() != nil {
+		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
+	}
+	want := ledger.TallyState{CursorMs: 1700000200000, HorizonMs: 1699913800000, Seen: []ledger.SeenTransfer{{ID: "7", LatestMs: 1700000100000}},
+		Totals: []ledger.TallyTotalText{{Labels: []string{"PERP_BTC_USDT", "paid"}, Records: 1, Amount: "0.000123456789", LastMs: 1700000100000}}}
+	if got, ok := s.SectionState(fundingFees.section, "main"); !ok || !reflect.DeepEqual(got, want) {
+		t.Errorf("restored %+v, want %+v", got, want)
 	}
 }

@@ -16,14 +16,6 @@ type handsOver interface {
 	handOver(h *Handoff)
 }
 
-// Sections of the states handed over, as the state file names them.
-const (
-	handedHistory     = "accounts"
-	handedTransfers   = "transfers"
-	handedWithdrawals = "withdrawals"
-	handedAPIKeys     = "api_keys"
-)
-
 // Handoff exports the states; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
 	h := &Handoff{states: map[string]map[string]any{}}
@@ -31,6 +23,9 @@ func (e *Exporter) Handoff() *Handoff {
 		if c, ok := c.(handsOver); ok {
 			c.handOver(h)
 		}
+	}
+	for _, c := range e.counted {
+		c.handOver(h)
 	}
 	return h
 }

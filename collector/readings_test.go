@@ -44,7 +44,7 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario) *readingsRig {
 // --token-history.state-file does.
 func (x *readingsRig) start(t *testing.T) {
 	t.Helper()
-	store, err := statefile.Open(x.stateFile, x.clock.Now())
+	store, err := openState(x.stateFile, x.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func (x *readingsRig) start(t *testing.T) {
 // restart rebuilds the exporter from the state file.
 func (x *readingsRig) restart(t *testing.T) {
 	t.Helper()
-	if len(x.store.States()) == 0 {
+	if len(savedStates(x.store)) == 0 {
 		t.Fatal("no state saved before the restart")
 	}
 	x.start(t)

@@ -12,7 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // reconcileRig runs the token history and balances pollers of account
@@ -37,7 +36,7 @@ func newReconcileRig(t *testing.T) *reconcileRig {
 // start builds the exporter from the state file, as a start does.
 func (x *reconcileRig) start() {
 	x.t.Helper()
-	store, err := statefile.Open(x.stateFile, x.clock.Now())
+	store, err := openState(x.stateFile, x.clock.Now())
 	if err != nil {
 		x.t.Fatal(err)
 	}

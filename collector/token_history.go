@@ -131,7 +131,7 @@ var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 func (c *TokenHistoryCollector) handOver(h *Handoff) {
 	for _, a := range c.accounts {
 		if a.judged() {
-			h.put(handedHistory, a.name, a.live.Load().Export())
+			h.put(tokenHistorySection, a.name, a.live.Load().Export())
 		}
 	}
 }
@@ -209,6 +209,14 @@ func (c *TokenHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric) {
 
 func init() { register(endpoint.TokenHistory, buildTokenHistory) }
 
+// tokenHistorySection names the token history's states in the state file,
+// which every file holds, and in a reload's handoff.
+var tokenHistorySection = declareSection(StateSection{Name: "accounts", Zero: ledger.State{}, Required: true,
+	Check: checkOf(func(st ledger.State) error {
+		_, err := ledger.FromState(st, ledger.Config{})
+		return err
+	})})
+
 // buildTokenHistory polls each account's token history into its ledger,
 // resumed from the state store when it holds the account.
 func buildTokenHistory(b *builder) (prometheus.Collector, error) {
@@ -217,35 +225,33 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	}
 	cfg := b.cfg
 	c := &TokenHistoryCollector{}
-	var saved map[string]ledger.State
-	if cfg.State != nil {
-		saved = cfg.State.States()
-	}
 	start := cfg.Now().Add(-cfg.HistoryLookback).UnixMilli()
 	lcfg := ledger.Config{Overlap: cfg.HistoryOverlap, LateWindow: cfg.HistoryLateWindow, MaxPairs: cfg.SeriesPerEndpoint,
 		MaxAmount: client.MaxAmount()}
 	fresh := func(nowMs int64) *ledger.Ledger { return ledger.New(nowMs-cfg.HistoryLookback.Milliseconds(), lcfg) }
 	var save func(string, ledger.State) error
 	if cfg.State != nil {
-		save = cfg.State.Save
+		save = func(account string, st ledger.State) error {
+			return cfg.State.SaveSection(tokenHistorySection, account, st)
+		}
 	}
 	opts := historyOptions{lateInterval: cfg.HistoryLateInterval, skipMalformedAfter: cfg.HistorySkipMalformedAfter, save: save}
 	for _, a := range cfg.Accounts {
 		l := ledger.New(start, lcfg)
 		var r *restoredState
-		if st, ok := handed[ledger.State](cfg, handedHistory, a.Name); ok {
+		if st, ok := handed[ledger.State](cfg, tokenHistorySection, a.Name); ok {
 			// Judged already, by the exporter it comes from.
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: token history handed over: %w", a.Name, err)
 			}
-		} else if st, ok := saved[a.Name]; ok {
+		} else if st, ok := savedTokenHistory(cfg.State, a.Name); ok {
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
 			warnSetAside(cfg.Logger, a.Name, l)
-			r = &restoredState{state: st, fresh: fresh, setAside: func() (string, error) { return cfg.State.SetAside(a.Name, time.Now()) }}
+			r = &restoredState{state: st, fresh: fresh, setAside: func() (string, error) { return cfg.State.SetAside(tokenHistorySection, a.Name, time.Now()) }}
 		}
 		ha := newHistoryAccount(a.Name, a.API, l, r, opts, cfg.Logger)
 		b.e.ledgers[a.Name] = ha.live
@@ -255,6 +261,17 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 	}
 	b.e.history = c
 	return c, nil
+}
+
+// savedTokenHistory is account's token history state in store, if it
+// holds one; store may be nil.
+func savedTokenHistory(store StateStore, account string) (ledger.State, bool) {
+	if store == nil {
+		return ledger.State{}, false
+	}
+	st, ok := store.SectionState(tokenHistorySection, account)
+	saved, isState := st.(ledger.State)
+	return saved, ok && isState
 }
 
 // warnSetAside names each saved total the ledger set aside as beyond what a

@@ -26,7 +26,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	r := newRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset})
 	path := filepath.Join(t.TempDir(), "state.json")
 	cursor := historyNow.Add(ahead).UnixMilli()
-	b, err := statefile.Encode(map[string]ledger.State{"main": {Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &cursor,
+	b, err := encodeState(map[string]ledger.State{"main": {Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &cursor,
 		Seen: []ledger.SeenRecord{}, Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 1, Inflow: "7", Outflow: "0"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	store, err := statefile.Open(path, historyNow)
+	store, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRestoredCursorAheadOfALocalClockBehindIsKept(t *testing.T) {
 	if q := r.requests(client.EndpointTokenHistory); len(q) < 2 || query(t, q[0], "size") != "1" {
 		t.Errorf("token history requests %v, want a one-row read first", q)
 	}
-	if _, ok := store.States()["main"]; !ok || strings.Contains(r.logs.String(), "impossible") {
+	if _, ok := savedStates(store)["main"]; !ok || strings.Contains(r.logs.String(), "impossible") {
 		t.Errorf("saved state judged impossible:\n%s", r.logs.String())
 	}
 }
@@ -67,7 +67,7 @@ func TestRestoredCursorAheadOfTheExchangeIsSetAside(t *testing.T) {
 	if got := e.ledgers["main"].Load().Snapshot().Totals; len(got) != 0 {
 		t.Errorf("totals %v from an impossible state", got)
 	}
-	if st, ok := store.States()["main"]; ok && st.StartMs > historyNow.UnixMilli() {
+	if st, ok := savedStates(store)["main"]; ok && st.StartMs > historyNow.UnixMilli() {
 		t.Errorf("the impossible state is still in the store: cursor %d", st.StartMs)
 	}
 	if !strings.Contains(r.logs.String(), "account=main") || !strings.Contains(r.logs.String(), "impossible") {

@@ -15,7 +15,7 @@ import (
 // file holds: what a crash at this instant would move back.
 func (x *readingsRig) shownNotSaved() []string {
 	saved := map[[2]string]uint64{}
-	for _, t := range x.store.States()["main"].Totals {
+	for _, t := range savedStates(x.store)["main"].Totals {
 		saved[[2]string{t.Token, t.Type}] = t.Records
 	}
 	var out []string

@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-kit/log"
-	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
@@ -48,27 +46,17 @@ type TransferHistoryAPI interface {
 	ServerNow() time.Time
 }
 
-// TransferStateStore keeps transfer ledger states across restarts, beside
-// the token history's (package statefile implements both).
-type TransferStateStore interface {
-	TransferStates() map[string]ledger.TransfersState
-	SaveTransfers(account string, st ledger.TransfersState) error
-}
+// transfers are each account's completed transfers between accounts,
+// counted by token, direction and counterparty.
+var transfers = newTallyHistory("transfers", "transfer history", ledger.TransferFoldAt, ledger.TransfersStateOf, ledger.TransfersState.Tally)
 
 // TransferHistoryCollector exports each account's transfers between
-// accounts, every completed one counted exactly once (ledger.Transfers).
+// accounts, every completed one counted exactly once (transfers).
 type TransferHistoryCollector struct {
 	accounts []*transferAccount
 }
 
 var _ prometheus.Collector = (*TransferHistoryCollector)(nil)
-
-// handOver implements handsOver.
-func (c *TransferHistoryCollector) handOver(h *Handoff) {
-	for _, a := range c.accounts {
-		h.put(handedTransfers, a.name, a.ledger.Export())
-	}
-}
 
 // inFlightTransfer is one woox_transfers_in_flight series.
 type inFlightTransfer struct{ token, direction, status string }
@@ -76,57 +64,35 @@ type inFlightTransfer struct{ token, direction, status string }
 // transferSnapshot is what scrapes read of one account.
 type transferSnapshot struct {
 	applicationID string
-	totals        []ledger.TransferTotal
+	totals        []ledger.TallyTotal
 	inFlight      map[inFlightTransfer]int
 }
 
 type transferAccount struct {
-	name   string
-	api    TransferHistoryAPI
-	ledger *ledger.Transfers
+	*tallyAccount[ledger.TransfersState]
+	api TransferHistoryAPI
 	// applicationID is the account's own, asked once: it never changes.
 	applicationID string
-	cap           *seriesCap
-	folded        uint64
-	save          func(account string, st ledger.TransfersState) error
-	logger        log.Logger
 	snap          atomic.Pointer[transferSnapshot]
 	published     atomic.Uint64
 }
 
 func init() { register(endpoint.TransferHistory, buildTransferHistory) }
 
-// buildTransferHistory polls each account's transfers, resumed from the
-// state file when it holds the account.
+// buildTransferHistory polls each account's transfers, resumed from a
+// reload's handoff or the state file when either holds the account.
 func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 	if len(b.cfg.Accounts) == 0 {
 		return nil, nil
 	}
-	cfg := b.cfg
-	var saved map[string]ledger.TransfersState
-	store, _ := cfg.State.(TransferStateStore)
-	if store != nil {
-		saved = store.TransferStates()
-	}
-	late := cfg.HistoryLateWindow.Milliseconds()
 	c := &TransferHistoryCollector{}
-	for _, a := range cfg.Accounts {
-		l := ledger.NewTransfers(cfg.Now().Add(-cfg.HistoryLookback).UnixMilli(), late, cfg.SeriesPerEndpoint)
-		st, ok := handed[ledger.TransfersState](cfg, handedTransfers, a.Name)
-		if !ok {
-			st, ok = saved[a.Name]
+	for _, a := range b.cfg.Accounts {
+		tally, err := transfers.account(b, a.Name)
+		if err != nil {
+			return nil, err
 		}
-		if ok {
-			var err error
-			if l, err = ledger.TransfersFromState(st, late, cfg.SeriesPerEndpoint); err != nil {
-				return nil, fmt.Errorf("account %q: saved transfers: %w", a.Name, err)
-			}
-		}
-		ta := &transferAccount{name: a.Name, api: a.API, ledger: l, cap: b.seriesCap(a.Name), logger: cfg.Logger}
-		if store != nil {
-			ta.save = store.SaveTransfers
-		}
-		ta.snap.Store(&transferSnapshot{totals: l.Totals()})
+		ta := &transferAccount{tallyAccount: tally, api: a.API}
+		ta.snap.Store(&transferSnapshot{totals: tally.shown})
 		c.accounts = append(c.accounts, ta)
 		b.pollList(c, a.Name, ta.poll)
 	}
@@ -143,12 +109,12 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 		}
 		a.applicationID = id
 	}
-	start, end := a.ledger.Window(a.api.ServerNow().UnixMilli())
+	start, end := a.tally.Window(a.api.ServerNow().UnixMilli())
 	rows, rejected, err := a.api.TransferHistory(ctx, start, end)
 	if err != nil {
 		return leftOut{}, err
 	}
-	var completed []ledger.Transfer
+	var completed []ledger.Counted
 	inFlight := map[inFlightTransfer]int{}
 	for _, t := range rows {
 		r, err := a.toLedger(t)
@@ -160,27 +126,12 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 		case t.Completed():
 			completed = append(completed, r)
 		case !t.Final():
-			inFlight[inFlightTransfer{t.Token, r.Direction, t.Status}]++
+			inFlight[inFlightTransfer{t.Token, r.Labels[1], t.Status}]++
 		}
 	}
-	a.ledger.Count(completed)
-	a.ledger.Finish(end)
-	snap := &transferSnapshot{applicationID: a.applicationID, totals: a.ledger.Totals(), inFlight: inFlight}
-	old := a.snap.Load()
-	// Totals are shown only once the state file holds them: shown first,
-	// a crash would move them back, and Prometheus would read a reset.
-	if a.save != nil {
-		if err := a.save(a.name, a.ledger.Export()); err != nil {
-			level.Error(a.logger).Log("msg", "cannot save transfer history state", "account", a.name, "err", err)
-			if old != nil {
-				snap.totals = old.totals
-			}
-		}
-	}
-	a.cap.note(int(a.ledger.Folded() - a.folded))
-	a.folded = a.ledger.Folded()
+	snap := &transferSnapshot{applicationID: a.applicationID, totals: a.count(completed, end), inFlight: inFlight}
 	// An unchanged snapshot is not published: its part is not encoded again.
-	if old == nil || !same(old, snap) {
+	if old := a.snap.Load(); old == nil || !same(old, snap) {
 		a.snap.Store(snap)
 		a.published.Add(1)
 	}
@@ -190,21 +141,22 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 // errNotThisAccount is a transfer whose sides are both other accounts.
 var errNotThisAccount = errors.New("neither from nor to is this account's applicationId")
 
-// toLedger is t from the account's side: out when it sent the money, in
-// when it received it.
-func (a *transferAccount) toLedger(t client.AccountTransfer) (ledger.Transfer, error) {
-	r := ledger.Transfer{ID: t.ID, Token: t.Token, Amount: t.Amount.Abs(), LatestMs: t.LatestMs()}
+// toLedger is t from the account's side, counted under token, direction
+// (out when it sent the money, in when it received it) and counterparty,
+// noting the counterparty's application id.
+func (a *transferAccount) toLedger(t client.AccountTransfer) (ledger.Counted, error) {
+	var direction string
 	var other client.TransferParty
 	switch a.applicationID {
 	case t.From.ApplicationID:
-		r.Direction, other = ledger.DirectionOut, t.To
+		direction, other = ledger.DirectionOut, t.To
 	case t.To.ApplicationID:
-		r.Direction, other = ledger.DirectionIn, t.From
+		direction, other = ledger.DirectionIn, t.From
 	default:
-		return r, errNotThisAccount
+		return ledger.Counted{}, errNotThisAccount
 	}
-	r.Counterparty, r.CounterpartyID = cmp.Or(other.AccountName, other.ApplicationID), other.ApplicationID
-	return r, nil
+	return ledger.Counted{ID: t.ID, Labels: []string{t.Token, direction, cmp.Or(other.AccountName, other.ApplicationID)},
+		Amount: t.Amount.Abs(), LatestMs: t.LatestMs(), Note: other.ApplicationID}, nil
 }
 
 // generation changes whenever an account's poll ends.
@@ -232,7 +184,7 @@ func (c *TransferHistoryCollector) Collect(ch chan<- prometheus.Metric) {
 
 // accountNames implements accountSplit.
 func (c *TransferHistoryCollector) accountNames() []string {
-	return namesOf(c.accounts, func(i int) string { return c.accounts[i].name })
+	return namesOf(c.accounts, func(i int) string { return c.accounts[i].account })
 }
 
 // generationAt implements accountSplit.
@@ -240,23 +192,24 @@ func (c *TransferHistoryCollector) generationAt(i int) uint64 { return c.account
 
 // collectAt implements accountSplit.
 func (c *TransferHistoryCollector) collectAt(i int, ch chan<- prometheus.Metric) {
-	a := c.accounts[i]
-	s := a.snap.Load()
+	name := c.accounts[i].account
+	s := c.accounts[i].snap.Load()
 	if s.applicationID != "" {
-		ch <- prometheus.MustNewConstMetric(transferAccountInfoDesc, prometheus.GaugeValue, 1, a.name, s.applicationID)
+		ch <- prometheus.MustNewConstMetric(transferAccountInfoDesc, prometheus.GaugeValue, 1, name, s.applicationID)
 	}
 	type last struct{ direction, counterparty, id string }
 	newest := map[last]int64{}
 	for _, t := range s.totals {
-		ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), a.name, t.Token, t.Direction, t.Counterparty)
-		ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), a.name, t.Token, t.Direction, t.Counterparty)
-		k := last{t.Direction, t.Counterparty, t.CounterpartyID}
+		token, direction, counterparty := t.Labels[0], t.Labels[1], t.Labels[2]
+		ch <- prometheus.MustNewConstMetric(transfersDesc, prometheus.CounterValue, float64(t.Records), name, token, direction, counterparty)
+		ch <- prometheus.MustNewConstMetric(transferAmountDesc, prometheus.CounterValue, t.Amount.InexactFloat64(), name, token, direction, counterparty)
+		k := last{direction, counterparty, t.Note}
 		newest[k] = max(newest[k], t.LastMs)
 	}
 	for k, ms := range newest {
-		ch <- prometheus.MustNewConstMetric(transferLastDesc, prometheus.GaugeValue, float64(ms)/1000, a.name, k.direction, k.counterparty, k.id)
+		ch <- prometheus.MustNewConstMetric(transferLastDesc, prometheus.GaugeValue, float64(ms)/1000, name, k.direction, k.counterparty, k.id)
 	}
 	for k, n := range s.inFlight {
-		ch <- prometheus.MustNewConstMetric(transfersInFlightDesc, prometheus.GaugeValue, float64(n), a.name, k.token, k.direction, k.status)
+		ch <- prometheus.MustNewConstMetric(transfersInFlightDesc, prometheus.GaugeValue, float64(n), name, k.token, k.direction, k.status)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape);
@@ -82,11 +81,11 @@ func TestTransferHistoryMetrics(t *testing.T) {
 func transferTotal(e *Exporter, account, token, direction string) decimal.Decimal {
 	var sum decimal.Decimal
 	for _, a := range e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector).accounts {
-		if a.name != account {
+		if a.account != account {
 			continue
 		}
 		for _, tot := range a.snap.Load().totals {
-			if tot.Token == token && tot.Direction == direction {
+			if tot.Labels[0] == token && tot.Labels[1] == direction {
 				sum = sum.Add(tot.Amount)
 			}
 		}
@@ -102,7 +101,7 @@ func TestTransfersAreCountedOnceAcrossPollsLateRowsAndARestart(t *testing.T) {
 	s.Accounts[0].AccountTransfers = []fakeexchange.AccountTransfer{transferOut(1, "USDT", "10", "sub", 10*time.Minute)}
 	r := newRig(t, s)
 	path := filepath.Join(t.TempDir(), "state.json")
-	store, err := statefile.Open(path, historyNow)
+	store, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +137,7 @@ func TestTransfersAreCountedOnceAcrossPollsLateRowsAndARestart(t *testing.T) {
 		t.Fatalf("sub in %s, want 16", got)
 	}
 	// A restart from the saved state counts nothing again.
-	store2, err := statefile.Open(path, historyNow)
+	store2, err := openState(path, historyNow)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,20 +78,11 @@ type WalletCollector struct {
 
 var _ prometheus.Collector = (*WalletCollector)(nil)
 
-// handOver implements handsOver: the withdrawal ledgers.
-func (c *WalletCollector) handOver(h *Handoff) {
-	for _, a := range c.reads {
-		if w := a.withdrawals; w != nil {
-			h.put(handedWithdrawals, w.account, w.ledger.Export())
-		}
-	}
-}
-
 func init() { register(endpoint.Wallet, buildWallet) }
 
 // buildWallet polls the transfers of each account (walletAccount says
-// what each poll reads) and counts its withdrawals, resumed from the state
-// file when it holds the account.
+// what each poll reads) and counts its withdrawals, resumed from a
+// reload's handoff or the state file when either holds the account.
 func buildWallet(b *builder) (prometheus.Collector, error) {
 	c := &WalletCollector{networks: &b.e.networks, perAccount: perAccount[walletSnapshot]{descs: []*prometheus.Desc{
 		walletInFlightDesc, walletInFlightBySideDesc, walletOldestInFlightDesc, withdrawalsDesc, withdrawalDestinationDesc}}}
@@ -120,7 +111,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 		wa := &walletAccount{api: a.API, lookback: b.cfg.WalletLookback, lookbackEvery: b.cfg.WalletLookbackInterval, interval: b.interval,
 			cap: b.seriesCap(a.Name), networksWait: walletNetworksWait}
 		c.reads = append(c.reads, wa)
-		if wa.withdrawals, err = counters(a.Name, wa.cap); err != nil {
+		if wa.withdrawals, err = counters(a.Name); err != nil {
 			return nil, err
 		}
 		// The counters restored from the state file are shown before the

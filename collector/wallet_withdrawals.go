@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-kit/log"
-	"github.com/go-kit/log/level"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/allowlist"
@@ -34,12 +32,13 @@ var (
 		[]string{"account", "token", "network", "address", "tag", "id", "destination", "amount"}, nil)
 )
 
-// WithdrawalStateStore keeps withdrawal ledger states across restarts,
-// beside the token history's (package statefile implements both).
-type WithdrawalStateStore interface {
-	WithdrawalStates() map[string]ledger.WithdrawalsState
-	SaveWithdrawals(account string, st ledger.WithdrawalsState) error
-}
+// withdrawals are each account's withdrawals, counted once by id by
+// destination.
+var withdrawals = newCountedHistory[ledger.WithdrawalsState](StateSection{Name: "withdrawals", Zero: ledger.WithdrawalsState{},
+	Check: checkOf(func(st ledger.WithdrawalsState) error {
+		_, err := ledger.WithdrawalsFromState(st, 0, 0)
+		return err
+	})}, "withdrawals")
 
 // withdrawalSnapshot is what scrapes read of one account's withdrawals.
 type withdrawalSnapshot struct {
@@ -51,7 +50,7 @@ type withdrawalSnapshot struct {
 // (ledger.Withdrawals), saves the ledger, and only then publishes the
 // totals it saved: a counter never shows what a crash could take back.
 type withdrawalCounter struct {
-	account  string
+	*countedState[ledger.WithdrawalsState]
 	ledger   *ledger.Withdrawals
 	allow    *allowlist.List
 	networks *tokenNetworkIndex
@@ -59,13 +58,7 @@ type withdrawalCounter struct {
 	// nothing is counted before it arrives, as a withdrawal counted on no
 	// network would match no entry of the allow-list.
 	waitForNetworks bool
-	// save is nil without a state file; saved is what the file holds.
-	save   func(account string, st ledger.WithdrawalsState) error
-	saved  ledger.WithdrawalsState
-	totals []ledger.WithdrawalTotal
-	cap    *seriesCap
-	folded uint64
-	logger log.Logger
+	totals          []ledger.WithdrawalTotal
 }
 
 // count counts the withdrawals among transfers, read from startMs to
@@ -93,8 +86,7 @@ func (w *withdrawalCounter) count(transfers []client.Transfer, startMs, endMs in
 	if full {
 		w.ledger.Forget(startMs)
 	}
-	w.cap.note(int(w.ledger.Folded() - w.folded))
-	w.folded = w.ledger.Folded()
+	w.noteFolded(w.ledger.Folded())
 	w.persist()
 	return true
 }
@@ -114,19 +106,9 @@ func (w *withdrawalCounter) toLedger(t client.Transfer) ledger.Withdrawal {
 // next poll saves again); the flagged withdrawals, gauges that page
 // someone, are published whatever the file.
 func (w *withdrawalCounter) persist() {
-	if w.save == nil {
-		w.totals = w.ledger.Totals()
-		return
+	if w.keep(w.ledger.Export()) {
+		w.totals = w.saved.Totals
 	}
-	st := w.ledger.Export()
-	if same(&st, &w.saved) {
-		return
-	}
-	if err := w.save(w.account, st); err != nil {
-		level.Error(w.logger).Log("msg", "cannot save withdrawal state; the withdrawal counters hold until a save succeeds", "account", w.account, "err", err)
-		return
-	}
-	w.saved, w.totals = st, st.Totals
 }
 
 // snapshot is what scrapes read at the exchange's time nowMs.
@@ -150,33 +132,22 @@ func emitWithdrawals(ch chan<- prometheus.Metric, account string, s *withdrawalS
 // (the saved states, the allow-list, the state file they save to) and
 // returns what builds one. networksComing says whether a token network
 // list will name the withdrawals' networks.
-func newWithdrawalCounters(b *builder, networksComing bool) (func(account string, capped *seriesCap) (*withdrawalCounter, error), error) {
+func newWithdrawalCounters(b *builder, networksComing bool) (func(account string) (*withdrawalCounter, error), error) {
 	cfg := b.cfg
 	if cfg.WithdrawalAllowList != nil && !networksComing {
 		return nil, errors.New("the withdrawal allow-list needs the token network list, which names each withdrawal's network: turn the token network collector on")
 	}
-	store, _ := cfg.State.(WithdrawalStateStore)
-	var saved map[string]ledger.WithdrawalsState
-	if store != nil {
-		saved = store.WithdrawalStates()
-	}
 	flagFor := withdrawalFlagFor.Milliseconds()
-	return func(account string, capped *seriesCap) (*withdrawalCounter, error) {
-		w := &withdrawalCounter{account: account, allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
-			cap: capped, logger: cfg.Logger, ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
-		st, ok := handed[ledger.WithdrawalsState](cfg, handedWithdrawals, account)
-		if !ok {
-			st, ok = saved[account]
-		}
-		if ok {
-			l, err := ledger.WithdrawalsFromState(st, flagFor, cfg.SeriesPerEndpoint)
+	return func(account string) (*withdrawalCounter, error) {
+		w := &withdrawalCounter{allow: cfg.WithdrawalAllowList, networks: &b.e.networks, waitForNetworks: networksComing,
+			ledger: ledger.NewWithdrawals(0, flagFor, cfg.SeriesPerEndpoint)}
+		var found bool
+		if w.countedState, found = withdrawals.restore(b, account); found {
+			l, err := ledger.WithdrawalsFromState(w.saved, flagFor, cfg.SeriesPerEndpoint)
 			if err != nil {
 				return nil, fmt.Errorf("account %q: saved withdrawals: %w", account, err)
 			}
-			w.ledger, w.saved, w.totals = l, st, st.Totals
-		}
-		if store != nil {
-			w.save = store.SaveWithdrawals
+			w.ledger, w.totals = l, w.saved.Totals
 		}
 		return w, nil
 	}, nil

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -297,31 +296,16 @@ func TestAnAllowListWithoutTokenNetworksIsRefused(t *testing.T) {
 	}
 }
 
-// failingStore is a state store whose withdrawal saves fail while failing
-// is set.
-type failingStore struct {
-	failing bool
-	saved   map[string]ledger.WithdrawalsState
-}
-
-func (s *failingStore) States() map[string]ledger.State                      { return nil }
-func (s *failingStore) Save(string, ledger.State) error                      { return nil }
-func (s *failingStore) SetAside(string, time.Time) (string, error)           { return "", nil }
-func (s *failingStore) WithdrawalStates() map[string]ledger.WithdrawalsState { return s.saved }
-func (s *failingStore) SaveWithdrawals(account string, st ledger.WithdrawalsState) error {
-	if s.failing {
-		return errors.New("disk full")
-	}
-	s.saved[account] = st
-	return nil
-}
-
 // A counter shows only what the state file holds: while saves fail the
 // counters hold (a crash then could not take a count back), and the page
 // naming the address is shown all the same.
 func TestWithdrawalCountersHoldWhileTheStateFileFails(t *testing.T) {
 	r := walletRig(t, 0)
-	store := &failingStore{saved: map[string]ledger.WithdrawalsState{}}
+	state, err := openState(filepath.Join(t.TempDir(), "state.json"), r.now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &failingStore{StateStore: state}
 	r.putTransfers(t, withdrawal(r, "w1", "ETH_USDT", evmAddress, "", time.Hour))
 	e := walletExporter(t, r, func(c *Config) { c.State = store })
 	pollAll(e)
@@ -340,8 +324,8 @@ func TestWithdrawalCountersHoldWhileTheStateFileFails(t *testing.T) {
 		"woox_wallet_withdrawals_total{destination=new,network=TRON,token=USDT}":  1,
 		info: 1,
 	})
-	if got := store.saved["main"].Totals; len(got) != 2 {
-		t.Errorf("saved totals %v, want both", got)
+	if saved, _ := state.SectionState(withdrawals.section, "main"); len(saved.(ledger.WithdrawalsState).Totals) != 2 {
+		t.Errorf("saved totals %v, want both", saved)
 	}
 }
 
@@ -392,7 +376,7 @@ func TestWithdrawalsContinueAcrossARestartAndAHandoff(t *testing.T) {
 			r := walletRig(t, 0)
 			path := filepath.Join(t.TempDir(), "state.json")
 			state := func() *statefile.Store {
-				s, err := statefile.Open(path, r.now())
+				s, err := openState(path, r.now())
 				if err != nil {
 					t.Fatal(err)
 				}

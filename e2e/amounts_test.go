@@ -16,7 +16,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 // absurd are the ids of records whose amounts no counter can carry.
@@ -177,7 +176,7 @@ func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
 		poisoned[g.Token+" "+g.Type] = g.Token
 	}
 	saved["main"] = main
-	b, err := statefile.Encode(saved)
+	b, err := encodeState(saved)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
+	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -133,7 +134,7 @@ func readState(t *testing.T, path string) map[string]ledger.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := statefile.Decode(b)
+	st, err := decodeState(b)
 	if err != nil {
 		t.Fatalf("state file: %v\n%s", err, b)
 	}
@@ -147,7 +148,33 @@ func readStateQuiet(path string) (map[string]ledger.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statefile.Decode(b)
+	return decodeState(b)
+}
+
+// tokenHistorySection is the state file's section of token history states.
+const tokenHistorySection = "accounts"
+
+// decodeState is the token history states of a state file the binary
+// wrote, every section checked as the binary checks it.
+func decodeState(b []byte) (map[string]ledger.State, error) {
+	doc, err := statefile.DecodeDocument(b, statefile.SectionsOf(collector.StateSections())...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]ledger.State{}
+	for account, st := range doc.Sections[tokenHistorySection] {
+		out[account] = st.(ledger.State)
+	}
+	return out, nil
+}
+
+// encodeState is a state file holding accounts' token history states.
+func encodeState(accounts map[string]ledger.State) ([]byte, error) {
+	doc := statefile.Document{Sections: map[string]map[string]any{tokenHistorySection: {}}}
+	for account, st := range accounts {
+		doc.Sections[tokenHistorySection][account] = st
+	}
+	return statefile.EncodeDocument(doc, statefile.SectionsOf(collector.StateSections())...)
 }
 
 // tail is the last lines of s.

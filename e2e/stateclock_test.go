@@ -11,7 +11,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
-	"github.com/woox-exporter/woox_exporter/statefile"
 )
 
 const mainUSDTDeposit = `woox_token_history_inflow_total{account="main", token="USDT", transaction_type="DEPOSIT"}`
@@ -19,7 +18,7 @@ const mainUSDTDeposit = `woox_token_history_inflow_total{account="main", token="
 // writeState writes a state file holding accounts, or fails the test.
 func writeState(t *testing.T, path string, accounts map[string]ledger.State) {
 	t.Helper()
-	b, err := statefile.Encode(accounts)
+	b, err := encodeState(accounts)
 	if err != nil {
 		t.Fatal(err)
 	}

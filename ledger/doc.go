@@ -84,9 +84,9 @@
 // # Tallies: transfers, funding fees; withdrawals
 //
 // A Tally counts the records of a history once by id into totals by their
-// labels, re-reading a late window behind its cursor: Transfers counts the
-// transfers between accounts with one, the funding fee collector counts
-// payments with one as it is. Withdrawals counts the withdrawals of the
+// labels, re-reading a late window behind its cursor: the transfers between
+// accounts (kept in the state file as a TransfersState) and the funding
+// fees are each counted with one. Withdrawals counts the withdrawals of the
 // wallet history by destination. Each takes the same care: ids are
 // remembered for as long as a later read may list them again.
 package ledger

@@ -44,8 +44,7 @@ type TallyTotal struct {
 // their latest time falls behind the horizon, which follows the cursor one
 // late window behind. Beyond maxTotals distinct totals, a record is counted
 // with its label at foldAt set to Other. Not safe for concurrent use: its
-// poller owns it. Transfers is one; a history counted by labels alone (the
-// funding fees) uses one as it is.
+// poller owns it.
 type Tally struct {
 	cursor, horizon   int64
 	lateWindowMs      int64

@@ -16,7 +16,7 @@ func TestDecodeErrorNamesTheOffsetNotTheContent(t *testing.T) {
 		{"empty", ``, "decode: empty file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Decode([]byte(tc.content))
+			_, err := decode([]byte(tc.content))
 			if err == nil {
 				t.Fatal("decoded")
 			}

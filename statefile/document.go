@@ -6,8 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-
-	"github.com/woox-exporter/woox_exporter/ledger"
+	"reflect"
 )
 
 // Version is the document version this package writes and reads.
@@ -15,184 +14,185 @@ const Version = 1
 
 // Document is the content of the state file.
 type Document struct {
-	Version int `json:"version"`
-	// Accounts maps an account name to its ledger state.
-	Accounts map[string]ledger.State `json:"accounts"`
-	// Transfers maps an account name to its transfer ledger state; absent
-	// from files written before the transfer history was counted, which
-	// load as they are.
-	Transfers map[string]ledger.TransfersState `json:"transfers,omitempty"`
-	// APIKeys maps an account name to what was last seen of its API keys
-	// (APIKeys); absent from older files, which load as they are.
-	APIKeys map[string]APIKeys `json:"api_keys,omitempty"`
-	// Withdrawals maps an account name to its withdrawal ledger state;
-	// absent from files written before withdrawals were counted, which
-	// load as they are.
-	Withdrawals map[string]ledger.WithdrawalsState `json:"withdrawals,omitempty"`
-	// FundingFees maps an account name to its funding fee tally (a tally
-	// section); absent from older files, which load as they are.
-	FundingFees map[string]ledger.TallyState `json:"funding_fees,omitempty"`
+	Version int
+	// Sections maps a section's name to its states by account name.
+	Sections map[string]map[string]any
 }
 
-// Decode parses and checks a state document: the version, and that every
-// account's state rebuilds a ledger. It never returns a partial result.
-// Whether a cursor is plausible in time is not judged here: only the
-// exchange's clock can tell, and only for that account (see
-// ledger.State.Check).
-func Decode(b []byte) (map[string]ledger.State, error) {
-	doc, err := DecodeDocument(b)
-	return doc.Accounts, err
+// Section is one named part of the state file: every account's state of
+// one history, a value of the type its owner declares. An optional section
+// is absent from files written before it was kept (omitempty): such files
+// load as they are.
+type Section struct {
+	// Name is the section's key in the file.
+	Name string
+	// Zero is a value of the type of one account's state.
+	Zero any
+	// Check refuses a state its owner could not rebuild: a file holding
+	// one is set aside whole.
+	Check func(st any) error
+	// Required is set for a section every file holds, even empty: a file
+	// without it is refused.
+	Required bool
+	// CheckSaves is set for a section whose states Check must pass before
+	// they are written, not only when read.
+	CheckSaves bool
 }
 
-// DecodeDocument is Decode of the whole document, the transfer and
-// withdrawal states too.
-func DecodeDocument(b []byte) (Document, error) {
+// SectionsOf is the sections a package declares as structs of Section's
+// fields: the owner of a history need not import this package to declare
+// its section.
+func SectionsOf[S ~struct {
+	Name       string
+	Zero       any
+	Check      func(st any) error
+	Required   bool
+	CheckSaves bool
+}](declared []S) []Section {
+	out := make([]Section, len(declared))
+	for i, s := range declared {
+		out[i] = Section(s)
+	}
+	return out
+}
+
+// documentType is the Go type of a document with sections: the version,
+// then each section as a map from account name to state, in the order
+// given. Decoding into it refuses unknown fields at any depth and names the
+// byte offset of a fault in the whole file.
+func documentType(sections []Section) reflect.Type {
+	fields := []reflect.StructField{{Name: "Version", Type: reflect.TypeFor[int](), Tag: `json:"version"`}}
+	for i, s := range sections {
+		tag := s.Name
+		if !s.Required {
+			tag += ",omitempty"
+		}
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Section%d", i),
+			Type: reflect.MapOf(reflect.TypeFor[string](), reflect.TypeOf(s.Zero)), Tag: reflect.StructTag(fmt.Sprintf(`json:%q`, tag))})
+	}
+	return reflect.StructOf(fields)
+}
+
+// DecodeDocument parses and checks a state document: the version, every
+// required section there, and every state of every section checked by its
+// section; a key the sections do not name is refused. It never returns a
+// partial result. Whether a cursor is plausible in time is not judged
+// here: only the exchange's clock can tell, and only for that account.
+func DecodeDocument(b []byte, sections ...Section) (Document, error) {
+	v := reflect.New(documentType(sections))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var doc Document
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(v.Interface()); err != nil {
 		return Document{}, decodeError(err, dec, b)
 	}
 	if dec.More() {
 		return Document{}, errors.New("decode: data after the document")
 	}
+	fields := v.Elem()
+	doc := Document{Version: int(fields.Field(0).Int()), Sections: map[string]map[string]any{}}
 	if doc.Version != Version {
 		return Document{}, fmt.Errorf("version %d: this exporter reads version %d", doc.Version, Version)
 	}
-	if doc.Accounts == nil {
-		return Document{}, errors.New("no accounts object")
-	}
-	for name, st := range doc.Accounts {
-		if _, err := ledger.FromState(st, ledger.Config{}); err != nil {
-			return Document{}, fmt.Errorf("account %q: %w", name, err)
+	for i, s := range sections {
+		m := fields.Field(1 + i)
+		if s.Required && m.IsNil() {
+			return Document{}, fmt.Errorf("no %s object", s.Name)
 		}
-	}
-	if err := checkSections(&doc); err != nil {
-		return Document{}, err
+		states := map[string]any{}
+		for iter := m.MapRange(); iter.Next(); {
+			account, st := iter.Key().String(), iter.Value().Interface()
+			if err := s.Check(st); err != nil {
+				return Document{}, fmt.Errorf("account %q: %s: %w", account, s.Name, err)
+			}
+			states[account] = st
+		}
+		if len(states) > 0 {
+			doc.Sections[s.Name] = states
+		}
 	}
 	return doc, nil
 }
 
-// Encode renders a state document.
-func Encode(accounts map[string]ledger.State) ([]byte, error) {
-	return EncodeDocument(Document{Accounts: accounts})
-}
-
-// EncodeDocument renders a state document, the transfer and withdrawal
-// states too, at
-// this package's Version.
-func EncodeDocument(doc Document) ([]byte, error) {
-	if doc.Accounts == nil {
-		doc.Accounts = map[string]ledger.State{}
+// EncodeDocument renders a state document at this package's Version, its
+// sections in the order given; a section it holds must be among them.
+func EncodeDocument(doc Document, sections ...Section) ([]byte, error) {
+	v := reflect.New(documentType(sections)).Elem()
+	v.Field(0).SetInt(Version)
+	named := 0
+	for i, s := range sections {
+		states, ok := doc.Sections[s.Name]
+		if ok {
+			named++
+		}
+		m := reflect.MakeMapWithSize(v.Field(1+i).Type(), len(states))
+		for account, st := range states {
+			if reflect.TypeOf(st) != reflect.TypeOf(s.Zero) {
+				return nil, fmt.Errorf("account %q: %s: a state of type %T", account, s.Name, st)
+			}
+			m.SetMapIndex(reflect.ValueOf(account), reflect.ValueOf(st))
+		}
+		v.Field(1 + i).Set(m)
 	}
-	doc.Version = Version
-	b, err := json.MarshalIndent(doc, "", "  ")
+	if named != len(doc.Sections) {
+		return nil, errors.New("a section the document holds is not among its sections")
+	}
+	b, err := json.MarshalIndent(v.Interface(), "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	return append(b, '\n'), nil
 }
 
-// Each section beyond the token history is a map from account name to that
-// account's state, absent from files written before it was kept (omitempty):
-// such files load as they are. checkSections rebuilds every state of every
-// section, so that a file any of them cannot use is set aside whole.
-func checkSections(doc *Document) error {
-	for name, st := range doc.Transfers {
-		if _, err := ledger.TransfersFromState(st, 0, 0); err != nil {
-			return fmt.Errorf("account %q: %w", name, err)
-		}
-	}
-	for name, keys := range doc.APIKeys {
-		if err := keys.check(); err != nil {
-			return fmt.Errorf("account %q: api keys: %w", name, err)
-		}
-	}
-	for name, st := range doc.Withdrawals {
-		if _, err := ledger.WithdrawalsFromState(st, 0, 0); err != nil {
-			return fmt.Errorf("account %q: %w", name, err)
-		}
-	}
-	for section, of := range tallies {
-		for name, st := range *of(doc) {
-			if _, err := ledger.TallyFromState(st, 0, 0, 0); err != nil {
-				return fmt.Errorf("account %q: %s: %w", name, section, err)
-			}
-		}
-	}
-	return nil
+// Section returns a copy of every account's saved state of the named
+// section, accounts no longer watched included.
+func (s *Store) Section(section string) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.doc.Sections[section])
 }
 
-// tallies are the sections of ledger.Tally states (a history counted once
-// by id into totals by labels), by their JSON name: a field of Document and
-// its line here.
-var tallies = map[string]func(*Document) *map[string]ledger.TallyState{
-	"funding_fees": func(d *Document) *map[string]ledger.TallyState { return &d.FundingFees },
+// SectionState is one account's saved state of the named section.
+func (s *Store) SectionState(section, account string) (any, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.doc.Sections[section][account]
+	return st, ok
 }
 
-// TallyStates returns a copy of every account's saved state of the tally
-// section (see tallies); none for a section this package does not keep.
-func (s *Store) TallyStates(section string) map[string]ledger.TallyState {
-	of, ok := tallies[section]
-	if !ok {
-		return nil
-	}
-	return states(s, of)
-}
-
-// SaveTally records one account's state of the tally section and rewrites
-// the file atomically, as Save does.
-func (s *Store) SaveTally(section, account string, st ledger.TallyState) error {
-	of, ok := tallies[section]
-	if !ok {
+// SaveSection records one account's state of the named section and
+// rewrites the file atomically; the other states stay as they were. A
+// state of another type, or one the section checks on saves and its Check
+// refuses, is refused before anything is written. A failed write is
+// counted and returned; the next save writes everything again. The store
+// keeps st as it is: the caller must not change it afterwards.
+func (s *Store) SaveSection(section, account string, st any) error {
+	i := s.sectionIndex(section)
+	if i < 0 {
 		return fmt.Errorf("save %s of account %q: no such section of the state file", section, account)
 	}
-	return save(s, of, account, st)
-}
-
-// TransferStates returns a copy of every account's saved transfer ledger
-// state.
-func (s *Store) TransferStates() map[string]ledger.TransfersState {
-	return states(s, func(d *Document) *map[string]ledger.TransfersState { return &d.Transfers })
-}
-
-// SaveTransfers records the transfer ledger state of one account and
-// rewrites the file atomically, as Save does.
-func (s *Store) SaveTransfers(account string, st ledger.TransfersState) error {
-	return save(s, func(d *Document) *map[string]ledger.TransfersState { return &d.Transfers }, account, st)
-}
-
-// WithdrawalStates returns a copy of every account's saved withdrawal
-// ledger state.
-func (s *Store) WithdrawalStates() map[string]ledger.WithdrawalsState {
-	return states(s, func(d *Document) *map[string]ledger.WithdrawalsState { return &d.Withdrawals })
-}
-
-// SaveWithdrawals records the withdrawal ledger state of one account and
-// rewrites the file atomically, as Save does.
-func (s *Store) SaveWithdrawals(account string, st ledger.WithdrawalsState) error {
-	return save(s, func(d *Document) *map[string]ledger.WithdrawalsState { return &d.Withdrawals }, account, st)
-}
-
-// states is a copy of a section's states, never nil.
-func states[T any](s *Store, of func(*Document) *map[string]T) map[string]T {
+	if reflect.TypeOf(st) != reflect.TypeOf(s.sections[i].Zero) {
+		return fmt.Errorf("save %s of account %q: a state of type %T", section, account, st)
+	}
+	if s.sections[i].CheckSaves {
+		if err := s.sections[i].Check(st); err != nil {
+			return fmt.Errorf("save %s of account %q: %w", section, account, err)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := maps.Clone(*of(&s.doc))
-	if out == nil {
-		out = map[string]T{}
+	if s.doc.Sections[section] == nil {
+		s.doc.Sections[section] = map[string]any{}
 	}
-	return out
-}
-
-// save records one account's state of a section and rewrites the file.
-func save[T any](s *Store, of func(*Document) *map[string]T, account string, st T) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := of(&s.doc)
-	if *m == nil {
-		*m = map[string]T{}
-	}
-	(*m)[account] = st
+	s.doc.Sections[section][account] = st
 	return s.writeLocked()
+}
+
+// sectionIndex is the index of the named section in s.sections, or -1.
+func (s *Store) sectionIndex(name string) int {
+	for i, sec := range s.sections {
+		if sec.Name == name {
+			return i
+		}
+	}
+	return -1
 }

@@ -28,13 +28,13 @@ func BenchmarkSave(b *testing.B) {
 			l.ObservePage(recs, 1_700_000_000_000+int64(seen))
 			st := l.Export()
 			path := filepath.Join(b.TempDir(), "state.json")
-			s, err := Open(path, time.Now())
+			s, err := Open(path, time.Now(), testSections...)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				if err := s.Save("main", st); err != nil {
+				if err := save(s, "main", st); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,12 +1,11 @@
-// Package statefile keeps every account's token history ledger state, its
-// states of the other histories counted once (transfers, withdrawals, the
-// tallies of document.go) and what it last saw of its API keys, in one
-// file, so that the exporter's counters continue across restarts and
-// records that arrived (or keys that changed) while it was down are counted
-// once.
+// Package statefile keeps every account's state of each history the
+// exporter counts, in named sections whose owners declare them (see
+// Section), in one file, so that the exporter's counters continue across
+// restarts and records that arrived (or keys that changed) while it was
+// down are counted once.
 //
 // The file is a versioned JSON document (see Document), rewritten whole and
-// atomically on every Save: a temporary file in the same directory, fsync,
+// atomically on every save: a temporary file in the same directory, fsync,
 // rename over the old file, fsync of the directory. A reader therefore sees
 // either the old or the new document, never a mix, even after a crash.
 //
@@ -25,15 +24,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // Corruption describes a state file that Open could not use and set aside.
@@ -47,13 +43,13 @@ type Corruption struct {
 // Store is the state file of a running exporter. Its methods are safe for
 // concurrent use.
 type Store struct {
-	path    string
-	corrupt *Corruption
-	removed []string
+	path     string
+	corrupt  *Corruption
+	removed  []string
+	sections []Section
 
 	mu sync.Mutex
-	// doc is what the file holds: every account's token history state
-	// and each section's states.
+	// doc is what the file holds: each section's states.
 	doc           Document
 	writeFailures uint64
 	lastWrite     time.Time
@@ -65,12 +61,13 @@ var _ prometheus.Collector = (*Store)(nil)
 // corrupt or incompatible one is renamed aside, reported by Corruption, and
 // gives an empty store too. It fails, before the exporter starts, when the
 // file cannot be read or its directory cannot be written, or when a corrupt
-// file cannot be set aside. now names the set-aside file.
-func Open(path string, now time.Time) (*Store, error) {
+// file cannot be set aside. now names the set-aside file; sections are the
+// file's sections, written in their order.
+func Open(path string, now time.Time, sections ...Section) (*Store, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, doc: Document{Accounts: map[string]ledger.State{}}}
+	s := &Store{path: path, sections: sections, doc: Document{Sections: map[string]map[string]any{}}}
 	removed, err := removeTemporaries(path)
 	if err != nil {
 		return nil, fmt.Errorf("remove the temporary files of an earlier save: %w", err)
@@ -83,7 +80,7 @@ func Open(path string, now time.Time) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
-	doc, err := DecodeDocument(b)
+	doc, err := DecodeDocument(b, sections...)
 	if err == nil {
 		s.doc = doc
 		return s, nil
@@ -170,26 +167,26 @@ func asideName(path string, now time.Time) string {
 	}
 }
 
-// SetAside moves one account's saved state out of the store into a state
-// file of its own (path.corrupt-<UTC time>, holding that account alone)
-// and returns its name: the other accounts are untouched, and the next Save
-// writes the file without it.
-func (s *Store) SetAside(account string, now time.Time) (string, error) {
+// SetAside moves one account's saved state of a section out of the store
+// into a state file of its own (path.corrupt-<UTC time>, holding that
+// account alone) and returns its name: the other accounts are untouched,
+// and the next save writes the file without it.
+func (s *Store) SetAside(section, account string, now time.Time) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, ok := s.doc.Accounts[account]
+	st, ok := s.doc.Sections[section][account]
 	if !ok {
 		return "", nil
 	}
-	b, err := Encode(map[string]ledger.State{account: st})
+	b, err := EncodeDocument(Document{Sections: map[string]map[string]any{section: {account: st}}}, s.sections...)
 	if err == nil {
 		name := asideName(s.path, now)
 		if err = writeAtomic(name, b); err == nil {
-			delete(s.doc.Accounts, account)
+			delete(s.doc.Sections[section], account)
 			return name, nil
 		}
 	}
-	return "", fmt.Errorf("set aside the state of account %q: %w", account, err)
+	return "", fmt.Errorf("set aside the %s of account %q: %w", section, account, err)
 }
 
 // RemovedTemporaries are the temporary files of earlier saves that Open
@@ -212,27 +209,9 @@ func (s *Store) Corruption() *Corruption {
 	return s.corrupt
 }
 
-// States returns a copy of every account's saved state, including accounts
-// no longer watched.
-func (s *Store) States() map[string]ledger.State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.doc.Accounts)
-}
-
-// Save records the state of one account and rewrites the file atomically.
-// The other accounts' states stay as they were. A failed write is counted
-// and returned; the next Save writes everything again.
-func (s *Store) Save(account string, st ledger.State) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.doc.Accounts[account] = st
-	return s.writeLocked()
-}
-
 // writeLocked rewrites the whole document; the caller holds mu.
 func (s *Store) writeLocked() error {
-	b, err := EncodeDocument(s.doc)
+	b, err := EncodeDocument(s.doc, s.sections...)
 	if err == nil {
 		err = writeAtomic(s.path, b)
 	}

@@ -31,27 +31,27 @@ func sampleState(t *testing.T, id int64) ledger.State {
 
 func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.States()) != 0 || s.Corruption() != nil {
-		t.Fatalf("missing file: %d states, corruption %v; want a fresh start", len(s.States()), s.Corruption())
+	if len(states(s)) != 0 || s.Corruption() != nil {
+		t.Fatalf("missing file: %d states, corruption %v; want a fresh start", len(states(s)), s.Corruption())
 	}
 	want := map[string]ledger.State{"main": sampleState(t, 1), "sub": sampleState(t, 100)}
 	for name, st := range want {
-		if err := s.Save(name, st); err != nil {
+		if err := save(s, name, st); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s2, err := Open(path, openTime)
+	s2, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s2.States(); !reflect.DeepEqual(got, want) {
+	if got := states(s2); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
-	l, err := ledger.FromState(s2.States()["main"], ledger.Config{Overlap: 5 * time.Minute})
+	l, err := ledger.FromState(states(s2)["main"], ledger.Config{Overlap: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,17 +69,17 @@ func TestSaveThenOpenRestoresEveryAccountExactly(t *testing.T) {
 // Saving one account leaves the others, watched or not, as they were.
 func TestSaveKeepsAccountsNoLongerWatched(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, _ := Open(path, openTime)
+	s, _ := Open(path, openTime, testSections...)
 	removed := sampleState(t, 500)
-	if err := s.Save("removed", removed); err != nil {
+	if err := save(s, "removed", removed); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = Open(path, openTime)
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	s, _ = Open(path, openTime, testSections...)
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = Open(path, openTime)
-	if got := s.States()["removed"]; !reflect.DeepEqual(got, removed) {
+	s, _ = Open(path, openTime, testSections...)
+	if got := states(s)["removed"]; !reflect.DeepEqual(got, removed) {
 		t.Errorf("removed account's state %+v, want %+v", got, removed)
 	}
 }
@@ -98,7 +98,7 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(path, openTime)
+			s, err := Open(path, openTime, testSections...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func TestOpenSetsAsideACorruptOrIncompatibleFile(t *testing.T) {
 			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("corrupt file still at its path: %v", err)
 			}
-			if len(s.States()) != 0 {
+			if len(states(s)) != 0 {
 				t.Error("states from a corrupt file")
 			}
 			if err := testutil.CollectAndCompare(s, strings.NewReader(`
@@ -139,7 +139,7 @@ func TestSetAsideNeverOverwritesAnEarlierOne(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(path, openTime)
+		s, err := Open(path, openTime, testSections...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestOpenRefusesADirectoryItCannotWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{filepath.Join(dir, "missing", "state.json"), filepath.Join(notADir, "state.json")} {
-		if _, err := Open(path, openTime); err == nil || !strings.Contains(err.Error(), "state file directory") {
+		if _, err := Open(path, openTime, testSections...); err == nil || !strings.Contains(err.Error(), "state file directory") {
 			t.Errorf("Open(%s) = %v, want a state file directory error", path, err)
 		}
 	}
@@ -190,7 +190,7 @@ func TestCheckRefusesWhatOpenCannotUseAndChangesNothing(t *testing.T) {
 		if err := Check(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Check(%q) = %v, want an error containing %q", path, err, want)
 		}
-		if _, err := Open(path, openTime); err == nil {
+		if _, err := Open(path, openTime, testSections...); err == nil {
 			t.Errorf("Open(%q) succeeded where Check fails", path)
 		}
 	}
@@ -218,14 +218,14 @@ func TestWriteFailureIsCountedAndReturned(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(filepath.Join(dir, "state.json"), openTime)
+	s, err := Open(filepath.Join(dir, "state.json"), openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err == nil {
+	if err := save(s, "main", sampleState(t, 1)); err == nil {
 		t.Fatal("save into a removed directory succeeded")
 	}
 	if err := testutil.CollectAndCompare(s, strings.NewReader(`
@@ -251,11 +251,11 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
-	if err != nil || s.Corruption() != nil || len(s.States()) != 2 {
-		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(s.States()))
+	s, err := Open(path, openTime, testSections...)
+	if err != nil || s.Corruption() != nil || len(states(s)) != 2 {
+		t.Fatalf("Open: %v, corruption %+v, %d states; want both accounts kept", err, s.Corruption(), len(states(s)))
 	}
-	aside, err := s.SetAside("main", openTime)
+	aside, err := s.SetAside("accounts", "main", openTime)
 	if err != nil || aside != path+".corrupt-20261122T074500Z" {
 		t.Fatalf("SetAside: %q, %v", aside, err)
 	}
@@ -263,11 +263,11 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Decode(b)
+	got, err := decode(b)
 	if err != nil || len(got) != 1 || got["main"].StartMs != 1795592700000 {
 		t.Errorf("set-aside file holds %v (%v), want main's state alone", got, err)
 	}
-	if st := s.States(); len(st) != 1 || st["sub"].StartMs != 1700000000000 {
+	if st := states(s); len(st) != 1 || st["sub"].StartMs != 1700000000000 {
 		t.Errorf("store after SetAside holds %v, want sub alone", st)
 	}
 }
@@ -277,21 +277,21 @@ func TestOpenKeepsAFutureCursorAndSetAsideTakesOneAccount(t *testing.T) {
 // section saved before them must survive their saves and the reopen.
 func saveTheOthersAndReopen(t *testing.T, s *Store) *Store {
 	t.Helper()
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveTransfers("main", sampleTransfers(t)); err != nil {
+	if err := s.SaveSection("transfers", "main", sampleTransfers(t)); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Open(s.Path(), openTime)
+	s2, err := Open(s.Path(), openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := s2.Corruption(); c != nil {
 		t.Fatal(c.Err)
 	}
-	if len(s2.States()) != 1 || len(s2.TransferStates()) != 1 {
-		t.Errorf("token history states %d, transfer states %d; want 1 each", len(s2.States()), len(s2.TransferStates()))
+	if len(states(s2)) != 1 || held(s2, "transfers") != 1 {
+		t.Errorf("token history states %d, transfer states %d; want 1 each", len(states(s2)), held(s2, "transfers"))
 	}
 	return s2
 }

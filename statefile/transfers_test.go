@@ -14,44 +14,44 @@ import (
 
 func sampleTransfers(t *testing.T) ledger.TransfersState {
 	t.Helper()
-	l := ledger.NewTransfers(1_700_000_000_000, 24*3600_000, 0)
-	l.Count([]ledger.Transfer{{ID: "42", Token: "USDT", Direction: ledger.DirectionOut, Counterparty: "sub", CounterpartyID: "app-sub",
+	l := ledger.NewTally(1_700_000_000_000, 24*3600_000, 0, ledger.TransferFoldAt)
+	l.Count([]ledger.Counted{{ID: "42", Labels: []string{"USDT", ledger.DirectionOut, "sub"}, Note: "app-sub",
 		Amount: decimal.RequireFromString("0.123456789012345678901234567890"), LatestMs: 1_700_000_100_000}})
 	l.Finish(1_700_000_200_000)
-	return l.Export()
+	return ledger.TransfersStateOf(l.Export())
 }
 
 func TestTransferStatesSurviveTokenHistorySavesAndAReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := sampleTransfers(t)
-	if err := s.SaveTransfers("main", want); err != nil {
+	if err := s.SaveSection("transfers", "main", want); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Open(path, openTime)
+	s2, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s2.Corruption() != nil {
 		t.Fatal(s2.Corruption().Err)
 	}
-	if got := s2.TransferStates()["main"]; !reflect.DeepEqual(got, want) {
+	if got := sectionState(s2, "transfers"); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
-	if len(s2.States()) != 1 {
-		t.Errorf("token history states = %d, want 1", len(s2.States()))
+	if len(states(s2)) != 1 {
+		t.Errorf("token history states = %d, want 1", len(states(s2)))
 	}
 }
 
 func TestAStateFileWithoutTransfersStillLoadsAndIsWrittenAsBefore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	old, err := Encode(map[string]ledger.State{"main": sampleState(t, 1)})
+	old, err := encode(map[string]ledger.State{"main": sampleState(t, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +61,12 @@ func TestAStateFileWithoutTransfersStillLoadsAndIsWrittenAsBefore(t *testing.T) 
 	if err := os.WriteFile(path, old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil || s.Corruption() != nil {
 		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
 	}
-	if len(s.States()) != 1 || len(s.TransferStates()) != 0 {
-		t.Fatalf("states %d, transfer states %d", len(s.States()), len(s.TransferStates()))
+	if len(states(s)) != 1 || held(s, "transfers") != 0 {
+		t.Fatalf("states %d, transfer states %d", len(states(s)), held(s, "transfers"))
 	}
 }
 
@@ -76,7 +76,7 @@ func TestABadTransferStateSetsTheFileAside(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}

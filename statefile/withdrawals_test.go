@@ -20,16 +20,16 @@ func sampleWithdrawals() ledger.WithdrawalsState {
 
 func TestWithdrawalStatesSurviveOtherSavesAndAReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := sampleWithdrawals()
-	if err := s.SaveWithdrawals("main", want); err != nil {
+	if err := s.SaveSection("withdrawals", "main", want); err != nil {
 		t.Fatal(err)
 	}
 	s2 := saveTheOthersAndReopen(t, s)
-	if got := s2.WithdrawalStates()["main"]; !reflect.DeepEqual(got, want) {
+	if got := sectionState(s2, "withdrawals"); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored %+v\nwant %+v", got, want)
 	}
 }
@@ -38,8 +38,8 @@ func TestWithdrawalStatesSurviveOtherSavesAndAReopen(t *testing.T) {
 // without withdrawal states is written without the field.
 func TestAStateFileWithoutWithdrawalsStillLoads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	old, err := EncodeDocument(Document{Accounts: map[string]ledger.State{"main": sampleState(t, 1)},
-		Transfers: map[string]ledger.TransfersState{"main": sampleTransfers(t)}})
+	old, err := EncodeDocument(Document{Sections: map[string]map[string]any{"accounts": {"main": sampleState(t, 1)},
+		"transfers": {"main": sampleTransfers(t)}}}, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +49,12 @@ func TestAStateFileWithoutWithdrawalsStillLoads(t *testing.T) {
 	if err := os.WriteFile(path, old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil || s.Corruption() != nil {
 		t.Fatalf("open: %v, corruption %v", err, s.Corruption())
 	}
-	if len(s.States()) != 1 || len(s.TransferStates()) != 1 || len(s.WithdrawalStates()) != 0 {
-		t.Fatalf("states %d, transfer states %d, withdrawal states %d", len(s.States()), len(s.TransferStates()), len(s.WithdrawalStates()))
+	if len(states(s)) != 1 || held(s, "transfers") != 1 || held(s, "withdrawals") != 0 {
+		t.Fatalf("states %d, transfer states %d, withdrawal states %d", len(states(s)), held(s, "transfers"), held(s, "withdrawals"))
 	}
 }
 
@@ -64,7 +64,7 @@ func TestABadWithdrawalStateSetsTheFileAside(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}

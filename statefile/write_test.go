@@ -12,11 +12,11 @@ import (
 func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "woox.json")
-	s, err := Open(path, openTime)
+	s, err := Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("main", sampleState(t, 1)); err != nil {
+	if err := save(s, "main", sampleState(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	saved, err := os.ReadFile(path)
@@ -42,7 +42,7 @@ func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	}
 	kept = append(kept, ".woox.json.tmp-dir", "woox.json")
 
-	s, err = Open(path, openTime)
+	s, err = Open(path, openTime, testSections...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestOpenRemovesOnlyTheTemporariesOfItsOwnSaves(t *testing.T) {
 	if after, _ := os.ReadFile(path); string(after) != string(saved) {
 		t.Error("the state file itself changed")
 	}
-	if got := s.States(); len(got) != 1 {
+	if got := states(s); len(got) != 1 {
 		t.Errorf("states after the cleanup: %d accounts, want 1", len(got))
 	}
 }
