@@ -124,6 +124,16 @@ func Check(path string) error {
 // state file that could never be written is refused at startup.
 func checkWritableDir(dir string) error {
 	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		missing := dir
+		for parent := filepath.Dir(missing); parent != missing; parent = filepath.Dir(missing) {
+			if _, perr := os.Stat(parent); perr == nil {
+				break
+			}
+			missing = parent
+		}
+		return fmt.Errorf("state file directory %s does not exist (%s is missing): create it, or name a file in a directory that exists", dir, missing)
+	}
 	if err != nil {
 		return fmt.Errorf("state file directory: %w", err)
 	}

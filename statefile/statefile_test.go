@@ -183,7 +183,8 @@ func TestCheckRefusesWhatOpenCannotUseAndChangesNothing(t *testing.T) {
 	}
 	for path, want := range map[string]string{
 		"":                                      "no state file path",
-		filepath.Join(dir, "missing", "s.json"): "state file directory",
+		filepath.Join(dir, "missing", "s.json"): "state file directory " + filepath.Join(dir, "missing") + " does not exist (" + filepath.Join(dir, "missing") + " is missing)",
+		filepath.Join(dir, "a", "b", "s.json"):  "state file directory " + filepath.Join(dir, "a", "b") + " does not exist (" + filepath.Join(dir, "a") + " is missing): create it",
 		filepath.Join(notADir, "s.json"):        "state file directory",
 		stateDir:                                "not a regular file",
 	} {
