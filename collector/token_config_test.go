@@ -65,21 +65,21 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 			t.Fatal("token config poll failed")
 		}
 	}
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("BTC", "0.5", false)); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: fakeexchange.TokenConfigRow("BTC", "0.5", false), Replace: true}}); err != nil {
 		t.Fatal(err)
 	}
 	no := false
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: "ETH", CollateralRatio: "0.85", Collateral: &no, CanCollateral: &no}); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: fakeexchange.TokenConfig{Token: "ETH", CollateralRatio: "0.85", Collateral: &no, CanCollateral: &no}, Replace: true}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("SOL", "0.000001", true)); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: fakeexchange.TokenConfigRow("SOL", "0.000001", true), Replace: true}}); err != nil {
 		t.Fatal(err)
 	}
 	poll()
 	expectMetrics(t, c, "token_config_cut.metrics")
 
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
-		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: token}); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: fakeexchange.TokenConfig{Token: token}, Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -95,7 +95,7 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenConfig
 	}
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
-		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow(token, "0.5", true)); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: fakeexchange.TokenConfigRow(token, "0.5", true), Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}

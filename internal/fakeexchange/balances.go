@@ -49,44 +49,21 @@ type Balance struct {
 	timestamp int64 `wire:"timestamp,row_time"`
 }
 
-// BalanceEvent sets one token's balance of an account.
-type BalanceEvent struct {
-	Account string `yaml:"account"`
-	Balance `yaml:",inline"`
-}
-
-// SetBalance adds the token's balance to the account, or replaces it.
-func (e *Exchange) SetBalance(account string, b Balance) error {
-	if err := validateRow(b); err != nil {
-		return fmt.Errorf("set balance: %w", err)
-	}
-	return e.withAccount("set balance", account, func(a *accountState) error {
-		a.setBalance(b)
-		return nil
-	})
-}
-
-// RemoveBalance takes the token out of the account's balances, as when the
-// account no longer holds it; it reports whether the token was listed.
-func (e *Exchange) RemoveBalance(account, token string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return false
-	}
-	n := len(a.balances)
-	a.balances = slices.DeleteFunc(a.balances, func(b Balance) bool { return b.Token == token })
-	return len(a.balances) < n
-}
-
-func (a *accountState) setBalance(b Balance) {
+// setBalance adds b to the balances, or replaces the row of its token;
+// remove takes that row out instead.
+func (a *accountState) setBalance(b Balance, remove bool) error {
 	i, found := a.balanceIndex(b.Token)
-	if found {
+	switch {
+	case remove && !found:
+		return fmt.Errorf("no balance of token %s", b.Token)
+	case remove:
+		a.balances = slices.Delete(a.balances, i, i+1)
+	case found:
 		a.balances[i] = b
-		return
+	default:
+		a.balances = slices.Insert(a.balances, i, b)
 	}
-	a.balances = slices.Insert(a.balances, i, b)
+	return nil
 }
 
 // balanceIndex is where token's row is, or would be inserted, in the
@@ -96,7 +73,7 @@ func (a *accountState) balanceIndex(token string) (int, bool) {
 }
 
 // BalanceMoveEvent moves one token's balance of an account with no history
-// record (MoveBalance).
+// record.
 type BalanceMoveEvent struct {
 	Account string `yaml:"account"`
 	Token   string `yaml:"token"`
@@ -112,22 +89,6 @@ func (m BalanceMoveEvent) validate() error {
 		return err
 	}
 	return nil
-}
-
-// MoveBalance adds the signed amount to the account's balance of token, as
-// AppendHistory does for each record, but with no record: money the
-// exchange does not explain, which a reconciliation of balances with the
-// history must notice.
-func (e *Exchange) MoveBalance(account, token, amount string) error {
-	m := BalanceMoveEvent{Account: account, Token: token, Amount: amount}
-	if err := m.validate(); err != nil {
-		return fmt.Errorf("move balance: %w", err)
-	}
-	d, _ := parseAmount(amount)
-	return e.withAccount("move balance", account, func(a *accountState) error {
-		a.moveBalance(token, d)
-		return nil
-	})
 }
 
 // parseAmount reads a signed exact decimal, as history amounts are written.
@@ -205,14 +166,18 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 
 func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
 	for _, b := range a.Balances {
-		st.setBalance(b)
+		_ = st.setBalance(b, false) // validated: no error
 	}
 	return nil
 }
 
 func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	if b := ev.Balance; b != nil {
-		if err := validateEventAccount("balance", b.Account, accounts, validateRow(b.Balance)); err != nil {
+		check := validateRow
+		if b.Remove {
+			check = validateRowKey
+		}
+		if err := validateEventAccount("balance", b.Account, accounts, check(b.Row)); err != nil {
 			return err
 		}
 	}
@@ -222,14 +187,28 @@ func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) erro
 	return nil
 }
 
-// applyBalancesEvent sets a balance, then moves one.
+// applyBalancesEvent sets or removes a balance, then moves one. A balance
+// moved with no record is money the exchange does not explain, which a
+// reconciliation of balances with the history must notice.
 func applyBalancesEvent(e *Exchange, ev Event) error {
 	var errs []error
 	if b := ev.Balance; b != nil {
-		errs = append(errs, e.SetBalance(b.Account, b.Balance))
+		errs = append(errs, e.withAccount("balance event", b.Account, func(a *accountState) error {
+			if err := validateRow(b.Row); err != nil && !b.Remove {
+				return err
+			}
+			return a.setBalance(b.Row, b.Remove)
+		}))
 	}
 	if m := ev.UnrecordedBalanceMove; m != nil {
-		errs = append(errs, e.MoveBalance(m.Account, m.Token, m.Amount))
+		errs = append(errs, e.withAccount("unrecorded balance move", m.Account, func(a *accountState) error {
+			if err := m.validate(); err != nil {
+				return err
+			}
+			d, _ := parseAmount(m.Amount) // validated
+			a.moveBalance(m.Token, d)
+			return nil
+		}))
 	}
 	return errors.Join(errs...)
 }

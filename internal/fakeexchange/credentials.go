@@ -54,19 +54,6 @@ func (k KeyEvent) validate() error {
 	return nil
 }
 
-// SetKeyAccess replaces an API key's permissions and allowed IPs, as
-// KeyEvent does; nil leaves a field as it was.
-func (e *Exchange) SetKeyAccess(apiKey string, permissions, allowedIPs []string) error {
-	return e.UpdateKey(apiKey, func(k *Key) {
-		if permissions != nil {
-			k.Permissions = slices.Clone(permissions)
-		}
-		if allowedIPs != nil {
-			k.AllowedIPs = slices.Clone(allowedIPs)
-		}
-	})
-}
-
 func validateCredentialsEvent(s *Scenario, ev Event, _ map[string]bool) error {
 	k := ev.UpdateKey
 	if k == nil {
@@ -90,14 +77,17 @@ func applyCredentialsEvent(e *Exchange, ev Event) error {
 	if k == nil {
 		return nil
 	}
-	var permissions, allowedIPs []string
-	if k.Permissions != nil {
-		permissions = append([]string{}, *k.Permissions...)
+	if err := k.validate(); err != nil {
+		return fmt.Errorf("update key event: %w", err)
 	}
-	if k.AllowedIPs != nil {
-		allowedIPs = append([]string{}, *k.AllowedIPs...)
-	}
-	return e.SetKeyAccess(k.APIKey, permissions, allowedIPs)
+	return e.UpdateKey(k.APIKey, func(key *Key) {
+		if k.Permissions != nil {
+			key.Permissions = append([]string{}, *k.Permissions...)
+		}
+		if k.AllowedIPs != nil {
+			key.AllowedIPs = append([]string{}, *k.AllowedIPs...)
+		}
+	})
 }
 
 // ListCredentials makes the credentials endpoint list rows for the account,

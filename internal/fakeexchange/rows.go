@@ -31,9 +31,6 @@ type rowsEndpoint[R any] struct {
 	// scenario is a scenario account's rows, or the scenario's when the
 	// endpoint is public (account is then zero).
 	scenario func(s *Scenario, a Account) []R
-	// eventOf is an event's action: its account, its row (nil when the
-	// event has none) and whether it removes the row.
-	eventOf func(ev Event) (account string, row *R, remove bool)
 	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
@@ -267,17 +264,36 @@ func (p *rowsEndpoint[R]) all(e *Exchange, account string) []R {
 	return out
 }
 
+// eventChange is ev's action on the endpoint, its field named event: nil
+// when it has none; a public endpoint's action is its row alone.
+func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Event]()) {
+		if p.event == "" || f.Tag.Get("yaml") != p.event {
+			continue
+		}
+		switch a := reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(type) {
+		case *Change[R]:
+			return a
+		case *R:
+			if a != nil {
+				return &Change[R]{Row: *a}
+			}
+		}
+	}
+	return nil
+}
+
 func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if p.eventOf == nil {
+	c := p.eventChange(ev)
+	if c == nil {
 		return nil
 	}
-	account, r, remove := p.eventOf(ev)
-	if r == nil {
-		return nil
-	}
-	err := validateRow(p.withDefaults(*r))
-	if remove {
-		err = validateRowKey(p.withDefaults(*r))
+	err := validateRow(p.withDefaults(c.Row))
+	switch {
+	case c.Remove && p.one:
+		err = fieldErr("remove", "a single answer is not removed")
+	case c.Remove:
+		err = validateRowKey(p.withDefaults(c.Row))
 	}
 	if p.public() {
 		if err != nil {
@@ -285,21 +301,20 @@ func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[stri
 		}
 		return nil
 	}
-	return validateEventAccount(p.event, account, accounts, err)
+	return validateEventAccount(p.event, c.Account, accounts, err)
 }
 
 func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
-	if p.eventOf == nil {
-		return nil
-	}
-	account, r, remove := p.eventOf(ev)
+	c := p.eventChange(ev)
 	switch {
-	case r == nil:
+	case c == nil:
 		return nil
-	case remove:
-		return p.remove(e, p.event+" event", account, *r)
+	case c.Remove && !p.one:
+		return p.remove(e, p.event+" event", c.Account, c.Row)
+	case c.Replace:
+		return p.set(e, p.event+" event", c.Account, c.Row, replace)
 	}
-	return p.set(e, p.event+" event", account, *r, p.change)
+	return p.set(e, p.event+" event", c.Account, c.Row, p.change)
 }
 
 // served renders the rows of account as served at now. The caller holds

@@ -124,7 +124,7 @@ func TestStartRunsEventsAndGenerator(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if got := ex.TokenNetworks()[0].AllowDeposit; got != 0 {
+	if got := tokenNetworks.all(ex, "")[0].AllowDeposit; got != 0 {
 		t.Errorf("allow_deposit after event = %d, want 0", got)
 	}
 	hist := ex.ServedHistory("a")

@@ -29,13 +29,7 @@ func init() {
 // The unreadable row, named unreadable-1, 2, ..., has no applicationId.
 var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section: "sub_accounts", event: "add_sub_account",
 	under: "rows", change: add,
-	scenario: func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
-	eventOf: func(ev Event) (string, *SubAccount, bool) {
-		if s := ev.AddSubAccount; s != nil {
-			return s.Account, &s.SubAccount, false
-		}
-		return "", nil, false
-	},
+	scenario:   func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
 	unreadable: func(e *Exchange, i int) any { return e.render(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)}) },
 	demo: func(s *Scenario) {
 		s.account("main").SubAccounts = []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}
@@ -59,21 +53,9 @@ func (s SubAccount) check() error {
 	return nil
 }
 
-// SubAccountEvent adds a sub-account to an account.
-type SubAccountEvent struct {
-	Account    string `yaml:"account"`
-	SubAccount `yaml:",inline"`
-}
-
 // errSubAccountKey is the answer to a sub-account's key: only a main
 // account may list sub-accounts.
 var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}
-
-// AddSubAccount adds a sub-account to account; its application id must be
-// new.
-func (e *Exchange) AddSubAccount(account string, s SubAccount) error {
-	return subAccounts.set(e, "add sub-account", account, s, add)
-}
 
 // serveSubAccounts answers as the docs show: data.rows of applicationId,
 // name and createdTime, no meta, no query parameter taken. The scenario's

@@ -42,7 +42,6 @@ var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section
 		}
 		return []SystemStatus{*s.SystemStatus}
 	},
-	eventOf: func(ev Event) (string, *SystemStatus, bool) { return "", ev.SystemStatus, false },
 	live: func(e *Exchange, s SystemStatus, _, now time.Time) SystemStatus {
 		if w, open := e.openMaintenanceLocked(now); open {
 			s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
@@ -73,12 +72,6 @@ func (s SystemStatus) check() error {
 		return fieldErr("estimated_end_time", "must not be negative")
 	}
 	return nil
-}
-
-// SetSystemStatus sets what the system info endpoint reports from now on.
-// It only changes that answer: other endpoints keep answering.
-func (e *Exchange) SetSystemStatus(s SystemStatus) {
-	_ = systemInfos.set(e, "set system status", "", s, replace)
 }
 
 // MaintenanceWindow is maintenance announced After the exchange's Start for

@@ -155,10 +155,12 @@ func (e *Exchange) listedLocked(a *accountState, r HistoryRecord, now time.Time)
 	return e.lateListing == nil || e.lateListing.listed(r, now)
 }
 
-// LateRecordEvent appends one history record that the history endpoint
-// lists only ListedAfter after the event (AppendLateHistory). An ID of 0
+// LateRecordEvent appends one history record as AppendHistory does, moving
+// the account's balances at once, but the history endpoint lists it (on
+// any page and in meta.total) only ListedAfter after the event, as an
+// exchange that lists a record some time after the money moved. An ID of 0
 // takes the account's next id; a Timestamp of 0 dates the record at the
-// event's server time.
+// event's server time (see datedLocked).
 type LateRecordEvent struct {
 	Account       string `yaml:"account"`
 	HistoryRecord `yaml:",inline"`
@@ -173,17 +175,6 @@ func (l LateRecordEvent) validate(undocumented []string) error {
 		return fieldErr("listed_after", "must not be negative")
 	}
 	return nil
-}
-
-// AppendLateHistory adds records as AppendHistory does, moving the
-// account's balances at once, but the history endpoint lists them (on any
-// page and in meta.total) only from listAfter later by server time, as an
-// exchange that lists a record some time after the money moved. A record
-// with ID 0 gets the account's next unused id; one with Timestamp 0 is
-// dated now by server time (see datedLocked).
-func (e *Exchange) AppendLateHistory(account string, listAfter time.Duration, recs ...HistoryRecord) error {
-	_, err := e.appendNow("append late history", account, listAfter, recs)
-	return err
 }
 
 // appendNow appends records completed by datedLocked at server time now,
@@ -310,7 +301,8 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 
 func applyHistoryEvent(e *Exchange, ev Event) error {
 	if l := ev.LateRecord; l != nil {
-		return e.AppendLateHistory(l.Account, l.ListedAfter, l.HistoryRecord)
+		_, err := e.appendNow("late record event", l.Account, l.ListedAfter, []HistoryRecord{l.HistoryRecord})
+		return err
 	}
 	return nil
 }

@@ -53,13 +53,6 @@ type AccountTransfer struct {
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 }
 
-// AccountTransferEvent adds a transfer to an account, or replaces the one
-// with its id (a status change), as PutAccountTransfer.
-type AccountTransferEvent struct {
-	Account         string `yaml:"account"`
-	AccountTransfer `yaml:",inline"`
-}
-
 // party is one side of a stored transfer: a scenario account (name), or
 // another.
 type party struct{ name, applicationID, accountName string }
@@ -126,7 +119,7 @@ func validateAccountTransfers(s *Scenario, a Account) error {
 
 func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	if t := ev.AccountTransfer; t != nil {
-		return validateEventAccount("account_transfer", t.Account, accounts, t.validate(accounts))
+		return validateEventAccount("account_transfer", t.Account, accounts, cmp.Or(t.rowOnly(), t.Row.validate(accounts)))
 	}
 	return nil
 }
@@ -214,11 +207,16 @@ func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created tim
 	return nil
 }
 
-// PutAccountTransfer adds t to the account's transfers, or replaces the
-// transfer with its id (keeping its creation time unless t sets one),
-// updated now; a transfer that becomes COMPLETED writes its token history
-// records and moves the balances of its scenario accounts.
-func (e *Exchange) PutAccountTransfer(account string, t AccountTransfer) error {
+// applyAccountTransferEvent adds the event's transfer to its account's,
+// or replaces the transfer with its id (keeping its creation time unless
+// the event sets one), updated now; a transfer that becomes COMPLETED
+// writes its token history records and moves the balances of its scenario
+// accounts.
+func applyAccountTransferEvent(e *Exchange, ev Event) error {
+	if ev.AccountTransfer == nil {
+		return nil
+	}
+	account, t := ev.AccountTransfer.Account, ev.AccountTransfer.Row
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	names := map[string]bool{}
@@ -226,9 +224,9 @@ func (e *Exchange) PutAccountTransfer(account string, t AccountTransfer) error {
 		names[n] = true
 	}
 	if err := t.validate(names); err != nil {
-		return fmt.Errorf("put account transfer: %w", err)
+		return fmt.Errorf("account transfer event: %w", err)
 	}
-	if _, err := e.accountLocked("put account transfer", account); err != nil {
+	if _, err := e.accountLocked("account transfer event", account); err != nil {
 		return err
 	}
 	now := e.now()
@@ -248,13 +246,6 @@ func (e *Exchange) PutAccountTransfer(account string, t AccountTransfer) error {
 	}
 	if s.status == "COMPLETED" && !wasCompleted {
 		return e.legs(s, "", true)
-	}
-	return nil
-}
-
-func applyAccountTransferEvent(e *Exchange, ev Event) error {
-	if t := ev.AccountTransfer; t != nil {
-		return e.PutAccountTransfer(t.Account, t.AccountTransfer)
 	}
 	return nil
 }

@@ -80,28 +80,6 @@ func (t Transfer) validate() error {
 	return validateDecimal("fee_amount", t.FeeAmount)
 }
 
-// TransferEvent adds a transfer to an account, or replaces the one with its
-// id (a status change).
-type TransferEvent struct {
-	Account  string `yaml:"account"`
-	Transfer `yaml:",inline"`
-}
-
-// PutTransfer adds t to the account's wallet history, or replaces the
-// transfer with its id; a replacement keeps the creation time unless t
-// sets one, and is updated now. A new transfer without a creation time is
-// created now: a test appends a withdrawal row at runtime this way.
-func (e *Exchange) PutTransfer(account string, t Transfer) error {
-	if err := t.validate(); err != nil {
-		return fmt.Errorf("put transfer: %w", err)
-	}
-	now := e.now()
-	return e.withAccount("put transfer", account, func(a *accountState) error {
-		a.putTransfer(t, now, now)
-		return nil
-	})
-}
-
 // putTransfer stores t, its relative creation time taken from created.
 func (a *accountState) putTransfer(t Transfer, created, now time.Time) {
 	if t.CreatedAgo != 0 {
@@ -221,7 +199,7 @@ func validateWalletAccount(_ *Scenario, a Account) error {
 
 func validateWalletEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	if t := ev.Transfer; t != nil {
-		return validateEventAccount("transfer", t.Account, accounts, t.validate())
+		return validateEventAccount("transfer", t.Account, accounts, cmp.Or(t.rowOnly(), t.Row.validate()))
 	}
 	return nil
 }
@@ -235,11 +213,23 @@ func seedWalletAccount(_ *Exchange, st *accountState, a Account, created time.Ti
 	return nil
 }
 
+// applyWalletEvent adds the event's transfer, or replaces the one with
+// its id; a replacement keeps the creation time unless the event sets one,
+// and is updated now. A new transfer without a creation time is created
+// now: a test appends a withdrawal row at runtime this way.
 func applyWalletEvent(e *Exchange, ev Event) error {
-	if t := ev.Transfer; t != nil {
-		return e.PutTransfer(t.Account, t.Transfer)
+	t := ev.Transfer
+	if t == nil {
+		return nil
 	}
-	return nil
+	if err := t.Row.validate(); err != nil {
+		return fmt.Errorf("transfer event: %w", err)
+	}
+	now := e.now()
+	return e.withAccount("transfer event", t.Account, func(a *accountState) error {
+		a.putTransfer(t.Row, now, now)
+		return nil
+	})
 }
 
 // demoWallet are three transfers of "main", their tokens network-token ids
