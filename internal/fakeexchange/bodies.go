@@ -18,7 +18,7 @@ func (e *Exchange) set(o object, camel string, v any) {
 	if s, ok := v.(string); ok && s == "" {
 		return
 	}
-	if e.snakeBodies {
+	if e.s.SnakeCaseBodies {
 		camel = snakeCase(camel)
 	}
 	o[camel] = v
@@ -27,7 +27,7 @@ func (e *Exchange) set(o object, camel string, v any) {
 // setAlways is set for a field the live answer sends even when empty
 // ("feeToken": "", "referrerID": null).
 func (e *Exchange) setAlways(o object, camel string, v any) {
-	if e.snakeBodies {
+	if e.s.SnakeCaseBodies {
 		camel = snakeCase(camel)
 	}
 	o[camel] = v
@@ -65,7 +65,7 @@ func (e *Exchange) numberField(text string) any {
 	if text == "" {
 		return ""
 	}
-	if e.allStrings {
+	if e.s.NumbersAsStrings {
 		return text
 	}
 	return json.Number(text)
@@ -73,11 +73,11 @@ func (e *Exchange) numberField(text string) any {
 
 // rowTime renders a Unix millisecond time in the scenario's row time unit
 // (token history and balances).
-func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.rowTimeUnit, ms) }
+func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.s.RowTimeUnit, ms) }
 
 // walletTime renders a Unix millisecond time in the unit of wallet and
 // sub-account rows.
-func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.walletTimeUnit, ms) }
+func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.s.WalletTimeUnit, ms) }
 
 // timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
 func (e *Exchange) timeIn(unit string, ms int64) any {

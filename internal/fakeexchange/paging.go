@@ -44,7 +44,7 @@ type snakeMeta struct {
 // number renders decimal text as a JSON string, or as a JSON number when the
 // scenario asks for it.
 func (e *Exchange) number(text string) any {
-	if e.numbersAsJSON {
+	if e.s.NumbersAsJSONNumbers {
 		return json.Number(text)
 	}
 	return text
@@ -53,7 +53,7 @@ func (e *Exchange) number(text string) any {
 // integer renders an id, timestamp or count as a JSON number, or as a JSON
 // string when the scenario sends every number as one.
 func (e *Exchange) integer(n int64) any {
-	if e.allStrings {
+	if e.s.NumbersAsStrings {
 		return strconv.FormatInt(n, 10)
 	}
 	return n
@@ -63,12 +63,12 @@ func (e *Exchange) integer(n int64) any {
 // (camelCase) unless the scenario asks for snake_case; the scenario may
 // understate or overstate the total.
 func (e *Exchange) meta(total, page, size int) any {
-	return e.metaSpelt(e.snakeMeta, total, page, size)
+	return e.metaSpelt(e.s.SnakeCaseMeta, total, page, size)
 }
 
 // metaSpelt is meta in snake_case or camelCase.
 func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
-	total = max(0, total-e.understate) + e.overstate
+	total = max(0, total-e.s.UnderstateTotal) + e.s.OverstateTotal
 	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
 	if snake {
 		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
@@ -81,11 +81,11 @@ func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
 // clamping serves the last page for any page beyond it.
 func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
 	per := size
-	if e.pageCap > 0 {
-		per = min(per, e.pageCap)
+	if e.s.PageCap > 0 {
+		per = min(per, e.s.PageCap)
 	}
 	served = page
-	if e.clampPages {
+	if e.s.ClampPages {
 		served = min(page, max(1, (n+per-1)/per))
 	}
 	if served-1 > n/per { // also keeps (served-1)*per from overflowing

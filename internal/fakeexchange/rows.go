@@ -379,7 +379,7 @@ func (p *rowsEndpoint[R]) serveHistory(e *Exchange, account, rawQuery string) (a
 	var rows []R
 	for _, s := range *p.rowsOf(e, e.accounts[account]) {
 		id, ms := p.history(s.row)
-		late := e.lateListing.Selects(id) && now.Before(time.UnixMilli(ms).Add(e.lateListing.Delay))
+		late := e.s.LateListing.Selects(id) && now.Before(time.UnixMilli(ms).Add(e.s.LateListing.Delay))
 		if window.contains(ms) && !late && p.matches(s.row, q) {
 			rows = append(rows, s.row)
 		}

@@ -56,7 +56,7 @@ func TestARowsHistoryServesPagesNewestFirstWithinItsWindow(t *testing.T) {
 			t.Errorf("%q: %s, want %s", query, got, want)
 		}
 	}
-	h.ex.lateListing.Share = 1
+	h.ex.s.LateListing.Share = 1
 	if got := ids(""); got != "[] 0 1" {
 		t.Errorf("all listed late, within the delay: %s", got)
 	}

@@ -23,7 +23,7 @@ func (e *Exchange) Start(ctx context.Context) {
 			}
 		}
 		e.mu.Unlock()
-		for _, ev := range e.events {
+		for _, ev := range e.s.Events {
 			go e.runEvent(ctx, ev)
 		}
 	})

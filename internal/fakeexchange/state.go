@@ -29,10 +29,10 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 	batch := map[legKey]bool{}
 	moves := map[string]decimal.Decimal{}
 	for i, r := range recs {
-		if err := validateRecord(r, e.undocumented); err != nil {
+		if err := validateRecord(r, e.s.UndocumentedTypes); err != nil {
 			return fmt.Errorf("%s record %d: %w", op, i, err)
 		}
-		k := recordKey(r, e.sharedIDs)
+		k := recordKey(r, e.s.SharedIDs)
 		if a.keys[k] || batch[k] {
 			return fmt.Errorf("%s record %d: duplicate %s", op, i, k)
 		}
@@ -188,36 +188,6 @@ func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.beforeHistoryPage = fn
-}
-
-// SetCredentials replaces every key of the account.
-func (e *Exchange) SetCredentials(account string, keys []Key) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked("set credentials", account)
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for k, ref := range e.keys {
-		if ref.account != account {
-			seen[k] = true
-		}
-	}
-	for i, k := range keys {
-		if err := validateKey(k, seen); err != nil {
-			return fmt.Errorf("set credentials: keys[%d].%w", i, err)
-		}
-	}
-	for _, k := range a.keyOrder {
-		delete(e.keys, k)
-	}
-	a.keyOrder = nil
-	for _, k := range keys {
-		a.keyOrder = append(a.keyOrder, k.APIKey)
-		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
-	}
-	return nil
 }
 
 // AddKey adds an API key to an account.

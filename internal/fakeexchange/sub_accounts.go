@@ -62,7 +62,7 @@ var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, m
 // PagedSubAccounts takes page and size and adds meta instead.
 func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
 	var allowed []string
-	if e.pagedSubAccounts {
+	if e.s.PagedSubAccounts {
 		allowed = []string{"page", "size"}
 	}
 	q, aerr := parseQuery(rawQuery, allowed...)
@@ -81,7 +81,7 @@ func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
 		return nil, errSubAccountKey
 	}
 	rows := subAccounts.served(e, a, now)
-	if !e.pagedSubAccounts {
+	if !e.s.PagedSubAccounts {
 		return wireObject{{"rows", rows}}, nil
 	}
 	from, to, served := e.pageRange(len(rows), page, size)

@@ -15,7 +15,7 @@ var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
 
 func init() {
 	r := systemInfos.route()
-	validate, seed := r.validate, r.seed
+	validate := r.validate
 	r.validate = func(s *Scenario) error {
 		for i, w := range s.MaintenanceWindows {
 			if err := w.validate(); err != nil {
@@ -23,10 +23,6 @@ func init() {
 			}
 		}
 		return validate(s)
-	}
-	r.seed = func(e *Exchange, s *Scenario) {
-		e.maintenance = append([]MaintenanceWindow(nil), s.MaintenanceWindows...)
-		seed(e, s)
 	}
 	addRoute(endpoint.SystemInfo, r)
 }
@@ -112,7 +108,7 @@ func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool
 	if e.started.IsZero() {
 		return MaintenanceWindow{}, false
 	}
-	for _, w := range e.maintenance {
+	for _, w := range e.s.MaintenanceWindows {
 		from := e.started.Add(w.After)
 		if !now.Before(from) && now.Before(from.Add(w.Duration)) {
 			if w.Status == 0 {

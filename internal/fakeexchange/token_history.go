@@ -75,7 +75,7 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 	}
 	page, size, window := hq.page, hq.size, hq.window
 	typ, hasType := hq.params["type"]
-	if hasType && !knownType(typ, e.undocumented) {
+	if hasType && !knownType(typ, e.s.UndocumentedTypes) {
 		return nil, errInvalidParam("invalid type: %q", typ)
 	}
 
@@ -103,7 +103,7 @@ func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) 
 		}
 		all = append(all, r)
 	}
-	if e.unstableTies {
+	if e.s.UnstableTieOrder {
 		rotateTies(all, e.historyServes)
 	}
 	from, to, served := e.pageRange(len(all), page, size)
@@ -137,7 +137,7 @@ func rotateTies(recs []HistoryRecord, n int) {
 // amount spoiled when the scenario names its id.
 func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
 	amount := e.number(r.Amount)
-	if e.malformedIDs[r.ID] {
+	if slices.Contains(e.s.MalformedIDs, r.ID) {
 		amount = malformedAmount
 	}
 	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: e.rowTime(r.Timestamp)}
@@ -148,11 +148,11 @@ func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
 // nor before the scenario's late listing lets it. The caller holds mu.
 func (e *Exchange) listedLocked(a *accountState, r HistoryRecord, now time.Time) bool {
 	if len(a.listAt) > 0 {
-		if at, late := a.listAt[recordKey(r, e.sharedIDs)]; late && now.Before(at) {
+		if at, late := a.listAt[recordKey(r, e.s.SharedIDs)]; late && now.Before(at) {
 			return false
 		}
 	}
-	return e.lateListing == nil || e.lateListing.listed(r, now)
+	return e.s.LateListing == nil || e.s.LateListing.listed(r, now)
 }
 
 // LateRecordEvent appends one history record as AppendHistory does, moving

@@ -269,7 +269,7 @@ func (e *Exchange) serveTransferHistory(account, rawQuery string) (any, *apiErro
 		}
 		// Late listing holds a share of transfers back as it does history
 		// records, counted from their creation.
-		if e.lateListing.Selects(t.id) && now.Before(time.UnixMilli(t.createdMs).Add(e.lateListing.Delay)) {
+		if e.s.LateListing.Selects(t.id) && now.Before(time.UnixMilli(t.createdMs).Add(e.s.LateListing.Delay)) {
 			continue
 		}
 		all = append(all, t)

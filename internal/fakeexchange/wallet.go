@@ -113,7 +113,7 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 	if typ, ok := q["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
 		return nil, errInvalidParam("invalid type: %q", typ)
 	}
-	if e.walletIgnoresTime {
+	if e.s.WalletIgnoresTimeFilter {
 		window = timeWindow{}
 	}
 	e.mu.Lock()
@@ -138,7 +138,7 @@ func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError)
 		return e.transferRow(account, t, e.walletTime(t.CreatedTime))
 	})
 	// The live wallet history spells its meta in snake_case.
-	return pageData{Rows: rows, Meta: e.metaSpelt(e.snakeMeta || !e.camelWalletMeta, total, served, size)}, nil
+	return pageData{Rows: rows, Meta: e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, served, size)}, nil
 }
 
 // transferRow is t with the fields and their order of the live answer,

@@ -106,7 +106,7 @@ func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	if s, ok := v.(string); ok && s == "" {
 		return o
 	}
-	if e.snakeBodies {
+	if e.s.SnakeCaseBodies {
 		camel = snakeCase(camel)
 	}
 	return append(o, wireValue{camel, v})
@@ -134,7 +134,7 @@ func (e *Exchange) render(row any) wireObject {
 			continue
 		}
 		name := f.name
-		if e.snakeBodies {
+		if e.s.SnakeCaseBodies {
 			name = f.snake
 		}
 		o = append(o, wireValue{name, val})
@@ -194,11 +194,11 @@ func (e *Exchange) flag(b *bool) any {
 		n, word = "1", "true"
 	}
 	switch {
-	case e.allStrings && e.snakeBodies:
+	case e.s.NumbersAsStrings && e.s.SnakeCaseBodies:
 		return n
-	case e.allStrings:
+	case e.s.NumbersAsStrings:
 		return word
-	case e.snakeBodies || e.numbersAsJSON:
+	case e.s.SnakeCaseBodies || e.s.NumbersAsJSONNumbers:
 		return json.Number(n)
 	}
 	return *b
