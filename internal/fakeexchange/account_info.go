@@ -26,7 +26,7 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		}
 		return []AccountInfo{*a.AccountInfo}
 	},
-	live: func(_ *Exchange, a AccountInfo, since, now time.Time) AccountInfo {
+	live: func(_ *Exchange, _ *accountState, a AccountInfo, since, now time.Time) AccountInfo {
 		a.MarginRatio = a.MarginRatioWalk.at(a.MarginRatio, a.MaintenanceMarginRatio, since, now)
 		return a
 	},

@@ -14,10 +14,10 @@ func init() { addRoute(endpoint.FundingFee, fundingFees.route()) }
 // scenario's row time unit. An event adds a payment or replaces the one
 // with its id; the unreadable row, id 900000001, 2, ..., has no fundingFee.
 var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: "funding_fees", event: "funding_fee",
-	sorted: true, change: replace, filters: []string{"symbol"},
-	history:  func(f FundingFee) (int64, int64) { return f.ID, f.CreatedTime },
+	sorted: true, change: replace, paged: true, late: true, filters: []string{"symbol"},
+	history:  func(f FundingFee) int64 { return f.CreatedTime },
 	scenario: func(_ *Scenario, a Account) []FundingFee { return a.FundingFees },
-	place: func(f FundingFee, at time.Time) FundingFee {
+	place: func(_ *FundingFee, f FundingFee, at time.Time) FundingFee {
 		if f.CreatedAgo != 0 {
 			f.CreatedTime, f.CreatedAgo = at.Add(-f.CreatedAgo).UnixMilli(), 0
 		}

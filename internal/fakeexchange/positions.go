@@ -21,7 +21,7 @@ func init() { addRoute(endpoint.Positions, positions.route()) }
 var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "positions", event: "position",
 	under: "positions", sorted: true, change: patch, defaults: Position.withDefaults,
 	scenario: func(_ *Scenario, a Account) []Position { return a.Positions },
-	live: func(_ *Exchange, p Position, since, now time.Time) Position {
+	live: func(_ *Exchange, _ *accountState, p Position, since, now time.Time) Position {
 		p.MarkPrice = p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, since, now)
 		if p.TimestampMs == 0 {
 			p.TimestampMs = now.UnixMilli()

@@ -74,7 +74,6 @@ type accountState struct {
 	generator  *HistoryGenerator
 
 	balances     []Balance // sorted by token
-	transfers    []Transfer
 	isSubAccount bool
 	// rows are its single-answer endpoints' rows, by endpoint name (see
 	// rowsEndpoint).

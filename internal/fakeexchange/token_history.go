@@ -69,7 +69,7 @@ type historyJSON struct {
 }
 
 func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
-	hq, aerr := readHistoryQuery(rawQuery, "type")
+	hq, aerr := readPageQuery(rawQuery, true, "type")
 	if aerr != nil {
 		return nil, aerr
 	}

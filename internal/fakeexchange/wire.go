@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -25,8 +26,8 @@ import (
 // time unit of wallet and of token history rows).
 //
 // Options: key (part of the row's identity: must not be empty), required
-// (must not be empty), always (sent when empty: text "" and integers 0 are
-// otherwise left out), snake=NAME (its name in snake_case bodies, when not
+// (must not be empty), always (sent when empty: text "", integers 0 and
+// nil pointers, as null, are otherwise left out), snake=NAME (its name in snake_case bodies, when not
 // the camelCase name's).
 type wireField struct {
 	index                 int
@@ -125,8 +126,9 @@ func without(o wireObject, camel string) wireObject {
 
 // render is a row as the exchange sends it, field by field in the row
 // type's order; empty fields are left out unless tagged always.
-func (e *Exchange) render(row any) wireObject {
-	v := reflect.ValueOf(row)
+func (e *Exchange) render(row any) wireObject { return e.renderValue(reflect.ValueOf(row)) }
+
+func (e *Exchange) renderValue(v reflect.Value) wireObject {
 	o := wireObject{}
 	for _, f := range wireFieldsOf(v.Type()) {
 		val, ok := e.wireValueOf(f, v.Field(f.index))
@@ -148,10 +150,14 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	switch v.Kind() {
 	case reflect.Pointer: // *bool
 		if v.IsNil() {
-			return nil, false
+			return nil, f.always
 		}
 		b := v.Elem().Bool()
 		return e.flag(&b), true
+	case reflect.Struct:
+		return e.renderValue(v), true
+	case reflect.Slice:
+		return v.Interface(), !v.IsNil()
 	case reflect.Int, reflect.Int64:
 		n := v.Int()
 		if n == 0 && !f.always {
@@ -235,16 +241,36 @@ func validateRowKey(row any) error {
 	return nil
 }
 
-// rowKeyParts are the values of the row's key fields, in order.
-func rowKeyParts(row any) []string {
-	v := reflect.ValueOf(row)
-	var parts []string
-	for _, f := range wireFieldsOf(v.Type()) {
-		if f.key {
-			parts = append(parts, fmt.Sprint(v.Field(f.index).Interface()))
+// compareKeys orders rows of one type by their key fields, in order:
+// numbers as numbers, text as text.
+func compareKeys(x, y any) int {
+	vx, vy := reflect.ValueOf(x), reflect.ValueOf(y)
+	for _, f := range wireFieldsOf(vx.Type()) {
+		a, b := vx.Field(f.index), vy.Field(f.index)
+		switch {
+		case !f.key:
+		case a.CanInt():
+			if c := cmp.Compare(a.Int(), b.Int()); c != 0 {
+				return c
+			}
+		default:
+			if c := cmp.Compare(a.String(), b.String()); c != 0 {
+				return c
+			}
 		}
 	}
-	return parts
+	return 0
+}
+
+// rowID is the row's id, its first integer key field.
+func rowID(row any) int64 {
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		if f.key && v.Field(f.index).CanInt() {
+			return v.Field(f.index).Int()
+		}
+	}
+	return 0
 }
 
 // rowKey is the row's identity for messages: each key field's value after
