@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"time"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -25,7 +26,7 @@ func init() {
 // spelling; an event changes a key's permissions or allowed IPs. The
 // unreadable row has no apiKey.
 var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
-	source: func(e *Exchange, a *accountState) []credential {
+	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
 		keys := a.listed
 		if keys == nil {
 			for _, k := range a.keyOrder {

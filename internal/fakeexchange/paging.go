@@ -222,7 +222,7 @@ func readPageQuery(rawQuery string, history bool, filters ...string) (historyQue
 func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any, *apiError) {
 	hq, aerr := readPageQuery(rawQuery, p.history != nil, p.filters...)
 	if aerr == nil && p.query != nil {
-		aerr = p.query(e, &hq)
+		aerr = p.query(e, account, &hq)
 	}
 	if aerr != nil {
 		return nil, aerr
@@ -240,6 +240,9 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 	}
 	if p.history != nil {
 		slices.SortFunc(rows, func(x, y R) int { return cmp.Or(cmp.Compare(p.history(y), p.history(x)), compareKeys(y, x)) })
+	}
+	if p.reorder != nil {
+		p.reorder(e, rows)
 	}
 	total := e.listLength(p.name, len(rows))
 	from, to, served := e.pageRange(total, hq.page, hq.size)

@@ -38,9 +38,9 @@ type rowsEndpoint[R any] struct {
 	// at now, set at since (zero: the exchange's Start, zero before it):
 	// walks, times that are now, what the account's name implies.
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
-	// source, when set, gives the account's rows, which the endpoint does
-	// not store.
-	source func(e *Exchange, a *accountState) []R
+	// source, when set, gives the account's rows listed at now, which the
+	// endpoint does not store.
+	source func(e *Exchange, a *accountState, now time.Time) []R
 	// answer wraps an account's rows as rendered (its one row) into the
 	// answer, with what they do not hold; stored are the rows as set. nil
 	// serves them as they are.
@@ -53,13 +53,16 @@ type rowsEndpoint[R any] struct {
 	// when set, is a paged row's time (Unix ms), by which the rows are a
 	// history. filters are the query parameters it also takes, each
 	// selecting the rows whose field of that wire name it equals; query
-	// checks or changes the query read. late holds back a share of the
-	// rows, by their id, as Scenario.LateListing says.
+	// checks or changes the account's query read, without mu held. late
+	// holds back a share of the rows, by their id, as Scenario.LateListing
+	// says; reorder changes the order of the rows of a page's request,
+	// sorted, with mu held.
 	paged   bool
 	history func(R) int64
 	filters []string
-	query   func(e *Exchange, q *historyQuery) *apiError
+	query   func(e *Exchange, account string, q *historyQuery) *apiError
 	late    bool
+	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
 	// place dates a row set at at (the exchange's creation for a
@@ -321,7 +324,7 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
 	var rows []stored[R]
 	if p.source != nil {
-		for _, r := range p.source(e, a) {
+		for _, r := range p.source(e, a, now) {
 			rows = append(rows, stored[R]{row: r})
 		}
 	} else {

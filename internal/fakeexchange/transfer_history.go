@@ -31,7 +31,7 @@ func init() {
 // time.
 var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHistory, paged: true, late: true,
 	history: func(t storedTransfer) int64 { return t.Created },
-	source: func(e *Exchange, a *accountState) []storedTransfer {
+	source: func(e *Exchange, a *accountState, _ time.Time) []storedTransfer {
 		return slices.DeleteFunc(slices.Clone(e.accountTransfers), func(t storedTransfer) bool { return t.From.name != a.name && t.To.name != a.name })
 	},
 	live: func(e *Exchange, _ *accountState, t storedTransfer, _, _ time.Time) storedTransfer {

@@ -27,7 +27,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 	history:  func(t Transfer) int64 { return t.CreatedTime },
 	scenario: func(_ *Scenario, a Account) []Transfer { return a.Transfers },
 	defaults: func(t Transfer) Transfer { t.Type = cmp.Or(t.Type, "BALANCE"); return t },
-	query: func(e *Exchange, q *historyQuery) *apiError {
+	query: func(e *Exchange, _ string, q *historyQuery) *apiError {
 		if typ, ok := q.params["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
 			return errInvalidParam("invalid type: %q", typ)
 		}
