@@ -3,10 +3,8 @@ package fakeexchange
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -21,20 +19,54 @@ const EndpointBalances = endpoint.Balances
 var PathBalances = endpoint.PathOf(endpoint.Balances)
 
 func init() {
-	addRoute(endpoint.Balances, route{serve: (*Exchange).serveBalances,
-		validateAccount: func(_ *Scenario, a Account) error { return balanceRows.validateRows(a.Balances) },
-		validateEvent:   validateBalancesEvent,
-		seedAccount:     seedBalancesAccount,
-		apply:           applyBalancesEvent,
-		unreadable:      (*Exchange).unreadableBalance,
-		demo:            demoBalances,
-	})
+	r := balances.route()
+	validate, apply := r.validateEvent, r.apply
+	r.serve = serveBalances
+	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
+		if err := validate(s, ev, accounts); err != nil || ev.UnrecordedBalanceMove == nil {
+			return err
+		}
+		m := ev.UnrecordedBalanceMove
+		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
+	}
+	// An event sets or removes a balance, then moves one. A balance moved
+	// with no record is money the exchange does not explain, which a
+	// reconciliation of balances with the history must notice.
+	r.apply = func(e *Exchange, ev Event) error {
+		err := apply(e, ev)
+		if m := ev.UnrecordedBalanceMove; m != nil {
+			err = errors.Join(err, e.withAccount("unrecorded balance move", m.Account, func(a *accountState) error {
+				if err := m.validate(); err != nil {
+					return err
+				}
+				d, _ := parseAmount(m.Amount) // validated
+				a.moveBalance(m.Token, d)
+				return nil
+			}))
+		}
+		return err
+	}
+	addRoute(endpoint.Balances, r)
 }
 
-// balanceRows checks a scenario's balances. Balances keep their own state,
-// which the token history moves: every record appended moves its token's
-// holding in the same step.
-var balanceRows = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances"}
+// balances answer data.holding in token order with the account's userId,
+// stamped with the time they were read; a token filter serves its row
+// alone. Every history record appended moves its token's holding in the
+// same step. An event replaces a token's row or removes it; the
+// unreadable row, token UNREADABLE1, 2, ..., has a holding that is not a
+// number, a string in every reading.
+var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances", event: "balance",
+	sorted: true, change: replace,
+	scenario: func(_ *Scenario, a Account) []Balance { return a.Balances },
+	live: func(_ *Exchange, _ *accountState, b Balance, _, now time.Time) Balance {
+		b.timestamp = now.UnixMilli()
+		return b
+	},
+	unreadable: func(e *Exchange, i int) any {
+		return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
+	},
+	demo: demoBalances,
+}
 
 // Balance is one token of the balances endpoint. Amounts are exact decimal
 // text; an empty one is left out of the answer.
@@ -47,29 +79,6 @@ type Balance struct {
 	MarkPrice        string `yaml:"mark_price" wire:"markPrice,decimal"`
 	// timestamp is when the answer read it (Unix ms).
 	timestamp int64 `wire:"timestamp,row_time"`
-}
-
-// setBalance adds b to the balances, or replaces the row of its token;
-// remove takes that row out instead.
-func (a *accountState) setBalance(b Balance, remove bool) error {
-	i, found := a.balanceIndex(b.Token)
-	switch {
-	case remove && !found:
-		return fmt.Errorf("no balance of token %s", b.Token)
-	case remove:
-		a.balances = slices.Delete(a.balances, i, i+1)
-	case found:
-		a.balances[i] = b
-	default:
-		a.balances = slices.Insert(a.balances, i, b)
-	}
-	return nil
-}
-
-// balanceIndex is where token's row is, or would be inserted, in the
-// balances sorted by token.
-func (a *accountState) balanceIndex(token string) (int, bool) {
-	return slices.BinarySearchFunc(a.balances, token, func(x Balance, token string) int { return strings.Compare(x.Token, token) })
 }
 
 // BalanceMoveEvent moves one token's balance of an account with no history
@@ -107,12 +116,13 @@ func parseAmount(text string) (decimal.Decimal, error) {
 // and, when the row has one, its available balance; a token without a row
 // gets one holding d, all of it available. The caller holds mu.
 func (a *accountState) moveBalance(token string, d decimal.Decimal) {
-	i, found := a.balanceIndex(token)
+	rows := balances.rowsOf(nil, a)
+	i, found := balances.find(*rows, Balance{Token: token})
 	if !found {
-		a.balances = slices.Insert(a.balances, i, Balance{Token: token, Holding: d.String(), AvailableBalance: d.String()})
+		*rows = slices.Insert(*rows, i, stored[Balance]{row: Balance{Token: token, Holding: d.String(), AvailableBalance: d.String()}})
 		return
 	}
-	b := &a.balances[i]
+	b := &(*rows)[i].row
 	b.Holding = addDecimal(b.Holding, d)
 	if b.AvailableBalance != "" {
 		b.AvailableBalance = addDecimal(b.AvailableBalance, d)
@@ -126,18 +136,7 @@ func addDecimal(text string, d decimal.Decimal) string {
 	return v.Add(d).String()
 }
 
-func (e *Exchange) balanceRow(b Balance, now int64) any {
-	b.timestamp = now
-	return e.render(b)
-}
-
-// unreadableBalance is the balance of token UNREADABLE1, 2, ... with a
-// holding that is not a number, a string in every reading.
-func (e *Exchange) unreadableBalance(i int) any {
-	return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
-}
-
-func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
+func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "token")
 	if aerr != nil {
 		return nil, aerr
@@ -148,69 +147,15 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	a := e.accounts[account]
 	// Read with the balances, so the answer holds exactly the money of the
 	// records dated up to its timestamp (see datedLocked).
-	now := e.now().UnixMilli()
-	a.balancesAt = max(a.balancesAt, now)
-	var listed []Balance
-	for _, b := range a.balances {
-		if !hasToken || b.Token == token {
-			listed = append(listed, b)
-		}
-	}
+	now := e.now()
+	a.balancesAt = max(a.balancesAt, now.UnixMilli())
+	listed := slices.DeleteFunc(balances.rowsNow(e, a, now), func(b Balance) bool { return hasToken && b.Token != token })
 	total := e.listLength(EndpointBalances, len(listed))
 	if hasToken {
 		total = len(listed) // its one row at most: no unreadable row
 	}
-	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.balanceRow(listed[i], now) })
-	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now}, nil
-}
-
-func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
-	for _, b := range a.Balances {
-		_ = st.setBalance(b, false) // validated: no error
-	}
-	return nil
-}
-
-func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if b := ev.Balance; b != nil {
-		check := validateRow
-		if b.Remove {
-			check = validateRowKey
-		}
-		if err := validateEventAccount("balance", b.Account, accounts, check(b.Row)); err != nil {
-			return err
-		}
-	}
-	if m := ev.UnrecordedBalanceMove; m != nil {
-		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
-	}
-	return nil
-}
-
-// applyBalancesEvent sets or removes a balance, then moves one. A balance
-// moved with no record is money the exchange does not explain, which a
-// reconciliation of balances with the history must notice.
-func applyBalancesEvent(e *Exchange, ev Event) error {
-	var errs []error
-	if b := ev.Balance; b != nil {
-		errs = append(errs, e.withAccount("balance event", b.Account, func(a *accountState) error {
-			if err := validateRow(b.Row); err != nil && !b.Remove {
-				return err
-			}
-			return a.setBalance(b.Row, b.Remove)
-		}))
-	}
-	if m := ev.UnrecordedBalanceMove; m != nil {
-		errs = append(errs, e.withAccount("unrecorded balance move", m.Account, func(a *accountState) error {
-			if err := m.validate(); err != nil {
-				return err
-			}
-			d, _ := parseAmount(m.Amount) // validated
-			a.moveBalance(m.Token, d)
-			return nil
-		}))
-	}
-	return errors.Join(errs...)
+	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
+	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now.UnixMilli()}, nil
 }
 
 // demoBalances are two tokens of "main" and one of "sub".

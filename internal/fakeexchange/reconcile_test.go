@@ -323,9 +323,9 @@ events:
 func holdingText(e *Exchange, account, token string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a := e.accounts[account]
-	if i, ok := a.balanceIndex(token); ok {
-		return a.balances[i].Holding
+	rows := balances.rowsOf(e, e.accounts[account])
+	if i, ok := balances.find(*rows, Balance{Token: token}); ok {
+		return (*rows)[i].row.Holding
 	}
 	return ""
 }

@@ -127,9 +127,11 @@ func (p *rowsEndpoint[R]) public() bool {
 // rowsOf are the rows of account a, or the exchange's when a is nil. The
 // caller holds mu or owns e.
 func (p *rowsEndpoint[R]) rowsOf(e *Exchange, a *accountState) *[]stored[R] {
-	m := e.rows
+	var m map[string]any
 	if a != nil {
 		m = a.rows
+	} else {
+		m = e.rows
 	}
 	rows, ok := m[p.name].(*[]stored[R])
 	if !ok {

@@ -73,7 +73,6 @@ type accountState struct {
 	maxID      int64
 	generator  *HistoryGenerator
 
-	balances     []Balance // sorted by token
 	isSubAccount bool
 	// rows are its single-answer endpoints' rows, by endpoint name (see
 	// rowsEndpoint).
