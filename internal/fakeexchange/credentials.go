@@ -1,10 +1,10 @@
 package fakeexchange
 
 import (
-	"time"
 	"fmt"
 	"net/netip"
 	"slices"
+	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )

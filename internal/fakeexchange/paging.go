@@ -239,7 +239,12 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 		}
 	}
 	if p.history != nil {
-		slices.SortFunc(rows, func(x, y R) int { return cmp.Or(cmp.Compare(p.history(y), p.history(x)), compareKeys(y, x)) })
+		slices.SortFunc(rows, func(x, y R) int {
+			if c := cmp.Compare(p.history(y), p.history(x)); c != 0 {
+				return c
+			}
+			return compareKeys(y, x) // by reflection: only for ties
+		})
 	}
 	if p.reorder != nil {
 		p.reorder(e, rows)

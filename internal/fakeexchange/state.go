@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -133,26 +134,8 @@ func (k legKey) String() string {
 // compareRecords orders by timestamp, then id, type and token: the reverse
 // of the order served.
 func compareRecords(x, y HistoryRecord) int {
-	if x.Timestamp != y.Timestamp {
-		return cmpInt(x.Timestamp, y.Timestamp)
-	}
-	if x.ID != y.ID {
-		return cmpInt(x.ID, y.ID)
-	}
-	if c := strings.Compare(x.Type, y.Type); c != 0 {
-		return c
-	}
-	return strings.Compare(x.Token, y.Token)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(x.Timestamp, y.Timestamp), cmp.Compare(x.ID, y.ID),
+		strings.Compare(x.Type, y.Type), strings.Compare(x.Token, y.Token))
 }
 
 // NextHistoryID returns an id not yet used by the account: one more than the
