@@ -50,7 +50,7 @@ func TestBalancesSortedFilteredAndChanged(t *testing.T) {
 		t.Errorf("after changes: %v", rows)
 	}
 	if err := h.ex.Apply(Event{Balance: &Change[Balance]{Account: "a", Row: Balance{Token: "BTC", Holding: "x"}}}); err == nil {
-		t.Error("SetBalance took a holding that is not a decimal")
+		t.Error("a balance event took a holding that is not a decimal")
 	}
 	wantError(t, h.get(PathBalances, "size=5", "a1"), http.StatusBadRequest, "-1004")
 	if rows := holdingOf(t, wantOK(t, h.get(PathBalances, "", "b1"))); len(rows) != 0 {
@@ -59,7 +59,7 @@ func TestBalancesSortedFilteredAndChanged(t *testing.T) {
 }
 
 // A token the account no longer holds is no longer listed.
-func TestRemoveBalanceDelistsTheToken(t *testing.T) {
+func TestRemovedBalanceDelistsTheToken(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "1000"}, {Token: "BTC", Holding: "1.5"}}
 	h := newHarness(t, s)

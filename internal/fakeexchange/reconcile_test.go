@@ -84,7 +84,7 @@ func TestAppendedRecordsMoveBalancesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rows, _ := balancesByToken(t, h.get(PathBalances, "token=BTC", "a1")); rows["BTC"]["holding"] != "7" {
-		t.Errorf("SetBalance does not replace the row: %v", rows["BTC"])
+		t.Errorf("a balance event does not replace the row: %v", rows["BTC"])
 	}
 }
 
@@ -199,8 +199,8 @@ func realTimeGet(t *testing.T, url string) reply {
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
-// MoveBalance moves the balance alone: no record explains it.
-func TestMoveBalanceMovesOnlyTheBalance(t *testing.T) {
+// An unrecorded balance move moves the balance alone: no record explains it.
+func TestUnrecordedBalanceMoveMovesOnlyTheBalance(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "100", AvailableBalance: "90"}}
 	h := newHarness(t, s)

@@ -65,7 +65,7 @@ type accountState struct {
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
 	keys    map[legKey]bool
-	// listAt is when records appended late (AppendLateHistory) are first
+	// listAt is when records appended late (late_record) are first
 	// listed, by server time.
 	listAt map[legKey]time.Time
 	// balancesAt is the timestamp of the latest balances answer (Unix ms).

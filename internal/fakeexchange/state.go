@@ -11,9 +11,9 @@ import (
 )
 
 // AppendHistory adds records to an account's history and, in the same
-// step, moves the account's balance of each record's token by its amount
-// (as MoveBalance does), so no balances answer shows the money without the
-// record or the record without the money. IDs must be new for the account
+// step, moves the account's balance of each record's token by its amount,
+// so no balances answer shows the money without the record or the record
+// without the money. IDs must be new for the account
 // (with Scenario.SharedIDs, the id, token and type together); on any
 // invalid record nothing is added.
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {

@@ -43,7 +43,7 @@ func TestSubAccountsMainReadsSubIsRefused(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if err := h.ex.Apply(Event{AddSubAccount: &Change[SubAccount]{Account: "a", Row: SubAccount{ApplicationID: "app-1"}}}); err == nil {
-		t.Error("AddSubAccount took an application id the account has")
+		t.Error("an add_sub_account event took an application id the account has")
 	}
 }
 
