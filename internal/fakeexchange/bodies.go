@@ -7,32 +7,6 @@ import (
 	"unicode"
 )
 
-// object is a JSON object the account health endpoints answer with, built
-// field by field so that the scenario can spell the field names in
-// camelCase (v3) or snake_case (v1).
-type object map[string]any
-
-// set adds a field under its camelCase name, spelt as the scenario asks;
-// an empty decimal text leaves the field out.
-func (e *Exchange) set(o object, camel string, v any) {
-	if s, ok := v.(string); ok && s == "" {
-		return
-	}
-	if e.s.SnakeCaseBodies {
-		camel = snakeCase(camel)
-	}
-	o[camel] = v
-}
-
-// setAlways is set for a field the live answer sends even when empty
-// ("feeToken": "", "referrerID": null).
-func (e *Exchange) setAlways(o object, camel string, v any) {
-	if e.s.SnakeCaseBodies {
-		camel = snakeCase(camel)
-	}
-	o[camel] = v
-}
-
 // snakeCase spells a camelCase name in snake_case: marginRatio is
 // margin_ratio.
 func snakeCase(camel string) string {

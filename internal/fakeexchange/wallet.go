@@ -85,26 +85,26 @@ type Transfer struct {
 	// Address is served as targetAddress: a withdrawal's destination, a
 	// deposit's own address. Tag is served as extra: the memo or
 	// destination tag of the chains that use one.
-	Address       string `yaml:"address" wire:"targetAddress,always"`
-	sourceAddress string `wire:"sourceAddress,always"`
-	Tag           string `yaml:"tag" wire:"extra,always"`
+	Address string `yaml:"address" wire:"targetAddress,always"`
+	_       string `wire:"sourceAddress,always"` // "" in every answer seen
+	Tag     string `yaml:"tag" wire:"extra,always"`
 	// Type is BALANCE (the default when empty: funds in or out of the
 	// account) or COLLATERAL (funds moved between portfolios).
 	Type string `yaml:"type" wire:"type"`
 	// Side is DEPOSIT or WITHDRAW.
 	Side      string `yaml:"side" wire:"tokenSide"`
 	Amount    string `yaml:"amount" wire:"amount,decimal"`
-	txID      string `wire:"txId,always"`
+	_         string `wire:"txId,always"` // "" in every answer seen
 	FeeToken  string `yaml:"fee_token" wire:"feeToken,always"`
 	FeeAmount string `yaml:"fee_amount" wire:"feeAmount,decimal,always"`
 	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED,
 	// or any other value, served as given.
 	Status string `yaml:"status" wire:"status,required"`
-	// confirmingThreshold and confirmedNumber are null in every answer
+	// confirmingThreshold and confirmedNumber: null in every answer
 	// seen.
-	confirmingThreshold *bool         `wire:"confirmingThreshold,always"`
-	confirmedNumber     *bool         `wire:"confirmedNumber,always"`
-	CreatedAgo          time.Duration `yaml:"created_ago"`
+	_          *bool         `wire:"confirmingThreshold,always"`
+	_          *bool         `wire:"confirmedNumber,always"`
+	CreatedAgo time.Duration `yaml:"created_ago"`
 }
 
 func (t Transfer) check() error {

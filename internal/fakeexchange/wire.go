@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/shopspring/decimal"
 )
 
 // A row type of a single-answer endpoint says how each field is sent with a
@@ -302,15 +300,4 @@ func patchRow[R any](dst *R, src R) {
 		}
 		d.Field(i).Set(f)
 	}
-}
-
-// validateDecimal accepts empty text (the field is left out) or a decimal.
-func validateDecimal(field, text string) error {
-	if text == "" {
-		return nil
-	}
-	if _, err := decimal.NewFromString(text); err != nil {
-		return fieldErr(field, "not a decimal: %q", text)
-	}
-	return nil
 }
