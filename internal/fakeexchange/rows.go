@@ -71,8 +71,7 @@ type rowsEndpoint[R any] struct {
 	place func(old *R, r R, at time.Time) R
 }
 
-// change is what a row set by an event or the Go API does to the row of
-// its key.
+// change is what a row set by an event does to the row of its key.
 type change int
 
 const (
@@ -84,8 +83,8 @@ const (
 	add
 )
 
-// stored is a row and when it was set by an event or the Go API: its walks
-// start then; zero for a scenario's, whose walks start with the exchange.
+// stored is a row and when it was set by an event: its walks start then;
+// zero for a scenario's, whose walks start with the exchange.
 type stored[R any] struct {
 	row   R
 	since time.Time

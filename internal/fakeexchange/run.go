@@ -42,7 +42,8 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 }
 
 // Apply applies the event's actions now, whatever its After; an action
-// that fails does not keep the others from being applied.
+// that fails does not keep the others from being applied. Like
+// InjectFault, it panics on an invalid fault, a test bug.
 func (e *Exchange) Apply(ev Event) error {
 	if ev.ClearFaults {
 		e.ClearFaults()
