@@ -53,7 +53,8 @@ type rowsEndpoint[R any] struct {
 	// when set, is a paged row's time (Unix ms), by which the rows are a
 	// history. filters are the query parameters it also takes, each
 	// selecting the rows whose field of that wire name it equals; query
-	// checks or changes the account's query read, without mu held. late
+	// checks or changes the account's query read (of any endpoint),
+	// without mu held. late
 	// holds back a share of the rows, by their id, as Scenario.LateListing
 	// says; reorder changes the order of the rows of a page's request,
 	// sorted, with mu held.
@@ -356,6 +357,11 @@ func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *ap
 	}
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
+	}
+	if p.query != nil {
+		if aerr := p.query(e, account, &historyQuery{}); aerr != nil {
+			return nil, aerr
+		}
 	}
 	now := e.now()
 	e.mu.Lock()
