@@ -191,8 +191,9 @@ func TestWithdrawalToUnlistedAddressPagesWithinAMinute(t *testing.T) {
 
 	// A kill at any instant: what was shown was saved first.
 	p.Kill(t)
-	if err := fake.Apply(fakeexchange.Event{Transfer: &fakeexchange.Change[fakeexchange.Transfer]{Account: "main", Row: fakeexchange.Transfer{ID: "wd-while-down", Token: "ETH_USDT", Side: "WITHDRAW", Status: "NEW",
-		Amount: "1", Address: listedEVM}}}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{Transfer: &fakeexchange.Change[fakeexchange.Transfer]{Account: "main",
+		Row: fakeexchange.Transfer{ID: "wd-while-down", Token: "ETH_USDT", Side: "WITHDRAW", Status: "NEW",
+			Amount: "1", Address: listedEVM}}}); err != nil {
 		t.Fatal(err)
 	}
 	p = start()

@@ -71,7 +71,8 @@ func TestPositionsOpenMoveCloseAndRemove(t *testing.T) {
 		t.Errorf("short %v", rows[1])
 	}
 	// An event changes only the fields it sets.
-	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", AdlQuantile: "5"}}}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", AdlQuantile: "5"}}}); err != nil {
 		t.Fatal(err)
 	}
 	rows = positionsOf(t, h.get(PathPositions, "", "a1"))
@@ -79,13 +80,15 @@ func TestPositionsOpenMoveCloseAndRemove(t *testing.T) {
 		t.Errorf("after the ADL change: %v", rows[0])
 	}
 	// Closed: still listed, with zeros.
-	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", Holding: "0"}}}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", Holding: "0"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows = positionsOf(t, h.get(PathPositions, "", "a1")); len(rows) != 2 || rows[0]["holding"] != "0" {
 		t.Errorf("a closed position is listed with holding 0: %v", rows)
 	}
-	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG"}, Remove: true}}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG"}, Remove: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows = positionsOf(t, h.get(PathPositions, "", "a1")); len(rows) != 1 || rows[0]["position_side"] != "SHORT" {

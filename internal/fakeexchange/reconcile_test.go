@@ -114,14 +114,16 @@ func TestBalancesStampAndRecordDatesAgree(t *testing.T) {
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "5"}}
 	h := newHarness(t, s, WithRateLimit(0, 0))
 	t0 := testStart.UnixMilli()
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: 0}}); err != nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	m := wantOK(t, h.get(PathBalances, "", "a1"))
 	if m["timestamp"] != strconv.FormatInt(t0, 10) || holdingOf(t, m)[0]["holding"] != "6" {
 		t.Errorf("answer %v: want stamped %d as a string, holding 6", m, t0)
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "2"}, ListedAfter: 0}}); err != nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "2"}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	hist := h.ex.ServedHistory("a")
@@ -207,7 +209,8 @@ func TestUnrecordedBalanceMoveMovesOnlyTheBalance(t *testing.T) {
 	if err := h.ex.AppendHistory("a", historyRecords(2)...); err != nil { // +1.10 -2.000
 		t.Fatal(err)
 	}
-	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a", Token: "USDT", Amount: "-3.000000000000000000000000000005"}}); err != nil {
+	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a",
+		Token: "USDT", Amount: "-3.000000000000000000000000000005"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a", Token: "SOL", Amount: "4"}}); err != nil {
@@ -274,10 +277,12 @@ func TestLateRecordMovesTheBalanceAtOnceAndIsListedAfterItsDelay(t *testing.T) {
 	if hist := h.ex.ServedHistory("a"); hist[4].ID != 21 || hist[4].Timestamp != testStart.UnixMilli() {
 		t.Errorf("late record = %+v, want id 21 dated %d", hist[4], testStart.UnixMilli())
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: -time.Second}}); err == nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: -time.Second}}); err == nil {
 		t.Error("a negative delay was accepted")
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: HistoryRecord{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: time.Second}}); err == nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: time.Second}}); err == nil {
 		t.Error("a duplicate id was accepted")
 	}
 }
