@@ -135,7 +135,7 @@ func validateAccountTransfers(s *Scenario, a Account) error {
 			return fieldErr(fmt.Sprintf("account_transfers[%d].counterparty", i), "an account does not transfer to itself")
 		}
 		if ids[t.ID] {
-			return fieldErr(fmt.Sprintf("account_transfers[%d].ID", i), "duplicate id %d", t.ID)
+			return fieldErr(fmt.Sprintf("account_transfers[%d].id", i), "duplicate id %d", t.ID)
 		}
 		ids[t.ID] = true
 	}
