@@ -230,14 +230,10 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var rows []R
-	for _, r := range p.rowsNow(e, e.accounts[account], now) {
-		if p.history == nil || hq.window.contains(p.history(r)) && !p.heldBack(e, r, now) {
-			if p.matches(r, hq.params) {
-				rows = append(rows, r)
-			}
-		}
-	}
+	rows := slices.DeleteFunc(p.rowsNow(e, e.accounts[account], now), func(r R) bool {
+		unlisted := p.history != nil && (!hq.window.contains(p.history(r)) || p.heldBack(e, r, now))
+		return unlisted || !p.matches(r, hq.params)
+	})
 	if p.history != nil {
 		slices.SortFunc(rows, func(x, y R) int {
 			if c := cmp.Compare(p.history(y), p.history(x)); c != 0 {
@@ -270,6 +266,9 @@ func (p *rowsEndpoint[R]) heldBack(e *Exchange, r R, now time.Time) bool {
 // matches reports whether row holds, in the field of each filter's wire
 // name, the value the query gives it.
 func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
+	if !slices.ContainsFunc(p.filters, func(f string) bool { _, ok := q[f]; return ok }) {
+		return true // no reflection for a query without a filter
+	}
 	v := reflect.ValueOf(row)
 	for _, f := range wireFieldsOf(v.Type()) {
 		if want, ok := q[f.name]; ok && slices.Contains(p.filters, f.name) && fmt.Sprint(v.Field(f.index).Interface()) != want {

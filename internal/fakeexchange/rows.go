@@ -39,7 +39,7 @@ type rowsEndpoint[R any] struct {
 	// walks, times that are now, what the account's name implies.
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
 	// source, when set, gives the account's rows listed at now, which the
-	// endpoint does not store.
+	// endpoint does not store; the slice is not changed.
 	source func(e *Exchange, a *accountState, now time.Time) []R
 	// answer wraps an account's rows as rendered (its one row) into the
 	// answer, with what they do not hold; stored are the rows as set. nil
@@ -322,24 +322,26 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 }
 
 // rowsNow are the rows of account a (nil for the exchange's) as served at
-// now. The caller holds mu.
+// now, a slice of their own. The caller holds mu.
 func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
-	var rows []stored[R]
 	if p.source != nil {
-		for _, r := range p.source(e, a, now) {
-			rows = append(rows, stored[R]{row: r})
+		rows := slices.Clone(p.source(e, a, now))
+		for i := range rows {
+			if p.live != nil {
+				rows[i] = p.live(e, a, rows[i], e.started, now)
+			}
 		}
-	} else {
-		rows = *p.rowsOf(e, a)
+		return rows
 	}
-	out := make([]R, 0, len(rows))
-	for _, s := range rows {
+	stored := *p.rowsOf(e, a)
+	rows := make([]R, len(stored))
+	for i, s := range stored {
+		rows[i] = s.row
 		if p.live != nil {
-			s.row = p.live(e, a, s.row, cmp.Or(s.since, e.started), now)
+			rows[i] = p.live(e, a, s.row, cmp.Or(s.since, e.started), now)
 		}
-		out = append(out, s.row)
 	}
-	return out
+	return rows
 }
 
 // served renders the rows of account a as served at now, with the

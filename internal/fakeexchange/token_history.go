@@ -44,6 +44,9 @@ var tokenHistory = &rowsEndpoint[HistoryRecord]{name: endpoint.TokenHistory, pag
 		return nil
 	},
 	source: func(e *Exchange, a *accountState, now time.Time) []HistoryRecord {
+		if len(a.listAt) == 0 {
+			return a.history
+		}
 		return slices.DeleteFunc(slices.Clone(a.history), func(r HistoryRecord) bool {
 			at, late := a.listAt[recordKey(r, e.s.SharedIDs)]
 			return late && now.Before(at)
