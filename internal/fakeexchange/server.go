@@ -49,8 +49,8 @@ type Exchange struct {
 	// accountTransfers are the transfers between accounts, each listed by
 	// both of its sides that are the scenario's.
 	accountTransfers []storedTransfer
-	// rows are the public single-answer endpoints' rows, by endpoint name
-	// (see rowsEndpoint).
+	// rows are the public endpoints' rows, by endpoint name (see
+	// rowsEndpoint).
 	rows map[string]any
 }
 
@@ -74,7 +74,7 @@ type accountState struct {
 	generator  *HistoryGenerator
 
 	isSubAccount bool
-	// rows are its single-answer endpoints' rows, by endpoint name (see
+	// rows are its endpoints' rows, by endpoint name (see
 	// rowsEndpoint).
 	rows map[string]any
 }

@@ -11,7 +11,7 @@ import (
 	"sync"
 )
 
-// A row type of a single-answer endpoint says how each field is sent with a
+// A row type of an endpoint (rowsEndpoint) says how each field is sent with a
 // wire tag, `wire:"camelName,kind,options"`, so that one renderer serves
 // every reading of the API (snake_case bodies, numbers as strings or JSON
 // numbers, time units) and one validator and one patch serve every row.
@@ -25,8 +25,9 @@ import (
 //
 // Options: key (part of the row's identity: must not be empty), required
 // (must not be empty), always (sent when empty: text "", integers 0 and
-// nil pointers, as null, are otherwise left out), snake=NAME (its name in snake_case bodies, when not
-// the camelCase name's).
+// nil pointers, as null, are otherwise left out), snake=NAME (its name in
+// snake_case bodies, when not the camelCase name's). A struct field is sent
+// as an object of its own wire fields, a slice as it is (nil left out).
 type wireField struct {
 	index                 int
 	name, snake, yaml     string
