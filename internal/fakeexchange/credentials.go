@@ -45,6 +45,8 @@ var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: t
 	},
 }
 
+// credential is one row of the credentials endpoint: a key as listed, in
+// camelCase whatever the scenario's spelling.
 type credential struct {
 	AccountName string   `wire:"accountName,always,snake=accountName"`
 	UserID      int64    `wire:"userId,integer,always,snake=userId"`
