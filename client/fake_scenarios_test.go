@@ -207,7 +207,9 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 					t.Errorf("requests %s, want %s", got, want)
 				}
 				h.fake.ClearFaults()
-				h.fake.SetSystemStatus(fakeexchange.SystemStatus{Msg: "System is functioning properly."})
+				if err := h.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.SystemStatus{Msg: "System is functioning properly."}}); err != nil {
+					t.Error(err)
+				}
 				if _, _, err := c.Credentials(context.Background()); err != nil {
 					t.Errorf("after maintenance: %v", err)
 				}

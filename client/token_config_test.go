@@ -104,7 +104,8 @@ func TestTokenConfigAgainstTheFake(t *testing.T) {
 		want := []client.TokenConfig{docs[0], docs[1], sol, usdt, docs[2]}
 		checkTokenConfigs(t, got, want)
 
-		if err := h.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("BTC", "0.5", false)); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{TokenConfig: &fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main",
+			Row: fakeexchange.TokenConfigRow("BTC", "0.5", false), Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 		got, _, err = c.TokenConfigs(context.Background())

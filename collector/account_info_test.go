@@ -15,7 +15,8 @@ var _ = addOddAnswer(client.EndpointAccountInfo, oddAnswer{path: client.PathAcco
 // setAccountInfo sets what the account info of "main" reports.
 func (r *rig) setAccountInfo(t *testing.T, info fakeexchange.AccountInfo) {
 	t.Helper()
-	if err := r.fake.SetAccountInfo("main", info); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{AccountInfo: &fakeexchange.Change[fakeexchange.AccountInfo]{Account: "main",
+		Row: info, Replace: true}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -52,7 +53,8 @@ func TestUnchangedAnswersKeepTheGeneration(t *testing.T) {
 	set := func(margin, holding string) {
 		t.Helper()
 		r.setAccountInfo(t, fakeexchange.AccountInfo{MarginRatio: margin})
-		if err := r.fake.SetBalance("main", fakeexchange.Balance{Token: "BTC", Holding: holding}); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{Balance: &fakeexchange.Change[fakeexchange.Balance]{Account: "main",
+			Row: fakeexchange.Balance{Token: "BTC", Holding: holding}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -17,7 +17,7 @@ func TestBalancesMetrics(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})
 	setBalance := func(b fakeexchange.Balance) {
 		t.Helper()
-		if err := r.fake.SetBalance("main", b); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{Balance: &fakeexchange.Change[fakeexchange.Balance]{Account: "main", Row: b}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -28,8 +28,9 @@ func TestBalancesMetrics(t *testing.T) {
 
 	// A token no longer listed disappears; a changed balance shows.
 	setBalance(fakeexchange.Balance{Token: "BTC", Holding: "0.5", Frozen: "0", AvailableBalance: "0.5", MarkPrice: "64000"})
-	if !r.fake.RemoveBalance("main", "USDT") {
-		t.Fatal("USDT was not listed")
+	remove := fakeexchange.Change[fakeexchange.Balance]{Account: "main", Row: fakeexchange.Balance{Token: "USDT"}, Remove: true}
+	if err := r.fake.Apply(fakeexchange.Event{Balance: &remove}); err != nil {
+		t.Fatalf("USDT was not listed: %v", err)
 	}
 	e.pollers[0].pollOnce(context.Background())
 	expectMetrics(t, e.byName[client.EndpointBalances], "balances_changed.metrics")

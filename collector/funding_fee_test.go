@@ -80,7 +80,8 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{a}})
 	put := func(f fakeexchange.FundingFee) {
 		t.Helper()
-		if err := r.fake.PutFundingFee("main", f); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{FundingFee: &fakeexchange.Change[fakeexchange.FundingFee]{Account: "main",
+			Row: f}}); err != nil {
 			t.Fatal(err)
 		}
 	}

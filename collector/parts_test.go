@@ -46,7 +46,8 @@ func accountsRig(t *testing.T) (*rig, *Exporter) {
 	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
 	for _, name := range []string{"zeta", "alpha"} {
 		// Balances in some accounts only.
-		if err := r.fake.SetBalance(name, fakeexchange.Balance{Token: "BTC", Holding: "1.5", MarkPrice: "60000"}); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{Balance: &fakeexchange.Change[fakeexchange.Balance]{Account: name,
+			Row: fakeexchange.Balance{Token: "BTC", Holding: "1.5", MarkPrice: "60000"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -154,7 +155,8 @@ func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
 	if after := gens(); !maps.Equal(before, after) {
 		t.Errorf("polls that changed nothing moved parts: %v, then %v", before, after)
 	}
-	if err := r.fake.SetBalance("main", fakeexchange.Balance{Token: "ETH", Holding: "2", MarkPrice: "3000"}); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{Balance: &fakeexchange.Change[fakeexchange.Balance]{Account: "main",
+		Row: fakeexchange.Balance{Token: "ETH", Holding: "2", MarkPrice: "3000"}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range e.pollers {

@@ -68,7 +68,8 @@ func TestPositionsOpenMoveAndClose(t *testing.T) {
 	}
 	set := func(p fakeexchange.Position) {
 		t.Helper()
-		if err := r.fake.SetPosition("main", p); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: "main",
+			Row: p, Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,7 +89,8 @@ func TestPositionsOpenMoveAndClose(t *testing.T) {
 	poll()
 	expectMetrics(t, c, "positions_pending.metrics")
 
-	if err := r.fake.RemovePosition("main", riskyShort.Symbol, riskyShort.PositionSide); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: "main",
+		Row: fakeexchange.Position{Symbol: riskyShort.Symbol, PositionSide: riskyShort.PositionSide}, Remove: true}}); err != nil {
 		t.Fatal(err)
 	}
 	poll()

@@ -124,14 +124,16 @@ func TestBalancesReconciledWithTheTokenHistory(t *testing.T) {
 	x.round(time.Minute)
 	x.want("records explain every change, a new token's too", map[string]string{"USDT": "0", "BTC": "0", "ETH": "0"})
 
-	if err := x.fake.MoveBalance("main", "BTC", "-0.5"); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{UnrecordedBalanceMove: &fakeexchange.BalanceMoveEvent{Account: "main",
+		Token: "BTC", Amount: "-0.5"}}); err != nil {
 		t.Fatal(err)
 	}
 	x.round(time.Minute)
 	x.want("money moved with no record", map[string]string{"USDT": "0", "BTC": "-0.5", "ETH": "0"})
 
 	late := fakeexchange.HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "40"}
-	if err := x.fake.AppendLateHistory("main", 3*time.Minute, late); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{LateRecord: &fakeexchange.LateRecordEvent{Account: "main",
+		HistoryRecord: late, ListedAfter: 3 * time.Minute}}); err != nil {
 		t.Fatal(err)
 	}
 	x.round(time.Minute)
@@ -153,7 +155,8 @@ func TestBalanceReconciliationSurvivesARestart(t *testing.T) {
 	// Down for ten minutes: a deposit with its record, and 7 USDT without.
 	x.clock.Add(5 * time.Minute)
 	x.append("USDT", "100")
-	if err := x.fake.MoveBalance("main", "USDT", "7"); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{UnrecordedBalanceMove: &fakeexchange.BalanceMoveEvent{Account: "main",
+		Token: "USDT", Amount: "7"}}); err != nil {
 		t.Fatal(err)
 	}
 	x.clock.Add(5 * time.Minute)

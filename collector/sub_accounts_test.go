@@ -22,7 +22,8 @@ func TestSubAccountsMetrics(t *testing.T) {
 		{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "desk-a", CreatedTime: 1579399877041},
 		{ApplicationID: "7c00", Name: ""},
 	} {
-		if err := r.fake.AddSubAccount("main", s); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{AddSubAccount: &fakeexchange.Change[fakeexchange.SubAccount]{Account: "main",
+			Row: s}}); err != nil {
 			t.Fatal(err)
 		}
 	}

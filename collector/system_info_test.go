@@ -27,7 +27,9 @@ func TestSystemInfoMetrics(t *testing.T) {
 		{fakeexchange.SystemStatus{Status: 2, Msg: "maintenance", EstimatedEndTime: 1749963600362}, "system_info_maintenance.metrics"},
 		{fakeexchange.SystemStatus{Status: 9, Msg: "something new"}, "system_info_unknown.metrics"},
 	} {
-		r.fake.SetSystemStatus(tc.status)
+		if err := r.fake.Apply(fakeexchange.Event{SystemStatus: &tc.status}); err != nil {
+			t.Fatal(err)
+		}
 		if err := c.poll(context.Background(), func() {}); err != nil {
 			t.Fatal(err)
 		}

@@ -65,23 +65,23 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 			t.Fatal("token config poll failed")
 		}
 	}
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("BTC", "0.5", false)); err != nil {
-		t.Fatal(err)
+	// set replaces a token's row of "main", or adds it.
+	set := func(row fakeexchange.TokenConfig) {
+		t.Helper()
+		change := fakeexchange.Change[fakeexchange.TokenConfig]{Account: "main", Row: row, Replace: true}
+		if err := r.fake.Apply(fakeexchange.Event{TokenConfig: &change}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	set(fakeexchange.TokenConfigRow("BTC", "0.5", false))
 	no := false
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: "ETH", CollateralRatio: "0.85", Collateral: &no, CanCollateral: &no}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow("SOL", "0.000001", true)); err != nil {
-		t.Fatal(err)
-	}
+	set(fakeexchange.TokenConfig{Token: "ETH", CollateralRatio: "0.85", Collateral: &no, CanCollateral: &no})
+	set(fakeexchange.TokenConfigRow("SOL", "0.000001", true))
 	poll()
 	expectMetrics(t, c, "token_config_cut.metrics")
 
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
-		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfig{Token: token}); err != nil {
-			t.Fatal(err)
-		}
+		set(fakeexchange.TokenConfig{Token: token})
 	}
 	poll()
 	if n := testutil.CollectAndCount(c); n != 0 {
@@ -95,9 +95,7 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenConfig
 	}
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
-		if err := r.fake.SetTokenConfig("main", fakeexchange.TokenConfigRow(token, "0.5", true)); err != nil {
-			t.Fatal(err)
-		}
+		set(fakeexchange.TokenConfigRow(token, "0.5", true))
 	}
 	capped := newExporter(t, cfg)
 	pollAll(capped)

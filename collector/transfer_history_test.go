@@ -110,7 +110,8 @@ func TestTransfersAreCountedOnceAcrossPollsLateRowsAndARestart(t *testing.T) {
 	// exchange lists only now (late).
 	put := func(tr fakeexchange.AccountTransfer) {
 		t.Helper()
-		if err := r.fake.PutAccountTransfer("main", tr); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{AccountTransfer: &fakeexchange.Change[fakeexchange.AccountTransfer]{Account: "main",
+			Row: tr}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -187,7 +188,8 @@ func TestSubAccountTransferHistoryAgreesWithTransfers(t *testing.T) {
 	s.Accounts[1].AccountTransfers = []fakeexchange.AccountTransfer{transferOut(3, "BTC", "0.5", "main", 15*time.Minute)}
 	r := newRig(t, s)
 	e := transferExporter(t, r, nil, client.EndpointTransferHistory, client.EndpointTokenHistory)
-	if err := r.fake.PutAccountTransfer("sub", transferOut(4, "USDT", "3", "main", 0)); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{AccountTransfer: &fakeexchange.Change[fakeexchange.AccountTransfer]{Account: "sub",
+		Row: transferOut(4, "USDT", "3", "main", 0)}}); err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(time.Minute)

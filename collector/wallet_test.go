@@ -27,7 +27,7 @@ func transfer(id, token, side, status string, age time.Duration) fakeexchange.Tr
 func (r *rig) putTransfers(t *testing.T, ts ...fakeexchange.Transfer) {
 	t.Helper()
 	for _, tr := range ts {
-		if err := r.fake.PutTransfer("main", tr); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{Transfer: &fakeexchange.Change[fakeexchange.Transfer]{Account: "main", Row: tr}}); err != nil {
 			t.Fatal(err)
 		}
 	}

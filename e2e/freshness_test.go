@@ -198,8 +198,9 @@ func (c *balanceClock) change(t *testing.T) {
 	c.changes = append(c.changes, now)
 	c.mu.Unlock()
 	amount := fmt.Sprintf("%d.%03d", now.Unix(), now.UnixMilli()%1000)
-	if err := c.fake.SetBalance("main", fakeexchange.Balance{Token: freshnessToken, Holding: amount, Frozen: "0", Staked: "0",
-		AvailableBalance: amount, MarkPrice: "1"}); err != nil {
+	if err := c.fake.Apply(fakeexchange.Event{Balance: &fakeexchange.Change[fakeexchange.Balance]{Account: "main",
+		Row: fakeexchange.Balance{Token: freshnessToken, Holding: amount, Frozen: "0", Staked: "0",
+			AvailableBalance: amount, MarkPrice: "1"}}}); err != nil {
 		t.Error(err)
 	}
 }

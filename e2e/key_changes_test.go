@@ -29,7 +29,14 @@ func TestBinaryCountsAKeysAccessChangedWhileDownOnce(t *testing.T) {
 	}
 	setAccess := func(key string, permissions, ips []string) {
 		t.Helper()
-		if err := fake.SetKeyAccess(key, permissions, ips); err != nil {
+		ev := fakeexchange.KeyEvent{APIKey: key} // nil leaves a field as it was
+		if permissions != nil {
+			ev.Permissions = &permissions
+		}
+		if ips != nil {
+			ev.AllowedIPs = &ips
+		}
+		if err := fake.Apply(fakeexchange.Event{UpdateKey: &ev}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -99,7 +99,8 @@ func TestLiquidationForecastLeadTime(t *testing.T) {
 	for i := range runs {
 		p := crashPosition()
 		p.MarkPriceWalk = &fakeexchange.MarkPriceWalk{Every: walkEvery, Step: fmt.Sprint(walkStep)}
-		if err := fake.SetPosition(leadAccount("crash", i), p); err != nil {
+		if err := fake.Apply(fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: leadAccount("crash", i),
+			Row: p, Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}

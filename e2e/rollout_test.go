@@ -272,7 +272,8 @@ func (r *rollout) restartPrometheus(t *testing.T) {
 // another, now.
 func (r *rollout) transfer(t *testing.T, from, to string) {
 	t.Helper()
-	if err := r.fake.PutAccountTransfer(from, fakeexchange.AccountTransfer{ID: time.Now().UnixMilli(), Token: "USDT", Amount: "5", Counterparty: to}); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{AccountTransfer: &fakeexchange.Change[fakeexchange.AccountTransfer]{Account: from,
+		Row: fakeexchange.AccountTransfer{ID: time.Now().UnixMilli(), Token: "USDT", Amount: "5", Counterparty: to}}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -71,7 +71,8 @@ func TestBinaryKeepsTransferCountsAcrossARestart(t *testing.T) {
 	p := start()
 	checkTransfers(t, p.Scrape(t), 0)
 	p.Stop(t)
-	if err := fake.PutAccountTransfer("main", fakeexchange.AccountTransfer{ID: 9001, Token: "USDT", Amount: "12.5", Counterparty: "sub"}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{AccountTransfer: &fakeexchange.Change[fakeexchange.AccountTransfer]{Account: "main",
+		Row: fakeexchange.AccountTransfer{ID: 9001, Token: "USDT", Amount: "12.5", Counterparty: "sub"}}}); err != nil {
 		t.Fatal(err)
 	}
 	p = start()

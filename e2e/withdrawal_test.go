@@ -141,7 +141,7 @@ func TestWithdrawalToUnlistedAddressPagesWithinAMinute(t *testing.T) {
 		{ID: "wd-unlisted", Address: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE", Token: "TRON_USDT"},
 	} {
 		w.Side, w.Status, w.Amount = "WITHDRAW", "NEW", "2500"
-		if err := fake.PutTransfer("main", w); err != nil {
+		if err := fake.Apply(fakeexchange.Event{Transfer: &fakeexchange.Change[fakeexchange.Transfer]{Account: "main", Row: w}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -191,8 +191,9 @@ func TestWithdrawalToUnlistedAddressPagesWithinAMinute(t *testing.T) {
 
 	// A kill at any instant: what was shown was saved first.
 	p.Kill(t)
-	if err := fake.PutTransfer("main", fakeexchange.Transfer{ID: "wd-while-down", Token: "ETH_USDT", Side: "WITHDRAW", Status: "NEW",
-		Amount: "1", Address: listedEVM}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{Transfer: &fakeexchange.Change[fakeexchange.Transfer]{Account: "main",
+		Row: fakeexchange.Transfer{ID: "wd-while-down", Token: "ETH_USDT", Side: "WITHDRAW", Status: "NEW",
+			Amount: "1", Address: listedEVM}}}); err != nil {
 		t.Fatal(err)
 	}
 	p = start()

@@ -26,13 +26,7 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		}
 		return []AccountInfo{*a.AccountInfo}
 	},
-	eventOf: func(ev Event) (string, *AccountInfo, bool) {
-		if a := ev.AccountInfo; a != nil {
-			return a.Account, &a.AccountInfo, false
-		}
-		return "", nil, false
-	},
-	live: func(_ *Exchange, a AccountInfo, since, now time.Time) AccountInfo {
+	live: func(_ *Exchange, _ *accountState, a AccountInfo, since, now time.Time) AccountInfo {
 		a.MarginRatio = a.MarginRatioWalk.at(a.MarginRatio, a.MaintenanceMarginRatio, since, now)
 		return a
 	},
@@ -86,7 +80,7 @@ type AccountInfo struct {
 }
 
 // MarginRatioWalk moves the margin ratio by Step every Every of server
-// time since the exchange's Start (or since SetAccountInfo) towards the
+// time since the exchange's Start (or since the event that added it) towards the
 // maintenance margin ratio, never past it: an account walking towards
 // liquidation.
 type MarginRatioWalk = Walk
@@ -109,21 +103,4 @@ func (a AccountInfo) check() error {
 		}
 	}
 	return nil
-}
-
-// AccountInfoEvent changes the fields it sets of an account's info.
-type AccountInfoEvent struct {
-	Account     string `yaml:"account"`
-	AccountInfo `yaml:",inline"`
-}
-
-// SetAccountInfo replaces what the account info endpoint reports for
-// account; a margin ratio walk starts from now.
-func (e *Exchange) SetAccountInfo(account string, info AccountInfo) error {
-	return accountInfos.set(e, "set account info", account, info, replace)
-}
-
-// patchAccountInfo applies an event; a walk keeps its start.
-func (e *Exchange) patchAccountInfo(ev AccountInfoEvent) error {
-	return accountInfos.apply(e, Event{AccountInfo: &ev})
 }

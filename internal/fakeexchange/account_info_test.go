@@ -80,7 +80,7 @@ func TestMarginRatioWalksToMaintenance(t *testing.T) {
 		}
 		h.clock.Add(5 * time.Second)
 	}
-	if err := h.ex.patchAccountInfo(AccountInfoEvent{Account: "a", AccountInfo: AccountInfo{TakerFeeRate: "0.0008"}}); err != nil {
+	if err := h.ex.Apply(Event{AccountInfo: &Change[AccountInfo]{Account: "a", Row: AccountInfo{TakerFeeRate: "0.0008"}}}); err != nil {
 		t.Fatal(err)
 	}
 	d := dataOf(t, wantOK(t, h.get(PathAccountInfo, "", "a1")))

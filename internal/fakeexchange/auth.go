@@ -79,7 +79,7 @@ func (e *Exchange) authenticate(r *http.Request, now time.Time) (keyRef, *apiErr
 		path = r.URL.EscapedPath()
 	}
 	query := r.URL.RawQuery
-	if e.sortedQuery {
+	if e.s.SignatureQuery == SignatureQuerySorted {
 		query = sortQuery(query)
 	}
 	sig := r.Header.Get("x-api-signature")

@@ -3,10 +3,8 @@ package fakeexchange
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -21,20 +19,54 @@ const EndpointBalances = endpoint.Balances
 var PathBalances = endpoint.PathOf(endpoint.Balances)
 
 func init() {
-	addRoute(endpoint.Balances, route{serve: (*Exchange).serveBalances,
-		validateAccount: func(_ *Scenario, a Account) error { return balanceRows.validateRows(a.Balances) },
-		validateEvent:   validateBalancesEvent,
-		seedAccount:     seedBalancesAccount,
-		apply:           applyBalancesEvent,
-		unreadable:      (*Exchange).unreadableBalance,
-		demo:            demoBalances,
-	})
+	r := balances.route()
+	validate, apply := r.validateEvent, r.apply
+	r.serve = serveBalances
+	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
+		if err := validate(s, ev, accounts); err != nil || ev.UnrecordedBalanceMove == nil {
+			return err
+		}
+		m := ev.UnrecordedBalanceMove
+		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
+	}
+	// An event sets or removes a balance, then moves one. A balance moved
+	// with no record is money the exchange does not explain, which a
+	// reconciliation of balances with the history must notice.
+	r.apply = func(e *Exchange, ev Event) error {
+		err := apply(e, ev)
+		if m := ev.UnrecordedBalanceMove; m != nil {
+			err = errors.Join(err, e.withAccount("unrecorded balance move", m.Account, func(a *accountState) error {
+				if err := m.validate(); err != nil {
+					return err
+				}
+				d, _ := parseAmount(m.Amount) // validated
+				a.moveBalance(m.Token, d)
+				return nil
+			}))
+		}
+		return err
+	}
+	addRoute(endpoint.Balances, r)
 }
 
-// balanceRows checks a scenario's balances. Balances keep their own state,
-// which the token history moves: every record appended moves its token's
-// holding in the same step.
-var balanceRows = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances"}
+// balances answer data.holding in token order with the account's userId,
+// stamped with the time they were read; a token filter serves its row
+// alone. Every history record appended moves its token's holding in the
+// same step. An event replaces a token's row or removes it; the
+// unreadable row, token UNREADABLE1, 2, ..., has a holding that is not a
+// number, a string in every reading.
+var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances", event: "balance",
+	sorted: true, change: replace,
+	scenario: func(_ *Scenario, a Account) []Balance { return a.Balances },
+	live: func(_ *Exchange, _ *accountState, b Balance, _, now time.Time) Balance {
+		b.timestamp = now.UnixMilli()
+		return b
+	},
+	unreadable: func(e *Exchange, i int) any {
+		return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
+	},
+	demo: demoBalances,
+}
 
 // Balance is one token of the balances endpoint. Amounts are exact decimal
 // text; an empty one is left out of the answer.
@@ -49,54 +81,8 @@ type Balance struct {
 	timestamp int64 `wire:"timestamp,row_time"`
 }
 
-// BalanceEvent sets one token's balance of an account.
-type BalanceEvent struct {
-	Account string `yaml:"account"`
-	Balance `yaml:",inline"`
-}
-
-// SetBalance adds the token's balance to the account, or replaces it.
-func (e *Exchange) SetBalance(account string, b Balance) error {
-	if err := validateRow(b); err != nil {
-		return fmt.Errorf("set balance: %w", err)
-	}
-	return e.withAccount("set balance", account, func(a *accountState) error {
-		a.setBalance(b)
-		return nil
-	})
-}
-
-// RemoveBalance takes the token out of the account's balances, as when the
-// account no longer holds it; it reports whether the token was listed.
-func (e *Exchange) RemoveBalance(account, token string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.accounts[account]
-	if !ok {
-		return false
-	}
-	n := len(a.balances)
-	a.balances = slices.DeleteFunc(a.balances, func(b Balance) bool { return b.Token == token })
-	return len(a.balances) < n
-}
-
-func (a *accountState) setBalance(b Balance) {
-	i, found := a.balanceIndex(b.Token)
-	if found {
-		a.balances[i] = b
-		return
-	}
-	a.balances = slices.Insert(a.balances, i, b)
-}
-
-// balanceIndex is where token's row is, or would be inserted, in the
-// balances sorted by token.
-func (a *accountState) balanceIndex(token string) (int, bool) {
-	return slices.BinarySearchFunc(a.balances, token, func(x Balance, token string) int { return strings.Compare(x.Token, token) })
-}
-
 // BalanceMoveEvent moves one token's balance of an account with no history
-// record (MoveBalance).
+// record.
 type BalanceMoveEvent struct {
 	Account string `yaml:"account"`
 	Token   string `yaml:"token"`
@@ -112,22 +98,6 @@ func (m BalanceMoveEvent) validate() error {
 		return err
 	}
 	return nil
-}
-
-// MoveBalance adds the signed amount to the account's balance of token, as
-// AppendHistory does for each record, but with no record: money the
-// exchange does not explain, which a reconciliation of balances with the
-// history must notice.
-func (e *Exchange) MoveBalance(account, token, amount string) error {
-	m := BalanceMoveEvent{Account: account, Token: token, Amount: amount}
-	if err := m.validate(); err != nil {
-		return fmt.Errorf("move balance: %w", err)
-	}
-	d, _ := parseAmount(amount)
-	return e.withAccount("move balance", account, func(a *accountState) error {
-		a.moveBalance(token, d)
-		return nil
-	})
 }
 
 // parseAmount reads a signed exact decimal, as history amounts are written.
@@ -146,12 +116,13 @@ func parseAmount(text string) (decimal.Decimal, error) {
 // and, when the row has one, its available balance; a token without a row
 // gets one holding d, all of it available. The caller holds mu.
 func (a *accountState) moveBalance(token string, d decimal.Decimal) {
-	i, found := a.balanceIndex(token)
+	rows := balances.rowsOf(nil, a)
+	i, found := balances.find(*rows, Balance{Token: token})
 	if !found {
-		a.balances = slices.Insert(a.balances, i, Balance{Token: token, Holding: d.String(), AvailableBalance: d.String()})
+		*rows = slices.Insert(*rows, i, stored[Balance]{row: Balance{Token: token, Holding: d.String(), AvailableBalance: d.String()}})
 		return
 	}
-	b := &a.balances[i]
+	b := &(*rows)[i].row
 	b.Holding = addDecimal(b.Holding, d)
 	if b.AvailableBalance != "" {
 		b.AvailableBalance = addDecimal(b.AvailableBalance, d)
@@ -165,18 +136,7 @@ func addDecimal(text string, d decimal.Decimal) string {
 	return v.Add(d).String()
 }
 
-func (e *Exchange) balanceRow(b Balance, now int64) any {
-	b.timestamp = now
-	return e.render(b)
-}
-
-// unreadableBalance is the balance of token UNREADABLE1, 2, ... with a
-// holding that is not a number, a string in every reading.
-func (e *Exchange) unreadableBalance(i int) any {
-	return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
-}
-
-func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
+func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	q, aerr := parseQuery(rawQuery, "token")
 	if aerr != nil {
 		return nil, aerr
@@ -187,51 +147,15 @@ func (e *Exchange) serveBalances(account, rawQuery string) (any, *apiError) {
 	a := e.accounts[account]
 	// Read with the balances, so the answer holds exactly the money of the
 	// records dated up to its timestamp (see datedLocked).
-	now := e.now().UnixMilli()
-	a.balancesAt = max(a.balancesAt, now)
-	var listed []Balance
-	for _, b := range a.balances {
-		if !hasToken || b.Token == token {
-			listed = append(listed, b)
-		}
-	}
+	now := e.now()
+	a.balancesAt = max(a.balancesAt, now.UnixMilli())
+	listed := slices.DeleteFunc(balances.rowsNow(e, a, now), func(b Balance) bool { return hasToken && b.Token != token })
 	total := e.listLength(EndpointBalances, len(listed))
 	if hasToken {
 		total = len(listed) // its one row at most: no unreadable row
 	}
-	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.balanceRow(listed[i], now) })
-	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now}, nil
-}
-
-func seedBalancesAccount(_ *Exchange, st *accountState, a Account, _ time.Time) error {
-	for _, b := range a.Balances {
-		st.setBalance(b)
-	}
-	return nil
-}
-
-func validateBalancesEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if b := ev.Balance; b != nil {
-		if err := validateEventAccount("balance", b.Account, accounts, validateRow(b.Balance)); err != nil {
-			return err
-		}
-	}
-	if m := ev.UnrecordedBalanceMove; m != nil {
-		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
-	}
-	return nil
-}
-
-// applyBalancesEvent sets a balance, then moves one.
-func applyBalancesEvent(e *Exchange, ev Event) error {
-	var errs []error
-	if b := ev.Balance; b != nil {
-		errs = append(errs, e.SetBalance(b.Account, b.Balance))
-	}
-	if m := ev.UnrecordedBalanceMove; m != nil {
-		errs = append(errs, e.MoveBalance(m.Account, m.Token, m.Amount))
-	}
-	return errors.Join(errs...)
+	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
+	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now.UnixMilli()}, nil
 }
 
 // demoBalances are two tokens of "main" and one of "sub".

@@ -39,18 +39,18 @@ func TestBalancesSortedFilteredAndChanged(t *testing.T) {
 	if only := holdingOf(t, wantOK(t, h.get(PathBalances, "token=USDT", "a1"))); len(only) != 1 || only[0]["token"] != "USDT" {
 		t.Errorf("token filter: %v", only)
 	}
-	if err := h.ex.SetBalance("a", Balance{Token: "BTC", Holding: "0.5"}); err != nil {
+	if err := h.ex.Apply(Event{Balance: &Change[Balance]{Account: "a", Row: Balance{Token: "BTC", Holding: "0.5"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.SetBalance("a", Balance{Token: "ETH", Holding: "2"}); err != nil {
+	if err := h.ex.Apply(Event{Balance: &Change[Balance]{Account: "a", Row: Balance{Token: "ETH", Holding: "2"}}}); err != nil {
 		t.Fatal(err)
 	}
 	rows = holdingOf(t, wantOK(t, h.get(PathBalances, "", "a1")))
 	if len(rows) != 3 || rows[0]["holding"] != "0.5" || rows[1]["token"] != "ETH" {
 		t.Errorf("after changes: %v", rows)
 	}
-	if err := h.ex.SetBalance("a", Balance{Token: "BTC", Holding: "x"}); err == nil {
-		t.Error("SetBalance took a holding that is not a decimal")
+	if err := h.ex.Apply(Event{Balance: &Change[Balance]{Account: "a", Row: Balance{Token: "BTC", Holding: "x"}}}); err == nil {
+		t.Error("a balance event took a holding that is not a decimal")
 	}
 	wantError(t, h.get(PathBalances, "size=5", "a1"), http.StatusBadRequest, "-1004")
 	if rows := holdingOf(t, wantOK(t, h.get(PathBalances, "", "b1"))); len(rows) != 0 {
@@ -59,15 +59,18 @@ func TestBalancesSortedFilteredAndChanged(t *testing.T) {
 }
 
 // A token the account no longer holds is no longer listed.
-func TestRemoveBalanceDelistsTheToken(t *testing.T) {
+func TestRemovedBalanceDelistsTheToken(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "1000"}, {Token: "BTC", Holding: "1.5"}}
 	h := newHarness(t, s)
-	if !h.ex.RemoveBalance("a", "USDT") {
-		t.Error("USDT was held, RemoveBalance says not")
+	remove := func(account, token string) error {
+		return h.ex.Apply(Event{Balance: &Change[Balance]{Account: account, Row: Balance{Token: token}, Remove: true}})
 	}
-	if h.ex.RemoveBalance("a", "USDT") || h.ex.RemoveBalance("nobody", "BTC") {
-		t.Error("RemoveBalance removed a token not held")
+	if err := remove("a", "USDT"); err != nil {
+		t.Errorf("USDT was held, removing it failed: %v", err)
+	}
+	if remove("a", "USDT") == nil || remove("nobody", "BTC") == nil {
+		t.Error("a token not held was removed")
 	}
 	if rows := holdingOf(t, wantOK(t, h.get(PathBalances, "", "a1"))); len(rows) != 1 || rows[0]["token"] != "BTC" {
 		t.Errorf("after removing USDT: %v, want BTC alone", rows)

@@ -7,32 +7,6 @@ import (
 	"unicode"
 )
 
-// object is a JSON object the account health endpoints answer with, built
-// field by field so that the scenario can spell the field names in
-// camelCase (v3) or snake_case (v1).
-type object map[string]any
-
-// set adds a field under its camelCase name, spelt as the scenario asks;
-// an empty decimal text leaves the field out.
-func (e *Exchange) set(o object, camel string, v any) {
-	if s, ok := v.(string); ok && s == "" {
-		return
-	}
-	if e.snakeBodies {
-		camel = snakeCase(camel)
-	}
-	o[camel] = v
-}
-
-// setAlways is set for a field the live answer sends even when empty
-// ("feeToken": "", "referrerID": null).
-func (e *Exchange) setAlways(o object, camel string, v any) {
-	if e.snakeBodies {
-		camel = snakeCase(camel)
-	}
-	o[camel] = v
-}
-
 // snakeCase spells a camelCase name in snake_case: marginRatio is
 // margin_ratio.
 func snakeCase(camel string) string {
@@ -65,7 +39,7 @@ func (e *Exchange) numberField(text string) any {
 	if text == "" {
 		return ""
 	}
-	if e.allStrings {
+	if e.s.NumbersAsStrings {
 		return text
 	}
 	return json.Number(text)
@@ -73,11 +47,11 @@ func (e *Exchange) numberField(text string) any {
 
 // rowTime renders a Unix millisecond time in the scenario's row time unit
 // (token history and balances).
-func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.rowTimeUnit, ms) }
+func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.s.RowTimeUnit, ms) }
 
 // walletTime renders a Unix millisecond time in the unit of wallet and
 // sub-account rows.
-func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.walletTimeUnit, ms) }
+func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.s.WalletTimeUnit, ms) }
 
 // timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
 func (e *Exchange) timeIn(unit string, ms int64) any {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -15,20 +16,45 @@ const EndpointCredentials = endpoint.Credentials
 var PathCredentials = endpoint.PathOf(endpoint.Credentials)
 
 func init() {
-	addRoute(endpoint.Credentials, route{serve: (*Exchange).serveCredentials,
-		validateEvent: validateCredentialsEvent,
-		apply:         applyCredentialsEvent,
-		unreadable:    (*Exchange).unreadableCredential})
+	r := credentials.route()
+	r.validateEvent, r.apply = validateCredentialsEvent, applyCredentialsEvent
+	addRoute(endpoint.Credentials, r)
 }
 
-type credentialJSON struct {
-	AccountName string   `json:"accountName"`
-	UserID      any      `json:"userId"`
-	APIKey      string   `json:"apiKey"`
-	Permissions []string `json:"permissions"`
+// credentials answer data.rows of the account's keys, or of the rows
+// ListCredentials set, a page at a time, camelCase whatever the scenario's
+// spelling; an event changes a key's permissions or allowed IPs. The
+// unreadable row has no apiKey.
+var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
+	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
+		keys := a.listed
+		if keys == nil {
+			for _, k := range a.keyOrder {
+				keys = append(keys, e.keys[k].key)
+			}
+		}
+		rows := make([]credential, 0, len(keys))
+		for _, k := range keys {
+			rows = append(rows, credential{AccountName: a.accountName, UserID: a.userID, APIKey: k.APIKey,
+				Permissions: append([]string{}, k.Permissions...), AllowedIPs: slices.Clone(k.AllowedIPs)})
+		}
+		return rows
+	},
+	unreadable: func(e *Exchange, i int) any {
+		return e.render(credential{AccountName: "unreadable", UserID: int64(i + 1), Permissions: []string{"READ"}})
+	},
+}
+
+// credential is one row of the credentials endpoint: a key as listed, in
+// camelCase whatever the scenario's spelling.
+type credential struct {
+	AccountName string   `wire:"accountName,always,snake=accountName"`
+	UserID      int64    `wire:"userId,integer,always,snake=userId"`
+	APIKey      string   `wire:"apiKey,snake=apiKey"`
+	Permissions []string `wire:"permissions"`
 	// AllowedIPs is left out for a key without a list, and [] for a key
 	// whose list is empty, as the exchange may send it.
-	AllowedIPs any `json:"allowedIPs,omitempty"`
+	AllowedIPs []string `wire:"allowedIPs,snake=allowedIPs"`
 }
 
 // KeyEvent changes an API key's permissions or allowed IPs, as its owner
@@ -54,19 +80,6 @@ func (k KeyEvent) validate() error {
 	return nil
 }
 
-// SetKeyAccess replaces an API key's permissions and allowed IPs, as
-// KeyEvent does; nil leaves a field as it was.
-func (e *Exchange) SetKeyAccess(apiKey string, permissions, allowedIPs []string) error {
-	return e.UpdateKey(apiKey, func(k *Key) {
-		if permissions != nil {
-			k.Permissions = slices.Clone(permissions)
-		}
-		if allowedIPs != nil {
-			k.AllowedIPs = slices.Clone(allowedIPs)
-		}
-	})
-}
-
 func validateCredentialsEvent(s *Scenario, ev Event, _ map[string]bool) error {
 	k := ev.UpdateKey
 	if k == nil {
@@ -90,14 +103,17 @@ func applyCredentialsEvent(e *Exchange, ev Event) error {
 	if k == nil {
 		return nil
 	}
-	var permissions, allowedIPs []string
-	if k.Permissions != nil {
-		permissions = append([]string{}, *k.Permissions...)
+	if err := k.validate(); err != nil {
+		return fmt.Errorf("update key event: %w", err)
 	}
-	if k.AllowedIPs != nil {
-		allowedIPs = append([]string{}, *k.AllowedIPs...)
-	}
-	return e.SetKeyAccess(k.APIKey, permissions, allowedIPs)
+	return e.UpdateKey(k.APIKey, func(key *Key) {
+		if k.Permissions != nil {
+			key.Permissions = append([]string{}, *k.Permissions...)
+		}
+		if k.AllowedIPs != nil {
+			key.AllowedIPs = append([]string{}, *k.AllowedIPs...)
+		}
+	})
 }
 
 // ListCredentials makes the credentials endpoint list rows for the account,
@@ -122,50 +138,4 @@ func (e *Exchange) ListCredentials(account string, rows []Key) error {
 		}
 		return nil
 	})
-}
-
-// listedKeys are the keys the credentials endpoint lists for a.
-func (e *Exchange) listedKeys(a *accountState) []Key {
-	if a.listed != nil {
-		return a.listed
-	}
-	keys := make([]Key, 0, len(a.keyOrder))
-	for _, k := range a.keyOrder {
-		keys = append(keys, e.keys[k].key)
-	}
-	return keys
-}
-
-func (e *Exchange) serveCredentials(account, rawQuery string) (any, *apiError) {
-	q, aerr := parseQuery(rawQuery, "page", "size")
-	if aerr != nil {
-		return nil, aerr
-	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a := e.accounts[account]
-	listed := e.listedKeys(a)
-	total := e.listLength(EndpointCredentials, len(listed))
-	from, to, served := e.pageRange(total, page, size)
-	rows := e.listRows(EndpointCredentials, len(listed), from, to, func(i int) any {
-		key := listed[i]
-		row := credentialJSON{
-			AccountName: a.accountName, UserID: e.integer(a.userID), APIKey: key.APIKey,
-			Permissions: append(make([]string, 0, len(key.Permissions)), key.Permissions...),
-		}
-		if key.AllowedIPs != nil {
-			row.AllowedIPs = slices.Clone(key.AllowedIPs)
-		}
-		return row
-	})
-	return pageData{Rows: rows, Meta: e.meta(total, served, size)}, nil
-}
-
-// unreadableCredential is a key row without apiKey.
-func (e *Exchange) unreadableCredential(i int) any {
-	return object{"accountName": "unreadable", "userId": e.integer(int64(i + 1)), "permissions": []string{"READ"}}
 }

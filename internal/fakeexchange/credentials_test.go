@@ -137,7 +137,7 @@ events:
 		}
 	}
 	h := newHarness(t, testScenario())
-	if err := h.ex.SetKeyAccess("nobody", nil, []string{"6.6.6.6"}); err == nil {
-		t.Error("SetKeyAccess took an unknown key")
+	if err := h.ex.Apply(Event{UpdateKey: &KeyEvent{APIKey: "nobody", AllowedIPs: &[]string{"6.6.6.6"}}}); err == nil {
+		t.Error("an update of an unknown key was taken")
 	}
 }

@@ -3,11 +3,10 @@
 // through would most likely also pass against the real exchange.
 //
 // It serves every endpoint of the endpoint table (package endpoint), one
-// file each, which adds the endpoint's route (addRoute): the single-answer
-// endpoints through one generic path (rowsEndpoint: rows whose wire tags
-// say how each field is sent, changed by events), the stateful paged ones
-// (token history, transfers, wallet) with their own code; all with
-// the real envelope, field names and types, authentication (HMAC-SHA256
+// file each, which adds the endpoint's route (addRoute), all through one
+// generic path (rowsEndpoint: rows whose wire tags say how each field is
+// sent, served whole or a page at a time, changed by events); with the
+// real envelope, field names and types, authentication (HMAC-SHA256
 // signature over the raw query as received, a ±300 s timestamp window, key
 // permissions and IP allow-lists), per-account sliding-window rate limits,
 // strict query validation, newest-first pagination, and injectable faults
@@ -17,28 +16,19 @@
 // By default it answers in the shapes of the answers captured from the live
 // exchange (client/testdata/captures), and of the docs' examples where none
 // was captured; each endpoint's file says which. The shapes this project
-// guessed before the captures are scenario options (wallet_time_unit,
-// camel_case_wallet_meta, paged_sub_accounts, snake_case_bodies).
+// guessed before the captures, and the readings public sources leave open
+// (number spellings, time units, late or restamped records, unstable tie
+// order, page caps and wrong totals, undocumented types, unreadable rows,
+// bogus error timestamps), are scenario fields, so tests can show the
+// exporter copes with all of them; the defaults are the documented or most
+// likely reading.
 //
-// Where public sources leave behaviour open, a scenario field picks each
-// reading, so tests can show the exporter copes with all of them: number
-// spellings (numbers_as_json_numbers, numbers_as_strings, snake_case_meta),
-// the signed query (signature_query), row time units (row_time_unit),
-// records listed after their own time (late_listing, or one by one with
-// AppendLateHistory and the late_record event) or restamped (MoveRecord),
-// balances moved with no record (MoveBalance, unrecorded_balance_move),
-// unstable order of records sharing a timestamp
-// (unstable_tie_order), ids shared by the legs of a trade (shared_ids),
-// silent page caps, understated or overstated totals and clamped pages
-// (page_cap, understate_total, overstate_total, clamp_pages), transaction
-// types beyond the documented ones (undocumented_types), unreadable amounts
-// (malformed_ids), rows of the other list endpoints that no client can read
-// served after each list's first good row (unreadable_rows, or
-// SetUnreadableRows, for the endpoints UnreadableEndpoints names; each
-// endpoint's file says what its row gets wrong) and bogus timestamps on
-// errors (error_timestamp). The defaults are the documented or most likely
-// reading. A credentials list that disagrees with the keys that sign is set
-// with ListCredentials.
+// An endpoint's data is set one way: a scenario's section of it (YAML or
+// Go, see Scenario; testdata/example.yaml shows every key) at New, then
+// events (Event), timed by the scenario or applied at once by Apply. The
+// token history also takes records by AppendHistory, the credentials list
+// rows that disagree with the keys by ListCredentials, and the keys change
+// by AddKey, RemoveKey and UpdateKey.
 //
 // Choices where the public documentation is silent, documented so tests can
 // rely on them:
@@ -71,19 +61,14 @@
 //     request log returned by Requests, before the first byte of its answer
 //     is sent.
 //   - Balances follow the token history: every record added after New
-//     (AppendHistory, AppendLateHistory, the history generator, events)
-//     moves its token's holding, and available balance when the row has
-//     one, by its exact amount in the same step (a token without a row gets
-//     one from 0); the scenario's own history, dated before creation, does
-//     not move its balances, nor does MoveRecord. A balances answer's
-//     envelope timestamp is the server time at which its balances were
-//     read, and a record the fake dates itself (generator, late_record,
-//     AppendLateHistory without a timestamp) is dated after every balances
-//     answer already stamped: an answer holds the money of exactly the
-//     records dated at or before its timestamp, those appended with an
-//     explicit earlier timestamp aside.
-//
-// A scenario (YAML or Go, see Scenario; testdata/example.yaml shows every
-// key) sets accounts, keys, each endpoint's data and timed events;
-// DefaultScenario is a ready-made one.
+//     (AppendHistory, the history generator, events) moves its token's
+//     holding, and available balance when the row has one, by its exact
+//     amount in the same step (a token without a row gets one from 0); the
+//     scenario's own history, dated before creation, does not move its
+//     balances, nor does MoveRecord. A balances answer's envelope timestamp
+//     is the server time at which its balances were read, and a record the
+//     fake dates itself (generator, a late_record without a timestamp) is
+//     dated after every balances answer already stamped: an answer holds
+//     the money of exactly the records dated at or before its timestamp,
+//     those appended with an explicit earlier timestamp aside.
 package fakeexchange

@@ -135,9 +135,11 @@ type Account struct {
 	IsSubAccount bool `yaml:"is_sub_account"`
 }
 
-// Event is a change applied once, After the exchange's Start. Every action
-// that is set is applied: ClearFaults, then Fault, then each endpoint's in
-// the order of the endpoint table.
+// Event is a change applied once: After the exchange's Start when a
+// scenario holds it, at once by Apply. It is the one way to change an
+// endpoint's data after New. Every action that is set is applied:
+// ClearFaults, then Fault, then each endpoint's in the order of the
+// endpoint table.
 type Event struct {
 	After       time.Duration `yaml:"after"`
 	ClearFaults bool          `yaml:"clear_faults"`
@@ -149,28 +151,40 @@ type Event struct {
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
 	// UpdateKey changes an API key's permissions or allowed IPs.
-	UpdateKey *KeyEvent `yaml:"update_key"`
-	// AccountInfo changes the fields it sets of an account's info.
-	AccountInfo *AccountInfoEvent `yaml:"account_info"`
-	// Balance sets one token's balance of an account.
-	Balance *BalanceEvent `yaml:"balance"`
+	UpdateKey   *KeyEvent            `yaml:"update_key"`
+	AccountInfo *Change[AccountInfo] `yaml:"account_info"`
+	Balance     *Change[Balance]     `yaml:"balance"`
 	// UnrecordedBalanceMove moves a balance with no history record.
-	UnrecordedBalanceMove *BalanceMoveEvent `yaml:"unrecorded_balance_move"`
-	// Transfer adds a transfer, or changes the one with its id.
-	Transfer *TransferEvent `yaml:"transfer"`
-	// AddSubAccount adds a sub-account to an account.
-	AddSubAccount *SubAccountEvent `yaml:"add_sub_account"`
-	// Position opens, changes or removes a futures position.
-	Position *PositionEvent `yaml:"position"`
-	// AccountTransfer adds a transfer between accounts, or changes the
-	// one with its id.
-	AccountTransfer *AccountTransferEvent `yaml:"account_transfer"`
-	// TokenConfig changes, adds or removes one token's row of an account.
-	TokenConfig *TokenConfigEvent `yaml:"token_config"`
-	FundingFee  *FundingFeeEvent  `yaml:"funding_fee"`
+	UnrecordedBalanceMove *BalanceMoveEvent        `yaml:"unrecorded_balance_move"`
+	Transfer              *Change[Transfer]        `yaml:"transfer"`
+	AddSubAccount         *Change[SubAccount]      `yaml:"add_sub_account"`
+	Position              *Change[Position]        `yaml:"position"`
+	AccountTransfer       *Change[AccountTransfer] `yaml:"account_transfer"`
+	TokenConfig           *Change[TokenConfig]     `yaml:"token_config"`
+	FundingFee            *Change[FundingFee]      `yaml:"funding_fee"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
+}
+
+// Change is an event's action on one row of an account's endpoint: Row
+// changes the row of its key as the endpoint's file says (a new key adds
+// it), or with Replace replaces it whole, its walks starting anew; Remove
+// drops that row instead.
+type Change[R any] struct {
+	Account string `yaml:"account"`
+	Row     R      `yaml:",inline"`
+	Replace bool   `yaml:"replace"`
+	Remove  bool   `yaml:"remove"`
+}
+
+// rowOnly refuses the replace and remove of an event whose endpoint takes
+// neither.
+func (c *Change[R]) rowOnly() error {
+	if c.Replace || c.Remove {
+		return fieldErr("remove", "the endpoint takes neither replace nor remove")
+	}
+	return nil
 }
 
 // validateEventAccount checks an event action that names an account: the

@@ -14,16 +14,10 @@ func init() { addRoute(endpoint.FundingFee, fundingFees.route()) }
 // scenario's row time unit. An event adds a payment or replaces the one
 // with its id; the unreadable row, id 900000001, 2, ..., has no fundingFee.
 var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: "funding_fees", event: "funding_fee",
-	sorted: true, change: replace, filters: []string{"symbol"},
-	history:  func(f FundingFee) (int64, int64) { return f.ID, f.CreatedTime },
+	sorted: true, change: replace, paged: true, late: true, filters: []string{"symbol"},
+	history:  func(f FundingFee) int64 { return f.CreatedTime },
 	scenario: func(_ *Scenario, a Account) []FundingFee { return a.FundingFees },
-	eventOf: func(ev Event) (string, *FundingFee, bool) {
-		if f := ev.FundingFee; f != nil {
-			return f.Account, &f.FundingFee, false
-		}
-		return "", nil, false
-	},
-	place: func(f FundingFee, at time.Time) FundingFee {
+	place: func(_ *FundingFee, f FundingFee, at time.Time) FundingFee {
 		if f.CreatedAgo != 0 {
 			f.CreatedTime, f.CreatedAgo = at.Add(-f.CreatedAgo).UnixMilli(), 0
 		}
@@ -67,16 +61,4 @@ func (f FundingFee) check() error {
 		return fieldErr("created_ago", "set either created_time or created_ago")
 	}
 	return nil
-}
-
-// FundingFeeEvent adds a payment to an account, or replaces the one with
-// its id.
-type FundingFeeEvent struct {
-	Account    string `yaml:"account"`
-	FundingFee `yaml:",inline"`
-}
-
-// PutFundingFee adds a payment to account, or replaces the one with its id.
-func (e *Exchange) PutFundingFee(account string, f FundingFee) error {
-	return fundingFees.set(e, "put funding fee", account, f, replace)
 }

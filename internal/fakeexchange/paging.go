@@ -1,12 +1,16 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // MaxPageSize is the largest page the list endpoints serve; a larger size is
@@ -44,7 +48,7 @@ type snakeMeta struct {
 // number renders decimal text as a JSON string, or as a JSON number when the
 // scenario asks for it.
 func (e *Exchange) number(text string) any {
-	if e.numbersAsJSON {
+	if e.s.NumbersAsJSONNumbers {
 		return json.Number(text)
 	}
 	return text
@@ -53,7 +57,7 @@ func (e *Exchange) number(text string) any {
 // integer renders an id, timestamp or count as a JSON number, or as a JSON
 // string when the scenario sends every number as one.
 func (e *Exchange) integer(n int64) any {
-	if e.allStrings {
+	if e.s.NumbersAsStrings {
 		return strconv.FormatInt(n, 10)
 	}
 	return n
@@ -63,12 +67,12 @@ func (e *Exchange) integer(n int64) any {
 // (camelCase) unless the scenario asks for snake_case; the scenario may
 // understate or overstate the total.
 func (e *Exchange) meta(total, page, size int) any {
-	return e.metaSpelt(e.snakeMeta, total, page, size)
+	return e.metaSpelt(e.s.SnakeCaseMeta, total, page, size)
 }
 
 // metaSpelt is meta in snake_case or camelCase.
 func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
-	total = max(0, total-e.understate) + e.overstate
+	total = max(0, total-e.s.UnderstateTotal) + e.s.OverstateTotal
 	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
 	if snake {
 		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
@@ -81,11 +85,11 @@ func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
 // clamping serves the last page for any page beyond it.
 func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
 	per := size
-	if e.pageCap > 0 {
-		per = min(per, e.pageCap)
+	if e.s.PageCap > 0 {
+		per = min(per, e.s.PageCap)
 	}
 	served = page
-	if e.clampPages {
+	if e.s.ClampPages {
 		served = min(page, max(1, (n+per-1)/per))
 	}
 	if served-1 > n/per { // also keeps (served-1)*per from overflowing
@@ -182,21 +186,25 @@ func (w timeWindow) contains(ms int64) bool {
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
 
-// historyQuery is a history endpoint's query, read: its parameters, the
-// page asked for and the time window.
+// historyQuery is a paged endpoint's query, read: its parameters, the
+// page asked for and, for a history, the time window.
 type historyQuery struct {
 	params     map[string]string
 	page, size int
 	window     timeWindow
 }
 
-// readHistoryQuery reads the query of a history endpoint that takes
-// startTime, endTime, page, size and the filters named, refusing any other
-// parameter and a bad page or time as the exchange does.
-func readHistoryQuery(rawQuery string, filters ...string) (historyQuery, *apiError) {
+// readPageQuery reads the query of a paged endpoint that takes page, size,
+// the filters named and, for a history, startTime and endTime, refusing
+// any other parameter and a bad page or time as the exchange does.
+func readPageQuery(rawQuery string, history bool, filters ...string) (historyQuery, *apiError) {
 	var h historyQuery
 	var aerr *apiError
-	if h.params, aerr = parseQuery(rawQuery, append([]string{"startTime", "endTime", "page", "size"}, filters...)...); aerr != nil {
+	allowed := append([]string{"page", "size"}, filters...)
+	if history {
+		allowed = append(allowed, "startTime", "endTime")
+	}
+	if h.params, aerr = parseQuery(rawQuery, allowed...); aerr != nil {
 		return h, aerr
 	}
 	if h.page, h.size, aerr = paging(h.params); aerr != nil {
@@ -204,4 +212,68 @@ func readHistoryQuery(rawQuery string, filters ...string) (historyQuery, *apiErr
 	}
 	h.window, aerr = readTimeWindow(h.params)
 	return h, aerr
+}
+
+// servePage answers one page of the account's rows as the paged endpoints
+// do: a history newest first (then by key), those of the startTime and
+// endTime and a share of late listing held back until its delay after the
+// row's time; those of the filters; with meta (the scenario's spelling,
+// totals and page cap) and the endpoint's unreadable rows.
+func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any, *apiError) {
+	hq, aerr := readPageQuery(rawQuery, p.history != nil, p.filters...)
+	if aerr == nil && p.query != nil {
+		aerr = p.query(e, account, &hq)
+	}
+	if aerr != nil {
+		return nil, aerr
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rows := slices.DeleteFunc(p.rowsNow(e, e.accounts[account], now), func(r R) bool {
+		unlisted := p.history != nil && (!hq.window.contains(p.history(r)) || p.heldBack(e, r, now))
+		return unlisted || !p.matches(r, hq.params)
+	})
+	if p.history != nil {
+		slices.SortFunc(rows, func(x, y R) int {
+			if c := cmp.Compare(p.history(y), p.history(x)); c != 0 {
+				return c
+			}
+			return compareKeys(y, x) // by reflection: only for ties
+		})
+	}
+	if p.reorder != nil {
+		p.reorder(e, rows)
+	}
+	total := e.listLength(p.name, len(rows))
+	from, to, served := e.pageRange(total, hq.page, hq.size)
+	meta := e.meta
+	if p.meta != nil {
+		meta = func(total, page, size int) any { return p.meta(e, total, page, size) }
+	}
+	return pageData{Rows: e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) }),
+		Meta: meta(total, served, hq.size)}, nil
+}
+
+// heldBack reports whether late listing holds the row back at now: its id
+// is among the share listed late and its delay after the row's time has
+// not passed.
+func (p *rowsEndpoint[R]) heldBack(e *Exchange, r R, now time.Time) bool {
+	l := e.s.LateListing
+	return p.late && l.Selects(rowID(r)) && now.Before(time.UnixMilli(p.history(r)).Add(l.Delay))
+}
+
+// matches reports whether row holds, in the field of each filter's wire
+// name, the value the query gives it.
+func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
+	if !slices.ContainsFunc(p.filters, func(f string) bool { _, ok := q[f]; return ok }) {
+		return true // no reflection for a query without a filter
+	}
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		if want, ok := q[f.name]; ok && slices.Contains(p.filters, f.name) && fmt.Sprint(v.Field(f.index).Interface()) != want {
+			return false
+		}
+	}
+	return true
 }

@@ -21,13 +21,7 @@ func init() { addRoute(endpoint.Positions, positions.route()) }
 var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "positions", event: "position",
 	under: "positions", sorted: true, change: patch, defaults: Position.withDefaults,
 	scenario: func(_ *Scenario, a Account) []Position { return a.Positions },
-	eventOf: func(ev Event) (string, *Position, bool) {
-		if p := ev.Position; p != nil {
-			return p.Account, &p.Position, p.Remove
-		}
-		return "", nil, false
-	},
-	live: func(_ *Exchange, p Position, since, now time.Time) Position {
+	live: func(_ *Exchange, _ *accountState, p Position, since, now time.Time) Position {
 		p.MarkPrice = p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, since, now)
 		if p.TimestampMs == 0 {
 			p.TimestampMs = now.UnixMilli()
@@ -76,7 +70,7 @@ type Position struct {
 }
 
 // MarkPriceWalk moves the mark price by Step every Every of server time
-// since the exchange's Start (or since SetPosition) towards the estimated
+// since the exchange's Start (or since the event that added it) towards the estimated
 // liquidation price, never past it: a position walking towards liquidation.
 type MarkPriceWalk = Walk
 
@@ -108,34 +102,6 @@ func (p Position) check() error {
 		}
 	}
 	return nil
-}
-
-// PositionEvent opens, changes or removes a position of an account: the
-// fields it sets replace the position's (a new one starts from zeros);
-// Remove drops the row, as a reading of the API in which closed positions
-// are not listed.
-type PositionEvent struct {
-	Account  string `yaml:"account"`
-	Position `yaml:",inline"`
-	Remove   bool `yaml:"remove"`
-}
-
-// SetPosition adds the position to account, or replaces the one with its
-// symbol and side; its mark price walk starts now.
-func (e *Exchange) SetPosition(account string, p Position) error {
-	return positions.set(e, "set position", account, p.withDefaults(), replace)
-}
-
-// RemovePosition drops the row of the position with symbol and side (""
-// for BOTH) from account, as if the exchange stopped listing it.
-func (e *Exchange) RemovePosition(account, symbol, side string) error {
-	return positions.remove(e, "remove position", account, Position{Symbol: symbol, PositionSide: side})
-}
-
-// applyPositionEvent patches, opens or removes a position; a patched walk
-// keeps its start.
-func (e *Exchange) applyPositionEvent(ev *PositionEvent) error {
-	return positions.apply(e, Event{Position: ev})
 }
 
 // CapturedPosition is the position of the live answer captured in

@@ -59,7 +59,7 @@ func TestPositionsOpenMoveCloseAndRemove(t *testing.T) {
 	short := Position{Symbol: "PERP_ETH_USDT", PositionSide: "SHORT", MarginMode: "ISOLATED", Holding: "-1", MarkPrice: "3000",
 		IsolatedMarginToken: "USDT", IsolatedMarginAmount: "300"}
 	for _, p := range []Position{short, long} {
-		if err := h.ex.SetPosition("a", p); err != nil {
+		if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: p, Replace: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,7 +71,8 @@ func TestPositionsOpenMoveCloseAndRemove(t *testing.T) {
 		t.Errorf("short %v", rows[1])
 	}
 	// An event changes only the fields it sets.
-	if err := h.ex.applyPositionEvent(&PositionEvent{Account: "a", Position: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", AdlQuantile: "5"}}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", AdlQuantile: "5"}}}); err != nil {
 		t.Fatal(err)
 	}
 	rows = positionsOf(t, h.get(PathPositions, "", "a1"))
@@ -79,19 +80,21 @@ func TestPositionsOpenMoveCloseAndRemove(t *testing.T) {
 		t.Errorf("after the ADL change: %v", rows[0])
 	}
 	// Closed: still listed, with zeros.
-	if err := h.ex.applyPositionEvent(&PositionEvent{Account: "a", Position: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", Holding: "0"}}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG", Holding: "0"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows = positionsOf(t, h.get(PathPositions, "", "a1")); len(rows) != 2 || rows[0]["holding"] != "0" {
 		t.Errorf("a closed position is listed with holding 0: %v", rows)
 	}
-	if err := h.ex.applyPositionEvent(&PositionEvent{Account: "a", Position: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG"}, Remove: true}); err != nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a",
+		Row: Position{Symbol: "PERP_ETH_USDT", PositionSide: "LONG"}, Remove: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows = positionsOf(t, h.get(PathPositions, "", "a1")); len(rows) != 1 || rows[0]["position_side"] != "SHORT" {
 		t.Errorf("after removing the long: %v", rows)
 	}
-	if err := h.ex.applyPositionEvent(&PositionEvent{Account: "a", Position: Position{Symbol: "PERP_X"}, Remove: true}); err == nil {
+	if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: Position{Symbol: "PERP_X"}, Remove: true}}); err == nil {
 		t.Error("removing a position the account does not hold succeeded")
 	}
 	if rows = positionsOf(t, h.get(PathPositions, "", "b1")); len(rows) != 0 {
@@ -111,7 +114,7 @@ func TestMarkPriceWalksToTheLiquidationPriceAndStops(t *testing.T) {
 			h := newHarness(t, testScenario())
 			p := Position{Symbol: "PERP_X_USDT", Holding: "1", MarkPrice: c.mark, EstLiqPrice: c.liq,
 				MarkPriceWalk: &MarkPriceWalk{Every: time.Minute, Step: "4"}}
-			if err := h.ex.SetPosition("a", p); err != nil {
+			if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: p, Replace: true}}); err != nil {
 				t.Fatal(err)
 			}
 			for i, want := range c.want {

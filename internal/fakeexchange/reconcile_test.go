@@ -80,11 +80,11 @@ func TestAppendedRecordsMoveBalancesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a rejected batch and a restamp")
-	if err := h.ex.SetBalance("a", Balance{Token: "BTC", Holding: "7"}); err != nil {
+	if err := h.ex.Apply(Event{Balance: &Change[Balance]{Account: "a", Row: Balance{Token: "BTC", Holding: "7"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows, _ := balancesByToken(t, h.get(PathBalances, "token=BTC", "a1")); rows["BTC"]["holding"] != "7" {
-		t.Errorf("SetBalance does not replace the row: %v", rows["BTC"])
+		t.Errorf("a balance event does not replace the row: %v", rows["BTC"])
 	}
 }
 
@@ -114,14 +114,16 @@ func TestBalancesStampAndRecordDatesAgree(t *testing.T) {
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "5"}}
 	h := newHarness(t, s, WithRateLimit(0, 0))
 	t0 := testStart.UnixMilli()
-	if err := h.ex.AppendLateHistory("a", 0, HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}); err != nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	m := wantOK(t, h.get(PathBalances, "", "a1"))
 	if m["timestamp"] != strconv.FormatInt(t0, 10) || holdingOf(t, m)[0]["holding"] != "6" {
 		t.Errorf("answer %v: want stamped %d as a string, holding 6", m, t0)
 	}
-	if err := h.ex.AppendLateHistory("a", 0, HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "2"}); err != nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "2"}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	hist := h.ex.ServedHistory("a")
@@ -199,18 +201,19 @@ func realTimeGet(t *testing.T, url string) reply {
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
-// MoveBalance moves the balance alone: no record explains it.
-func TestMoveBalanceMovesOnlyTheBalance(t *testing.T) {
+// An unrecorded balance move moves the balance alone: no record explains it.
+func TestUnrecordedBalanceMoveMovesOnlyTheBalance(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "100", AvailableBalance: "90"}}
 	h := newHarness(t, s)
 	if err := h.ex.AppendHistory("a", historyRecords(2)...); err != nil { // +1.10 -2.000
 		t.Fatal(err)
 	}
-	if err := h.ex.MoveBalance("a", "USDT", "-3.000000000000000000000000000005"); err != nil {
+	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a",
+		Token: "USDT", Amount: "-3.000000000000000000000000000005"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.MoveBalance("a", "SOL", "4"); err != nil {
+	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a", Token: "SOL", Amount: "4"}}); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := balancesByToken(t, h.get(PathBalances, "", "a1"))
@@ -222,9 +225,9 @@ func TestMoveBalanceMovesOnlyTheBalance(t *testing.T) {
 		t.Errorf("history holds %d records, want the 2 appended", n)
 	}
 	for _, err := range []error{
-		h.ex.MoveBalance("nobody", "USDT", "1"),
-		h.ex.MoveBalance("a", "", "1"),
-		h.ex.MoveBalance("a", "USDT", "1,5"),
+		h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "nobody", Token: "USDT", Amount: "1"}}),
+		h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a", Token: "", Amount: "1"}}),
+		h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a", Token: "USDT", Amount: "1,5"}}),
 	} {
 		if err == nil {
 			t.Error("a bad move was accepted")
@@ -241,9 +244,11 @@ func TestLateRecordMovesTheBalanceAtOnceAndIsListedAfterItsDelay(t *testing.T) {
 	if err := h.ex.AppendHistory("a", historyRecords(3)...); err != nil { // +1.10 -2.000 +3.10
 		t.Fatal(err)
 	}
-	if err := h.ex.AppendLateHistory("a", 10*time.Minute, HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "250"},
-		HistoryRecord{ID: 20, Type: "WITHDRAW", Token: "USDT", Amount: "-50", Timestamp: histBase}); err != nil {
-		t.Fatal(err)
+	for _, r := range []HistoryRecord{{ID: 20, Type: "WITHDRAW", Token: "USDT", Amount: "-50", Timestamp: histBase},
+		{Type: "DEPOSIT", Token: "USDT", Amount: "250"}} {
+		if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: r, ListedAfter: 10 * time.Minute}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if rows, _ := balancesByToken(t, h.get(PathBalances, "", "a1")); rows["USDT"]["holding"] != "302.2" {
 		t.Errorf("holding %v, want 302.2 at once", rows["USDT"]["holding"])
@@ -272,10 +277,12 @@ func TestLateRecordMovesTheBalanceAtOnceAndIsListedAfterItsDelay(t *testing.T) {
 	if hist := h.ex.ServedHistory("a"); hist[4].ID != 21 || hist[4].Timestamp != testStart.UnixMilli() {
 		t.Errorf("late record = %+v, want id 21 dated %d", hist[4], testStart.UnixMilli())
 	}
-	if err := h.ex.AppendLateHistory("a", -time.Second, HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}); err == nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: -time.Second}}); err == nil {
 		t.Error("a negative delay was accepted")
 	}
-	if err := h.ex.AppendLateHistory("a", time.Second, HistoryRecord{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}); err == nil {
+	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
+		HistoryRecord: HistoryRecord{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: time.Second}}); err == nil {
 		t.Error("a duplicate id was accepted")
 	}
 }
@@ -321,9 +328,9 @@ events:
 func holdingText(e *Exchange, account, token string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a := e.accounts[account]
-	if i, ok := a.balanceIndex(token); ok {
-		return a.balances[i].Holding
+	rows := balances.rowsOf(e, e.accounts[account])
+	if i, ok := balances.find(*rows, Balance{Token: token}); ok {
+		return (*rows)[i].row.Holding
 	}
 	return ""
 }

@@ -10,11 +10,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// rowsEndpoint is a single-answer endpoint served by one generic path: its
-// rows (a scenario's, else its recorded answer's), changed by scenario
-// events and the Go API, each rendered by its wire tags and served whole.
-// What is its own is filled in; the stateful paged endpoints (token
-// history, transfers, wallet) have their own code instead.
+// rowsEndpoint is an endpoint served by one generic path: its rows (a
+// scenario's, else its recorded answer's, or those its source gives),
+// changed by events, each rendered by its wire tags and served whole or a
+// page at a time. What is its own is filled in.
 type rowsEndpoint[R any] struct {
 	name string
 	// section and event are the YAML keys of its rows in a scenario account
@@ -31,16 +30,17 @@ type rowsEndpoint[R any] struct {
 	// scenario is a scenario account's rows, or the scenario's when the
 	// endpoint is public (account is then zero).
 	scenario func(s *Scenario, a Account) []R
-	// eventOf is an event's action: its account, its row (nil when the
-	// event has none) and whether it removes the row.
-	eventOf func(ev Event) (account string, row *R, remove bool)
 	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
-	// live is the row as served at now, set at since (zero: the
-	// exchange's Start, zero before it): walks, times that are now.
-	live func(e *Exchange, r R, since, now time.Time) R
+	// live is the row as served to account a (nil for a public endpoint)
+	// at now, set at since (zero: the exchange's Start, zero before it):
+	// walks, times that are now, what the account's name implies.
+	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
+	// source, when set, gives the account's rows listed at now, which the
+	// endpoint does not store; the slice is not changed.
+	source func(e *Exchange, a *accountState, now time.Time) []R
 	// answer wraps an account's rows as rendered (its one row) into the
 	// answer, with what they do not hold; stored are the rows as set. nil
 	// serves them as they are.
@@ -49,19 +49,30 @@ type rowsEndpoint[R any] struct {
 	unreadable func(e *Exchange, i int) any
 	demo       func(s *Scenario)
 
-	// history, when set, serves the rows as a paged history, by their id
-	// and time (Unix ms): see serveHistory. filters are the query
-	// parameters it also takes, each selecting the rows whose field of
-	// that wire name it equals.
-	history func(R) (id, ms int64)
+	// paged serves the rows a page at a time (see servePage); history,
+	// when set, is a paged row's time (Unix ms), by which the rows are a
+	// history. filters are the query parameters it also takes, each
+	// selecting the rows whose field of that wire name it equals; query
+	// checks or changes the account's query read (of any endpoint),
+	// without mu held. late
+	// holds back a share of the rows, by their id, as Scenario.LateListing
+	// says; reorder changes the order of the rows of a page's request,
+	// sorted, with mu held.
+	paged   bool
+	history func(R) int64
 	filters []string
-	// place dates a row whose time is relative (created_ago): a
-	// scenario's to the exchange's creation, an event's to its time.
-	place func(r R, at time.Time) R
+	query   func(e *Exchange, account string, q *historyQuery) *apiError
+	late    bool
+	reorder func(e *Exchange, rows []R)
+	// meta is a page's meta; nil spells it as the scenario says.
+	meta func(e *Exchange, total, page, size int) any
+	// place dates a row set at at (the exchange's creation for a
+	// scenario's, an event's time), replacing old (nil for a new row):
+	// relative times (created_ago), times kept or set then.
+	place func(old *R, r R, at time.Time) R
 }
 
-// change is what a row set by an event or the Go API does to the row of
-// its key.
+// change is what a row set by an event does to the row of its key.
 type change int
 
 const (
@@ -73,8 +84,8 @@ const (
 	add
 )
 
-// stored is a row and when it was set by an event or the Go API: its walks
-// start then; zero for a scenario's, whose walks start with the exchange.
+// stored is a row and when it was set by an event: its walks start then;
+// zero for a scenario's, whose walks start with the exchange.
 type stored[R any] struct {
 	row   R
 	since time.Time
@@ -89,10 +100,7 @@ func (p *rowsEndpoint[R]) route() route {
 	validate := func(s *Scenario, a Account) error { return p.validateRows(p.scenario(s, a)) }
 	seed := func(e *Exchange, rows *[]stored[R], s *Scenario, a Account, created time.Time) {
 		for _, row := range p.scenario(s, a) {
-			if p.place != nil {
-				row = p.place(row, created)
-			}
-			_ = p.put(rows, row, replace, time.Time{}) // validated: no error
+			_ = p.put(rows, row, replace, time.Time{}, created) // validated: no error
 		}
 		if p.one && len(*rows) == 0 {
 			*rows = []stored[R]{{row: p.recorded}}
@@ -119,9 +127,11 @@ func (p *rowsEndpoint[R]) public() bool {
 // rowsOf are the rows of account a, or the exchange's when a is nil. The
 // caller holds mu or owns e.
 func (p *rowsEndpoint[R]) rowsOf(e *Exchange, a *accountState) *[]stored[R] {
-	m := e.rows
+	var m map[string]any
 	if a != nil {
 		m = a.rows
+	} else {
+		m = e.rows
 	}
 	rows, ok := m[p.name].(*[]stored[R])
 	if !ok {
@@ -177,19 +187,18 @@ func (p *rowsEndpoint[R]) singleKey() (wireField, bool) {
 
 // find is where the row of r's key is, or would be inserted.
 func (p *rowsEndpoint[R]) find(rows []stored[R], r R) (int, bool) {
-	key := rowKeyParts(r)
 	if !p.sorted {
-		i := slices.IndexFunc(rows, func(s stored[R]) bool { return slices.Equal(rowKeyParts(s.row), key) })
+		i := slices.IndexFunc(rows, func(s stored[R]) bool { return compareKeys(s.row, r) == 0 })
 		if i < 0 {
 			return len(rows), false
 		}
 		return i, true
 	}
-	return slices.BinarySearchFunc(rows, key, func(s stored[R], key []string) int { return slices.Compare(rowKeyParts(s.row), key) })
+	return slices.BinarySearchFunc(rows, r, func(s stored[R], r R) int { return compareKeys(s.row, r) })
 }
 
-// put changes rows by r, set at since, as how says.
-func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since time.Time) error {
+// put changes rows by r, set at since, dated at at, as how says.
+func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time.Time) error {
 	if p.one {
 		if how == patch && len(*rows) == 1 {
 			patchRow(&(*rows)[0].row, r)
@@ -199,6 +208,13 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since time.Tim
 		return nil
 	}
 	i, found := p.find(*rows, p.withDefaults(r))
+	if p.place != nil {
+		var old *R
+		if found {
+			old = &(*rows)[i].row
+		}
+		r = p.place(old, r, at)
+	}
 	var fresh R
 	patchRow(&fresh, r) // its own copy of the pointers
 	fresh = p.withDefaults(fresh)
@@ -221,11 +237,8 @@ func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) 
 	if err := validateRow(p.withDefaults(r)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if p.place != nil {
-		r = p.place(r, e.now())
-	}
 	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
-		if err := p.put(rows, r, how, e.now()); err != nil {
+		if err := p.put(rows, r, how, e.now(), e.now()); err != nil {
 			return fmt.Errorf("%s: account %q: %w", op, account, err)
 		}
 		return nil
@@ -255,29 +268,36 @@ func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows
 	return e.withAccount(op, account, func(a *accountState) error { return fn(p.rowsOf(e, a)) })
 }
 
-// all is a copy of the rows of account ("" for the exchange's).
-func (p *rowsEndpoint[R]) all(e *Exchange, account string) []R {
-	var out []R
-	_ = p.withRows(e, "list", account, func(rows *[]stored[R]) error {
-		for _, s := range *rows {
-			out = append(out, s.row)
+// eventChange is ev's action on the endpoint, its field named event: nil
+// when it has none; a public endpoint's action is its row alone.
+func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Event]()) {
+		if p.event == "" || f.Tag.Get("yaml") != p.event {
+			continue
 		}
-		return nil
-	})
-	return out
+		switch a := reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(type) {
+		case *Change[R]:
+			return a
+		case *R:
+			if a != nil {
+				return &Change[R]{Row: *a}
+			}
+		}
+	}
+	return nil
 }
 
 func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if p.eventOf == nil {
+	c := p.eventChange(ev)
+	if c == nil {
 		return nil
 	}
-	account, r, remove := p.eventOf(ev)
-	if r == nil {
-		return nil
-	}
-	err := validateRow(p.withDefaults(*r))
-	if remove {
-		err = validateRowKey(p.withDefaults(*r))
+	err := validateRow(p.withDefaults(c.Row))
+	switch {
+	case c.Remove && p.one:
+		err = fieldErr("remove", "a single answer is not removed")
+	case c.Remove:
+		err = validateRowKey(p.withDefaults(c.Row))
 	}
 	if p.public() {
 		if err != nil {
@@ -285,49 +305,65 @@ func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[stri
 		}
 		return nil
 	}
-	return validateEventAccount(p.event, account, accounts, err)
+	return validateEventAccount(p.event, c.Account, accounts, err)
 }
 
 func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
-	if p.eventOf == nil {
-		return nil
-	}
-	account, r, remove := p.eventOf(ev)
+	c := p.eventChange(ev)
 	switch {
-	case r == nil:
+	case c == nil:
 		return nil
-	case remove:
-		return p.remove(e, p.event+" event", account, *r)
+	case c.Remove && !p.one:
+		return p.remove(e, p.event+" event", c.Account, c.Row)
+	case c.Replace:
+		return p.set(e, p.event+" event", c.Account, c.Row, replace)
 	}
-	return p.set(e, p.event+" event", account, *r, p.change)
+	return p.set(e, p.event+" event", c.Account, c.Row, p.change)
 }
 
-// served renders the rows of account as served at now. The caller holds
-// mu.
-func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []any {
-	rows := *p.rowsOf(e, a)
-	n := len(rows)
-	return e.listRows(p.name, n, 0, e.listLength(p.name, n), func(i int) any {
-		r := rows[i].row
-		if p.live != nil {
-			since := rows[i].since
-			if since.IsZero() {
-				since = e.started
+// rowsNow are the rows of account a (nil for the exchange's) as served at
+// now, a slice of their own. The caller holds mu.
+func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
+	if p.source != nil {
+		rows := slices.Clone(p.source(e, a, now))
+		for i := range rows {
+			if p.live != nil {
+				rows[i] = p.live(e, a, rows[i], e.started, now)
 			}
-			r = p.live(e, r, since, now)
 		}
-		return e.render(r)
-	})
+		return rows
+	}
+	stored := *p.rowsOf(e, a)
+	rows := make([]R, len(stored))
+	for i, s := range stored {
+		rows[i] = s.row
+		if p.live != nil {
+			rows[i] = p.live(e, a, s.row, cmp.Or(s.since, e.started), now)
+		}
+	}
+	return rows
 }
 
-// serve answers with the rows of the account, or the exchange's; it takes
-// no query parameter, but for a history's.
+// served renders the rows of account a as served at now, with the
+// endpoint's unreadable rows. The caller holds mu.
+func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []any {
+	rows := p.rowsNow(e, a, now)
+	return e.listRows(p.name, len(rows), 0, e.listLength(p.name, len(rows)), func(i int) any { return e.render(rows[i]) })
+}
+
+// serve answers with the rows of the account, or the exchange's, whole or
+// a page of them; only a paged endpoint takes query parameters.
 func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *apiError) {
-	if p.history != nil {
-		return p.serveHistory(e, account, rawQuery)
+	if p.paged {
+		return p.servePage(e, account, rawQuery)
 	}
 	if _, aerr := parseQuery(rawQuery); aerr != nil {
 		return nil, aerr
+	}
+	if p.query != nil {
+		if aerr := p.query(e, account, &historyQuery{}); aerr != nil {
+			return nil, aerr
+		}
 	}
 	now := e.now()
 	e.mu.Lock()
@@ -345,49 +381,4 @@ func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *ap
 		return rows[0], nil
 	}
 	return wireObject{{p.under, rows}}, nil
-}
-
-// serveHistory answers one page of the account's rows as the history
-// endpoints do: newest first (then by id), those of the startTime and
-// endTime and of the filters, a share of late listing held back until its
-// delay after the row's time, with meta (the scenario's spelling, totals
-// and page cap).
-func (p *rowsEndpoint[R]) serveHistory(e *Exchange, account, rawQuery string) (any, *apiError) {
-	hq, aerr := readHistoryQuery(rawQuery, p.filters...)
-	if aerr != nil {
-		return nil, aerr
-	}
-	q, page, size, window := hq.params, hq.page, hq.size, hq.window
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var rows []R
-	for _, s := range *p.rowsOf(e, e.accounts[account]) {
-		id, ms := p.history(s.row)
-		late := e.lateListing.Selects(id) && now.Before(time.UnixMilli(ms).Add(e.lateListing.Delay))
-		if window.contains(ms) && !late && p.matches(s.row, q) {
-			rows = append(rows, s.row)
-		}
-	}
-	slices.SortFunc(rows, func(x, y R) int {
-		xID, xMs := p.history(x)
-		yID, yMs := p.history(y)
-		return cmp.Or(cmp.Compare(yMs, xMs), cmp.Compare(yID, xID))
-	})
-	total := e.listLength(p.name, len(rows))
-	from, to, served := e.pageRange(total, page, size)
-	return pageData{Rows: e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) }),
-		Meta: e.meta(total, served, size)}, nil
-}
-
-// matches reports whether row holds, in the field of each filter's wire
-// name, the value the query gives it.
-func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
-	v := reflect.ValueOf(row)
-	for _, f := range wireFieldsOf(v.Type()) {
-		if want, ok := q[f.name]; ok && slices.Contains(p.filters, f.name) && fmt.Sprint(v.Field(f.index).Interface()) != want {
-			return false
-		}
-	}
-	return true
 }

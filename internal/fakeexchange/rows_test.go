@@ -23,8 +23,8 @@ func TestARowsHistoryServesPagesNewestFirstWithinItsWindow(t *testing.T) {
 	s := testScenario()
 	s.LateListing = &LateListing{Share: 0, Delay: time.Hour}
 	h := newHarness(t, s)
-	p := &rowsEndpoint[payment]{name: "payments", filters: []string{"symbol"},
-		history: func(r payment) (int64, int64) { return r.ID, r.Ms }}
+	p := &rowsEndpoint[payment]{name: "payments", filters: []string{"symbol"}, paged: true, late: true,
+		history: func(r payment) int64 { return r.Ms }}
 	at := testStart.UnixMilli()
 	for _, r := range []payment{{1, "A", "1", at - 3000}, {2, "B", "2", at - 2000}, {3, "A", "3", at - 2000}, {4, "A", "4", at - 1000}} {
 		if err := p.set(h.ex, "put", "a", r, replace); err != nil {
@@ -56,7 +56,7 @@ func TestARowsHistoryServesPagesNewestFirstWithinItsWindow(t *testing.T) {
 			t.Errorf("%q: %s, want %s", query, got, want)
 		}
 	}
-	h.ex.lateListing.Share = 1
+	h.ex.s.LateListing.Share = 1
 	if got := ids(""); got != "[] 0 1" {
 		t.Errorf("all listed late, within the delay: %s", got)
 	}

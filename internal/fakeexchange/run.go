@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -22,33 +23,44 @@ func (e *Exchange) Start(ctx context.Context) {
 			}
 		}
 		e.mu.Unlock()
-		for _, ev := range e.events {
+		for _, ev := range e.s.Events {
 			go e.runEvent(ctx, ev)
 		}
 	})
 }
 
-// runEvent applies the event's actions after its delay, logging those that
+// runEvent applies the event after its delay, logging the actions that
 // fail.
 func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.After > 0 && !sleep(ctx, ev.After, nil) {
 		return
 	}
+	if err := e.Apply(ev); err != nil {
+		level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "err", err)
+	}
+	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
+}
+
+// Apply applies the event's actions now, whatever its After; an action
+// that fails does not keep the others from being applied. Like
+// InjectFault, it panics on an invalid fault, a test bug.
+func (e *Exchange) Apply(ev Event) error {
 	if ev.ClearFaults {
 		e.ClearFaults()
 	}
 	if ev.Fault != nil {
 		e.InjectFault(*ev.Fault)
 	}
+	var errs []error
 	for _, ep := range routes {
 		if ep.apply == nil {
 			continue
 		}
 		if err := ep.apply(e, ev); err != nil {
-			level.Error(e.logger).Log("msg", "scenario event failed", "after", ev.After, "endpoint", ep.Name, "err", err)
+			errs = append(errs, fmt.Errorf("%s: %w", ep.Name, err))
 		}
 	}
-	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
+	return errors.Join(errs...)
 }
 
 // generate appends one record every g.Every, dated when appended and

@@ -180,11 +180,6 @@ func (l *LateListing) Selects(id int64) bool {
 	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
 }
 
-// listed reports whether a record is listed at server time now.
-func (l *LateListing) listed(r HistoryRecord, now time.Time) bool {
-	return !l.Selects(r.ID) || !now.Before(time.UnixMilli(r.Timestamp).Add(l.Delay))
-}
-
 // mix64 is the SplitMix64 finalizer: a cheap hash whose low bits depend on
 // every bit of x, so consecutive ids are selected independently.
 func mix64(x uint64) uint64 {

@@ -124,7 +124,10 @@ func TestStartRunsEventsAndGenerator(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if got := ex.TokenNetworks()[0].AllowDeposit; got != 0 {
+	ex.mu.Lock()
+	got := (*tokenNetworks.rowsOf(ex, nil))[0].row.AllowDeposit
+	ex.mu.Unlock()
+	if got != 0 {
 		t.Errorf("allow_deposit after event = %d, want 0", got)
 	}
 	hist := ex.ServedHistory("a")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -21,39 +22,16 @@ const DefaultRequestLogLimit = 100000
 // Exchange is a fake WOO X REST API. It implements http.Handler and is safe
 // for concurrent use.
 type Exchange struct {
-	clock         func() time.Time
-	offset        time.Duration
-	logger        log.Logger
-	numbersAsJSON bool
-	snakeMeta     bool
-	allStrings    bool
-	sortedQuery   bool
-	rowTimeUnit   string
-	// walletTimeUnit is the time unit of wallet and sub-account rows.
-	walletTimeUnit   string
-	camelWalletMeta  bool
-	pagedSubAccounts bool
-	malformedIDs     map[int64]bool
-	unreadable       map[string]int
-	lateListing      *LateListing
-	unstableTies     bool
-	pageCap          int
-	understate       int
-	overstate        int
-	undocumented     []string
-	clampPages       bool
-	sharedIDs        bool
-	errorTime        *ErrorTimestamp
-	snakeBodies      bool
-	// walletIgnoresTime serves wallet history whatever its time filter.
-	walletIgnoresTime bool
-	maintenance       []MaintenanceWindow
+	clock  func() time.Time
+	logger log.Logger
+	// s is the scenario's settings (see settings); its accounts are in
+	// accounts.
+	s Scenario
 	// private are the private endpoints' limits by endpoint name, each
 	// kept per account; public is per client IP.
 	private     map[string]*slidingWindow
 	public      *slidingWindow
 	maxRequests int
-	events      []Event
 	startOnce   sync.Once
 
 	mu       sync.Mutex
@@ -71,8 +49,8 @@ type Exchange struct {
 	// accountTransfers are the transfers between accounts, each listed by
 	// both of its sides that are the scenario's.
 	accountTransfers []storedTransfer
-	// rows are the public single-answer endpoints' rows, by endpoint name
-	// (see rowsEndpoint).
+	// rows are the public endpoints' rows, by endpoint name (see
+	// rowsEndpoint).
 	rows map[string]any
 }
 
@@ -87,7 +65,7 @@ type accountState struct {
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
 	keys    map[legKey]bool
-	// listAt is when records appended late (AppendLateHistory) are first
+	// listAt is when records appended late (late_record) are first
 	// listed, by server time.
 	listAt map[legKey]time.Time
 	// balancesAt is the timestamp of the latest balances answer (Unix ms).
@@ -95,10 +73,8 @@ type accountState struct {
 	maxID      int64
 	generator  *HistoryGenerator
 
-	balances     []Balance // sorted by token
-	transfers    []Transfer
 	isSubAccount bool
-	// rows are its single-answer endpoints' rows, by endpoint name (see
+	// rows are its endpoints' rows, by endpoint name (see
 	// rowsEndpoint).
 	rows map[string]any
 }
@@ -159,47 +135,16 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 // limits, but no accounts yet.
 func newExchange(s *Scenario, o options) *Exchange {
 	e := &Exchange{
-		clock:             o.clock,
-		offset:            s.ServerTimeOffset,
-		logger:            o.logger,
-		numbersAsJSON:     s.NumbersAsJSONNumbers,
-		snakeMeta:         s.SnakeCaseMeta || s.NumbersAsStrings,
-		allStrings:        s.NumbersAsStrings,
-		sortedQuery:       s.SignatureQuery == SignatureQuerySorted,
-		rowTimeUnit:       s.RowTimeUnit,
-		walletTimeUnit:    cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction),
-		camelWalletMeta:   s.CamelCaseWalletMeta,
-		pagedSubAccounts:  s.PagedSubAccounts,
-		malformedIDs:      map[int64]bool{},
-		unreadable:        unreadableCounts(s),
-		unstableTies:      s.UnstableTieOrder,
-		pageCap:           s.PageCap,
-		understate:        s.UnderstateTotal,
-		overstate:         s.OverstateTotal,
-		undocumented:      append([]string(nil), s.UndocumentedTypes...),
-		clampPages:        s.ClampPages,
-		sharedIDs:         s.SharedIDs,
-		snakeBodies:       s.SnakeCaseBodies,
-		walletIgnoresTime: s.WalletIgnoresTimeFilter,
-		private:           o.privateLimiters(s),
-		public:            newSlidingWindow(o.publicLimit(s)),
-		maxRequests:       o.maxRequests,
-		events:            append([]Event(nil), s.Events...),
-		accounts:          map[string]*accountState{},
-		keys:              map[string]keyRef{},
-		cleared:           make(chan struct{}),
-		rows:              map[string]any{},
-	}
-	if s.ErrorTimestamp != nil {
-		et := *s.ErrorTimestamp
-		e.errorTime = &et
-	}
-	if s.LateListing != nil {
-		l := *s.LateListing
-		e.lateListing = &l
-	}
-	for _, id := range s.MalformedIDs {
-		e.malformedIDs[id] = true
+		clock:       o.clock,
+		logger:      o.logger,
+		s:           settings(s),
+		private:     o.privateLimiters(s),
+		public:      newSlidingWindow(o.publicLimit(s)),
+		maxRequests: o.maxRequests,
+		accounts:    map[string]*accountState{},
+		keys:        map[string]keyRef{},
+		cleared:     make(chan struct{}),
+		rows:        map[string]any{},
 	}
 	for _, ep := range routes {
 		if ep.seed != nil {
@@ -207,6 +152,28 @@ func newExchange(s *Scenario, o options) *Exchange {
 		}
 	}
 	return e
+}
+
+// settings is a copy of the scenario's settings that changes to s after
+// New do not reach, with their defaults and what they imply filled in,
+// without the accounts.
+func settings(s *Scenario) Scenario {
+	c := *s
+	c.Accounts = nil
+	c.SnakeCaseMeta = s.SnakeCaseMeta || s.NumbersAsStrings // as captured
+	c.WalletTimeUnit = cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction)
+	c.MalformedIDs, c.UndocumentedTypes = slices.Clone(s.MalformedIDs), slices.Clone(s.UndocumentedTypes)
+	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
+	c.UnreadableRows = unreadableCounts(s)
+	if s.LateListing != nil {
+		l := *s.LateListing
+		c.LateListing = &l
+	}
+	if s.ErrorTimestamp != nil {
+		t := *s.ErrorTimestamp
+		c.ErrorTimestamp = &t
+	}
+	return c
 }
 
 // addAccount adds a scenario account with its keys and every endpoint's
@@ -232,7 +199,7 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 }
 
 // now is the server time: the clock plus the scenario's offset.
-func (e *Exchange) now() time.Time { return e.clock().Add(e.offset) }
+func (e *Exchange) now() time.Time { return e.clock().Add(e.s.ServerTimeOffset) }
 
 // ServeHTTP answers one request: route, authenticate, rate limit, faults,
 // validate parameters, answer.
@@ -400,10 +367,10 @@ func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiE
 // if it has one.
 func (e *Exchange) errorBody(a *apiError) []byte {
 	var ts any
-	if e.errorTime != nil {
-		ts = e.integer(e.errorTime.at(e.now()))
+	if e.s.ErrorTimestamp != nil {
+		ts = e.integer(e.s.ErrorTimestamp.at(e.now()))
 	}
-	if e.allStrings {
+	if e.s.NumbersAsStrings {
 		c := *a
 		c.codeAsString = true
 		return c.body(ts)

@@ -84,7 +84,10 @@ func TestConcurrentRequestsAndMutations(t *testing.T) {
 				if err := h.ex.AppendHistory("a", HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: id}); err != nil {
 					t.Error(err)
 				}
-				h.ex.UpdateTokenNetwork("USDT", "ETH", func(r *TokenNetworkRow) { r.AllowWithdraw = i % 2 })
+				allow := i % 2
+				if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowWithdraw: &allow}}); err != nil {
+					t.Error(err)
+				}
 			}
 		}()
 		go func() {

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,9 +11,9 @@ import (
 )
 
 // AppendHistory adds records to an account's history and, in the same
-// step, moves the account's balance of each record's token by its amount
-// (as MoveBalance does), so no balances answer shows the money without the
-// record or the record without the money. IDs must be new for the account
+// step, moves the account's balance of each record's token by its amount,
+// so no balances answer shows the money without the record or the record
+// without the money. IDs must be new for the account
 // (with Scenario.SharedIDs, the id, token and type together); on any
 // invalid record nothing is added.
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
@@ -29,10 +30,10 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 	batch := map[legKey]bool{}
 	moves := map[string]decimal.Decimal{}
 	for i, r := range recs {
-		if err := validateRecord(r, e.undocumented); err != nil {
+		if err := validateRecord(r, e.s.UndocumentedTypes); err != nil {
 			return fmt.Errorf("%s record %d: %w", op, i, err)
 		}
-		k := recordKey(r, e.sharedIDs)
+		k := recordKey(r, e.s.SharedIDs)
 		if a.keys[k] || batch[k] {
 			return fmt.Errorf("%s record %d: duplicate %s", op, i, k)
 		}
@@ -133,26 +134,8 @@ func (k legKey) String() string {
 // compareRecords orders by timestamp, then id, type and token: the reverse
 // of the order served.
 func compareRecords(x, y HistoryRecord) int {
-	if x.Timestamp != y.Timestamp {
-		return cmpInt(x.Timestamp, y.Timestamp)
-	}
-	if x.ID != y.ID {
-		return cmpInt(x.ID, y.ID)
-	}
-	if c := strings.Compare(x.Type, y.Type); c != 0 {
-		return c
-	}
-	return strings.Compare(x.Token, y.Token)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(x.Timestamp, y.Timestamp), cmp.Compare(x.ID, y.ID),
+		strings.Compare(x.Type, y.Type), strings.Compare(x.Token, y.Token))
 }
 
 // NextHistoryID returns an id not yet used by the account: one more than the
@@ -188,36 +171,6 @@ func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.beforeHistoryPage = fn
-}
-
-// SetCredentials replaces every key of the account.
-func (e *Exchange) SetCredentials(account string, keys []Key) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked("set credentials", account)
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for k, ref := range e.keys {
-		if ref.account != account {
-			seen[k] = true
-		}
-	}
-	for i, k := range keys {
-		if err := validateKey(k, seen); err != nil {
-			return fmt.Errorf("set credentials: keys[%d].%w", i, err)
-		}
-	}
-	for _, k := range a.keyOrder {
-		delete(e.keys, k)
-	}
-	a.keyOrder = nil
-	for _, k := range keys {
-		a.keyOrder = append(a.keyOrder, k.APIKey)
-		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
-	}
-	return nil
 }
 
 // AddKey adds an API key to an account.

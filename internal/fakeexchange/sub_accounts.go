@@ -16,7 +16,14 @@ var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
 
 func init() {
 	r := subAccounts.route()
-	r.serve = (*Exchange).serveSubAccounts
+	// As the docs show: no meta, no query parameter taken; the scenario's
+	// PagedSubAccounts takes page and size and adds meta instead.
+	r.serve = func(e *Exchange, account, rawQuery string) (any, *apiError) {
+		if e.s.PagedSubAccounts {
+			return subAccounts.servePage(e, account, rawQuery)
+		}
+		return subAccounts.serve(e, account, rawQuery)
+	}
 	seed := r.seedAccount
 	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
 		st.isSubAccount = a.IsSubAccount
@@ -25,17 +32,18 @@ func init() {
 	addRoute(endpoint.SubAccounts, r)
 }
 
-// subAccounts are a main account's, in the order added; an event adds one.
-// The unreadable row, named unreadable-1, 2, ..., has no applicationId.
+// subAccounts are a main account's, in the order added, refused to a
+// sub-account's key; an event adds one. The unreadable row, named
+// unreadable-1, 2, ..., has no applicationId.
 var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section: "sub_accounts", event: "add_sub_account",
 	under: "rows", change: add,
-	scenario: func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
-	eventOf: func(ev Event) (string, *SubAccount, bool) {
-		if s := ev.AddSubAccount; s != nil {
-			return s.Account, &s.SubAccount, false
+	query: func(e *Exchange, account string, _ *historyQuery) *apiError {
+		if e.accounts[account].isSubAccount { // set by New alone: read without mu
+			return errSubAccountKey
 		}
-		return "", nil, false
+		return nil
 	},
+	scenario:   func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
 	unreadable: func(e *Exchange, i int) any { return e.render(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)}) },
 	demo: func(s *Scenario) {
 		s.account("main").SubAccounts = []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}
@@ -59,49 +67,6 @@ func (s SubAccount) check() error {
 	return nil
 }
 
-// SubAccountEvent adds a sub-account to an account.
-type SubAccountEvent struct {
-	Account    string `yaml:"account"`
-	SubAccount `yaml:",inline"`
-}
-
 // errSubAccountKey is the answer to a sub-account's key: only a main
 // account may list sub-accounts.
 var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}
-
-// AddSubAccount adds a sub-account to account; its application id must be
-// new.
-func (e *Exchange) AddSubAccount(account string, s SubAccount) error {
-	return subAccounts.set(e, "add sub-account", account, s, add)
-}
-
-// serveSubAccounts answers as the docs show: data.rows of applicationId,
-// name and createdTime, no meta, no query parameter taken. The scenario's
-// PagedSubAccounts takes page and size and adds meta instead.
-func (e *Exchange) serveSubAccounts(account, rawQuery string) (any, *apiError) {
-	var allowed []string
-	if e.pagedSubAccounts {
-		allowed = []string{"page", "size"}
-	}
-	q, aerr := parseQuery(rawQuery, allowed...)
-	if aerr != nil {
-		return nil, aerr
-	}
-	page, size, aerr := paging(q)
-	if aerr != nil {
-		return nil, aerr
-	}
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a := e.accounts[account]
-	if a.isSubAccount {
-		return nil, errSubAccountKey
-	}
-	rows := subAccounts.served(e, a, now)
-	if !e.pagedSubAccounts {
-		return wireObject{{"rows", rows}}, nil
-	}
-	from, to, served := e.pageRange(len(rows), page, size)
-	return pageData{Rows: rows[from:to], Meta: e.meta(len(rows), served, size)}, nil
-}

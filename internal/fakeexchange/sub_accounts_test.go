@@ -12,7 +12,7 @@ func TestSubAccountsMainReadsSubIsRefused(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].SubAccounts = []SubAccount{{ApplicationID: "app-1", Name: "desk-a", CreatedTime: 1700000000000}}
 	s.Accounts[1].IsSubAccount = true
-	s.Events = []Event{{After: time.Millisecond, AddSubAccount: &SubAccountEvent{Account: "a", SubAccount: SubAccount{ApplicationID: "app-2", Name: "desk-b"}}}}
+	s.Events = []Event{{After: time.Millisecond, AddSubAccount: &Change[SubAccount]{Account: "a", Row: SubAccount{ApplicationID: "app-2", Name: "desk-b"}}}}
 	h := newHarness(t, s)
 	answer := wantOK(t, h.get(PathSubAccounts, "", "a1"))
 	rows := rowsOf(t, answer)
@@ -42,8 +42,8 @@ func TestSubAccountsMainReadsSubIsRefused(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if err := h.ex.AddSubAccount("a", SubAccount{ApplicationID: "app-1"}); err == nil {
-		t.Error("AddSubAccount took an application id the account has")
+	if err := h.ex.Apply(Event{AddSubAccount: &Change[SubAccount]{Account: "a", Row: SubAccount{ApplicationID: "app-1"}}}); err == nil {
+		t.Error("an add_sub_account event took an application id the account has")
 	}
 }
 
@@ -120,7 +120,7 @@ func TestAccountHealthScenarioErrorsNameTheField(t *testing.T) {
 		"accounts[0].sub_accounts[0].application_id": func(s *Scenario) { s.Accounts[0].SubAccounts = []SubAccount{{Name: "x"}} },
 		"maintenance_windows[0].status":              func(s *Scenario) { s.MaintenanceWindows = []MaintenanceWindow{{Duration: time.Minute, Status: 3}} },
 		"events[0].balance.account": func(s *Scenario) {
-			s.Events = []Event{{Balance: &BalanceEvent{Account: "nobody", Balance: Balance{Token: "A"}}}}
+			s.Events = []Event{{Balance: &Change[Balance]{Account: "nobody", Row: Balance{Token: "A"}}}}
 		},
 	} {
 		s := testScenario()

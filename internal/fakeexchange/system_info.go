@@ -15,7 +15,7 @@ var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
 
 func init() {
 	r := systemInfos.route()
-	validate, seed := r.validate, r.seed
+	validate := r.validate
 	r.validate = func(s *Scenario) error {
 		for i, w := range s.MaintenanceWindows {
 			if err := w.validate(); err != nil {
@@ -23,10 +23,6 @@ func init() {
 			}
 		}
 		return validate(s)
-	}
-	r.seed = func(e *Exchange, s *Scenario) {
-		e.maintenance = append([]MaintenanceWindow(nil), s.MaintenanceWindows...)
-		seed(e, s)
 	}
 	addRoute(endpoint.SystemInfo, r)
 }
@@ -42,8 +38,7 @@ var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section
 		}
 		return []SystemStatus{*s.SystemStatus}
 	},
-	eventOf: func(ev Event) (string, *SystemStatus, bool) { return "", ev.SystemStatus, false },
-	live: func(e *Exchange, s SystemStatus, _, now time.Time) SystemStatus {
+	live: func(e *Exchange, _ *accountState, s SystemStatus, _, now time.Time) SystemStatus {
 		if w, open := e.openMaintenanceLocked(now); open {
 			s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
 				EstimatedEndTime: e.started.Add(w.After + w.Duration).UnixMilli()}
@@ -73,12 +68,6 @@ func (s SystemStatus) check() error {
 		return fieldErr("estimated_end_time", "must not be negative")
 	}
 	return nil
-}
-
-// SetSystemStatus sets what the system info endpoint reports from now on.
-// It only changes that answer: other endpoints keep answering.
-func (e *Exchange) SetSystemStatus(s SystemStatus) {
-	_ = systemInfos.set(e, "set system status", "", s, replace)
 }
 
 // MaintenanceWindow is maintenance announced After the exchange's Start for
@@ -119,7 +108,7 @@ func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool
 	if e.started.IsZero() {
 		return MaintenanceWindow{}, false
 	}
-	for _, w := range e.maintenance {
+	for _, w := range e.s.MaintenanceWindows {
 		from := e.started.Add(w.After)
 		if !now.Before(from) && now.Before(from.Add(w.Duration)) {
 			if w.Status == 0 {

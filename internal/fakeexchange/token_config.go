@@ -15,13 +15,7 @@ func init() { addRoute(endpoint.TokenConfig, tokenConfigs.route()) }
 // removes one; its unreadable row has no token.
 var tokenConfigs = &rowsEndpoint[TokenConfig]{name: endpoint.TokenConfig, section: "token_config", event: "token_config",
 	under: "rows", sorted: true, change: patch,
-	scenario: func(_ *Scenario, a Account) []TokenConfig { return a.TokenConfig },
-	eventOf: func(ev Event) (string, *TokenConfig, bool) {
-		if c := ev.TokenConfig; c != nil {
-			return c.Account, &c.TokenConfig, c.Remove
-		}
-		return "", nil, false
-	},
+	scenario:   func(_ *Scenario, a Account) []TokenConfig { return a.TokenConfig },
 	unreadable: func(e *Exchange, _ int) any { return e.render(TokenConfigRow("", "0.5", true)) },
 	demo:       func(s *Scenario) { s.account("main").TokenConfig = defaultTokenConfig() },
 }
@@ -44,25 +38,6 @@ type TokenConfig struct {
 	// as the docs show them.
 	MarginMaxLeverage string `yaml:"margin_max_leverage" wire:"marginMaxLeverage,number"`
 	MarginMaxPosition string `yaml:"margin_max_position" wire:"marginMaxPosition,number"`
-}
-
-// TokenConfigEvent changes the fields it sets of one token's row of an
-// account (a token not listed yet is added); Remove drops the row.
-type TokenConfigEvent struct {
-	Account     string `yaml:"account"`
-	TokenConfig `yaml:",inline"`
-	Remove      bool `yaml:"remove"`
-}
-
-// SetTokenConfig adds the token's row to account, or replaces the row of
-// its token.
-func (e *Exchange) SetTokenConfig(account string, c TokenConfig) error {
-	return tokenConfigs.set(e, "set token config", account, c, replace)
-}
-
-// applyTokenConfigEvent patches, adds or removes a token's row.
-func (e *Exchange) applyTokenConfigEvent(ev *TokenConfigEvent) error {
-	return tokenConfigs.apply(e, Event{TokenConfig: ev})
 }
 
 // TokenConfigRow is a token's row with both collateral flags set to

@@ -86,12 +86,12 @@ func TestTokenConfigEvents(t *testing.T) {
 	s.Accounts[0].TokenConfig = []TokenConfig{TokenConfigRow("BTC", "0.85", true), TokenConfigRow("WOO", "0.6", false)}
 	h := newHarness(t, s)
 	no := false
-	for _, ev := range []TokenConfigEvent{
-		{Account: "a", TokenConfig: TokenConfig{Token: "BTC", CollateralRatio: "0.5", Collateral: &no}},
-		{Account: "a", TokenConfig: TokenConfigRow("ETH", "0.8", true)},
-		{Account: "a", TokenConfig: TokenConfig{Token: "WOO"}, Remove: true},
+	for _, c := range []Change[TokenConfig]{
+		{Account: "a", Row: TokenConfig{Token: "BTC", CollateralRatio: "0.5", Collateral: &no}},
+		{Account: "a", Row: TokenConfigRow("ETH", "0.8", true)},
+		{Account: "a", Row: TokenConfig{Token: "WOO"}, Remove: true},
 	} {
-		if err := h.ex.applyTokenConfigEvent(&ev); err != nil {
+		if err := h.ex.Apply(Event{TokenConfig: &c}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -101,7 +101,7 @@ func TestTokenConfigEvents(t *testing.T) {
 	if got != want {
 		t.Errorf("rows %s,\nwant %s", got, want)
 	}
-	if err := h.ex.applyTokenConfigEvent(&TokenConfigEvent{Account: "a", TokenConfig: TokenConfig{Token: "WOO"}, Remove: true}); err == nil {
+	if err := h.ex.Apply(Event{TokenConfig: &Change[TokenConfig]{Account: "a", Row: TokenConfig{Token: "WOO"}, Remove: true}}); err == nil {
 		t.Error("removing a token the account does not list succeeded")
 	}
 	if rows := tokenConfigRows(t, h.get(PathTokenConfig, "", "b1")); len(rows) != 0 {

@@ -16,24 +16,67 @@ const EndpointTokenHistory = endpoint.TokenHistory
 var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
 
 func init() {
-	addRoute(endpoint.TokenHistory, route{last: true, serve: (*Exchange).serveTokenHistory,
-		validateAccount: validateHistoryAccount,
-		validateEvent:   validateHistoryEvent,
-		seedAccount:     (*Exchange).seedHistoryAccount,
-		apply:           applyHistoryEvent,
-		demo:            demoHistory,
-	})
+	r := tokenHistory.route()
+	r.last, r.validateAccount, r.validateEvent = true, validateHistoryAccount, validateHistoryEvent
+	r.seedAccount, r.apply, r.demo = (*Exchange).seedHistoryAccount, applyHistoryEvent, demoHistory
+	addRoute(endpoint.TokenHistory, r)
+}
+
+// tokenHistory answers the account's records as the docs show them: a
+// paged history, newest first (then by id, type and token), a type filter
+// of the known types, times in the scenario's row time unit, records
+// appended late held back until their listing time and late listing's
+// share until its delay. Records of one timestamp turn at each request
+// under unstable_tie_order; those of malformed_ids have an amount no
+// client can read.
+var tokenHistory = &rowsEndpoint[HistoryRecord]{name: endpoint.TokenHistory, paged: true, late: true, filters: []string{"type"},
+	history: func(r HistoryRecord) int64 { return r.Timestamp },
+	query: func(e *Exchange, account string, q *historyQuery) *apiError {
+		if typ, ok := q.params["type"]; ok && !knownType(typ, e.s.UndocumentedTypes) {
+			return errInvalidParam("invalid type: %q", typ)
+		}
+		e.mu.Lock()
+		hook := e.beforeHistoryPage
+		e.mu.Unlock()
+		if hook != nil {
+			hook(account, q.page)
+		}
+		return nil
+	},
+	source: func(e *Exchange, a *accountState, now time.Time) []HistoryRecord {
+		if len(a.listAt) == 0 {
+			return a.history
+		}
+		return slices.DeleteFunc(slices.Clone(a.history), func(r HistoryRecord) bool {
+			at, late := a.listAt[recordKey(r, e.s.SharedIDs)]
+			return late && now.Before(at)
+		})
+	},
+	reorder: func(e *Exchange, rows []HistoryRecord) {
+		e.historyServes++
+		if e.s.UnstableTieOrder {
+			rotateTies(rows, e.historyServes)
+		}
+	},
+	live: func(e *Exchange, _ *accountState, r HistoryRecord, _, _ time.Time) HistoryRecord {
+		if slices.Contains(e.s.MalformedIDs, r.ID) {
+			r.Amount, r.malformedAmount = "", "1.2.3" // a string in every number mode
+		}
+		return r
+	},
 }
 
 // HistoryRecord is one token balance change, as the history endpoint serves it.
 type HistoryRecord struct {
-	ID    int64  `yaml:"id"`
-	Type  string `yaml:"type"`
-	Token string `yaml:"token"`
-	// Amount is the exact decimal text sent to clients.
-	Amount string `yaml:"amount"`
+	ID    int64  `yaml:"id" wire:"id,integer,key,always"`
+	Type  string `yaml:"type" wire:"type,key"`
+	Token string `yaml:"token" wire:"token,key"`
+	// Amount is the exact decimal text sent to clients; malformedAmount
+	// replaces it when the scenario names the record's id.
+	Amount          string `yaml:"amount" wire:"amount,decimal"`
+	malformedAmount string `wire:"amount"`
 	// Timestamp is Unix milliseconds.
-	Timestamp int64 `yaml:"timestamp"`
+	Timestamp int64 `yaml:"timestamp" wire:"timestamp,row_time,always"`
 }
 
 // Leg returns what the record changes: its token, type and exact amount, by
@@ -57,63 +100,6 @@ type HistoryGenerator struct {
 	Tokens []string      `yaml:"tokens"`
 }
 
-// malformedAmount is what a row named in Scenario.MalformedIDs carries.
-const malformedAmount = "1.2.3"
-
-type historyJSON struct {
-	ID        any    `json:"id"`
-	Type      string `json:"type"`
-	Token     string `json:"token"`
-	Amount    any    `json:"amount"`
-	Timestamp any    `json:"timestamp"`
-}
-
-func (e *Exchange) serveTokenHistory(account, rawQuery string) (any, *apiError) {
-	hq, aerr := readHistoryQuery(rawQuery, "type")
-	if aerr != nil {
-		return nil, aerr
-	}
-	page, size, window := hq.page, hq.size, hq.window
-	typ, hasType := hq.params["type"]
-	if hasType && !knownType(typ, e.undocumented) {
-		return nil, errInvalidParam("invalid type: %q", typ)
-	}
-
-	e.mu.Lock()
-	hook := e.beforeHistoryPage
-	e.mu.Unlock()
-	if hook != nil {
-		hook(account, page)
-	}
-
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.historyServes++
-	a := e.accounts[account]
-	hist := a.history
-	var all []HistoryRecord
-	for i := len(hist) - 1; i >= 0; i-- {
-		r := hist[i]
-		if (hasType && r.Type != typ) || !window.contains(r.Timestamp) {
-			continue
-		}
-		if !e.listedLocked(a, r, now) {
-			continue
-		}
-		all = append(all, r)
-	}
-	if e.unstableTies {
-		rotateTies(all, e.historyServes)
-	}
-	from, to, served := e.pageRange(len(all), page, size)
-	rows := make([]historyJSON, 0, to-from)
-	for _, r := range all[from:to] {
-		rows = append(rows, e.historyRow(r))
-	}
-	return pageData{Rows: rows, Meta: e.meta(len(all), served, size)}, nil
-}
-
 // rotateTies turns each run of records sharing a timestamp by n places, so
 // consecutive requests see each tie group in a different order.
 func rotateTies(recs []HistoryRecord, n int) {
@@ -133,32 +119,12 @@ func rotateTies(recs []HistoryRecord, n int) {
 	}
 }
 
-// historyRow renders one record in the scenario's time unit, with the
-// amount spoiled when the scenario names its id.
-func (e *Exchange) historyRow(r HistoryRecord) historyJSON {
-	amount := e.number(r.Amount)
-	if e.malformedIDs[r.ID] {
-		amount = malformedAmount
-	}
-	return historyJSON{ID: e.integer(r.ID), Type: r.Type, Token: r.Token, Amount: amount, Timestamp: e.rowTime(r.Timestamp)}
-}
-
-// listedLocked reports whether the history endpoint lists r of account a at
-// server time now: not before its own listing time if it was appended late,
-// nor before the scenario's late listing lets it. The caller holds mu.
-func (e *Exchange) listedLocked(a *accountState, r HistoryRecord, now time.Time) bool {
-	if len(a.listAt) > 0 {
-		if at, late := a.listAt[recordKey(r, e.sharedIDs)]; late && now.Before(at) {
-			return false
-		}
-	}
-	return e.lateListing == nil || e.lateListing.listed(r, now)
-}
-
-// LateRecordEvent appends one history record that the history endpoint
-// lists only ListedAfter after the event (AppendLateHistory). An ID of 0
+// LateRecordEvent appends one history record as AppendHistory does, moving
+// the account's balances at once, but the history endpoint lists it (on
+// any page and in meta.total) only ListedAfter after the event, as an
+// exchange that lists a record some time after the money moved. An ID of 0
 // takes the account's next id; a Timestamp of 0 dates the record at the
-// event's server time.
+// event's server time (see datedLocked).
 type LateRecordEvent struct {
 	Account       string `yaml:"account"`
 	HistoryRecord `yaml:",inline"`
@@ -173,17 +139,6 @@ func (l LateRecordEvent) validate(undocumented []string) error {
 		return fieldErr("listed_after", "must not be negative")
 	}
 	return nil
-}
-
-// AppendLateHistory adds records as AppendHistory does, moving the
-// account's balances at once, but the history endpoint lists them (on any
-// page and in meta.total) only from listAfter later by server time, as an
-// exchange that lists a record some time after the money moved. A record
-// with ID 0 gets the account's next unused id; one with Timestamp 0 is
-// dated now by server time (see datedLocked).
-func (e *Exchange) AppendLateHistory(account string, listAfter time.Duration, recs ...HistoryRecord) error {
-	_, err := e.appendNow("append late history", account, listAfter, recs)
-	return err
 }
 
 // appendNow appends records completed by datedLocked at server time now,
@@ -310,7 +265,8 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 
 func applyHistoryEvent(e *Exchange, ev Event) error {
 	if l := ev.LateRecord; l != nil {
-		return e.AppendLateHistory(l.Account, l.ListedAfter, l.HistoryRecord)
+		_, err := e.appendNow("late record event", l.Account, l.ListedAfter, []HistoryRecord{l.HistoryRecord})
+		return err
 	}
 	return nil
 }

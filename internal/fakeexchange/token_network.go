@@ -30,11 +30,14 @@ func init() {
 	}
 	r.apply = func(e *Exchange, ev Event) error {
 		if p := ev.TokenNetwork; p != nil {
-			e.UpdateTokenNetwork(p.Token, p.Network, func(r *TokenNetworkRow) { *r = p.row(*r) })
+			patchTokenNetwork(e, *p)
 		}
 		err := applyAdd(e, ev)
 		if r := ev.RemoveTokenNetwork; r != nil {
-			e.RemoveTokenNetwork(r.Token, r.Network)
+			_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
+				*s = slices.DeleteFunc(*s, func(s stored[TokenNetworkRow]) bool { return s.row.Token == r.Token && s.row.Network == r.Network })
+				return nil
+			})
 		}
 		return err
 	}
@@ -50,7 +53,6 @@ func init() {
 var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "add_token_network",
 	under: "rows", change: replace,
 	scenario: func(s *Scenario, _ Account) []TokenNetworkRow { return s.TokenNetworks },
-	eventOf:  func(ev Event) (string, *TokenNetworkRow, bool) { return "", ev.AddTokenNetwork, false },
 	unreadable: func(e *Exchange, i int) any {
 		return without(e.render(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"}), "allowWithdraw")
 	},
@@ -121,9 +123,6 @@ type TokenNetworkRef struct {
 	Network string `yaml:"network"`
 }
 
-// TokenNetworks returns the token network rows currently served.
-func (e *Exchange) TokenNetworks() []TokenNetworkRow { return tokenNetworks.all(e, "") }
-
 // SetTokenNetworks replaces every token network row; unlike a scenario's,
 // they may repeat a row, as the exchange does.
 func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
@@ -136,25 +135,16 @@ func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 	})
 }
 
-// UpdateTokenNetwork calls fn on the row of token and network, adding a row
-// when there is none.
-func (e *Exchange) UpdateTokenNetwork(token, network string, fn func(*TokenNetworkRow)) {
-	_ = tokenNetworks.withRows(e, "update token network", "", func(s *[]stored[TokenNetworkRow]) error {
-		row := TokenNetworkRow{Token: token, Network: network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
+// patchTokenNetwork applies p to the row of its token and network, adding
+// a row when there is none.
+func patchTokenNetwork(e *Exchange, p TokenNetworkPatch) {
+	_ = tokenNetworks.withRows(e, "patch token network", "", func(s *[]stored[TokenNetworkRow]) error {
+		row := TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
 		if i, found := tokenNetworks.find(*s, row); found {
-			fn(&(*s)[i].row)
+			(*s)[i].row = p.row((*s)[i].row)
 			return nil
 		}
-		fn(&row)
-		*s = append(*s, stored[TokenNetworkRow]{row: row})
-		return nil
-	})
-}
-
-// RemoveTokenNetwork removes the row of token and network, if any.
-func (e *Exchange) RemoveTokenNetwork(token, network string) {
-	_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
-		*s = slices.DeleteFunc(*s, func(r stored[TokenNetworkRow]) bool { return r.row.Token == token && r.row.Network == network })
+		*s = append(*s, stored[TokenNetworkRow]{row: p.row(row)})
 		return nil
 	})
 }

@@ -40,8 +40,13 @@ func TestTokenNetworkNumbersAsJSONNumbers(t *testing.T) {
 
 func TestTokenNetworkChangesAreServed(t *testing.T) {
 	h := newHarness(t, testScenario())
-	h.ex.UpdateTokenNetwork("USDT", "ETH", func(r *TokenNetworkRow) { r.AllowWithdraw = 1 })
-	h.ex.UpdateTokenNetwork("BTC", "BTC", func(r *TokenNetworkRow) { r.AllowDeposit = 1 })
+	one := 1
+	if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowWithdraw: &one}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "BTC", Network: "BTC", AllowDeposit: &one}}); err != nil {
+		t.Fatal(err)
+	}
 	rows := rowsOf(t, wantOK(t, h.public()))
 	if len(rows) != 2 || rows[0]["allowWithdraw"] != "1" || rows[1]["token"] != "BTC" {
 		t.Errorf("rows = %v", rows)

@@ -17,14 +17,32 @@ const EndpointTransferHistory = endpoint.TransferHistory
 var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
 
 func init() {
-	addRoute(endpoint.TransferHistory, route{serve: (*Exchange).serveTransferHistory,
-		validateAccount: validateAccountTransfers,
-		validateEvent:   validateAccountTransferEvent,
-		seedAccount:     (*Exchange).seedAccountTransfers,
-		apply:           applyAccountTransferEvent,
-		unreadable:      (*Exchange).unreadableAccountTransfer,
-		demo:            demoAccountTransfers,
-	})
+	r := accountTransfers.route()
+	r.validateAccount, r.validateEvent = validateAccountTransfers, validateAccountTransferEvent
+	r.seedAccount, r.apply, r.demo = (*Exchange).seedAccountTransfers, applyAccountTransferEvent, demoAccountTransfers
+	addRoute(endpoint.TransferHistory, r)
+}
+
+// accountTransfers answer as the docs example: a paged history, newest
+// first (then by id), held back by late listing as history records are;
+// id a number, amount a string, times strings of seconds with a fraction
+// (wallet_time_unit), from and to objects. Both sides list a transfer; the
+// unreadable row, id 900000001, 2, ..., has a createdTime that is not a
+// time.
+var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHistory, paged: true, late: true,
+	history: func(t storedTransfer) int64 { return t.Created },
+	source: func(e *Exchange, a *accountState, _ time.Time) []storedTransfer {
+		return slices.DeleteFunc(slices.Clone(e.accountTransfers), func(t storedTransfer) bool { return t.From.name != a.name && t.To.name != a.name })
+	},
+	live: func(e *Exchange, _ *accountState, t storedTransfer, _, _ time.Time) storedTransfer {
+		t.From, t.To = e.resolved(t.From), e.resolved(t.To)
+		return t
+	},
+	unreadable: func(e *Exchange, i int) any {
+		t := storedTransfer{ID: 900_000_001 + int64(i), Token: "USDT", Amount: "1", Status: "COMPLETED",
+			From: party{ApplicationID: "app-unreadable"}, To: party{ApplicationID: "app-elsewhere"}, Updated: e.now().UnixMilli()}
+		return e.with(e.render(t), "createdTime", "yesterday")
+	},
 }
 
 // AccountTransfer is a transfer of an account to or from another account
@@ -53,24 +71,24 @@ type AccountTransfer struct {
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 }
 
-// AccountTransferEvent adds a transfer to an account, or replaces the one
-// with its id (a status change), as PutAccountTransfer.
-type AccountTransferEvent struct {
-	Account         string `yaml:"account"`
-	AccountTransfer `yaml:",inline"`
-}
-
 // party is one side of a stored transfer: a scenario account (name), or
 // another.
-type party struct{ name, applicationID, accountName string }
+type party struct {
+	name          string
+	ApplicationID string `wire:"applicationId"`
+	AccountName   string `wire:"accountName"`
+}
 
 // storedTransfer is a transfer as both its sides list it.
 type storedTransfer struct {
-	id                   int64
-	token, amount        string
-	status               string
-	from, to             party
-	createdMs, updatedMs int64
+	ID      int64  `wire:"id,integer,key"`
+	Token   string `wire:"token"`
+	Amount  string `wire:"amount,decimal"`
+	Status  string `wire:"status"`
+	From    party  `wire:"from"`
+	To      party  `wire:"to"`
+	Created int64  `wire:"createdTime,wallet_time"`
+	Updated int64  `wire:"updatedTime,wallet_time"`
 }
 
 func (t AccountTransfer) validate(accounts map[string]bool) error {
@@ -126,7 +144,7 @@ func validateAccountTransfers(s *Scenario, a Account) error {
 
 func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	if t := ev.AccountTransfer; t != nil {
-		return validateEventAccount("account_transfer", t.Account, accounts, t.validate(accounts))
+		return validateEventAccount("account_transfer", t.Account, accounts, cmp.Or(t.rowOnly(), t.Row.validate(accounts)))
 	}
 	return nil
 }
@@ -138,31 +156,31 @@ func (e *Exchange) resolved(p party) party {
 	if p.name == "" {
 		return p
 	}
-	p.applicationID, p.accountName = "app-"+p.name, p.name
+	p.ApplicationID, p.AccountName = "app-"+p.name, p.name
 	if a, ok := e.accounts[p.name]; ok && a.accountName != "" {
-		p.accountName = a.accountName
+		p.AccountName = a.accountName
 	}
 	return p
 }
 
 // stored is t of account as both sides list it, created at created.
 func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) storedTransfer {
-	other := party{applicationID: t.CounterpartyApplicationID, accountName: t.CounterpartyAccountName}
+	other := party{ApplicationID: t.CounterpartyApplicationID, AccountName: t.CounterpartyAccountName}
 	if t.Counterparty != "" {
 		other = party{name: t.Counterparty}
 	}
-	s := storedTransfer{id: t.ID, token: t.Token, amount: t.Amount, status: cmp.Or(t.Status, "COMPLETED"),
-		from: party{name: account}, to: other, createdMs: t.CreatedTime}
+	s := storedTransfer{ID: t.ID, Token: t.Token, Amount: t.Amount, Status: cmp.Or(t.Status, "COMPLETED"),
+		From: party{name: account}, To: other, Created: t.CreatedTime}
 	if t.Direction == "in" {
-		s.from, s.to = s.to, s.from
+		s.From, s.To = s.To, s.From
 	}
 	if t.CreatedAgo != 0 {
-		s.createdMs = created.Add(-t.CreatedAgo).UnixMilli()
+		s.Created = created.Add(-t.CreatedAgo).UnixMilli()
 	}
-	if s.createdMs == 0 {
-		s.createdMs = created.UnixMilli()
+	if s.Created == 0 {
+		s.Created = created.UnixMilli()
 	}
-	s.updatedMs = s.createdMs
+	s.Updated = s.Created
 	return s
 }
 
@@ -171,19 +189,19 @@ func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) 
 // added (only; the other side writes its own when added), at its update
 // time, moving balances when move. The caller holds mu or owns e.
 func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
-	for i, p := range []party{t.from, t.to} {
+	for i, p := range []party{t.From, t.To} {
 		a, ok := e.accounts[p.name]
 		if !ok || (only != "" && p.name != only) {
 			continue
 		}
-		amount := t.amount
+		amount := t.Amount
 		if i == 0 {
 			amount = "-" + amount
 		}
 		// Ids of their own, far above any scenario's, one per side.
-		rec := HistoryRecord{ID: 7_000_000_000_000 + 2*t.id + int64(i), Type: "SUB_ACCOUNT_TRANSFER", Token: t.token,
-			Amount: amount, Timestamp: t.updatedMs}
-		if err := e.appendLocked("transfer "+strconv.FormatInt(t.id, 10), a, []HistoryRecord{rec}, move, time.Time{}); err != nil {
+		rec := HistoryRecord{ID: 7_000_000_000_000 + 2*t.ID + int64(i), Type: "SUB_ACCOUNT_TRANSFER", Token: t.Token,
+			Amount: amount, Timestamp: t.Updated}
+		if err := e.appendLocked("transfer "+strconv.FormatInt(t.ID, 10), a, []HistoryRecord{rec}, move, time.Time{}); err != nil {
 			return err
 		}
 	}
@@ -196,7 +214,7 @@ func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
 // transfers stored by accounts added before this one are written too.
 func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created time.Time) error {
 	for _, t := range e.accountTransfers {
-		if t.status == "COMPLETED" && (t.from.name == st.name || t.to.name == st.name) {
+		if t.Status == "COMPLETED" && (t.From.name == st.name || t.To.name == st.name) {
 			if err := e.legs(t, st.name, false); err != nil {
 				return err
 			}
@@ -205,7 +223,7 @@ func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created tim
 	for _, at := range a.AccountTransfers {
 		t := e.stored(a.Name, at, created)
 		e.accountTransfers = append(e.accountTransfers, t)
-		if t.status == "COMPLETED" {
+		if t.Status == "COMPLETED" {
 			if err := e.legs(t, "", false); err != nil {
 				return err
 			}
@@ -214,11 +232,16 @@ func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created tim
 	return nil
 }
 
-// PutAccountTransfer adds t to the account's transfers, or replaces the
-// transfer with its id (keeping its creation time unless t sets one),
-// updated now; a transfer that becomes COMPLETED writes its token history
-// records and moves the balances of its scenario accounts.
-func (e *Exchange) PutAccountTransfer(account string, t AccountTransfer) error {
+// applyAccountTransferEvent adds the event's transfer to its account's,
+// or replaces the transfer with its id (keeping its creation time unless
+// the event sets one), updated now; a transfer that becomes COMPLETED
+// writes its token history records and moves the balances of its scenario
+// accounts.
+func applyAccountTransferEvent(e *Exchange, ev Event) error {
+	if ev.AccountTransfer == nil {
+		return nil
+	}
+	account, t := ev.AccountTransfer.Account, ev.AccountTransfer.Row
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	names := map[string]bool{}
@@ -226,102 +249,30 @@ func (e *Exchange) PutAccountTransfer(account string, t AccountTransfer) error {
 		names[n] = true
 	}
 	if err := t.validate(names); err != nil {
-		return fmt.Errorf("put account transfer: %w", err)
+		return fmt.Errorf("account transfer event: %w", err)
 	}
-	if _, err := e.accountLocked("put account transfer", account); err != nil {
+	if _, err := e.accountLocked("account transfer event", account); err != nil {
 		return err
 	}
 	now := e.now()
 	s := e.stored(account, t, now)
-	s.updatedMs = now.UnixMilli()
-	i := slices.IndexFunc(e.accountTransfers, func(o storedTransfer) bool { return o.id == t.ID })
+	s.Updated = now.UnixMilli()
+	i := slices.IndexFunc(e.accountTransfers, func(o storedTransfer) bool { return o.ID == t.ID })
 	wasCompleted := false
 	if i >= 0 {
 		old := e.accountTransfers[i]
-		wasCompleted = old.status == "COMPLETED"
+		wasCompleted = old.Status == "COMPLETED"
 		if t.CreatedTime == 0 && t.CreatedAgo == 0 {
-			s.createdMs = old.createdMs
+			s.Created = old.Created
 		}
 		e.accountTransfers[i] = s
 	} else {
 		e.accountTransfers = append(e.accountTransfers, s)
 	}
-	if s.status == "COMPLETED" && !wasCompleted {
+	if s.Status == "COMPLETED" && !wasCompleted {
 		return e.legs(s, "", true)
 	}
 	return nil
-}
-
-func applyAccountTransferEvent(e *Exchange, ev Event) error {
-	if t := ev.AccountTransfer; t != nil {
-		return e.PutAccountTransfer(t.Account, t.AccountTransfer)
-	}
-	return nil
-}
-
-// serveTransferHistory answers as the docs example: id a number, amount a
-// string, times strings of seconds with a fraction (wallet_time_unit),
-// from and to objects; camelCase meta unless snake_case_meta.
-func (e *Exchange) serveTransferHistory(account, rawQuery string) (any, *apiError) {
-	hq, aerr := readHistoryQuery(rawQuery)
-	if aerr != nil {
-		return nil, aerr
-	}
-	page, size, window := hq.page, hq.size, hq.window
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var all []storedTransfer
-	for _, t := range e.accountTransfers {
-		if (t.from.name != account && t.to.name != account) || !window.contains(t.createdMs) {
-			continue
-		}
-		// Late listing holds a share of transfers back as it does history
-		// records, counted from their creation.
-		if e.lateListing.Selects(t.id) && now.Before(time.UnixMilli(t.createdMs).Add(e.lateListing.Delay)) {
-			continue
-		}
-		all = append(all, t)
-	}
-	slices.SortFunc(all, func(x, y storedTransfer) int {
-		return cmp.Or(cmp.Compare(y.createdMs, x.createdMs), cmp.Compare(y.id, x.id))
-	})
-	total := e.listLength(EndpointTransferHistory, len(all))
-	from, to, served := e.pageRange(total, page, size)
-	rows := e.listRows(EndpointTransferHistory, len(all), from, to, func(i int) any {
-		return e.accountTransferRow(all[i], e.walletTime(all[i].createdMs))
-	})
-	return pageData{Rows: rows, Meta: e.meta(total, served, size)}, nil
-}
-
-// accountTransferRow is t with the fields of the docs example, created at
-// the time given.
-func (e *Exchange) accountTransferRow(t storedTransfer, created any) object {
-	side := func(p party) object {
-		p = e.resolved(p)
-		o := object{}
-		e.set(o, "applicationId", p.applicationID)
-		e.set(o, "accountName", p.accountName)
-		return o
-	}
-	o := object{}
-	e.set(o, "id", e.integer(t.id))
-	e.set(o, "token", t.token)
-	e.set(o, "amount", e.decimalField(t.amount))
-	e.set(o, "status", t.status)
-	e.set(o, "from", side(t.from))
-	e.set(o, "to", side(t.to))
-	e.set(o, "createdTime", created)
-	e.set(o, "updatedTime", e.walletTime(t.updatedMs))
-	return o
-}
-
-// unreadableAccountTransfer is a transfer out, id 900000001, 2, ...,
-// whose createdTime is not a time.
-func (e *Exchange) unreadableAccountTransfer(i int) any {
-	t := storedTransfer{id: 900_000_001 + int64(i), token: "USDT", amount: "1", status: "COMPLETED",
-		from: party{applicationID: "app-unreadable"}, to: party{applicationID: "app-elsewhere"}, updatedMs: e.now().UnixMilli()}
-	return e.accountTransferRow(t, "yesterday")
 }
 
 // demoAccountTransfers are transfers of "main": 250 USDT to "sub" half an

@@ -62,8 +62,9 @@ func TestCompletedTransfersWriteTheHistoryOfBothSides(t *testing.T) {
 	}
 	// Completing the transfer in from outside writes a's leg alone, once.
 	for range 2 {
-		if err := h.ex.PutAccountTransfer("a", AccountTransfer{ID: 12, Token: "BTC", Amount: "0.5", Direction: "in",
-			CounterpartyApplicationID: "app-x"}); err != nil {
+		if err := h.ex.Apply(Event{AccountTransfer: &Change[AccountTransfer]{Account: "a",
+			Row: AccountTransfer{ID: 12, Token: "BTC", Amount: "0.5", Direction: "in",
+				CounterpartyApplicationID: "app-x"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -55,20 +55,20 @@ func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.unreadable[endpoint] = n
+	e.s.UnreadableRows[endpoint] = n
 	return nil
 }
 
 // listLength is how many rows a list of n good rows of endpoint holds,
 // its unreadable rows included. The caller holds mu.
-func (e *Exchange) listLength(endpoint string, n int) int { return n + e.unreadable[endpoint] }
+func (e *Exchange) listLength(endpoint string, n int) int { return n + e.s.UnreadableRows[endpoint] }
 
 // listRows is the rows [from, to) of endpoint's list of n good rows, built
 // by good from their index, with its unreadable rows after the first good
 // row. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
 	ep, _ := routeNamed(endpoint)
-	bad, row := e.unreadable[endpoint], ep.unreadable
+	bad, row := e.s.UnreadableRows[endpoint], ep.unreadable
 	at := min(1, n)
 	out := make([]any, 0, to-from)
 	for i := from; i < to; i++ {

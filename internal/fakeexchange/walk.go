@@ -19,7 +19,7 @@ func (w *Walk) validate(field string) error {
 	if w.Every <= 0 {
 		return fieldErr(field+".every", "must be positive")
 	}
-	if err := validateDecimal(field+".step", w.Step); err != nil || w.Step == "" {
+	if !decimalText.MatchString(w.Step) {
 		return fieldErr(field+".step", "must be a decimal")
 	}
 	return nil

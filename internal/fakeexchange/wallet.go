@@ -2,8 +2,6 @@ package fakeexchange
 
 import (
 	"cmp"
-	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -16,228 +14,109 @@ const EndpointWallet = endpoint.Wallet
 // PathWalletHistory is the endpoint's path in the endpoint table.
 var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
 
-func init() {
-	addRoute(endpoint.Wallet, route{serve: (*Exchange).serveWalletHistory,
-		validateAccount: validateWalletAccount,
-		validateEvent:   validateWalletEvent,
-		seedAccount:     seedWalletAccount,
-		apply:           applyWalletEvent,
-		unreadable:      (*Exchange).unreadableTransfer,
-		demo:            demoWallet,
-	})
+func init() { addRoute(endpoint.Wallet, wallet.route()) }
+
+// wallet answers as captured live: a paged history, newest first (then by
+// id), times strings of seconds with a fraction (wallet_time_unit), meta
+// in snake_case (camel_case_wallet_meta), token, type, tokenSide and status
+// filters. An event adds a transfer or changes the one with its id; the
+// unreadable row, a withdrawal in flight with id unreadable-1, 2, ..., has
+// a createdTime that is not a time.
+var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers", event: "transfer",
+	change: replace, paged: true, filters: []string{"token", "type", "tokenSide", "status"},
+	history:  func(t Transfer) int64 { return t.CreatedTime },
+	scenario: func(_ *Scenario, a Account) []Transfer { return a.Transfers },
+	defaults: func(t Transfer) Transfer { t.Type = cmp.Or(t.Type, "BALANCE"); return t },
+	query: func(e *Exchange, _ string, q *historyQuery) *apiError {
+		if typ, ok := q.params["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
+			return errInvalidParam("invalid type: %q", typ)
+		}
+		if e.s.WalletIgnoresTimeFilter {
+			q.window = timeWindow{}
+		}
+		return nil
+	},
+	// The live wallet history spells its meta in snake_case.
+	meta: func(e *Exchange, total, page, size int) any {
+		return e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, page, size)
+	},
+	// A replacement keeps the creation time unless it sets one, and is
+	// updated then; a new transfer without a creation time is created then:
+	// a test appends a withdrawal row at runtime this way.
+	place: func(old *Transfer, t Transfer, at time.Time) Transfer {
+		if t.CreatedAgo != 0 {
+			t.CreatedTime, t.CreatedAgo = at.Add(-t.CreatedAgo).UnixMilli(), 0
+		}
+		if old != nil {
+			t.CreatedTime, t.UpdatedTime = cmp.Or(t.CreatedTime, old.CreatedTime), at.UnixMilli()
+		}
+		t.CreatedTime = cmp.Or(t.CreatedTime, at.UnixMilli())
+		return t
+	},
+	live: func(_ *Exchange, a *accountState, t Transfer, _, _ time.Time) Transfer {
+		t.externalID, t.applicationID = t.ID, "app-"+a.name
+		t.UpdatedTime = cmp.Or(t.UpdatedTime, t.CreatedTime)
+		t.FeeAmount = cmp.Or(t.FeeAmount, "0")
+		return t
+	},
+	unreadable: func(e *Exchange, i int) any {
+		t := Transfer{ID: "unreadable-" + strconv.Itoa(i+1), applicationID: "app-", Token: "USDT", Type: "BALANCE", Side: "WITHDRAW",
+			Amount: "1", FeeAmount: "0", Status: "PROCESSING"}
+		t.externalID = t.ID
+		return e.with(e.render(t), "createdTime", "yesterday")
+	},
+	demo: demoWallet,
 }
 
-// Transfer is one deposit or withdrawal of the wallet history endpoint.
+// Transfer is one deposit or withdrawal of the wallet history endpoint,
+// its fields in the order of the live answer.
 type Transfer struct {
-	ID string `yaml:"id"`
-	// Token is what the live exchange sends: a network-token id such as
-	// TRON_USDT (USDT on TRON), or a plain token.
-	Token string `yaml:"token"`
-	// Type is BALANCE (the default when empty: funds in or out of the
-	// account) or COLLATERAL (funds moved between portfolios).
-	Type string `yaml:"type"`
-	// Side is DEPOSIT or WITHDRAW.
-	Side   string `yaml:"side"`
-	Amount string `yaml:"amount"`
-	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED,
-	// or any other value, served as given.
-	Status string `yaml:"status"`
 	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
 	// places the transfer this long before New was called.
-	CreatedTime int64         `yaml:"created_time"`
-	CreatedAgo  time.Duration `yaml:"created_ago"`
+	CreatedTime int64 `yaml:"created_time" wire:"createdTime,wallet_time"`
 	// UpdatedTime is Unix milliseconds; 0 serves CreatedTime.
-	UpdatedTime int64  `yaml:"updated_time"`
-	FeeToken    string `yaml:"fee_token"`
-	FeeAmount   string `yaml:"fee_amount"`
+	UpdatedTime   int64  `yaml:"updated_time" wire:"updatedTime,wallet_time"`
+	ID            string `yaml:"id" wire:"id,key"`
+	externalID    string `wire:"externalId"`
+	applicationID string `wire:"applicationId"`
+	// Token is what the live exchange sends: a network-token id such as
+	// TRON_USDT (USDT on TRON), or a plain token.
+	Token string `yaml:"token" wire:"token,required"`
 	// Address is served as targetAddress: a withdrawal's destination, a
 	// deposit's own address. Tag is served as extra: the memo or
 	// destination tag of the chains that use one.
-	Address string `yaml:"address"`
-	Tag     string `yaml:"tag"`
+	Address string `yaml:"address" wire:"targetAddress,always"`
+	_       string `wire:"sourceAddress,always"` // "" in every answer seen
+	Tag     string `yaml:"tag" wire:"extra,always"`
+	// Type is BALANCE (the default when empty: funds in or out of the
+	// account) or COLLATERAL (funds moved between portfolios).
+	Type string `yaml:"type" wire:"type"`
+	// Side is DEPOSIT or WITHDRAW.
+	Side      string `yaml:"side" wire:"tokenSide"`
+	Amount    string `yaml:"amount" wire:"amount,decimal"`
+	_         string `wire:"txId,always"` // "" in every answer seen
+	FeeToken  string `yaml:"fee_token" wire:"feeToken,always"`
+	FeeAmount string `yaml:"fee_amount" wire:"feeAmount,decimal,always"`
+	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED,
+	// or any other value, served as given.
+	Status string `yaml:"status" wire:"status,required"`
+	// confirmingThreshold and confirmedNumber: null in every answer
+	// seen.
+	_          *bool         `wire:"confirmingThreshold,always"`
+	_          *bool         `wire:"confirmedNumber,always"`
+	CreatedAgo time.Duration `yaml:"created_ago"`
 }
 
-func (t Transfer) validate() error {
+func (t Transfer) check() error {
 	switch {
-	case t.ID == "":
-		return fieldErr("id", "must not be empty")
-	case t.Token == "":
-		return fieldErr("token", "must not be empty")
 	case t.Side != "DEPOSIT" && t.Side != "WITHDRAW":
 		return fieldErr("side", "must be DEPOSIT or WITHDRAW, got %q", t.Side)
-	case t.Status == "":
-		return fieldErr("status", "must not be empty")
-	case t.Type != "" && t.Type != "BALANCE" && t.Type != "COLLATERAL":
+	case t.Type != "BALANCE" && t.Type != "COLLATERAL":
 		return fieldErr("type", "must be BALANCE or COLLATERAL, got %q", t.Type)
 	case t.CreatedTime < 0 || t.CreatedAgo < 0:
 		return fieldErr("created_time", "must not be negative")
 	case t.CreatedTime != 0 && t.CreatedAgo != 0:
 		return fieldErr("created_ago", "set either created_time or created_ago")
-	}
-	if err := validateDecimal("amount", t.Amount); err != nil {
-		return err
-	}
-	return validateDecimal("fee_amount", t.FeeAmount)
-}
-
-// TransferEvent adds a transfer to an account, or replaces the one with its
-// id (a status change).
-type TransferEvent struct {
-	Account  string `yaml:"account"`
-	Transfer `yaml:",inline"`
-}
-
-// PutTransfer adds t to the account's wallet history, or replaces the
-// transfer with its id; a replacement keeps the creation time unless t
-// sets one, and is updated now. A new transfer without a creation time is
-// created now: a test appends a withdrawal row at runtime this way.
-func (e *Exchange) PutTransfer(account string, t Transfer) error {
-	if err := t.validate(); err != nil {
-		return fmt.Errorf("put transfer: %w", err)
-	}
-	now := e.now()
-	return e.withAccount("put transfer", account, func(a *accountState) error {
-		a.putTransfer(t, now, now)
-		return nil
-	})
-}
-
-// putTransfer stores t, its relative creation time taken from created.
-func (a *accountState) putTransfer(t Transfer, created, now time.Time) {
-	if t.CreatedAgo != 0 {
-		t.CreatedTime, t.CreatedAgo = created.Add(-t.CreatedAgo).UnixMilli(), 0
-	}
-	for i, old := range a.transfers {
-		if old.ID == t.ID {
-			if t.CreatedTime == 0 {
-				t.CreatedTime = old.CreatedTime
-			}
-			t.UpdatedTime = now.UnixMilli()
-			a.transfers[i] = t
-			return
-		}
-	}
-	if t.CreatedTime == 0 {
-		t.CreatedTime = now.UnixMilli()
-	}
-	a.transfers = append(a.transfers, t)
-}
-
-// serveWalletHistory answers as captured live: times strings of seconds
-// with a fraction (wallet_time_unit), meta in snake_case
-// (camel_case_wallet_meta).
-func (e *Exchange) serveWalletHistory(account, rawQuery string) (any, *apiError) {
-	hq, aerr := readHistoryQuery(rawQuery, "token", "type", "tokenSide", "status")
-	if aerr != nil {
-		return nil, aerr
-	}
-	q, page, size, window := hq.params, hq.page, hq.size, hq.window
-	if typ, ok := q["type"]; ok && typ != "BALANCE" && typ != "COLLATERAL" {
-		return nil, errInvalidParam("invalid type: %q", typ)
-	}
-	if e.walletIgnoresTime {
-		window = timeWindow{}
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var all []Transfer
-	for _, t := range e.accounts[account].transfers {
-		if !window.contains(t.CreatedTime) || (q["type"] != "" && t.typeOrBalance() != q["type"]) ||
-			(q["token"] != "" && t.Token != q["token"]) || (q["tokenSide"] != "" && t.Side != q["tokenSide"]) ||
-			(q["status"] != "" && t.Status != q["status"]) {
-			continue
-		}
-		all = append(all, t)
-	}
-	// Newest first, as the history endpoints serve.
-	slices.SortFunc(all, func(x, y Transfer) int {
-		return cmp.Or(cmp.Compare(y.CreatedTime, x.CreatedTime), cmp.Compare(y.ID, x.ID))
-	})
-	total := e.listLength(EndpointWallet, len(all))
-	from, to, served := e.pageRange(total, page, size)
-	rows := e.listRows(EndpointWallet, len(all), from, to, func(i int) any {
-		t := all[i]
-		return e.transferRow(account, t, e.walletTime(t.CreatedTime))
-	})
-	// The live wallet history spells its meta in snake_case.
-	return pageData{Rows: rows, Meta: e.metaSpelt(e.snakeMeta || !e.camelWalletMeta, total, served, size)}, nil
-}
-
-// transferRow is t with the fields and their order of the live answer,
-// created at the time given.
-func (e *Exchange) transferRow(account string, t Transfer, created any) object {
-	updated := t.UpdatedTime
-	if updated == 0 {
-		updated = t.CreatedTime
-	}
-	o := object{}
-	e.set(o, "createdTime", created)
-	e.set(o, "updatedTime", e.walletTime(updated))
-	e.set(o, "id", t.ID)
-	e.set(o, "externalId", t.ID)
-	e.set(o, "applicationId", "app-"+account)
-	e.set(o, "token", t.Token)
-	e.setAlways(o, "targetAddress", t.Address)
-	e.setAlways(o, "sourceAddress", "")
-	e.setAlways(o, "extra", t.Tag)
-	e.set(o, "type", t.typeOrBalance())
-	e.set(o, "tokenSide", t.Side)
-	e.set(o, "amount", e.decimalField(t.Amount))
-	e.setAlways(o, "txId", "")
-	e.setAlways(o, "feeToken", t.FeeToken)
-	e.setAlways(o, "feeAmount", e.decimalField(cmp.Or(t.FeeAmount, "0")))
-	e.set(o, "status", t.Status)
-	e.setAlways(o, "confirmingThreshold", nil)
-	e.setAlways(o, "confirmedNumber", nil)
-	return o
-}
-
-// unreadableTransfer is a withdrawal in flight, id unreadable-1, 2, ...,
-// whose createdTime is not a time.
-func (e *Exchange) unreadableTransfer(i int) any {
-	t := Transfer{ID: "unreadable-" + strconv.Itoa(i+1), Token: "USDT", Side: "WITHDRAW", Amount: "1", Status: "PROCESSING",
-		CreatedTime: e.now().UnixMilli()}
-	return e.transferRow("", t, "yesterday")
-}
-
-// typeOrBalance is the transfer's type, BALANCE when the scenario set none.
-func (t Transfer) typeOrBalance() string { return cmp.Or(t.Type, "BALANCE") }
-
-// validateWalletAccount checks an account's transfers: each valid, and no
-// id twice.
-func validateWalletAccount(_ *Scenario, a Account) error {
-	ids := map[string]bool{}
-	for i, t := range a.Transfers {
-		if err := t.validate(); err != nil {
-			return fmt.Errorf("transfers[%d].%w", i, err)
-		}
-		if ids[t.ID] {
-			return fieldErr(fmt.Sprintf("transfers[%d].id", i), "duplicate id %q", t.ID)
-		}
-		ids[t.ID] = true
-	}
-	return nil
-}
-
-func validateWalletEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if t := ev.Transfer; t != nil {
-		return validateEventAccount("transfer", t.Account, accounts, t.validate())
-	}
-	return nil
-}
-
-// seedWalletAccount stores the account's transfers, created_ago counted
-// from created.
-func seedWalletAccount(_ *Exchange, st *accountState, a Account, created time.Time) error {
-	for _, t := range a.Transfers {
-		st.putTransfer(t, created, created)
-	}
-	return nil
-}
-
-func applyWalletEvent(e *Exchange, ev Event) error {
-	if t := ev.Transfer; t != nil {
-		return e.PutTransfer(t.Account, t.Transfer)
 	}
 	return nil
 }

@@ -61,7 +61,8 @@ func TestWalletHistoryNewestFirstPagedAndFiltered(t *testing.T) {
 	wantError(t, h.get(PathWalletHistory, "side=WITHDRAW", "a1"), http.StatusBadRequest, "-1004")
 
 	// A status change keeps the creation time and updates the row.
-	if err := h.ex.PutTransfer("a", Transfer{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "COMPLETED"}); err != nil {
+	if err := h.ex.Apply(Event{Transfer: &Change[Transfer]{Account: "a",
+		Row: Transfer{ID: "w1", Token: "USDT", Side: "WITHDRAW", Amount: "500", Status: "COMPLETED"}}}); err != nil {
 		t.Fatal(err)
 	}
 	rows = rowsOf(t, wantOK(t, h.get(PathWalletHistory, "type=BALANCE", "a1")))
@@ -91,8 +92,9 @@ func TestWalletHistoryModes(t *testing.T) {
 				address = "target_address"
 			}
 			// Appended at runtime: created now, served newest first.
-			if err := h.ex.PutTransfer("a", Transfer{ID: "w9", Token: "ETH_USDT", Side: "WITHDRAW", Amount: "9", Status: "NEW",
-				Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"}); err != nil {
+			if err := h.ex.Apply(Event{Transfer: &Change[Transfer]{Account: "a",
+				Row: Transfer{ID: "w9", Token: "ETH_USDT", Side: "WITHDRAW", Amount: "9", Status: "NEW",
+					Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"}}}); err != nil {
 				t.Fatal(err)
 			}
 			rows := rowsOf(t, wantOK(t, h.get(PathWalletHistory, "type=BALANCE", "a1")))

@@ -2,17 +2,16 @@ package fakeexchange
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/shopspring/decimal"
 )
 
-// A row type of a single-answer endpoint says how each field is sent with a
+// A row type of an endpoint (rowsEndpoint) says how each field is sent with a
 // wire tag, `wire:"camelName,kind,options"`, so that one renderer serves
 // every reading of the API (snake_case bodies, numbers as strings or JSON
 // numbers, time units) and one validator and one patch serve every row.
@@ -25,9 +24,10 @@ import (
 // time unit of wallet and of token history rows).
 //
 // Options: key (part of the row's identity: must not be empty), required
-// (must not be empty), always (sent when empty: text "" and integers 0 are
-// otherwise left out), snake=NAME (its name in snake_case bodies, when not
-// the camelCase name's).
+// (must not be empty), always (sent when empty: text "", integers 0 and
+// nil pointers, as null, are otherwise left out), snake=NAME (its name in
+// snake_case bodies, when not the camelCase name's). A struct field is sent
+// as an object of its own wire fields, a slice as it is (nil left out).
 type wireField struct {
 	index                 int
 	name, snake, yaml     string
@@ -106,7 +106,7 @@ func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	if s, ok := v.(string); ok && s == "" {
 		return o
 	}
-	if e.snakeBodies {
+	if e.s.SnakeCaseBodies {
 		camel = snakeCase(camel)
 	}
 	return append(o, wireValue{camel, v})
@@ -125,8 +125,9 @@ func without(o wireObject, camel string) wireObject {
 
 // render is a row as the exchange sends it, field by field in the row
 // type's order; empty fields are left out unless tagged always.
-func (e *Exchange) render(row any) wireObject {
-	v := reflect.ValueOf(row)
+func (e *Exchange) render(row any) wireObject { return e.renderValue(reflect.ValueOf(row)) }
+
+func (e *Exchange) renderValue(v reflect.Value) wireObject {
 	o := wireObject{}
 	for _, f := range wireFieldsOf(v.Type()) {
 		val, ok := e.wireValueOf(f, v.Field(f.index))
@@ -134,7 +135,7 @@ func (e *Exchange) render(row any) wireObject {
 			continue
 		}
 		name := f.name
-		if e.snakeBodies {
+		if e.s.SnakeCaseBodies {
 			name = f.snake
 		}
 		o = append(o, wireValue{name, val})
@@ -148,10 +149,14 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	switch v.Kind() {
 	case reflect.Pointer: // *bool
 		if v.IsNil() {
-			return nil, false
+			return nil, f.always
 		}
 		b := v.Elem().Bool()
 		return e.flag(&b), true
+	case reflect.Struct:
+		return e.renderValue(v), true
+	case reflect.Slice:
+		return v.Interface(), !v.IsNil()
 	case reflect.Int, reflect.Int64:
 		n := v.Int()
 		if n == 0 && !f.always {
@@ -194,11 +199,11 @@ func (e *Exchange) flag(b *bool) any {
 		n, word = "1", "true"
 	}
 	switch {
-	case e.allStrings && e.snakeBodies:
+	case e.s.NumbersAsStrings && e.s.SnakeCaseBodies:
 		return n
-	case e.allStrings:
+	case e.s.NumbersAsStrings:
 		return word
-	case e.snakeBodies || e.numbersAsJSON:
+	case e.s.SnakeCaseBodies || e.s.NumbersAsJSONNumbers:
 		return json.Number(n)
 	}
 	return *b
@@ -235,16 +240,36 @@ func validateRowKey(row any) error {
 	return nil
 }
 
-// rowKeyParts are the values of the row's key fields, in order.
-func rowKeyParts(row any) []string {
-	v := reflect.ValueOf(row)
-	var parts []string
-	for _, f := range wireFieldsOf(v.Type()) {
-		if f.key {
-			parts = append(parts, fmt.Sprint(v.Field(f.index).Interface()))
+// compareKeys orders rows of one type by their key fields, in order:
+// numbers as numbers, text as text.
+func compareKeys(x, y any) int {
+	vx, vy := reflect.ValueOf(x), reflect.ValueOf(y)
+	for _, f := range wireFieldsOf(vx.Type()) {
+		a, b := vx.Field(f.index), vy.Field(f.index)
+		switch {
+		case !f.key:
+		case a.CanInt():
+			if c := cmp.Compare(a.Int(), b.Int()); c != 0 {
+				return c
+			}
+		default:
+			if c := cmp.Compare(a.String(), b.String()); c != 0 {
+				return c
+			}
 		}
 	}
-	return parts
+	return 0
+}
+
+// rowID is the row's id, its first integer key field.
+func rowID(row any) int64 {
+	v := reflect.ValueOf(row)
+	for _, f := range wireFieldsOf(v.Type()) {
+		if f.key && v.Field(f.index).CanInt() {
+			return v.Field(f.index).Int()
+		}
+	}
+	return 0
 }
 
 // rowKey is the row's identity for messages: each key field's value after
@@ -276,15 +301,4 @@ func patchRow[R any](dst *R, src R) {
 		}
 		d.Field(i).Set(f)
 	}
-}
-
-// validateDecimal accepts empty text (the field is left out) or a decimal.
-func validateDecimal(field, text string) error {
-	if text == "" {
-		return nil
-	}
-	if _, err := decimal.NewFromString(text); err != nil {
-		return fieldErr(field, "not a decimal: %q", text)
-	}
-	return nil
 }
