@@ -51,6 +51,10 @@ type historyAccount struct {
 
 	// restored is the saved state until judged (see judge).
 	restored *restoredState
+	// resume is set until the first poll of a ledger that was counting
+	// before (restored from the state file, or handed over by a reload):
+	// that poll reads only what came after its newest record.
+	resume bool
 	// unsaved is set while records counted are not yet saved, so not yet
 	// published.
 	unsaved bool
@@ -72,6 +76,7 @@ func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, resto
 	a := &historyAccount{name: name, api: api, opts: opts, l: l, live: newLiveLedger(l), logger: logger,
 		pageSize: client.MaxPageSize, save: opts.save, restored: restored,
 		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
+	_, a.resume = l.Newest()
 	a.show(l.Snapshot())
 	return a
 }
@@ -94,10 +99,37 @@ func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, er
 			return leftOut{}, err
 		}
 	}
-	if err := a.pollWindow(ctx, src); err != nil {
+	poll := a.pollWindow
+	if a.resume {
+		poll = a.pollResumed
+	}
+	if err := poll(ctx, src); err != nil {
 		return leftOut{}, err
 	}
 	return leftOut{skipped: len(a.leftOut)}, nil
+}
+
+// pollResumed is the first poll of a ledger that was counting before a
+// restart or a reload: it reads what came after the newest record the
+// ledger holds, which is what arrived while no exporter read, and leaves
+// the cursor where it is. The window behind it, which the ledger read
+// before, is read again by the next poll, records listed late included:
+// a restart is ready after the pages of its downtime, not after the whole
+// overlap at the pace of the budget.
+func (a *historyAccount) pollResumed(ctx context.Context, src historySource) error {
+	newest, ok := a.l.Newest()
+	if !ok {
+		return a.pollWindow(ctx, src)
+	}
+	now, _ := src.now()
+	start := max(a.l.Start(), newest)
+	rd, err := a.readWindow(ctx, src, start, max(now, start), false)
+	defer a.saveThenPublish(err == nil)
+	if err != nil {
+		return err
+	}
+	a.resume = false
+	return a.rowErrors(rd)
 }
 
 // pollWindow is poll but for what it left out.

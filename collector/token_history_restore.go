@@ -42,6 +42,7 @@ func (a *historyAccount) judge(ctx context.Context, src historySource) error {
 	a.note(level.Warn, "saved token history state of the account is impossible: set aside, its counters start from zero",
 		"set_aside_as", aside, "err", errors.Join(cerr, err))
 	a.l = rs.fresh(nowMs)
+	a.resume = false
 	a.live.replace(a.l)
 	a.publish()
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,64 @@ func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
 	fresh.ObserveBalances(ledger.Holdings{TimeMs: startMs + 2, Tokens: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(2)}})
 	if got := ll.ReconcileGeneration(); got <= mid {
 		t.Errorf("generation after the new ledger's baseline = %d, want more than %d", got, mid)
+	}
+}
+
+// The first poll after a restart reads only what came after the newest
+// record the state holds, and leaves the cursor: the next poll reads the
+// whole window again and counts a record listed late behind the newest one,
+// and nothing is counted twice.
+func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.T) {
+	r := newRig(t, &fakeexchange.Scenario{})
+	r.add(t, hrec(1, 10*time.Minute, "USDT", "DEPOSIT", "1"), hrec(2, 4*time.Minute, "USDT", "DEPOSIT", "2"))
+	cursor, newest := historyNow.Add(-9*time.Minute).UnixMilli(), historyNow.Add(-4*time.Minute).UnixMilli()
+	horizon := historyNow.Add(-time.Hour).UnixMilli()
+	st := ledger.State{Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &horizon, LastRecordMs: &newest,
+		Seen: []ledger.SeenRecord{{ID: 1, TimestampMs: historyNow.Add(-10 * time.Minute).UnixMilli(), Token: "USDT", Type: "DEPOSIT"},
+			{ID: 2, TimestampMs: newest, Token: "USDT", Type: "DEPOSIT"}},
+		Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 2, Inflow: "3", Outflow: "0"}}}
+	path := filepath.Join(t.TempDir(), "state.json")
+	b, err := encodeState(map[string]ledger.State{"main": st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store, err := openState(path, historyNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// While the exporter was down: a new record, and one listed late
+	// behind the newest record counted.
+	r.add(t, hrec(3, time.Minute, "USDT", "DEPOSIT", "4"), hrec(4, 6*time.Minute, "USDT", "DEPOSIT", "8"))
+	cfg := r.config()
+	cfg.Public, cfg.State, cfg.Collectors, cfg.HistoryOverlap = nil, store, map[string]bool{}, 5*time.Minute
+	for _, ep := range endpoint.All {
+		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
+	}
+	e := newExporter(t, cfg)
+	inflow := func() decimal.Decimal {
+		totals := e.ledgers["main"].Load().Snapshot().Totals
+		if len(totals) != 1 {
+			t.Fatalf("totals %v, want one", totals)
+		}
+		return totals[0].Inflow
+	}
+
+	e.pollers[0].pollOnce(context.Background())
+	q := r.requests(client.EndpointTokenHistory)
+	if len(q) != 1 || query(t, q[0], "startTime") != strconv.FormatInt(newest, 10) {
+		t.Errorf("the first poll's requests %v, want one from the newest record counted, %d", q, newest)
+	}
+	if got := inflow(); !got.Equal(dec("7")) {
+		t.Errorf("inflow after the first poll %s, want 7 (3 saved, 4 new)", got)
+	}
+	e.pollers[0].pollOnce(context.Background())
+	if q := r.requests(client.EndpointTokenHistory); len(q) < 2 || query(t, q[1], "startTime") != strconv.FormatInt(cursor, 10) {
+		t.Errorf("the second poll's requests %v, want one from the saved cursor %d", q, cursor)
+	}
+	if got := inflow(); !got.Equal(dec("15")) {
+		t.Errorf("inflow after the second poll %s, want 15 (3 saved, 4 new, 8 listed late)", got)
 	}
 }

@@ -198,7 +198,7 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 	var readiness []*startReadiness
 	start := func() *exportertest.Process {
 		p := exportertest.Start(t, defaultSecrets, append([]string{"--woox.api-url=" + url, "--config.file=" + cfg,
-			"--api.rate-limit=10/6s", "--token-history.overlap=1m", "--token-history.lookback=2h", "--token-history.state-file=" + state},
+			"--api.rate-limit=10/6s", "--token-history.lookback=2h", "--token-history.state-file=" + state},
 			exportertest.IntervalFlags(2*time.Second)...)...)
 		watch.current.Store(p)
 		readiness = append(readiness, timeReadiness(p, len(readiness) > 0 && slices.ContainsFunc(readiness, (*startReadiness).wasReady)))

@@ -174,6 +174,14 @@ func (l *Ledger) Window(nowMs int64) (start, end int64) {
 	return l.start, max(nowMs, l.start)
 }
 
+// Newest is the timestamp of the newest record counted, in Unix ms; ok is
+// false before any.
+func (l *Ledger) Newest() (ms int64, ok bool) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.newest, l.hasNew
+}
+
 // Start is the cursor: the start of the next query window, in Unix ms.
 func (l *Ledger) Start() int64 {
 	l.mu.RLock()
