@@ -28,7 +28,7 @@ func addAnswerSeeds(f *testing.F) {
 }
 
 func decodeAnswer(t *testing.T, body []byte, decode func(json.RawMessage) error) {
-	var env envelope
+	var env rawEnvelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		return
 	}
@@ -350,11 +350,14 @@ func FuzzDecodeSystemInfo(f *testing.F) {
 func FuzzServerTime(f *testing.F) {
 	addAnswerSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var env envelope
+		var env rawEnvelope
 		if json.Unmarshal(body, &env) != nil {
 			return
 		}
-		got := env.serverTimeMs()
+		got, err := serverTimeOf(body)
+		if err != nil {
+			t.Fatalf("envelope refused: %v", err)
+		}
 		want, ok := timeOracle(t, env.Timestamp)
 		if !ok {
 			want = 0

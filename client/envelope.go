@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
 )
 
 // PageMeta is the pagination block of list answers.
@@ -20,71 +24,125 @@ type envelope struct {
 	Code    flexInt `json:"code"`
 	Message string  `json:"message"`
 	// Timestamp is read apart (serverTimeMs): an unreadable server time
-	// must not cost the answer it came with.
-	Timestamp json.RawMessage `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
+	// must not cost the answer it came with. Data is read by the decoders.
+	Timestamp *fastjson.Value `json:"-"`
+	Data      *fastjson.Value `json:"-"`
 }
 
-// decodeEnvelope reads an answer's envelope as json.Unmarshal does, but
-// leaves its data and timestamp as slices of body: they are read once more
-// by the decoders, not copied. An envelope that is not the plain case (a
-// name in another case, a value of a wrong type) goes through
-// json.Unmarshal, which words the error.
-func decodeEnvelope(body []byte) (envelope, error) {
+// parsers read the answers: a parser keeps its memory for the next one.
+var parsers fastjson.ParserPool
+
+// parseJSON parses b and hands its value to read; the value and all it
+// holds live only as long as the call. What encoding/json refuses is
+// refused with encoding/json's error.
+func parseJSON(b []byte, read func(*fastjson.Value) error) error {
+	p := parsers.Get()
+	defer parsers.Put(p)
+	v, err := p.ParseBytes(b)
+	if err == nil {
+		// The parser passes malformed numbers and strings; its depth
+		// limit keeps the validator's recursion short.
+		err = fastjson.ValidateBytes(b)
+	}
+	if err != nil {
+		if jerr := json.Unmarshal(b, new(json.RawMessage)); jerr != nil {
+			return jerr
+		}
+		return fmt.Errorf("JSON nested deeper than %d levels", fastjson.MaxDepth)
+	}
+	return read(v)
+}
+
+// decodeEnvelope reads the envelope of an answer as json.Unmarshal does,
+// with its error, and hands it to read; its data and timestamp are values
+// of the parsed answer.
+func decodeEnvelope(body []byte, read func(envelope, error) error) error {
+	called := false
+	err := parseJSON(body, func(root *fastjson.Value) error {
+		called = true
+		env, err := readEnvelope(body, root)
+		return read(env, err)
+	})
+	if !called {
+		return read(envelope{}, err)
+	}
+	return err
+}
+
+func readEnvelope(body []byte, root *fastjson.Value) (envelope, error) {
 	var env envelope
-	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' && json.Valid(body) && env.readMembers(body[i:]) {
+	ok := true
+	switch root.Type() {
+	case fastjson.TypeNull:
+	case fastjson.TypeObject:
+		root.GetObject().Visit(func(name []byte, v *fastjson.Value) {
+			ok = ok && env.member(string(name), v)
+		})
+	default:
+		ok = false
+	}
+	if ok {
 		return env, nil
 	}
-	env = envelope{}
-	err := json.Unmarshal(body, &env)
-	return env, err
+	// A value of a wrong type: encoding/json words the error.
+	if err := json.Unmarshal(body, new(envelope)); err != nil {
+		return envelope{}, err
+	}
+	return envelope{}, errors.New("unreadable envelope")
 }
 
-// readMembers reads the members of the valid JSON object obj, each as
-// encoding/json does, in order; false when one needs encoding/json.
-func (e *envelope) readMembers(obj []byte) bool {
-	ok := true
-	objectMembers(obj, func(name, v []byte) {
-		ok = ok && e.member(name, v)
-	})
-	return ok
-}
-
-func (e *envelope) member(name, v []byte) bool {
-	switch string(name) {
-	case "success":
-		switch string(v) {
-		case "true", "false":
-			b := v[0] == 't'
+// member reads one member of the envelope, its name matched as
+// encoding/json matches it; false when its value has a wrong type.
+func (e *envelope) member(name string, v *fastjson.Value) bool {
+	switch {
+	case strings.EqualFold(name, "success"):
+		switch v.Type() {
+		case fastjson.TypeTrue, fastjson.TypeFalse:
+			b := v.Type() == fastjson.TypeTrue
 			e.Success = &b
-		case "null":
+		case fastjson.TypeNull:
 			e.Success = nil
 		default:
 			return false
 		}
-	case "code":
-		return e.Code.UnmarshalJSON(v) == nil
-	case "message":
-		switch {
-		case v[0] == '"':
-			e.Message = string(unquoteKey(v))
-		case string(v) != "null":
+	case strings.EqualFold(name, "code"):
+		var text [32]byte
+		return e.Code.UnmarshalJSON(v.MarshalTo(text[:0])) == nil
+	case strings.EqualFold(name, "message"):
+		switch v.Type() {
+		case fastjson.TypeString:
+			e.Message = unquote(v.MarshalTo(nil))
+		case fastjson.TypeNull:
+		default:
 			return false
 		}
-	case "timestamp":
+	case strings.EqualFold(name, "timestamp"):
 		e.Timestamp = v
-	case "data":
+	case strings.EqualFold(name, "data"):
 		e.Data = v
-	default:
-		return !foldsTo(name, "success", "code", "message", "timestamp", "data")
 	}
 	return true
+}
+
+// unquote is the valid JSON string q as encoding/json reads it (escapes,
+// invalid UTF-8 replaced), without a call to it for a plain string.
+func unquote(q []byte) string {
+	if inner := q[1 : len(q)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(q, &s)
+	return s
 }
 
 // serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
 // absent or unreadable.
 func (e *envelope) serverTimeMs() int64 {
-	b, present, err := fieldBytes(e.Timestamp)
+	if e.Timestamp == nil {
+		return 0
+	}
+	var text [32]byte
+	b, present, err := fieldBytes(e.Timestamp.MarshalTo(text[:0]))
 	if err != nil || !present {
 		return 0
 	}
@@ -95,6 +153,25 @@ func (e *envelope) serverTimeMs() int64 {
 	return ms
 }
 
+// decodeData is json.Unmarshal of raw, an answer's data, into v.
+func decodeData(raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("decode data: %w", err)
+	}
+	return nil
+}
+
+// errNoData is an answer whose data is absent or null.
+var errNoData = errors.New("answer has no data")
+
+// readData hands data, an answer's data, to read, unless absent or null.
+func readData(data *fastjson.Value, read func(*fastjson.Value) error) error {
+	if data == nil || data.Type() == fastjson.TypeNull {
+		return errNoData
+	}
+	return read(data)
+}
+
 // pageMeta accepts both spellings seen in the wild.
 type pageMeta struct {
 	Total               flexInt `json:"total"`
@@ -102,42 +179,6 @@ type pageMeta struct {
 	RecordsPerPageSnake flexInt `json:"records_per_page"`
 	CurrentPage         flexInt `json:"currentPage"`
 	CurrentPageSnake    flexInt `json:"current_page"`
-}
-
-// decode is json.Unmarshal of raw, valid JSON, into m, read member by
-// member in the plain case.
-func (m *pageMeta) decode(raw []byte) error {
-	if raw[0] == '{' && m.readMembers(raw) {
-		return nil
-	}
-	*m = pageMeta{}
-	return json.Unmarshal(raw, m)
-}
-
-// readMembers reads the members of the valid JSON object obj as
-// encoding/json does; false when one needs encoding/json.
-func (m *pageMeta) readMembers(obj []byte) bool {
-	ok := true
-	objectMembers(obj, func(name, v []byte) {
-		var n *flexInt
-		switch string(name) {
-		case "total":
-			n = &m.Total
-		case "recordsPerPage":
-			n = &m.RecordsPerPage
-		case "records_per_page":
-			n = &m.RecordsPerPageSnake
-		case "currentPage":
-			n = &m.CurrentPage
-		case "current_page":
-			n = &m.CurrentPageSnake
-		default:
-			ok = ok && !foldsTo(name, "total", "recordsPerPage", "records_per_page", "currentPage", "current_page")
-			return
-		}
-		ok = ok && n.UnmarshalJSON(v) == nil
-	})
-	return ok
 }
 
 func (m *pageMeta) toMeta() PageMeta {
@@ -151,42 +192,26 @@ func (m *pageMeta) toMeta() PageMeta {
 	return out
 }
 
-func decodeData(data json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return errors.New("answer has no data")
+// readMeta reads a pagination block as json.Unmarshal reads it; nil when
+// absent or null. what names the answer in errors.
+func readMeta(v *fastjson.Value, what string) (*PageMeta, error) {
+	if v == nil || v.Type() == fastjson.TypeNull {
+		return nil, nil
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("decode data: %w", err)
+	var pm pageMeta
+	if err := json.Unmarshal(v.MarshalTo(nil), &pm); err != nil {
+		return nil, fmt.Errorf("%s: meta: %w", what, err)
 	}
-	return nil
-}
-
-// checkData is decodeData's checks without a copy of the data.
-func checkData(data json.RawMessage) error {
-	if json.Valid(data) && !isNull(data) {
-		return nil
-	}
-	return decodeData(data, new(json.RawMessage))
-}
-
-func metaOf(m *pageMeta) *PageMeta {
-	if m == nil {
-		return nil
-	}
-	out := m.toMeta()
-	return &out
+	out := pm.toMeta()
+	return &out, nil
 }
 
 // meta reads the pagination block beside a list's rows; nil when absent.
 // what names the answer in errors.
 func (f fields) meta(what string) (*PageMeta, error) {
 	m := f.get("meta")
-	if isNull(m) {
+	if m == nil {
 		return nil, nil
 	}
-	var pm pageMeta
-	if err := pm.decode(m); err != nil {
-		return nil, fmt.Errorf("%s: meta: %w", what, err)
-	}
-	return metaOf(&pm), nil
+	return readMeta(m.value, what)
 }

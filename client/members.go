@@ -2,74 +2,93 @@ package client
 
 import (
 	"bytes"
-	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
 )
 
-// member is one field of an object read by decodeFields: its name as sent
-// (unquoted) and its value, both slices of the object unless the name had
-// escapes, and the hash of the name's fieldKey.
+// member is one field of an object read by readFields: its name as sent
+// (unescaped), the hash of the name's fieldKey, its value and, for a
+// string, number, boolean or null, the value's text as sent.
 type member struct {
 	name  []byte
 	key   uint64
-	value json.RawMessage
+	value *fastjson.Value
+	text  []byte
 }
 
 // maxScanned is the most members an object is searched one by one for a
 // name seen before: beyond, an index keeps a huge object linear.
 const maxScanned = 32
 
-// addMember adds the member name: v to f; a name of the same fieldKey seen
+// add adds the member name: v to f; a name of the same fieldKey seen
 // before is replaced, keeping its place. Two spellings of one field with
 // different values make a disagreeError.
-func (f fields) addMember(index map[string]int, name, v []byte) (fields, map[string]int, error) {
-	key := keyHash(name)
+func (f *fields) add(index map[string]int, name []byte, v *fastjson.Value) (map[string]int, error) {
+	if !utf8.Valid(name) {
+		name = []byte(string([]rune(string(name)))) // as encoding/json reads it
+	}
+	m := member{name: name, key: keyHash(name), value: v}
+	if t := v.Type(); t != fastjson.TypeObject && t != fastjson.TypeArray {
+		start := len(f.texts)
+		f.texts = v.MarshalTo(f.texts)
+		m.text = f.texts[start:len(f.texts):len(f.texts)]
+	}
 	i := -1
 	if index != nil {
 		if j, ok := index[fieldKey(string(name))]; ok {
 			i = j
 		}
 	} else {
-		i = indexOf(f, key, name)
+		i = indexOf(f.members, m.key, name)
 	}
 	if i < 0 {
-		f = append(f, member{name: name, key: key, value: v})
+		f.members = append(f.members, m)
 		switch {
 		case index != nil:
-			index[fieldKey(string(name))] = len(f) - 1
-		case len(f) > maxScanned:
-			index = make(map[string]int, 2*len(f))
-			for j, m := range f {
+			index[fieldKey(string(name))] = len(f.members) - 1
+		case len(f.members) > maxScanned:
+			index = make(map[string]int, 2*len(f.members))
+			for j, m := range f.members {
 				index[fieldKey(string(m.name))] = j
 			}
 		}
-		return f, index, nil
+		return index, nil
 	}
-	m := &f[i]
+	old := &f.members[i]
 	var err error
 	// The same name twice: the last one counts, as encoding/json has it.
-	if !bytes.Equal(m.name, name) && !bytes.Equal(m.value, v) {
-		a, b := string(m.name), string(name)
+	if !bytes.Equal(old.name, name) && !bytes.Equal(old.raw(), m.raw()) {
+		a, b := string(old.name), string(name)
 		if b < a {
 			a, b = b, a
 		}
 		err = &disagreeError{a, b}
 	}
-	m.name, m.value = name, v
-	return f, index, err
+	*old = m
+	return index, err
 }
 
-// get is the value of the field name, in any spelling; nil when absent.
-func (f fields) get(name string) json.RawMessage {
-	if i := indexOf(f, keyHash(name), name); i >= 0 {
-		return f[i].value
+// raw is the member's value as sent, without the spaces between its
+// tokens.
+func (m *member) raw() []byte {
+	if m.text != nil {
+		return m.text
+	}
+	return m.value.MarshalTo(nil)
+}
+
+// get is the field name, in any spelling; nil when absent.
+func (f fields) get(name string) *member {
+	if i := indexOf(f.members, keyHash(name), name); i >= 0 {
+		return &f.members[i]
 	}
 	return nil
 }
 
 // indexOf is the place in f of the member whose fieldKey is name's (key is
 // its hash), -1 when none.
-func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
+func indexOf[T ~string | ~[]byte](f []member, key uint64, name T) int {
 	for i := range f {
 		if f[i].key == key && sameKey(f[i].name, name) {
 			return i

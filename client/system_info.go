@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/valyala/fastjson"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
@@ -54,8 +55,8 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 	}
 	var info SystemInfo
 	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			info, err = decodeSystemInfo(data)
+		decode: func(data *fastjson.Value, _ int64) (err error) {
+			info, err = readSystemInfo(data)
 			return err
 		}})
 	return info, err
@@ -71,9 +72,9 @@ type systemInfoData struct {
 	EstimatedEndTimeSnake json.RawMessage `json:"estimated_end_time"`
 }
 
-func decodeSystemInfo(data json.RawMessage) (SystemInfo, error) {
+func readSystemInfo(data *fastjson.Value) (SystemInfo, error) {
 	var d systemInfoData
-	if err := decodeData(data, &d); err != nil {
+	if err := decodeData(data.MarshalTo(nil), &d); err != nil {
 		return SystemInfo{}, err
 	}
 	if !d.Status.set {

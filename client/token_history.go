@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -52,8 +53,8 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
 		name: "token history", endpoint: EndpointTokenHistory, path: PathTokenHistory, params: params, size: size,
-		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
-			p, err := decodeHistory(data)
+		decode: func(data *fastjson.Value, serverTimeMs int64, _ int) (HistoryPage, error) {
+			p, err := readHistory(data)
 			p.ServerTimeMs = serverTimeMs
 			return p, err
 		},
@@ -185,20 +186,28 @@ type historyFields struct {
 // characters when valid, and a longer one must not make the key unbounded.
 const maxIDText = 100
 
-// decodeHistory decodes one page of GET /v3/asset/token/history. Rows that
+// readHistory decodes one page of GET /v3/asset/token/history. Rows that
 // cannot be read become MalformedRows; only data that is not an object with
 // a rows array fails the page.
-func decodeHistory(data json.RawMessage) (HistoryPage, error) {
-	d, err := readHistoryData(data)
+func readHistory(data *fastjson.Value) (HistoryPage, error) {
+	rows, meta, err := readHistoryData(data)
 	if err != nil {
 		return HistoryPage{}, err
 	}
-	p := HistoryPage{Records: make([]HistoryRecord, 0, len(d.Rows))}
-	if m := metaOf(d.Meta); m != nil {
-		p.Meta = *m
+	p := HistoryPage{Records: make([]HistoryRecord, 0, len(rows))}
+	if meta != nil {
+		p.Meta = *meta
 	}
-	for _, raw := range d.Rows {
-		rec, bad := decodeHistoryRow(raw)
+	var buf []byte
+	for _, row := range rows {
+		// The row as sent, taken before its fields are read, names a
+		// malformed row.
+		buf = row.MarshalTo(buf[:0])
+		n := len(buf)
+		var f historyFields
+		var isObject bool
+		f, buf, isObject = readHistoryFields(row, buf)
+		rec, bad := decodeHistoryRow(buf[:n], f, isObject)
 		if bad != nil {
 			p.Malformed = append(p.Malformed, *bad)
 			continue
@@ -211,13 +220,9 @@ func decodeHistory(data json.RawMessage) (HistoryPage, error) {
 // decodeHistoryRow reads one row. A record without id, timestamp or amount
 // cannot be counted exactly once, so each is required; type and token are
 // not, as before.
-func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
-	f, ok := readHistoryFields(raw)
-	if !ok {
-		f = historyFields{}
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
-		}
+func decodeHistoryRow(raw []byte, f historyFields, isObject bool) (HistoryRecord, *MalformedRow) {
+	if !isObject {
+		return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
 	}
 	var rec HistoryRecord
 	var problems []string
