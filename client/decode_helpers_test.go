@@ -30,9 +30,6 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 	return viaJSON(data, readAccountInfo)
 }
 func decodeBalances(data json.RawMessage) (list[Balance], error) { return viaJSON(data, readBalances) }
-func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
-	return viaJSON(data, readFundingFees)
-}
 func decodePositions(data json.RawMessage) (list[Position], error) {
 	return viaJSON(data, readPositions)
 }

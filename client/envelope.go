@@ -29,6 +29,12 @@ type envelope struct {
 	Data      *fastjson.Value `json:"-"`
 }
 
+// jsonNull, jsonTrue and jsonFalse are the values fastjson gives for
+// null, true and false, one each: comparing to them tells a value's type
+// without Type, which unescapes a string in place (its text is then no
+// longer as sent, which the readers need).
+var jsonNull, jsonTrue, jsonFalse = fastjson.MustParse("null"), fastjson.MustParse("true"), fastjson.MustParse("false")
+
 // parsers read the answers: a parser keeps its memory for the next one.
 var parsers fastjson.ParserPool
 
@@ -71,16 +77,10 @@ func decodeEnvelope(body []byte, read func(envelope, error) error) error {
 
 func readEnvelope(body []byte, root *fastjson.Value) (envelope, error) {
 	var env envelope
-	ok := true
-	switch root.Type() {
-	case fastjson.TypeNull:
-	case fastjson.TypeObject:
-		root.GetObject().Visit(func(name []byte, v *fastjson.Value) {
-			ok = ok && env.member(string(name), v)
-		})
-	default:
-		ok = false
-	}
+	ok := root == jsonNull || root.GetObject() != nil
+	root.GetObject().Visit(func(name []byte, v *fastjson.Value) {
+		ok = ok && env.member(string(name), v)
+	})
 	if ok {
 		return env, nil
 	}
@@ -96,26 +96,23 @@ func readEnvelope(body []byte, root *fastjson.Value) (envelope, error) {
 func (e *envelope) member(name string, v *fastjson.Value) bool {
 	switch {
 	case strings.EqualFold(name, "success"):
-		switch v.Type() {
-		case fastjson.TypeTrue, fastjson.TypeFalse:
-			b := v.Type() == fastjson.TypeTrue
+		switch v {
+		case jsonTrue, jsonFalse:
+			b := v == jsonTrue
 			e.Success = &b
-		case fastjson.TypeNull:
+		case jsonNull:
 			e.Success = nil
 		default:
 			return false
 		}
 	case strings.EqualFold(name, "code"):
-		var text [32]byte
-		return e.Code.UnmarshalJSON(v.MarshalTo(text[:0])) == nil
-	case strings.EqualFold(name, "message"):
-		switch v.Type() {
-		case fastjson.TypeString:
-			e.Message = unquote(v.MarshalTo(nil))
-		case fastjson.TypeNull:
-		default:
+		return e.Code.UnmarshalJSON(v.MarshalTo(nil)) == nil
+	case strings.EqualFold(name, "message") && v != jsonNull:
+		q := v.MarshalTo(nil)
+		if q[0] != '"' {
 			return false
 		}
+		e.Message = unquote(q)
 	case strings.EqualFold(name, "timestamp"):
 		e.Timestamp = v
 	case strings.EqualFold(name, "data"):
@@ -166,7 +163,7 @@ var errNoData = errors.New("answer has no data")
 
 // readData hands data, an answer's data, to read, unless absent or null.
 func readData(data *fastjson.Value, read func(*fastjson.Value) error) error {
-	if data == nil || data.Type() == fastjson.TypeNull {
+	if data == nil || data == jsonNull {
 		return errNoData
 	}
 	return read(data)
@@ -195,7 +192,7 @@ func (m *pageMeta) toMeta() PageMeta {
 // readMeta reads a pagination block as json.Unmarshal reads it; nil when
 // absent or null. what names the answer in errors.
 func readMeta(v *fastjson.Value, what string) (*PageMeta, error) {
-	if v == nil || v.Type() == fastjson.TypeNull {
+	if v == nil || v == jsonNull {
 		return nil, nil
 	}
 	var pm pageMeta

@@ -36,6 +36,10 @@ func readFields(f *fields, v *fastjson.Value) error {
 	if err != nil {
 		return fmt.Errorf("expected an object, got %s", truncateForError(string(v.MarshalTo(nil))))
 	}
+	if n := o.Len(); cap(f.members) < n {
+		// Room for every member, and for texts of a typical length.
+		f.members, f.texts = make([]member, 0, n), make([]byte, 0, 24*n)
+	}
 	f.members, f.texts = f.members[:0], f.texts[:0]
 	var index map[string]int
 	o.Visit(func(name []byte, v *fastjson.Value) {
@@ -203,8 +207,11 @@ func (f fields) requiredFlag(name string) (bool, error) {
 // quotes no value.
 func (f fields) strings(name string) ([]string, error) {
 	m := f.get(name)
-	if m == nil || m.value.Type() == fastjson.TypeNull {
+	if m == nil || m.value == jsonNull {
 		return nil, nil
+	}
+	if out, ok := plainStrings(m.value, f.texts[len(f.texts):]); ok {
+		return out, nil
 	}
 	var out []string
 	if err := json.Unmarshal(m.raw(), &out); err != nil {
@@ -240,7 +247,7 @@ func decodeDataRows(data *fastjson.Value, what, field string) (fields, []*fastjs
 	switch {
 	case m == nil:
 		return fields{}, nil, fmt.Errorf("%s: %w", what, errNoRows)
-	case m.value.Type() == fastjson.TypeNull:
+	case m.value == jsonNull:
 		return f, nil, nil
 	}
 	rows, err := m.value.Array()

@@ -161,7 +161,8 @@ func unquoteScalar(b []byte) (s string, isNull bool, err error) {
 	case bytes.Equal(b, []byte("null")):
 		return "", true, nil
 	case b[0] == '"':
-		if err := json.Unmarshal(b, &s); err != nil {
+		// A copy: b may be a buffer of the caller's stack.
+		if err := json.Unmarshal(bytes.Clone(b), &s); err != nil {
 			return "", false, err
 		}
 		return strings.TrimSpace(s), false, nil

@@ -98,3 +98,7 @@ func init() {
 		}, 2}
 	})
 }
+
+func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
+	return viaJSON(data, readFundingFees)
+}

@@ -29,7 +29,9 @@ func (f *fields) add(index map[string]int, name []byte, v *fastjson.Value) (map[
 		name = []byte(string([]rune(string(name)))) // as encoding/json reads it
 	}
 	m := member{name: name, key: keyHash(name), value: v}
-	if t := v.Type(); t != fastjson.TypeObject && t != fastjson.TypeArray {
+	// An empty array's text is taken too: fastjson tells no type but by
+	// Type, which unescapes a string in place.
+	if v.GetObject() == nil && v.GetArray() == nil {
 		start := len(f.texts)
 		f.texts = v.MarshalTo(f.texts)
 		m.text = f.texts[start:len(f.texts):len(f.texts)]

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
+	"github.com/valyala/fastjson"
 )
 
 // Nearly every number an answer holds is plain: a JSON string or number of
@@ -46,6 +47,24 @@ func plainString(b []byte) (inner []byte, ok bool) {
 		}
 	}
 	return inner, true
+}
+
+// plainStrings is json.Unmarshal of v into a []string, when v is a list
+// of plain strings; buf is room for their text.
+func plainStrings(v *fastjson.Value, buf []byte) ([]string, bool) {
+	elems, err := v.Array()
+	if err != nil {
+		return nil, false
+	}
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := plainString(e.MarshalTo(buf[:0]))
+		if !ok {
+			return nil, false
+		}
+		out[i] = string(s)
+	}
+	return out, true
 }
 
 // parseInt64Bytes is parseInt64 of b's text.

@@ -46,7 +46,7 @@ func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), n
 	for i, row := range rows {
 		var v T
 		var err error
-		if row.Type() != fastjson.TypeObject {
+		if row.GetObject() == nil {
 			// Not quoted: a bare value may be anything, a key included.
 			err = errors.New("row is not a JSON object")
 		} else if err = readFields(&f, row); err == nil {

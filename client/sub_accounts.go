@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/valyala/fastjson"
+
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 

@@ -14,14 +14,16 @@ import (
 
 // readHistoryData is decodeData of data into historyData.
 func readHistoryData(data *fastjson.Value) (rows []*fastjson.Value, meta *PageMeta, err error) {
-	ok := data.Type() == fastjson.TypeObject
+	ok := data.GetObject() != nil
 	var pm *pageMeta
 	data.GetObject().Visit(func(name []byte, v *fastjson.Value) {
 		switch {
 		case !ok:
 		case strings.EqualFold(string(name), "rows"):
-			rows, ok = v.GetArray(), v.Type() == fastjson.TypeArray || v.Type() == fastjson.TypeNull
-		case strings.EqualFold(string(name), "meta") && v.Type() == fastjson.TypeNull:
+			var err error
+			rows, err = v.Array()
+			ok = err == nil || v == jsonNull
+		case strings.EqualFold(string(name), "meta") && v == jsonNull:
 			pm = nil
 		case strings.EqualFold(string(name), "meta"):
 			// A second meta is read into the first, as encoding/json does.
@@ -45,7 +47,7 @@ func readHistoryData(data *fastjson.Value) (rows []*fastjson.Value, meta *PageMe
 // historyFields, each field's text appended to buf; ok is false when the
 // row is not an object.
 func readHistoryFields(row *fastjson.Value, buf []byte) (f historyFields, _ []byte, ok bool) {
-	if row.Type() != fastjson.TypeObject {
+	if row.GetObject() == nil {
 		return f, buf, false
 	}
 	row.GetObject().Visit(func(name []byte, v *fastjson.Value) {

@@ -156,7 +156,7 @@ func decodeAccountTransfer(f fields) (AccountTransfer, error) {
 // when sent, accountName.
 func (f fields) party(name string) (TransferParty, error) {
 	m := f.get(name)
-	if m == nil || m.value.Type() == fastjson.TypeNull {
+	if m == nil || m.value == jsonNull {
 		return TransferParty{}, &fieldError{name, errMissing}
 	}
 	var p fields
