@@ -1,12 +1,10 @@
 package client
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
@@ -121,10 +119,10 @@ func (e *envelope) member(name string, v *fastjson.Value) bool {
 	return true
 }
 
-// unquote is the valid JSON string q as encoding/json reads it (escapes,
-// invalid UTF-8 replaced), without a call to it for a plain string.
+// unquote is the valid JSON string q as encoding/json reads it, without a
+// call to it for a plain string.
 func unquote(q []byte) string {
-	if inner := q[1 : len(q)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+	if inner, ok := plainString(q); ok {
 		return string(inner)
 	}
 	var s string

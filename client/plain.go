@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"math"
 	"unicode/utf8"
 
@@ -14,25 +13,6 @@ import (
 // here read those from the answer's bytes, without the string, the
 // encoding/json call and the big.Int arithmetic a general read costs; what
 // they do not take goes the general way, which also words every error.
-
-// scalarBytes is scalarText without a copy: the text of a JSON number,
-// string or boolean as a slice of b. ok is false when b needs scalarText
-// (escapes, non-ASCII text, anything that is no scalar).
-func scalarBytes(b []byte) (text []byte, isNull, ok bool) {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0:
-		return nil, false, false
-	case string(b) == "null":
-		return nil, true, true
-	case b[0] == '"':
-		inner, ok := plainString(b)
-		return bytes.TrimSpace(inner), false, ok
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'), string(b) == "true", string(b) == "false":
-		return b, false, true
-	}
-	return nil, false, false
-}
 
 // plainString is what the JSON string b holds when b is ASCII without
 // escapes, as a slice of b.
@@ -73,20 +53,6 @@ func parseInt64Bytes(b []byte) (int64, bool) {
 		return v, true
 	}
 	return parseInt64(string(b))
-}
-
-// fieldBytes is fieldText as a slice of raw where it can be: the text of a
-// field that holds a JSON number or string; present is false when the
-// field is absent, null or "".
-func fieldBytes(raw []byte) (text []byte, present bool, err error) {
-	if len(raw) == 0 {
-		return nil, false, nil
-	}
-	if t, isNull, ok := scalarBytes(raw); ok {
-		return t, !isNull && len(t) > 0, nil
-	}
-	s, present, err := fieldText(raw)
-	return []byte(s), present, err
 }
 
 // maxPlainDigits is the most digits smallDecimal reads: any 18 digits fit

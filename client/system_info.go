@@ -86,8 +86,8 @@ func readSystemInfo(data *fastjson.Value) (SystemInfo, error) {
 		out.Message = d.Message
 	}
 	for _, raw := range []json.RawMessage{d.EstimatedEndTime, d.EstimatedEndTimeSnake} {
-		if s, present, err := fieldText(raw); err == nil && present {
-			if ms, err := ParseTime(s); err == nil {
+		if s, present, err := fieldBytes(raw); err == nil && present {
+			if ms, err := ParseTime(string(s)); err == nil {
 				out.EstimatedEndTime = ms
 				break
 			}

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -275,19 +274,6 @@ func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []
 	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
 }
 
-// fieldText is the text of a field that holds a JSON number or string;
-// present is false when the field is absent, null or "".
-func fieldText(raw json.RawMessage) (s string, present bool, err error) {
-	if len(raw) == 0 {
-		return "", false, nil
-	}
-	s, isNull, err := scalarText(raw)
-	if err != nil || isNull || s == "" {
-		return "", false, err
-	}
-	return s, true, nil
-}
-
 // requiredBytes is fieldBytes for a field the row cannot do without.
 func requiredBytes(raw json.RawMessage) ([]byte, error) {
 	b, present, err := fieldBytes(raw)
@@ -299,15 +285,11 @@ func requiredBytes(raw json.RawMessage) ([]byte, error) {
 
 // optionalString reads a JSON string field; absent and null are "".
 func optionalString(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
 		return "", nil
-	}
-	if inner, ok := plainString(raw); ok {
-		return string(inner), nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	case raw[0] != '"':
 		return "", fmt.Errorf("expected a string, got %s", truncateForError(string(raw)))
 	}
-	return s, nil
+	return unquote(raw), nil
 }
