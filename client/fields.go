@@ -37,8 +37,9 @@ func readFields(f *fields, v *fastjson.Value) error {
 		return fmt.Errorf("expected an object, got %s", truncateForError(string(v.MarshalTo(nil))))
 	}
 	if n := o.Len(); cap(f.members) < n {
-		// Room for every member, and for texts of a typical length.
-		f.members, f.texts = make([]member, 0, n), make([]byte, 0, 24*n)
+		// Room for every member, and for keys and texts of a typical
+		// length.
+		f.members, f.texts = make([]member, 0, n), make([]byte, 0, 32*n)
 	}
 	f.members, f.texts = f.members[:0], f.texts[:0]
 	var index map[string]int
