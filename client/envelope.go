@@ -33,6 +33,15 @@ type envelope struct {
 // longer as sent, which the readers need).
 var jsonNull, jsonTrue, jsonFalse = fastjson.MustParse("null"), fastjson.MustParse("true"), fastjson.MustParse("false")
 
+// array is v's elements; ok is false when v is no array. fastjson's Array
+// words its error with Type, which unescapes a string in place.
+func array(v *fastjson.Value) (elems []*fastjson.Value, ok bool) {
+	if a := v.GetArray(); a != nil {
+		return a, true
+	}
+	return nil, v.GetObject() == nil && string(v.MarshalTo(nil)) == "[]"
+}
+
 // parsers read the answers: a parser keeps its memory for the next one.
 var parsers fastjson.ParserPool
 

@@ -32,8 +32,8 @@ func fieldKey(name string) string {
 // field with different values are an error: which one the exchange meant
 // is unknown.
 func readFields(f *fields, v *fastjson.Value) error {
-	o, err := v.Object()
-	if err != nil {
+	o := v.GetObject()
+	if o == nil {
 		return fmt.Errorf("expected an object, got %s", truncateForError(string(v.MarshalTo(nil))))
 	}
 	if n := o.Len(); cap(f.members) < n {
@@ -43,6 +43,7 @@ func readFields(f *fields, v *fastjson.Value) error {
 	}
 	f.members, f.texts = f.members[:0], f.texts[:0]
 	var index map[string]int
+	var err error
 	o.Visit(func(name []byte, v *fastjson.Value) {
 		var merr error
 		if index, merr = f.add(index, name, v); err == nil {
@@ -251,8 +252,8 @@ func decodeDataRows(data *fastjson.Value, what, field string) (fields, []*fastjs
 	case m.value == jsonNull:
 		return f, nil, nil
 	}
-	rows, err := m.value.Array()
-	if err != nil {
+	rows, ok := array(m.value)
+	if !ok {
 		var want []json.RawMessage
 		return fields{}, nil, fmt.Errorf("%s: %w", field, json.Unmarshal(m.raw(), &want))
 	}

@@ -32,8 +32,8 @@ func plainString(b []byte) (inner []byte, ok bool) {
 // plainStrings is json.Unmarshal of v into a []string, when v is a list
 // of plain strings; buf is room for their text.
 func plainStrings(v *fastjson.Value, buf []byte) ([]string, bool) {
-	elems, err := v.Array()
-	if err != nil {
+	elems, ok := array(v)
+	if !ok {
 		return nil, false
 	}
 	out := make([]string, len(elems))

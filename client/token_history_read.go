@@ -20,9 +20,8 @@ func readHistoryData(data *fastjson.Value) (rows []*fastjson.Value, meta *PageMe
 		switch {
 		case !ok:
 		case strings.EqualFold(string(name), "rows"):
-			var err error
-			rows, err = v.Array()
-			ok = err == nil || v == jsonNull
+			rows, ok = array(v)
+			ok = ok || v == jsonNull
 		case strings.EqualFold(string(name), "meta") && v == jsonNull:
 			pm = nil
 		case strings.EqualFold(string(name), "meta"):
