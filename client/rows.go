@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"strconv"
+	"sync"
 
 	"github.com/valyala/fastjson"
 )
@@ -42,15 +43,16 @@ type list[T any] struct {
 func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), name func(T) string) list[T] {
 	out := list[T]{rows: make([]T, 0, len(rows))}
 	// One row's fields at a time: decode keeps nothing of them.
-	var f fields
+	f := rowFields.Get().(*fields)
+	defer rowFields.Put(f)
 	for i, row := range rows {
 		var v T
 		var err error
 		if row.GetObject() == nil {
 			// Not quoted: a bare value may be anything, a key included.
 			err = errors.New("row is not a JSON object")
-		} else if err = readFields(&f, row); err == nil {
-			v, err = decode(f)
+		} else if err = readFields(f, row); err == nil {
+			v, err = decode(*f)
 		}
 		if err == nil {
 			out.rows = append(out.rows, v)
@@ -69,6 +71,9 @@ func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), n
 	}
 	return out
 }
+
+// rowFields are the storage of decodeList's rows, kept for the next list.
+var rowFields = sync.Pool{New: func() any { return new(fields) }}
 
 // keys are the identities of the list's rows for paging: key of each row
 // read, and the bytes of each row rejected (a page of rows that cannot be
