@@ -123,7 +123,7 @@ func checkMalformed(t *testing.T, row json.RawMessage, m MalformedRow) {
 		}
 		return
 	}
-	sum := sha256.Sum256(row)
+	sum := sha256.Sum256(compact(row))
 	if want := "sha256:" + hex.EncodeToString(sum[:])[:16]; m.Key != want {
 		t.Fatalf("malformed row %s without id has key %q, want %q", row, m.Key, want)
 	}

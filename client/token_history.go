@@ -154,7 +154,7 @@ type MalformedRow struct {
 	ID string
 	// Key identifies the row across polls: "id:"+ID when ID is not empty,
 	// else "sha256:" and the first 16 hex digits of the SHA-256 of the
-	// row's bytes as sent.
+	// row as sent, without the spaces between its tokens.
 	Key string
 	// Timestamp is the row's time in Unix milliseconds, 0 when it could
 	// not be read.
