@@ -24,7 +24,8 @@ func addAnswerSeeds(f *testing.F) {
 	f.Add([]byte(`{"success":false,"code":"-1011","message":"maintenance"}`))
 	f.Add([]byte(`{"success":true,"data":{"rows":[{"id":1e400,"amount":"1e-400","timestamp":-1}]}}`))
 	f.Add([]byte(`{"success":true,"data":{"rows":[{"id":"5","type":"DEPOSIT","token":"BTC","amount":"1","timestamp":"1579399877.041"},{"id":6,"amount":"x","timestamp":1579399877},7,null]},"timestamp":"1579399877.5"}`))
-	f.Add([]byte(`{"success":true,"data":{"rows":[{"id":"\ud800","type":"\u0001","token":"\ud800\u0041","amount":"1","timestamp":1}],"holding":[{"token":"\ud800"}]}}`))
+	f.Add([]byte(`{"success":true,"data":{"rows":[{"id":"\ud800","type":"\u0001","token":"\ud800\u0041","amount":"1","timestamp":1}],` +
+		`"holding":[{"token":"\ud800"}]}}`))
 	f.Add([]byte(`{"success":true,"data":{"status":"2","msg":"maintenance","estimated_end_time":"1749963600.362"},"timestamp":1749960000000123}`))
 }
 

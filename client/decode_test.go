@@ -348,7 +348,8 @@ func TestDecodeTokenNetworksRejectsOddRows(t *testing.T) {
 // A list of strings is read as json.Unmarshal reads it; a row whose list
 // encoding/json cannot read is rejected naming the field.
 func TestCredentialPermissionsReadAsEncodingJSON(t *testing.T) {
-	for _, perms := range []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`} {
+	lists := []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`}
+	for _, perms := range lists {
 		l, _, err := decodeCredentials(json.RawMessage(`{"rows":[{"apiKey":"k","permissions":` + perms + `}]}`))
 		if err != nil {
 			t.Fatalf("%s: %v", perms, err)
