@@ -50,7 +50,13 @@ var parsers fastjson.ParserPool
 // refused with encoding/json's error.
 func parseJSON(b []byte, read func(*fastjson.Value) error) error {
 	p := parsers.Get()
-	defer parsers.Put(p)
+	defer func() {
+		// A parser keeps what it made: the parse of a rare answer of
+		// megabytes is not held on to, as its body is not.
+		if len(b) <= maxPooledBody {
+			parsers.Put(p)
+		}
+	}()
 	v, err := p.ParseBytes(b)
 	if err == nil {
 		// The parser passes malformed numbers and strings; its depth
