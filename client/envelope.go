@@ -151,8 +151,7 @@ func (e *envelope) serverTimeMs() int64 {
 	if e.Timestamp == nil {
 		return 0
 	}
-	var text [32]byte
-	b, present, err := fieldBytes(e.Timestamp.MarshalTo(text[:0]))
+	b, present, err := fieldBytes(e.Timestamp.MarshalTo(nil))
 	if err != nil || !present {
 		return 0
 	}
