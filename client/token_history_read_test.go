@@ -21,6 +21,11 @@ func FuzzReadHistoryMatchesEncodingJSON(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// Page metas as encoding/json reads them, values or errors.
+	for _, m := range []string{`{"total":"46","records_per_page":"1","current_page":"1"}`, `{"total":1,"total":null,"recordsPerPage":25}`,
+		`{"Total":1}`, `{"total":"x"}`, `{"total":1.5,"currentPage":1e2}`, `[1]`, `null`, `"x"`, `{"current_page":2,"currentPage":3,"other":{}}`} {
+		f.Add([]byte(`{"rows":[],"meta":` + m + `}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var want historyData
 		wantErr := decodeData(data, &want)
