@@ -44,7 +44,11 @@ func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), n
 	out := list[T]{rows: make([]T, 0, len(rows))}
 	// One row's fields at a time: decode keeps nothing of them.
 	f := rowFields.Get().(*fields)
-	defer rowFields.Put(f)
+	defer func() {
+		// Kept, the storage must not keep the answer's parser alive.
+		clear(f.members[:cap(f.members)])
+		rowFields.Put(f)
+	}()
 	for i, row := range rows {
 		var v T
 		var err error
