@@ -63,6 +63,11 @@ func parseJSON(b []byte, read func(*fastjson.Value) error) error {
 		// limit keeps the validator's recursion short.
 		err = fastjson.ValidateBytes(b)
 	}
+	if err == nil && hasControl(b) && !json.Valid(b) {
+		// The validator misses a control character before an escape in
+		// a string: encoding/json judges an answer that has one.
+		err = errors.New("invalid JSON")
+	}
 	if err != nil {
 		if jerr := json.Unmarshal(b, new(json.RawMessage)); jerr != nil {
 			return jerr
@@ -70,6 +75,17 @@ func parseJSON(b []byte, read func(*fastjson.Value) error) error {
 		return fmt.Errorf("JSON nested deeper than %d levels", fastjson.MaxDepth)
 	}
 	return read(v)
+}
+
+// hasControl reports whether b holds a control character, a space
+// between tokens or a character no string may hold unescaped.
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeEnvelope reads the envelope of an answer as json.Unmarshal does,

@@ -16,7 +16,8 @@ func FuzzDecodeEnvelopeMatchesEncodingJSON(f *testing.F) {
 	for _, s := range []string{`{"Success":true,"data":{}}`, `{"success":true,"success":null,"code":1,"code":null,"message":"a","message":null}`,
 		`{"success":"true"}`, `{"success":true,"code":"x"}`, `{"success":true,"message":7}`, `{"d\u0061ta":[1],"success":false}`,
 		`{"data":1,"data":2,"timestamp":null}`, `null`, `[]`, `{"success":true} x`, "{\"message\":\"\xff\\u00e9\",\"\u212aode\":1}",
-		`{"success":true,"code":1.5,"data":{"a":"b"}}`, ` {"success" : true , "data" : [ 1 , 2 ] } `} {
+		`{"success":true,"code":1.5,"data":{"a":"b"}}`, "{\"success\":true,\"data\":[\"\x06\\b\"]}",
+		` {"success" : true , "data" : [ 1 , 2 ] } `} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
