@@ -2,9 +2,10 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -21,8 +22,8 @@ func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, 
 	all := newPagedList[Credential]()
 	err := getPages(ctx, c, listRequest[list[Credential], string]{
 		name: "credentials", endpoint: EndpointCredentials, path: PathCredentials, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[Credential], error) {
-			l, _, err := decodeCredentials(data)
+		decode: func(data *fastjson.Value, _ int64, page int) (list[Credential], error) {
+			l, _, err := readCredentials(data)
 			l.rejected = c.onPage(l.rejected, page)
 			return l, err
 		},
@@ -48,9 +49,9 @@ type Credential struct {
 	AllowedIPs []string
 }
 
-// decodeCredentials decodes one page of GET /v3/account/credentials. A
+// readCredentials decodes one page of GET /v3/account/credentials. A
 // row's errors quote none of its values: the row holds an API key.
-func decodeCredentials(data json.RawMessage) (list[Credential], *PageMeta, error) {
+func readCredentials(data *fastjson.Value) (list[Credential], *PageMeta, error) {
 	f, rows, err := decodeDataRows(data, "credentials", "rows")
 	if err != nil {
 		return list[Credential]{}, nil, err
