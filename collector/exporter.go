@@ -316,9 +316,7 @@ func (e *Exporter) failing() (failed int, why string) {
 			parts = append(parts, fmt.Sprintf("%s %d", failureReasons[i], n))
 		}
 	}
-	for _, c := range slices.Sorted(maps.Keys(checks)) {
-		parts = append(parts, c)
-	}
+	parts = append(parts, slices.Sorted(maps.Keys(checks))...)
 	return failed, strings.Join(parts, "; ")
 }
 
