@@ -3,6 +3,7 @@ package collector
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-kit/log"
 	"github.com/go-kit/log/level"
@@ -55,6 +56,10 @@ type historyAccount struct {
 	// before (restored from the state file, or handed over by a reload):
 	// that poll reads only what came after its newest record.
 	resume bool
+	// firstPoll says what the first poll reads, for the line that tells
+	// of one slower than slowFirst; "" once it is done.
+	firstPoll string
+	slowFirst time.Duration
 	// unsaved is set while records counted are not yet saved, so not yet
 	// published.
 	unsaved bool
@@ -77,6 +82,10 @@ func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, resto
 		pageSize: client.MaxPageSize, save: opts.save, restored: restored,
 		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
 	_, a.resume = l.Newest()
+	a.firstPoll, a.slowFirst = "a first start reads --token-history.lookback", slowFirstPoll
+	if a.resume {
+		a.firstPoll = "it read what arrived while no exporter read, from the newest record counted before"
+	}
 	a.show(l.Snapshot())
 	return a
 }
@@ -103,11 +112,20 @@ func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, er
 	if a.resume {
 		poll = a.pollResumed
 	}
+	began := time.Now()
 	if err := poll(ctx, src); err != nil {
 		return leftOut{}, err
 	}
+	if took := time.Since(began); a.firstPoll != "" && took > a.slowFirst {
+		a.note(level.Info, "the first token history poll took long", "took", took.Round(time.Millisecond), "because", a.firstPoll)
+	}
+	a.firstPoll = ""
 	return leftOut{skipped: len(a.leftOut)}, nil
 }
+
+// slowFirstPoll is how long a first poll may take before a line says why:
+// a restart is ready well within it.
+const slowFirstPoll = 10 * time.Second
 
 // pollResumed is the first poll of a ledger that was counting before a
 // restart or a reload: it reads what came after the newest record the

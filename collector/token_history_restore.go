@@ -43,6 +43,7 @@ func (a *historyAccount) judge(ctx context.Context, src historySource) error {
 		"set_aside_as", aside, "err", errors.Join(cerr, err))
 	a.l = rs.fresh(nowMs)
 	a.resume = false
+	a.firstPoll = "the saved state was set aside: it reads --token-history.lookback"
 	a.live.replace(a.l)
 	a.publish()
 	return nil
