@@ -66,7 +66,7 @@ type Fault struct {
 }
 
 func (f Fault) validate() error {
-	if f.Endpoint != "" && !knownEndpoint(f.Endpoint) {
+	if _, known := routeNamed(f.Endpoint); f.Endpoint != "" && !known {
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
 	switch f.Kind {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -164,7 +165,8 @@ func settings(s *Scenario) Scenario {
 	c.WalletTimeUnit = cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction)
 	c.MalformedIDs, c.UndocumentedTypes = slices.Clone(s.MalformedIDs), slices.Clone(s.UndocumentedTypes)
 	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
-	c.UnreadableRows = unreadableCounts(s)
+	c.UnreadableRows = map[string]int{} // of its own: SetUnreadableRows changes it
+	maps.Copy(c.UnreadableRows, s.UnreadableRows)
 	if s.LateListing != nil {
 		l := *s.LateListing
 		c.LateListing = &l

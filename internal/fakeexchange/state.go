@@ -143,10 +143,6 @@ func compareRecords(x, y HistoryRecord) int {
 func (e *Exchange) NextHistoryID(account string) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.nextHistoryIDLocked(account)
-}
-
-func (e *Exchange) nextHistoryIDLocked(account string) int64 {
 	if a, ok := e.accounts[account]; ok {
 		return max(a.maxID, 0) + 1
 	}
