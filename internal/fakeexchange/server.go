@@ -237,7 +237,10 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.writeError(w, &rec, errTooManyRequests())
 		return
 	}
-	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && ep.PerAccount {
+	e.mu.Lock()
+	mw, open := e.openMaintenanceLocked(now)
+	e.mu.Unlock()
+	if open && mw.RefusePrivate && ep.PerAccount {
 		e.writeError(w, &rec, errMaintenance())
 		return
 	}

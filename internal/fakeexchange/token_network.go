@@ -24,7 +24,7 @@ func init() {
 			}
 		}
 		if tn := ev.RemoveTokenNetwork; tn != nil {
-			if err := validateRowKey(*tn); err != nil {
+			if err := validateRow(*tn, true); err != nil {
 				return fmt.Errorf("remove_token_network.%w", err)
 			}
 		}
@@ -116,7 +116,7 @@ func (p TokenNetworkPatch) validate() error {
 	if p.Token == "" || p.Network == "" {
 		return fieldErr("token", "token and network must be set")
 	}
-	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}))
+	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}), false)
 }
 
 // SetTokenNetworks replaces every token network row; unlike a scenario's,
