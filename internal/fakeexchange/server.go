@@ -241,7 +241,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mw, open := e.openMaintenanceLocked(now)
 	e.mu.Unlock()
 	if open && mw.RefusePrivate && ep.PerAccount {
-		e.writeError(w, &rec, errMaintenance())
+		e.writeError(w, &rec, &apiError{status: http.StatusBadRequest, code: -1011, message: "system under maintenance"})
 		return
 	}
 
@@ -352,10 +352,6 @@ func errInvalidSignature(msg string) *apiError {
 
 func errTooManyRequests() *apiError {
 	return &apiError{status: http.StatusTooManyRequests, code: -1003, message: "too many requests"}
-}
-
-func errMaintenance() *apiError {
-	return &apiError{status: http.StatusBadRequest, code: -1011, message: "system under maintenance"}
 }
 
 func errInvalidParam(format string, args ...any) *apiError {
