@@ -27,8 +27,12 @@ const TimestampWindow = 300 * time.Second
 // request without body: timestamp + method + path + ("?" + rawQuery when
 // rawQuery is not empty).
 func Sign(secret, timestampMs, method, path, rawQuery string) string {
+	signed := timestampMs + method + path
+	if rawQuery != "" {
+		signed += "?" + rawQuery
+	}
 	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(signedString(timestampMs, method, path, rawQuery)))
+	mac.Write([]byte(signed))
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
@@ -37,14 +41,6 @@ func Sign(secret, timestampMs, method, path, rawQuery string) string {
 func VerifySignature(secret, timestampMs, method, path, rawQuery, signature string) bool {
 	want := Sign(secret, timestampMs, method, path, rawQuery)
 	return hmac.Equal([]byte(want), []byte(signature))
-}
-
-func signedString(timestampMs, method, path, rawQuery string) string {
-	s := timestampMs + method + path
-	if rawQuery != "" {
-		s += "?" + rawQuery
-	}
-	return s
 }
 
 // keyRef is a key and the account that owns it.

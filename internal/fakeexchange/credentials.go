@@ -2,7 +2,6 @@ package fakeexchange
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"time"
 
@@ -71,11 +70,7 @@ func (k KeyEvent) validate() error {
 		return fieldErr("api_key", "sets neither permissions nor allowed_ips")
 	}
 	if k.AllowedIPs != nil {
-		for i, ip := range *k.AllowedIPs {
-			if _, err := netip.ParseAddr(ip); err != nil {
-				return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
-			}
-		}
+		return validateIPs(*k.AllowedIPs)
 	}
 	return nil
 }

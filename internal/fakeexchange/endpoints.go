@@ -98,12 +98,6 @@ func routeNamed(name string) (route, bool) {
 	return route{}, false
 }
 
-// knownEndpoint reports whether name is an endpoint the fake serves.
-func knownEndpoint(name string) bool {
-	_, ok := routeNamed(name)
-	return ok
-}
-
 // Account is one exchange account (main or sub-account). All its keys share
 // one rate-limit budget and see the same history. Beyond its name and keys,
 // its fields are the endpoints' sections, each read by its endpoint's file.
@@ -145,9 +139,11 @@ type Event struct {
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
 
-	TokenNetwork       *TokenNetworkPatch `yaml:"token_network"`
-	AddTokenNetwork    *TokenNetworkRow   `yaml:"add_token_network"`
-	RemoveTokenNetwork *TokenNetworkRef   `yaml:"remove_token_network"`
+	TokenNetwork    *TokenNetworkPatch `yaml:"token_network"`
+	AddTokenNetwork *TokenNetworkRow   `yaml:"add_token_network"`
+	// RemoveTokenNetwork removes every row of its token and network; its
+	// other fields are not used.
+	RemoveTokenNetwork *TokenNetworkRow `yaml:"remove_token_network"`
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
 	// UpdateKey changes an API key's permissions or allowed IPs.

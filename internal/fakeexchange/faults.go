@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -66,7 +67,7 @@ type Fault struct {
 }
 
 func (f Fault) validate() error {
-	if f.Endpoint != "" && !knownEndpoint(f.Endpoint) {
+	if _, known := routeNamed(f.Endpoint); f.Endpoint != "" && !known {
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
 	switch f.Kind {
@@ -161,10 +162,7 @@ func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *Requ
 	rec.Fault = f.Kind
 	switch f.Kind {
 	case FaultHTTPError:
-		st := f.Status
-		if st == 0 {
-			st = http.StatusBadGateway
-		}
+		st := cmp.Or(f.Status, http.StatusBadGateway)
 		if f.HTML || st == http.StatusBadGateway || st == http.StatusServiceUnavailable || st == http.StatusGatewayTimeout {
 			rec.Status = st
 			writeRaw(w, st, "text/html", htmlPage(st, http.StatusText(st)))

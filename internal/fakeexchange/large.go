@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 )
@@ -16,12 +17,7 @@ const (
 // HistoryTypes returns every transaction type of the token history endpoint,
 // sorted.
 func HistoryTypes() []string {
-	types := make([]string, 0, len(historyTypes))
-	for t := range historyTypes {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	return types
+	return slices.Sorted(maps.Keys(historyTypes))
 }
 
 // LargeScenario is a large account for benchmarks and load tests: networks

@@ -28,23 +28,6 @@ const (
 	RowTimeSecondsFraction = "s_fraction"
 )
 
-type pageData struct {
-	Rows any `json:"rows"`
-	Meta any `json:"meta"`
-}
-
-type camelMeta struct {
-	Total          any `json:"total"`
-	RecordsPerPage any `json:"recordsPerPage"`
-	CurrentPage    any `json:"currentPage"`
-}
-
-type snakeMeta struct {
-	Total          any `json:"total"`
-	RecordsPerPage any `json:"records_per_page"`
-	CurrentPage    any `json:"current_page"`
-}
-
 // number renders decimal text as a JSON string, or as a JSON number when the
 // scenario asks for it.
 func (e *Exchange) number(text string) any {
@@ -73,11 +56,11 @@ func (e *Exchange) meta(total, page, size int) any {
 // metaSpelt is meta in snake_case or camelCase.
 func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
 	total = max(0, total-e.s.UnderstateTotal) + e.s.OverstateTotal
-	t, p, s := e.integer(int64(total)), e.integer(int64(page)), e.integer(int64(size))
+	perPage, current := "recordsPerPage", "currentPage"
 	if snake {
-		return snakeMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
+		perPage, current = snakeCase(perPage), snakeCase(current)
 	}
-	return camelMeta{Total: t, RecordsPerPage: s, CurrentPage: p}
+	return wireObject{{"total", e.integer(int64(total))}, {perPage, e.integer(int64(size))}, {current, e.integer(int64(page))}}
 }
 
 // pageRange is the range of n rows that page serves and the page number
@@ -251,8 +234,8 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 	if p.meta != nil {
 		meta = func(total, page, size int) any { return p.meta(e, total, page, size) }
 	}
-	return pageData{Rows: e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) }),
-		Meta: meta(total, served, hq.size)}, nil
+	return wireObject{{"rows", e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) })},
+		{"meta", meta(total, served, hq.size)}}, nil
 }
 
 // heldBack reports whether late listing holds the row back at now: its id

@@ -156,7 +156,7 @@ func (p *rowsEndpoint[R]) validateRows(rows []R) error {
 		if p.one {
 			at = p.section
 		}
-		if err := validateRow(p.withDefaults(r)); err != nil {
+		if err := validateRow(p.withDefaults(r), false); err != nil {
 			return fmt.Errorf("%s.%w", at, err)
 		}
 		key := rowKey(p.withDefaults(r))
@@ -234,7 +234,7 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 // set validates r and changes the rows of account ("" for a public
 // endpoint) by it, at server time now; op names the change in errors.
 func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) error {
-	if err := validateRow(p.withDefaults(r)); err != nil {
+	if err := validateRow(p.withDefaults(r), false); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
@@ -292,12 +292,12 @@ func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[stri
 	if c == nil {
 		return nil
 	}
-	err := validateRow(p.withDefaults(c.Row))
+	err := validateRow(p.withDefaults(c.Row), false)
 	switch {
 	case c.Remove && p.one:
 		err = fieldErr("remove", "a single answer is not removed")
 	case c.Remove:
-		err = validateRowKey(p.withDefaults(c.Row))
+		err = validateRow(p.withDefaults(c.Row), true)
 	}
 	if p.public() {
 		if err != nil {

@@ -169,7 +169,12 @@ func validateKey(k Key, seen map[string]bool) error {
 	if k.APISecret == "" {
 		return fieldErr("api_secret", "must not be empty")
 	}
-	for i, ip := range k.AllowedIPs {
+	return validateIPs(k.AllowedIPs)
+}
+
+// validateIPs checks a key's allowed IPs.
+func validateIPs(ips []string) error {
+	for i, ip := range ips {
 		if _, err := netip.ParseAddr(ip); err != nil {
 			return fieldErr(fmt.Sprintf("allowed_ips[%d]", i), "not an IP address: %q", ip)
 		}

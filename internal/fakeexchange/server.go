@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -164,7 +165,8 @@ func settings(s *Scenario) Scenario {
 	c.WalletTimeUnit = cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction)
 	c.MalformedIDs, c.UndocumentedTypes = slices.Clone(s.MalformedIDs), slices.Clone(s.UndocumentedTypes)
 	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
-	c.UnreadableRows = unreadableCounts(s)
+	c.UnreadableRows = map[string]int{} // of its own: SetUnreadableRows changes it
+	maps.Copy(c.UnreadableRows, s.UnreadableRows)
 	if s.LateListing != nil {
 		l := *s.LateListing
 		c.LateListing = &l
@@ -235,8 +237,11 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.writeError(w, &rec, errTooManyRequests())
 		return
 	}
-	if mw, open := e.openMaintenance(now); open && mw.RefusePrivate && ep.PerAccount {
-		e.writeError(w, &rec, errMaintenance())
+	e.mu.Lock()
+	mw, open := e.openMaintenanceLocked(now)
+	e.mu.Unlock()
+	if open && mw.RefusePrivate && ep.PerAccount {
+		e.writeError(w, &rec, &apiError{status: http.StatusBadRequest, code: -1011, message: "system under maintenance"})
 		return
 	}
 
@@ -347,10 +352,6 @@ func errInvalidSignature(msg string) *apiError {
 
 func errTooManyRequests() *apiError {
 	return &apiError{status: http.StatusTooManyRequests, code: -1003, message: "too many requests"}
-}
-
-func errMaintenance() *apiError {
-	return &apiError{status: http.StatusBadRequest, code: -1011, message: "system under maintenance"}
 }
 
 func errInvalidParam(format string, args ...any) *apiError {

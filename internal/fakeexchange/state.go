@@ -89,24 +89,20 @@ func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) er
 	if newTimestampMs < 0 {
 		return fmt.Errorf("move record %d: timestamp must not be negative", id)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked("move record", account)
-	if err != nil {
-		return err
-	}
-	found := false
-	for i := range a.history {
-		if a.history[i].ID == id {
-			a.history[i].Timestamp = newTimestampMs
-			found = true
+	return e.withAccount("move record", account, func(a *accountState) error {
+		found := false
+		for i := range a.history {
+			if a.history[i].ID == id {
+				a.history[i].Timestamp = newTimestampMs
+				found = true
+			}
 		}
-	}
-	if !found {
-		return fmt.Errorf("move record: account %q has no id %d", account, id)
-	}
-	slices.SortStableFunc(a.history, compareRecords)
-	return nil
+		if !found {
+			return fmt.Errorf("move record: account %q has no id %d", account, id)
+		}
+		slices.SortStableFunc(a.history, compareRecords)
+		return nil
+	})
 }
 
 // legKey is what makes a history record distinct: its id, and with shared
@@ -143,10 +139,6 @@ func compareRecords(x, y HistoryRecord) int {
 func (e *Exchange) NextHistoryID(account string) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.nextHistoryIDLocked(account)
-}
-
-func (e *Exchange) nextHistoryIDLocked(account string) int64 {
 	if a, ok := e.accounts[account]; ok {
 		return max(a.maxID, 0) + 1
 	}
@@ -175,22 +167,18 @@ func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 
 // AddKey adds an API key to an account.
 func (e *Exchange) AddKey(account string, k Key) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked("add key", account)
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for k := range e.keys {
-		seen[k] = true
-	}
-	if err := validateKey(k, seen); err != nil {
-		return fmt.Errorf("add key: %w", err)
-	}
-	a.keyOrder = append(a.keyOrder, k.APIKey)
-	e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
-	return nil
+	return e.withAccount("add key", account, func(a *accountState) error {
+		seen := map[string]bool{}
+		for k := range e.keys {
+			seen[k] = true
+		}
+		if err := validateKey(k, seen); err != nil {
+			return fmt.Errorf("add key: %w", err)
+		}
+		a.keyOrder = append(a.keyOrder, k.APIKey)
+		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
+		return nil
+	})
 }
 
 // RemoveKey revokes an API key; it reports whether the key existed.

@@ -95,15 +95,8 @@ func (w MaintenanceWindow) validate() error {
 	return nil
 }
 
-// openMaintenance is the maintenance window open at server time now, if
-// any; none before Start.
-func (e *Exchange) openMaintenance(now time.Time) (MaintenanceWindow, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.openMaintenanceLocked(now)
-}
-
-// openMaintenanceLocked is openMaintenance with mu held.
+// openMaintenanceLocked is the maintenance window open at server time
+// now, if any; none before Start. The caller holds mu.
 func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool) {
 	if e.started.IsZero() {
 		return MaintenanceWindow{}, false

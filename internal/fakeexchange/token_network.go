@@ -23,8 +23,10 @@ func init() {
 				return fmt.Errorf("token_network.%w", err)
 			}
 		}
-		if tn := ev.RemoveTokenNetwork; tn != nil && (tn.Token == "" || tn.Network == "") {
-			return fieldErr("remove_token_network", "token and network must be set")
+		if tn := ev.RemoveTokenNetwork; tn != nil {
+			if err := validateRow(*tn, true); err != nil {
+				return fmt.Errorf("remove_token_network.%w", err)
+			}
 		}
 		return validateAdd(s, ev, accounts)
 	}
@@ -35,7 +37,7 @@ func init() {
 		err := applyAdd(e, ev)
 		if r := ev.RemoveTokenNetwork; r != nil {
 			_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
-				*s = slices.DeleteFunc(*s, func(s stored[TokenNetworkRow]) bool { return s.row.Token == r.Token && s.row.Network == r.Network })
+				*s = slices.DeleteFunc(*s, func(s stored[TokenNetworkRow]) bool { return compareKeys(s.row, *r) == 0 })
 				return nil
 			})
 		}
@@ -114,13 +116,7 @@ func (p TokenNetworkPatch) validate() error {
 	if p.Token == "" || p.Network == "" {
 		return fieldErr("token", "token and network must be set")
 	}
-	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}))
-}
-
-// TokenNetworkRef names one token network row.
-type TokenNetworkRef struct {
-	Token   string `yaml:"token"`
-	Network string `yaml:"network"`
+	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}), false)
 }
 
 // SetTokenNetworks replaces every token network row; unlike a scenario's,

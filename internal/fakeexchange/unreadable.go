@@ -36,16 +36,6 @@ func validateUnreadableRows(rows map[string]int) error {
 	return nil
 }
 
-// unreadableCounts is the scenario's unreadable rows by endpoint, a map of
-// the exchange's own.
-func unreadableCounts(s *Scenario) map[string]int {
-	m := maps.Clone(s.UnreadableRows)
-	if m == nil {
-		m = map[string]int{}
-	}
-	return m
-}
-
 // SetUnreadableRows makes the endpoint serve n rows that no client can
 // read after the first of its good rows (before them when it has none), in
 // every account's answer; 0 serves none.

@@ -151,8 +151,7 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 		if v.IsNil() {
 			return nil, f.always
 		}
-		b := v.Elem().Bool()
-		return e.flag(&b), true
+		return e.flag(v.Elem().Bool()), true
 	case reflect.Struct:
 		return e.renderValue(v), true
 	case reflect.Slice:
@@ -188,14 +187,10 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 // flag renders a flag in each reading public sources leave open: true and
 // false as the docs show them, 1 and 0 as v1 answers and the scenario's
 // JSON numbers send flags, and as strings when every number is one ("1"
-// and "0" in snake_case, "true" and "false" otherwise). nil is "", which
-// set leaves out.
-func (e *Exchange) flag(b *bool) any {
-	if b == nil {
-		return ""
-	}
+// and "0" in snake_case, "true" and "false" otherwise).
+func (e *Exchange) flag(b bool) any {
 	n, word := "0", "false"
-	if *b {
+	if b {
 		n, word = "1", "true"
 	}
 	switch {
@@ -206,36 +201,28 @@ func (e *Exchange) flag(b *bool) any {
 	case e.s.SnakeCaseBodies || e.s.NumbersAsJSONNumbers:
 		return json.Number(n)
 	}
-	return *b
+	return b
 }
 
 // validateRow checks the tags' rules of a row: keys and required fields set,
-// decimals decimal; then the row's own check, if its type has one.
-func validateRow(row any) error {
+// decimals decimal; then the row's own check, if its type has one. With
+// keyOnly, as a removal needs, only that its key fields are set.
+func validateRow(row any, keyOnly bool) error {
 	v := reflect.ValueOf(row)
 	for _, f := range wireFieldsOf(v.Type()) {
 		fv := v.Field(f.index)
-		if (f.key || f.required) && fv.IsZero() {
+		if (f.key || f.required && !keyOnly) && fv.IsZero() {
 			return fieldErr(f.yaml, "must not be empty")
 		}
-		if fv.Kind() == reflect.String && fv.String() != "" && (f.kind == "decimal" || f.kind == "number") && !decimalText.MatchString(fv.String()) {
+		if keyOnly || fv.Kind() != reflect.String || fv.String() == "" || f.kind != "decimal" && f.kind != "number" {
+			continue
+		}
+		if !decimalText.MatchString(fv.String()) {
 			return fieldErr(f.yaml, "not a decimal: %q", fv.String())
 		}
 	}
-	if c, ok := row.(interface{ check() error }); ok {
+	if c, ok := row.(interface{ check() error }); ok && !keyOnly {
 		return c.check()
-	}
-	return nil
-}
-
-// validateRowKey checks only that the row's key fields are set, as a removal
-// needs.
-func validateRowKey(row any) error {
-	v := reflect.ValueOf(row)
-	for _, f := range wireFieldsOf(v.Type()) {
-		if f.key && v.Field(f.index).IsZero() {
-			return fieldErr(f.yaml, "must not be empty")
-		}
 	}
 	return nil
 }
