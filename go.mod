@@ -14,7 +14,6 @@ require (
 	github.com/prometheus/exporter-toolkit v0.20.0
 	github.com/shopspring/decimal v1.6.0
 	github.com/tjhop/slog-gokit v0.2.2
-	github.com/valyala/fastjson v1.6.10
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.33.0

@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -41,21 +41,23 @@ type AccountInfo struct {
 func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
 	var info AccountInfo
 	err := c.get(ctx, request{op: "get account info", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
-		decode: func(data *fastjson.Value, _ int64) (err error) {
-			info, err = readAccountInfo(data)
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			info, err = decodeAccountInfo(data)
 			return err
 		}})
 	return info, err
 }
 
-// readAccountInfo reads the v3 camelCase and the v1 snake_case answer.
-func readAccountInfo(data *fastjson.Value) (AccountInfo, error) {
-	var f fields
-	if err := readFields(&f, data); err != nil {
+// decodeAccountInfo reads the v3 camelCase and the v1 snake_case answer.
+func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
+	if err := checkData(data); err != nil {
+		return AccountInfo{}, err
+	}
+	f, err := readFields(nil, data)
+	if err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
 	var out AccountInfo
-	var err error
 	if out.AccountMode, _, err = f.text("accountMode"); err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}

@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -49,17 +49,17 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error)
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
 	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
-		decode: func(data *fastjson.Value, serverMs int64) error {
-			l, err := readBalances(data)
+		decode: func(data json.RawMessage, serverMs int64) error {
+			l, err := decodeBalances(data)
 			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
 			return err
 		}})
 	return out, err
 }
 
-// readBalances reads data.holding[]. A token listed twice fails the
+// decodeBalances reads data.holding[]. A token listed twice fails the
 // answer: which of its rows holds the balance is unknown.
-func readBalances(data *fastjson.Value) (list[Balance], error) {
+func decodeBalances(data json.RawMessage) (list[Balance], error) {
 	_, rows, err := decodeDataRows(data, "balances", "holding")
 	if err != nil {
 		return list[Balance]{}, err

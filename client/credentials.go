@@ -2,10 +2,9 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
-
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -22,8 +21,8 @@ func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, 
 	all := newPagedList[Credential]()
 	err := getPages(ctx, c, listRequest[list[Credential], string]{
 		name: "credentials", endpoint: EndpointCredentials, path: PathCredentials, size: MaxPageSize,
-		decode: func(data *fastjson.Value, _ int64, page int) (list[Credential], error) {
-			l, _, err := readCredentials(data)
+		decode: func(data json.RawMessage, _ int64, page int) (list[Credential], error) {
+			l, _, err := decodeCredentials(data)
 			l.rejected = c.onPage(l.rejected, page)
 			return l, err
 		},
@@ -49,9 +48,9 @@ type Credential struct {
 	AllowedIPs []string
 }
 
-// readCredentials decodes one page of GET /v3/account/credentials. A
+// decodeCredentials decodes one page of GET /v3/account/credentials. A
 // row's errors quote none of its values: the row holds an API key.
-func readCredentials(data *fastjson.Value) (list[Credential], *PageMeta, error) {
+func decodeCredentials(data json.RawMessage) (list[Credential], *PageMeta, error) {
 	f, rows, err := decodeDataRows(data, "credentials", "rows")
 	if err != nil {
 		return list[Credential]{}, nil, err

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/go-kit/log"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/valyala/fastjson"
 )
 
 // decodeCase is one answer the benchmark decodes: the body, and a decode
@@ -20,7 +20,7 @@ import (
 type decodeCase struct {
 	name   string
 	body   []byte
-	decode func(c *Client, data *fastjson.Value, serverMs int64, out *any) (rows, rejected int, err error)
+	decode func(c *Client, data json.RawMessage, serverMs int64, out *any) (rows, rejected int, err error)
 	rows   int
 }
 
@@ -46,7 +46,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, dc := range decodeCases(b) {
 		b.Run(dc.name, func(b *testing.B) {
 			var rows, rejected int
-			r := request{op: "bench", decode: func(data *fastjson.Value, serverMs int64) (err error) {
+			r := request{op: "bench", decode: func(data json.RawMessage, serverMs int64) (err error) {
 				rows, rejected, err = dc.decode(c, data, serverMs, nil)
 				return err
 			}}
@@ -95,40 +95,40 @@ func readCapture(tb testing.TB, name string) []byte {
 // all-strings form live answers have sent since October 2025.
 func decodeCases(tb testing.TB) []decodeCase {
 	return []decodeCase{
-		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			l, err := readPositions(data)
+		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, err := decodePositions(data)
 			rows, rejected := listOf(c, l, out)
 			return rows, rejected, err
 		}, 1},
-		{"balances", readCapture(tb, "docs_balances_strings.json"), func(c *Client, data *fastjson.Value, serverMs int64, out *any) (int, int, error) {
-			l, err := readBalances(data)
+		{"balances", readCapture(tb, "docs_balances_strings.json"), func(c *Client, data json.RawMessage, serverMs int64, out *any) (int, int, error) {
+			l, err := decodeBalances(data)
 			s := BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
 			keep(out, s)
 			return len(s.Balances), len(s.Rejected), err
 		}, 2},
-		{"account_info", readCapture(tb, "account_info_strings.json"), func(_ *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			info, err := readAccountInfo(data)
+		{"account_info", readCapture(tb, "account_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			info, err := decodeAccountInfo(data)
 			keep(out, info)
 			return 1, 0, err
 		}, 1},
-		{"wallet_history", readCapture(tb, "wallet_history_strings.json"), func(c *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			l, err := readWalletHistory(data)
+		{"wallet_history", readCapture(tb, "wallet_history_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, err := decodeWalletHistory(data)
 			rows, rejected := listOf(c, l, out)
 			return rows, rejected, err
 		}, 1},
-		{"transfer_history", readCapture(tb, "docs_transfer_history_strings.json"), func(c *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			l, err := readTransferHistory(data)
+		{"transfer_history", readCapture(tb, "docs_transfer_history_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, err := decodeTransferHistory(data)
 			rows, rejected := listOf(c, l, out)
 			return rows, rejected, err
 		}, 1},
-		{"token_history", tokenHistoryPage(25), func(_ *Client, data *fastjson.Value, serverMs int64, out *any) (int, int, error) {
-			p, err := readHistory(data)
+		{"token_history", tokenHistoryPage(25), func(_ *Client, data json.RawMessage, serverMs int64, out *any) (int, int, error) {
+			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverMs
 			keep(out, p)
 			return len(p.Records), len(p.Malformed), err
 		}, 25},
-		{"credentials", readCapture(tb, "docs_credentials_strings.json"), func(c *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			l, _, err := readCredentials(data)
+		{"credentials", readCapture(tb, "docs_credentials_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, _, err := decodeCredentials(data)
 			rows, rejected := listOf(c, l, out)
 			return rows, rejected, err
 		}, 1},
@@ -151,10 +151,11 @@ func tokenHistoryPage(n int) []byte {
 
 // benchServerMs is the envelope time of body.
 func benchServerMs(b testing.TB, body []byte) int64 {
-	ms, err := serverTimeOf(body)
-	if err != nil {
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
 		b.Fatal(err)
 	}
+	ms := env.serverTimeMs()
 	if ms == 0 {
 		b.Fatal("answer without a time")
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 
 func mustData(t *testing.T, body string) json.RawMessage {
 	t.Helper()
-	var env rawEnvelope
+	var env envelope
 	if err := json.Unmarshal([]byte(body), &env); err != nil {
 		t.Fatalf("envelope: %v", err)
 	}
@@ -342,27 +341,5 @@ func TestDecodeTokenNetworksRejectsOddRows(t *testing.T) {
 	l, err := decodeTokenNetworks(mustData(t, `{"success":true,"data":{"rows":[{"token":"A","network":"B","minimum_withdrawal":"1","withdrawal_fee":"0.5","allow_deposit":"0","allow_withdraw":true}]}}`))
 	if rows := l.rows; err != nil || len(rows) != 1 || rows[0].AllowDeposit || !rows[0].AllowWithdraw || rows[0].WithdrawalFee.String() != "0.5" {
 		t.Errorf("v1 spelling: %+v, %v", l, err)
-	}
-}
-
-// A list of strings is read as json.Unmarshal reads it; a row whose list
-// encoding/json cannot read is rejected naming the field.
-func TestCredentialPermissionsReadAsEncodingJSON(t *testing.T) {
-	lists := []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`}
-	for _, perms := range lists {
-		l, _, err := decodeCredentials(json.RawMessage(`{"rows":[{"apiKey":"k","permissions":` + perms + `}]}`))
-		if err != nil {
-			t.Fatalf("%s: %v", perms, err)
-		}
-		var want []string
-		if jerr := json.Unmarshal([]byte(perms), &want); jerr != nil {
-			if len(l.rejected) != 1 || l.rejected[0].Field != "permissions" {
-				t.Errorf("%s: rows %+v rejected %+v, want the row rejected for permissions", perms, l.rows, l.rejected)
-			}
-			continue
-		}
-		if len(l.rows) != 1 || !reflect.DeepEqual(l.rows[0].Permissions, want) {
-			t.Errorf("%s: rows %+v rejected %+v, want permissions %q", perms, l.rows, l.rejected, want)
-		}
 	}
 }

@@ -32,7 +32,7 @@ func digitBombs(n int) map[string][]byte {
 // decodeBomb reads an answer as the client does: the envelope, then the
 // data as token history and as balances, every error rendered.
 func decodeBomb(body []byte) (refused int) {
-	var env rawEnvelope
+	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		_ = err.Error()
 		return 1

@@ -1,12 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/valyala/fastjson"
 )
 
 // PageMeta is the pagination block of list answers.
@@ -22,152 +20,71 @@ type envelope struct {
 	Code    flexInt `json:"code"`
 	Message string  `json:"message"`
 	// Timestamp is read apart (serverTimeMs): an unreadable server time
-	// must not cost the answer it came with. Data is read by the decoders.
-	Timestamp *fastjson.Value `json:"-"`
-	Data      *fastjson.Value `json:"-"`
+	// must not cost the answer it came with.
+	Timestamp json.RawMessage `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
 }
 
-// jsonNull, jsonTrue and jsonFalse are the values fastjson gives for
-// null, true and false, one each: comparing to them tells a value's type
-// without Type, which unescapes a string in place (its text is then no
-// longer as sent, which the readers need).
-var jsonNull, jsonTrue, jsonFalse = fastjson.MustParse("null"), fastjson.MustParse("true"), fastjson.MustParse("false")
-
-// array is v's elements; ok is false when v is no array. fastjson's Array
-// words its error with Type, which unescapes a string in place.
-func array(v *fastjson.Value) (elems []*fastjson.Value, ok bool) {
-	if a := v.GetArray(); a != nil {
-		return a, true
-	}
-	return nil, v.GetObject() == nil && string(v.MarshalTo(nil)) == "[]"
-}
-
-// parsers read the answers: a parser keeps its memory for the next one.
-var parsers fastjson.ParserPool
-
-// parseJSON parses b and hands its value to read; the value and all it
-// holds live only as long as the call. What encoding/json refuses is
-// refused with encoding/json's error.
-func parseJSON(b []byte, read func(*fastjson.Value) error) error {
-	p := parsers.Get()
-	defer func() {
-		// A parser keeps what it made: the parse of a rare answer of
-		// megabytes is not held on to, as its body is not.
-		if len(b) <= maxPooledBody {
-			parsers.Put(p)
-		}
-	}()
-	v, err := p.ParseBytes(b)
-	if err == nil {
-		// The parser passes malformed numbers and strings; its depth
-		// limit keeps the validator's recursion short.
-		err = fastjson.ValidateBytes(b)
-	}
-	if err == nil && hasControl(b) && !json.Valid(b) {
-		// The validator misses a control character before an escape in
-		// a string: encoding/json judges an answer that has one.
-		err = errors.New("invalid JSON")
-	}
-	if err != nil {
-		if jerr := json.Unmarshal(b, new(json.RawMessage)); jerr != nil {
-			return jerr
-		}
-		return fmt.Errorf("JSON nested deeper than %d levels", fastjson.MaxDepth)
-	}
-	return read(v)
-}
-
-// hasControl reports whether b holds a control character, a space
-// between tokens or a character no string may hold unescaped.
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' {
-			return true
-		}
-	}
-	return false
-}
-
-// decodeEnvelope reads the envelope of an answer as json.Unmarshal does,
-// with its error, and hands it to read; its data and timestamp are values
-// of the parsed answer.
-func decodeEnvelope(body []byte, read func(envelope, error) error) error {
-	called := false
-	err := parseJSON(body, func(root *fastjson.Value) error {
-		called = true
-		env, err := readEnvelope(body, root)
-		return read(env, err)
-	})
-	if !called {
-		return read(envelope{}, err)
-	}
-	return err
-}
-
-func readEnvelope(body []byte, root *fastjson.Value) (envelope, error) {
+// decodeEnvelope reads an answer's envelope as json.Unmarshal does, but
+// leaves its data and timestamp as slices of body: they are read once more
+// by the decoders, not copied. An envelope that is not the plain case (a
+// name in another case, a value of a wrong type) goes through
+// json.Unmarshal, which words the error.
+func decodeEnvelope(body []byte) (envelope, error) {
 	var env envelope
-	ok := root == jsonNull || root.GetObject() != nil
-	root.GetObject().Visit(func(name []byte, v *fastjson.Value) {
-		ok = ok && env.member(string(name), v)
-	})
-	if ok {
+	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' && json.Valid(body) && env.readMembers(body[i:]) {
 		return env, nil
 	}
-	// A value of a wrong type: encoding/json words the error.
-	if err := json.Unmarshal(body, new(envelope)); err != nil {
-		return envelope{}, err
-	}
-	return envelope{}, errors.New("unreadable envelope")
+	env = envelope{}
+	err := json.Unmarshal(body, &env)
+	return env, err
 }
 
-// member reads one member of the envelope, its name matched as
-// encoding/json matches it; false when its value has a wrong type.
-func (e *envelope) member(name string, v *fastjson.Value) bool {
-	switch {
-	case strings.EqualFold(name, "success"):
-		switch v {
-		case jsonTrue, jsonFalse:
-			b := v == jsonTrue
+// readMembers reads the members of the valid JSON object obj, each as
+// encoding/json does, in order; false when one needs encoding/json.
+func (e *envelope) readMembers(obj []byte) bool {
+	ok := true
+	objectMembers(obj, func(name, v []byte) {
+		ok = ok && e.member(name, v)
+	})
+	return ok
+}
+
+func (e *envelope) member(name, v []byte) bool {
+	switch string(name) {
+	case "success":
+		switch string(v) {
+		case "true", "false":
+			b := v[0] == 't'
 			e.Success = &b
-		case jsonNull:
+		case "null":
 			e.Success = nil
 		default:
 			return false
 		}
-	case strings.EqualFold(name, "code"):
-		return e.Code.UnmarshalJSON(v.MarshalTo(nil)) == nil
-	case strings.EqualFold(name, "message") && v != jsonNull:
-		q := v.MarshalTo(nil)
-		if q[0] != '"' {
+	case "code":
+		return e.Code.UnmarshalJSON(v) == nil
+	case "message":
+		switch {
+		case v[0] == '"':
+			e.Message = string(unquoteKey(v))
+		case string(v) != "null":
 			return false
 		}
-		e.Message = unquote(q)
-	case strings.EqualFold(name, "timestamp"):
+	case "timestamp":
 		e.Timestamp = v
-	case strings.EqualFold(name, "data"):
+	case "data":
 		e.Data = v
+	default:
+		return !foldsTo(name, "success", "code", "message", "timestamp", "data")
 	}
 	return true
-}
-
-// unquote is the valid JSON string q as encoding/json reads it, without a
-// call to it for a plain string.
-func unquote(q []byte) string {
-	if inner, ok := plainString(q); ok {
-		return string(inner)
-	}
-	var s string
-	_ = json.Unmarshal(q, &s)
-	return s
 }
 
 // serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
 // absent or unreadable.
 func (e *envelope) serverTimeMs() int64 {
-	if e.Timestamp == nil {
-		return 0
-	}
-	b, present, err := fieldBytes(e.Timestamp.MarshalTo(nil))
+	b, present, err := fieldBytes(e.Timestamp)
 	if err != nil || !present {
 		return 0
 	}
@@ -178,25 +95,6 @@ func (e *envelope) serverTimeMs() int64 {
 	return ms
 }
 
-// decodeData is json.Unmarshal of raw, an answer's data, into v.
-func decodeData(raw []byte, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("decode data: %w", err)
-	}
-	return nil
-}
-
-// errNoData is an answer whose data is absent or null.
-var errNoData = errors.New("answer has no data")
-
-// readData hands data, an answer's data, to read, unless absent or null.
-func readData(data *fastjson.Value, read func(*fastjson.Value) error) error {
-	if data == nil || data == jsonNull {
-		return errNoData
-	}
-	return read(data)
-}
-
 // pageMeta accepts both spellings seen in the wild.
 type pageMeta struct {
 	Total               flexInt `json:"total"`
@@ -204,6 +102,42 @@ type pageMeta struct {
 	RecordsPerPageSnake flexInt `json:"records_per_page"`
 	CurrentPage         flexInt `json:"currentPage"`
 	CurrentPageSnake    flexInt `json:"current_page"`
+}
+
+// decode is json.Unmarshal of raw, valid JSON, into m, read member by
+// member in the plain case.
+func (m *pageMeta) decode(raw []byte) error {
+	if raw[0] == '{' && m.readMembers(raw) {
+		return nil
+	}
+	*m = pageMeta{}
+	return json.Unmarshal(raw, m)
+}
+
+// readMembers reads the members of the valid JSON object obj as
+// encoding/json does; false when one needs encoding/json.
+func (m *pageMeta) readMembers(obj []byte) bool {
+	ok := true
+	objectMembers(obj, func(name, v []byte) {
+		var n *flexInt
+		switch string(name) {
+		case "total":
+			n = &m.Total
+		case "recordsPerPage":
+			n = &m.RecordsPerPage
+		case "records_per_page":
+			n = &m.RecordsPerPageSnake
+		case "currentPage":
+			n = &m.CurrentPage
+		case "current_page":
+			n = &m.CurrentPageSnake
+		default:
+			ok = ok && !foldsTo(name, "total", "recordsPerPage", "records_per_page", "currentPage", "current_page")
+			return
+		}
+		ok = ok && n.UnmarshalJSON(v) == nil
+	})
+	return ok
 }
 
 func (m *pageMeta) toMeta() PageMeta {
@@ -217,26 +151,42 @@ func (m *pageMeta) toMeta() PageMeta {
 	return out
 }
 
-// readMeta reads a pagination block as json.Unmarshal reads it; nil when
-// absent or null. what names the answer in errors.
-func readMeta(v *fastjson.Value, what string) (*PageMeta, error) {
-	if v == nil || v == jsonNull {
-		return nil, nil
+func decodeData(data json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return errors.New("answer has no data")
 	}
-	var pm pageMeta
-	if err := json.Unmarshal(v.MarshalTo(nil), &pm); err != nil {
-		return nil, fmt.Errorf("%s: meta: %w", what, err)
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode data: %w", err)
 	}
-	out := pm.toMeta()
-	return &out, nil
+	return nil
+}
+
+// checkData is decodeData's checks without a copy of the data.
+func checkData(data json.RawMessage) error {
+	if json.Valid(data) && !isNull(data) {
+		return nil
+	}
+	return decodeData(data, new(json.RawMessage))
+}
+
+func metaOf(m *pageMeta) *PageMeta {
+	if m == nil {
+		return nil
+	}
+	out := m.toMeta()
+	return &out
 }
 
 // meta reads the pagination block beside a list's rows; nil when absent.
 // what names the answer in errors.
 func (f fields) meta(what string) (*PageMeta, error) {
 	m := f.get("meta")
-	if m == nil {
+	if isNull(m) {
 		return nil, nil
 	}
-	return readMeta(m.value, what)
+	var pm pageMeta
+	if err := pm.decode(m); err != nil {
+		return nil, fmt.Errorf("%s: meta: %w", what, err)
+	}
+	return metaOf(&pm), nil
 }

@@ -1,56 +1,75 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 )
 
 // fields is a JSON object read by field name whatever its spelling: keys are
 // compared without case and underscores, so the v3 camelCase
 // ("marginRatio", "pnl24H") and the v1 snake_case ("margin_ratio",
 // "pnl_24h") of one field are the same field. The account health endpoints
-// are read this way; their shapes are known only from public clients. A
-// few dozen members are searched faster than a map is built.
-type fields struct {
-	members []member
-	// texts holds the text of the members' scalar values.
-	texts []byte
-}
+// are read this way; their shapes are known only from public clients. Its
+// members are slices of the object read: a few dozen members are searched
+// faster than a map is built.
+type fields []member
 
 // fieldKey is the spelling-free form of a field name.
 func fieldKey(name string) string {
 	return strings.ToLower(strings.ReplaceAll(name, "_", ""))
 }
 
-// readFields reads the object v into f, reusing f's storage: a caller that
-// reads many objects one after the other keeps one. Two spellings of one
-// field with different values are an error: which one the exchange meant
-// is unknown.
-func readFields(f *fields, v *fastjson.Value) error {
-	o := v.GetObject()
-	if o == nil {
-		return fmt.Errorf("expected an object, got %s", truncateForError(string(v.MarshalTo(nil))))
+// decodeFields reads one JSON object. Two spellings of one field with
+// different values are an error: which one the exchange meant is unknown.
+func decodeFields(raw json.RawMessage) (fields, error) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
+		var m map[string]json.RawMessage
+		return nil, json.Unmarshal(raw, &m)
 	}
-	if n := o.Len(); cap(f.members) < n {
-		// Room for every member, and for keys and texts of a typical
-		// length.
-		f.members, f.texts = make([]member, 0, n), make([]byte, 0, 32*n)
+	return readFields(nil, raw)
+}
+
+// readFields is decodeFields of raw already known to be valid JSON (data
+// checkData passed, or a part of it), which is not checked again:
+// objectMembers walks it unchecked. The fields are made in buf's storage,
+// for a caller that reads many objects one after the other.
+func readFields(buf fields, raw json.RawMessage) (fields, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("expected an object, got %s", truncateForError(string(t)))
 	}
-	f.members, f.texts = f.members[:0], f.texts[:0]
+	f := buf[:0]
+	if f == nil {
+		f = make(fields, 0, membersGuess(t))
+	}
 	var index map[string]int
 	var err error
-	o.Visit(func(name []byte, v *fastjson.Value) {
+	objectMembers(t, func(name, v []byte) {
 		var merr error
-		if index, merr = f.add(index, name, v); err == nil {
+		f, index, merr = f.addMember(index, name, v)
+		if err == nil {
 			err = merr
 		}
 	})
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// membersGuess is how many members to make room for in the object obj: a
+// flat object has a member per colon; one with objects or arrays inside
+// (the data beside its rows) has few, and grows as it must.
+func membersGuess(obj []byte) int {
+	if bytes.ContainsAny(obj[1:], "{[") {
+		return 4
+	}
+	return min(bytes.Count(obj, []byte{':'}), maxScanned)
 }
 
 // fieldError is what is wrong with one field: a row that has one is left
@@ -90,11 +109,7 @@ func (f fields) text(name string) (string, bool, error) {
 // textBytes is text as a slice of the object where it can be, for text
 // that is read, not kept.
 func (f fields) textBytes(name string) ([]byte, bool, error) {
-	m := f.get(name)
-	if m == nil {
-		return nil, false, nil
-	}
-	b, present, err := fieldBytes(m.raw())
+	b, present, err := fieldBytes(f.get(name))
 	if err != nil {
 		return nil, false, &fieldError{name, err}
 	}
@@ -208,15 +223,15 @@ func (f fields) requiredFlag(name string) (bool, error) {
 // strings reads a list of strings; absent and null are nil. Its error
 // quotes no value.
 func (f fields) strings(name string) ([]string, error) {
-	m := f.get(name)
-	if m == nil || m.value == jsonNull {
+	raw := f.get(name)
+	if isNull(raw) {
 		return nil, nil
 	}
-	if out, ok := plainStrings(m.value, f.texts[len(f.texts):]); ok {
+	if out, ok := plainStrings(raw); ok {
 		return out, nil
 	}
 	var out []string
-	if err := json.Unmarshal(m.raw(), &out); err != nil {
+	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, &fieldError{name, errors.New("not a list of strings")}
 	}
 	return out, nil
@@ -236,28 +251,47 @@ func (f fields) time(name string) (int64, bool, error) {
 	return ms, true, nil
 }
 
-// decodeDataRows reads the envelope's data as an object and its array
-// field's rows (read them with decodeList); what names the answer in
+// decodeRows splits a JSON array of rows, raw a part of data checkData
+// passed; each row is read as the caller gets to it, so an answer's rows
+// are never all held as fields at once.
+func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+		return arrayElements(t), nil
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return rows, nil
+}
+
+// decodeDataRows reads the envelope's data as an object and splits the rows
+// of its array field (read them with decodeList); what names the answer in
 // errors. The object's fields are returned too, for what sits beside the
 // rows (meta).
-func decodeDataRows(data *fastjson.Value, what, field string) (fields, []*fastjson.Value, error) {
-	var f fields
-	if err := readFields(&f, data); err != nil {
-		return fields{}, nil, fmt.Errorf("%s: %w", what, err)
+func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
+	if err := checkData(data); err != nil {
+		return nil, nil, err
 	}
-	m := f.get(field)
-	switch {
-	case m == nil:
-		return fields{}, nil, fmt.Errorf("%s: %w", what, errNoRows)
-	case m.value == jsonNull:
-		return f, nil, nil
+	f, err := readFields(nil, data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
-	rows, ok := array(m.value)
-	if !ok {
-		var want []json.RawMessage
-		return fields{}, nil, fmt.Errorf("%s: %w", field, json.Unmarshal(m.raw(), &want))
+	raw := f.get(field)
+	if raw == nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
 	}
-	return f, rows, nil
+	rows, err := decodeRows(raw, field)
+	return f, rows, err
+}
+
+// isNull reports whether a field is absent or null.
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
 }
 
 // errNoRows is a list answer without its rows field.

@@ -25,15 +25,24 @@ type flexInt struct {
 }
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
-	t, _, err := scalarText(b)
-	if err != nil || len(t) == 0 {
+	if t, _, ok := scalarBytes(b); ok {
+		if v, exp, ok := smallDecimal(t); ok && exp == 0 {
+			n.Value, n.set = v, true
+			return nil
+		}
+	}
+	s, isNull, err := scalarText(b)
+	if err != nil || isNull {
 		return err
 	}
-	v, ok := parseInt64Bytes(t)
+	if s == "" {
+		return nil
+	}
+	v, ok := parseInt64(s)
 	if !ok {
 		// An UnmarshalTypeError, because encoding/json adds the field's
 		// name to it and to no other error.
-		return &json.UnmarshalTypeError{Value: fmt.Sprintf("invalid integer %q (not an integer within int64)", truncateForError(string(t))), Type: reflect.TypeFor[int64]()}
+		return &json.UnmarshalTypeError{Value: fmt.Sprintf("invalid integer %q (not an integer within int64)", truncateForError(s)), Type: reflect.TypeFor[int64]()}
 	}
 	n.Value, n.set = v, true
 	return nil
@@ -135,40 +144,34 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// scalarText is the text of the JSON value b: a string's content, read as
-// encoding/json reads it and trimmed, or a number's or boolean's text; a
-// slice of b unless the string has escapes or non-ASCII text. isNull is
-// set for null; anything else is an error.
-func scalarText(b []byte) (text []byte, isNull bool, err error) {
+// scalarText returns the text of a JSON string or number.
+func scalarText(b []byte) (s string, isNull bool, err error) {
+	if t, isNull, ok := scalarBytes(b); ok {
+		return string(t), isNull, nil
+	}
+	return unquoteScalar(b)
+}
+
+// unquoteScalar is scalarText for any value, through encoding/json.
+func unquoteScalar(b []byte) (s string, isNull bool, err error) {
 	b = bytes.TrimSpace(b)
 	switch {
 	case len(b) == 0:
-		return nil, false, errors.New("empty value")
-	case string(b) == "null":
-		return nil, true, nil
+		return "", false, errors.New("empty value")
+	case bytes.Equal(b, []byte("null")):
+		return "", true, nil
 	case b[0] == '"':
-		if inner, ok := plainString(b); ok {
-			return bytes.TrimSpace(inner), false, nil
-		}
-		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, false, err
+			return "", false, err
 		}
-		return []byte(strings.TrimSpace(s)), false, nil
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'), string(b) == "true", string(b) == "false":
-		return b, false, nil
+		return strings.TrimSpace(s), false, nil
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		return string(b), false, nil
+	case bytes.Equal(b, []byte("true")) || bytes.Equal(b, []byte("false")):
+		return string(b), false, nil
+	default:
+		return "", false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
 	}
-	return nil, false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
-}
-
-// fieldBytes is the text of a field that holds a JSON number or string;
-// present is false when the field is absent (raw empty), null or "".
-func fieldBytes(raw []byte) (text []byte, present bool, err error) {
-	if len(raw) == 0 {
-		return nil, false, nil
-	}
-	text, isNull, err := scalarText(raw)
-	return text, err == nil && !isNull && len(text) > 0, err
 }
 
 // truncateForError cuts text from the exchange to quote in an error. Its

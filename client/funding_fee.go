@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -48,8 +48,8 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 	all := newPagedList[FundingFee]()
 	err = getPages(ctx, c, listRequest[list[FundingFee], string]{
 		name: "funding fee history", endpoint: endpoint.FundingFee, path: endpoint.PathOf(endpoint.FundingFee), params: params, size: MaxPageSize,
-		decode: func(data *fastjson.Value, _ int64, page int) (list[FundingFee], error) {
-			l, err := readFundingFees(data)
+		decode: func(data json.RawMessage, _ int64, page int) (list[FundingFee], error) {
+			l, err := decodeFundingFees(data)
 			l.rejected = c.onPage(l.rejected, page)
 			return l, err
 		},
@@ -63,9 +63,9 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 
 func fundingFeeID(f FundingFee) string { return f.ID }
 
-// readFundingFees reads one page: data.rows[] in camelCase or
+// decodeFundingFees reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
-func readFundingFees(data *fastjson.Value) (list[FundingFee], error) {
+func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
 	_, rows, err := decodeDataRows(data, "funding fee history", "rows")
 	if err != nil {
 		return list[FundingFee]{}, err

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 )
 
 // Every field in every encoding the other histories are read in: numbers
@@ -91,14 +90,10 @@ func FuzzDecodeFundingFees(f *testing.F) {
 
 func init() {
 	endpointDecodeCases = append(endpointDecodeCases, func(tb testing.TB) decodeCase {
-		return decodeCase{"funding_fee", readCapture(tb, "docs_funding_fee_strings.json"), func(c *Client, data *fastjson.Value, _ int64, out *any) (int, int, error) {
-			l, err := readFundingFees(data)
+		return decodeCase{"funding_fee", readCapture(tb, "docs_funding_fee_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
+			l, err := decodeFundingFees(data)
 			rows, rejected := listOf(c, l, out)
 			return rows, rejected, err
 		}, 2}
 	})
-}
-
-func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
-	return viaJSON(data, readFundingFees)
 }

@@ -2,117 +2,139 @@ package client
 
 import (
 	"bytes"
+	"encoding/json"
 	"unicode/utf8"
-
-	"github.com/valyala/fastjson"
 )
 
-// member is one field of an object read by readFields: its name as sent
-// (unescaped), the name's fieldKey, its value and, for a string, number,
-// boolean or null, the value's text as sent.
+// member is one field of an object read by decodeFields: its name as sent
+// (unquoted) and its value, both slices of the object unless the name had
+// escapes, and the hash of the name's fieldKey.
 type member struct {
-	name, key []byte
-	value     *fastjson.Value
-	text      []byte
+	name  []byte
+	key   uint64
+	value json.RawMessage
 }
 
 // maxScanned is the most members an object is searched one by one for a
 // name seen before: beyond, an index keeps a huge object linear.
 const maxScanned = 32
 
-// add adds the member name: v to f; a name of the same fieldKey seen
+// addMember adds the member name: v to f; a name of the same fieldKey seen
 // before is replaced, keeping its place. Two spellings of one field with
 // different values make a disagreeError.
-func (f *fields) add(index map[string]int, name []byte, v *fastjson.Value) (map[string]int, error) {
-	if !utf8.Valid(name) {
-		name = []byte(string([]rune(string(name)))) // as encoding/json reads it
+func (f fields) addMember(index map[string]int, name, v []byte) (fields, map[string]int, error) {
+	key := keyHash(name)
+	i := -1
+	if index != nil {
+		if j, ok := index[fieldKey(string(name))]; ok {
+			i = j
+		}
+	} else {
+		i = indexOf(f, key, name)
 	}
-	start := len(f.texts)
-	f.texts = appendKey(f.texts, name)
-	m := member{name: name, key: f.texts[start:len(f.texts):len(f.texts)], value: v}
-	// An empty array's text is taken too: fastjson tells no type but by
-	// Type, which unescapes a string in place.
-	if v.GetObject() == nil && v.GetArray() == nil {
-		start = len(f.texts)
-		f.texts = v.MarshalTo(f.texts)
-		m.text = f.texts[start:len(f.texts):len(f.texts)]
-	}
-	i, found := index[string(m.key)]
-	if index == nil {
-		i = indexOf(f.members, m.key)
-		found = i >= 0
-	}
-	if !found {
-		f.members = append(f.members, m)
+	if i < 0 {
+		f = append(f, member{name: name, key: key, value: v})
 		switch {
 		case index != nil:
-			index[string(m.key)] = len(f.members) - 1
-		case len(f.members) > maxScanned:
-			index = make(map[string]int, 2*len(f.members))
-			for j, m := range f.members {
-				index[string(m.key)] = j
+			index[fieldKey(string(name))] = len(f) - 1
+		case len(f) > maxScanned:
+			index = make(map[string]int, 2*len(f))
+			for j, m := range f {
+				index[fieldKey(string(m.name))] = j
 			}
 		}
-		return index, nil
+		return f, index, nil
 	}
-	old := &f.members[i]
+	m := &f[i]
 	var err error
 	// The same name twice: the last one counts, as encoding/json has it.
-	if !bytes.Equal(old.name, name) && !bytes.Equal(old.raw(), m.raw()) {
-		a, b := string(old.name), string(name)
+	if !bytes.Equal(m.name, name) && !bytes.Equal(m.value, v) {
+		a, b := string(m.name), string(name)
 		if b < a {
 			a, b = b, a
 		}
 		err = &disagreeError{a, b}
 	}
-	*old = m
-	return index, err
+	m.name, m.value = name, v
+	return f, index, err
 }
 
-// raw is the member's value as sent, without the spaces between its
-// tokens.
-func (m *member) raw() []byte {
-	if m.text != nil {
-		return m.text
-	}
-	return m.value.MarshalTo(nil)
-}
-
-// get is the field name, in any spelling; nil when absent.
-func (f fields) get(name string) *member {
-	var buf [64]byte
-	if i := indexOf(f.members, appendKey(buf[:0], name)); i >= 0 {
-		return &f.members[i]
+// get is the value of the field name, in any spelling; nil when absent.
+func (f fields) get(name string) json.RawMessage {
+	if i := indexOf(f, keyHash(name), name); i >= 0 {
+		return f[i].value
 	}
 	return nil
 }
 
-// indexOf is the place in f of the member of fieldKey key, -1 when none.
-func indexOf(f []member, key []byte) int {
+// indexOf is the place in f of the member whose fieldKey is name's (key is
+// its hash), -1 when none.
+func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
 	for i := range f {
-		if bytes.Equal(f[i].key, key) {
+		if f[i].key == key && sameKey(f[i].name, name) {
 			return i
 		}
 	}
 	return -1
 }
 
-// appendKey appends name's fieldKey to dst, without building a string for
-// an ASCII name.
-func appendKey[T ~string | ~[]byte](dst []byte, name T) []byte {
+// keyHash is the FNV-1a hash of fieldKey(name), made without building the
+// key for an ASCII name.
+func keyHash[T ~string | ~[]byte](name T) uint64 {
+	if !isASCII(name) {
+		return asciiKeyHash(fieldKey(string(name)))
+	}
+	return asciiKeyHash(name)
+}
+
+// asciiKeyHash hashes name without its underscores, its ASCII letters in
+// lower case: for an ASCII name, the hash of its fieldKey.
+func asciiKeyHash[T ~string | ~[]byte](name T) uint64 {
+	h := uint64(fnvOffset)
 	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			return append(dst, fieldKey(string(name))...)
+		if c := name[i]; c != '_' {
+			h = (h ^ uint64(lowerASCII(c))) * fnvPrime
 		}
 	}
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c == '_':
-		case 'A' <= c && c <= 'Z':
-			dst = append(dst, c+'a'-'A')
-		default:
-			dst = append(dst, c)
+	return h
+}
+
+// sameKey reports whether a and b have the same fieldKey, building neither
+// key when both are ASCII.
+func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
+	if !isASCII(a) || !isASCII(b) {
+		return fieldKey(string(a)) == fieldKey(string(b))
+	}
+	i, j := 0, 0
+	for {
+		for i < len(a) && a[i] == '_' {
+			i++
+		}
+		for j < len(b) && b[j] == '_' {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lowerASCII(a[i]) != lowerASCII(b[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+func isASCII[T ~string | ~[]byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
-	return dst
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

@@ -2,13 +2,12 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/valyala/fastjson"
 )
 
 // MaxPageSize is the largest page the exchange serves on list endpoints.
@@ -122,7 +121,7 @@ type listRequest[P any, K comparable] struct {
 	params               []param
 	size                 int
 	// decode reads one page, number page of the list.
-	decode     func(data *fastjson.Value, serverTimeMs int64, page int) (P, error)
+	decode     func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
 	identities func(P) []K
 }
 
@@ -133,7 +132,7 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 		var p P
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
 			path: r.path, query: encodeQuery(pageParams(r.params, page, size)), signed: true,
-			decode: func(data *fastjson.Value, serverTimeMs int64) (err error) {
+			decode: func(data json.RawMessage, serverTimeMs int64) (err error) {
 				p, err = r.decode(data, serverTimeMs, page)
 				return err
 			}})

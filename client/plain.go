@@ -1,11 +1,11 @@
 package client
 
 import (
+	"bytes"
 	"math"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 )
 
 // Nearly every number an answer holds is plain: a JSON string or number of
@@ -13,6 +13,25 @@ import (
 // here read those from the answer's bytes, without the string, the
 // encoding/json call and the big.Int arithmetic a general read costs; what
 // they do not take goes the general way, which also words every error.
+
+// scalarBytes is scalarText without a copy: the text of a JSON number,
+// string or boolean as a slice of b. ok is false when b needs scalarText
+// (escapes, non-ASCII text, anything that is no scalar).
+func scalarBytes(b []byte) (text []byte, isNull, ok bool) {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0:
+		return nil, false, false
+	case string(b) == "null":
+		return nil, true, true
+	case b[0] == '"':
+		inner, ok := plainString(b)
+		return bytes.TrimSpace(inner), false, ok
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'), string(b) == "true", string(b) == "false":
+		return b, false, true
+	}
+	return nil, false, false
+}
 
 // plainString is what the JSON string b holds when b is ASCII without
 // escapes, as a slice of b.
@@ -29,16 +48,16 @@ func plainString(b []byte) (inner []byte, ok bool) {
 	return inner, true
 }
 
-// plainStrings is json.Unmarshal of v into a []string, when v is a list
-// of plain strings; buf is room for their text.
-func plainStrings(v *fastjson.Value, buf []byte) ([]string, bool) {
-	elems, ok := array(v)
-	if !ok {
+// plainStrings is json.Unmarshal of raw, a valid JSON array, into a
+// []string, when every element is a plain string.
+func plainStrings(raw []byte) ([]string, bool) {
+	if raw[0] != '[' {
 		return nil, false
 	}
+	elems := arrayElements(raw)
 	out := make([]string, len(elems))
 	for i, e := range elems {
-		s, ok := plainString(e.MarshalTo(buf[:0]))
+		s, ok := plainString(e)
 		if !ok {
 			return nil, false
 		}
@@ -53,6 +72,20 @@ func parseInt64Bytes(b []byte) (int64, bool) {
 		return v, true
 	}
 	return parseInt64(string(b))
+}
+
+// fieldBytes is fieldText as a slice of raw where it can be: the text of a
+// field that holds a JSON number or string; present is false when the
+// field is absent, null or "".
+func fieldBytes(raw []byte) (text []byte, present bool, err error) {
+	if len(raw) == 0 {
+		return nil, false, nil
+	}
+	if t, isNull, ok := scalarBytes(raw); ok {
+		return t, !isNull && len(t) > 0, nil
+	}
+	s, present, err := fieldText(raw)
+	return []byte(s), present, err
 }
 
 // maxPlainDigits is the most digits smallDecimal reads: any 18 digits fit

@@ -3,9 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -21,30 +19,14 @@ func FuzzPlainMatchesGeneral(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if !json.Valid(b) {
+		text, isNull, ok := scalarBytes(b)
+		if !ok {
 			return
 		}
-		text, isNull, err := scalarText(b)
-		// encoding/json's reading is the reference: a string's content,
-		// trimmed, a number's or boolean's text.
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		_ = dec.Decode(&v)
-		want := strings.TrimSpace(fmt.Sprint(v))
-		switch v.(type) {
-		case map[string]any, []any:
-			if err == nil {
-				t.Fatalf("scalarText(%q) = %q, want an error", b, text)
-			}
-			return
-		case nil:
-			want = ""
+		s, gNull, err := unquoteScalar(b)
+		if err != nil || s != string(text) || gNull != isNull {
+			t.Fatalf("scalarBytes(%q) = %q %v, encoding/json has %q %v %v", b, text, isNull, s, gNull, err)
 		}
-		if err != nil || string(text) != want || isNull != (v == nil) {
-			t.Fatalf("scalarText(%q) = %q %v (%v), encoding/json has %q", b, text, isNull, err, want)
-		}
-		s := string(text)
 		d, err := parseDecimalBytes(text)
 		gd, gerr := parseDecimal(s)
 		if !reflect.DeepEqual(d, gd) || !reflect.DeepEqual(err, gerr) {
@@ -78,4 +60,25 @@ func TestPlainDecimalsHeldToTheBound(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A list of plain strings is read as json.Unmarshal reads it.
+func FuzzPlainStringsMatchEncodingJSON(f *testing.F) {
+	for _, s := range []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		raw = bytes.TrimSpace(raw)
+		if !json.Valid(raw) || len(raw) == 0 {
+			return
+		}
+		got, ok := plainStrings(raw)
+		if !ok {
+			return
+		}
+		var want []string
+		if err := json.Unmarshal(raw, &want); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q, encoding/json has %q (%v)", got, want, err)
+		}
+	})
 }

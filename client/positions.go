@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -58,16 +58,16 @@ func (p *Position) Closed() bool {
 func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
 	var l list[Position]
 	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, path: PathPositions, signed: true,
-		decode: func(data *fastjson.Value, _ int64) (err error) {
-			l, err = readPositions(data)
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			l, err = decodePositions(data)
 			return err
 		}})
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// readPositions reads data.positions[]. A symbol and side listed twice
+// decodePositions reads data.positions[]. A symbol and side listed twice
 // fails the answer: which row holds the position is unknown.
-func readPositions(data *fastjson.Value) (list[Position], error) {
+func decodePositions(data json.RawMessage) (list[Position], error) {
 	_, rows, err := decodeDataRows(data, "positions", "positions")
 	if err != nil {
 		return list[Position]{}, err

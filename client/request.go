@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-kit/log/level"
-	"github.com/valyala/fastjson"
 )
 
 // request is one call to the exchange.
@@ -25,7 +25,7 @@ type request struct {
 	probe bool
 	// decode reads the envelope's data, given the answer's server time in
 	// Unix milliseconds (0 when none); its error makes a bad response.
-	decode func(data *fastjson.Value, serverTimeMs int64) error
+	decode func(data json.RawMessage, serverTimeMs int64) error
 }
 
 // systemState is what the system status said in a -1011 episode.
@@ -229,40 +229,39 @@ func (c *Client) send(ctx context.Context, r request) error {
 // decodeAnswer reads the envelope of an answer with status code status,
 // sent and received by the client's clock, and hands its data to r.decode.
 func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received time.Time) error {
-	return decodeEnvelope(body, func(env envelope, decodeErr error) error {
-		if status < 200 || status > 299 {
-			e := &Error{Op: r.op, StatusCode: status}
-			if decodeErr == nil {
-				e.Code, e.Message = int(env.Code.Value), truncateForError(c.redact(env.Message))
-			}
-			e.Kind = classify(status, e.Code)
-			return e
+	env, decodeErr := decodeEnvelope(body)
+	if status < 200 || status > 299 {
+		e := &Error{Op: r.op, StatusCode: status}
+		if decodeErr == nil {
+			e.Code, e.Message = int(env.Code.Value), truncateForError(c.redact(env.Message))
 		}
-		if decodeErr != nil {
-			return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+		e.Kind = classify(status, e.Code)
+		return e
+	}
+	if decodeErr != nil {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: fmt.Errorf("answer is not the JSON envelope: %w", decodeErr)}
+	}
+	if env.Success == nil || !*env.Success {
+		e := &Error{Op: r.op, StatusCode: status, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
+		e.Kind = classify(status, e.Code)
+		if e.Kind == KindOther {
+			e.Kind = KindBadResponse
 		}
-		if env.Success == nil || !*env.Success {
-			e := &Error{Op: r.op, StatusCode: status, Code: int(env.Code.Value), Message: truncateForError(c.redact(env.Message))}
-			e.Kind = classify(status, e.Code)
-			if e.Kind == KindOther {
-				e.Kind = KindBadResponse
-			}
-			if env.Success == nil {
-				e.Err = errors.New("answer has no success field")
-			}
-			return e
+		if env.Success == nil {
+			e.Err = errors.New("answer has no success field")
 		}
-		// Only a successful answer sets the clock: error answers may come
-		// from a proxy or carry a time that is not the server's.
-		serverMs := env.serverTimeMs()
-		if serverMs != 0 {
-			c.recordClock(time.UnixMilli(serverMs), sent, received)
-		}
-		if err := readData(env.Data, func(data *fastjson.Value) error { return r.decode(data, serverMs) }); err != nil {
-			return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: err}
-		}
-		return nil
-	})
+		return e
+	}
+	// Only a successful answer sets the clock: error answers may come from
+	// a proxy or carry a time that is not the server's.
+	serverMs := env.serverTimeMs()
+	if serverMs != 0 {
+		c.recordClock(time.UnixMilli(serverMs), sent, received)
+	}
+	if err := r.decode(env.Data, serverMs); err != nil {
+		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: status, Err: err}
+	}
+	return nil
 }
 
 // signRequest sets the key, timestamp and signature headers of req, and

@@ -1,11 +1,10 @@
 package client
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
-	"sync"
-
-	"github.com/valyala/fastjson"
 )
 
 // RejectedRow is a row of a list answer that could not be read. It is left
@@ -39,30 +38,29 @@ type list[T any] struct {
 // decodeList reads rows one by one with decode. A row that is not an
 // object, or that decode fails, is rejected naming the field at fault and
 // identified by name of what decode read of it before failing (name must
-// give "" for a zero T); the other rows are kept.
-func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), name func(T) string) list[T] {
+// give "" for a zero T); the other rows are kept. The rows are those
+// decodeDataRows gave: valid JSON.
+func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), name func(T) string) list[T] {
 	out := list[T]{rows: make([]T, 0, len(rows))}
 	// One row's fields at a time: decode keeps nothing of them.
-	f := rowFields.Get().(*fields)
-	defer func() {
-		// Kept, the storage must not keep the answer's parser alive.
-		clear(f.members[:cap(f.members)])
-		rowFields.Put(f)
-	}()
-	for i, row := range rows {
+	var buf fields
+	for i, raw := range rows {
 		var v T
 		var err error
-		if row.GetObject() == nil {
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 			// Not quoted: a bare value may be anything, a key included.
 			err = errors.New("row is not a JSON object")
-		} else if err = readFields(f, row); err == nil {
-			v, err = decode(*f)
+		} else if f, ferr := readFields(buf, raw); ferr != nil {
+			err = ferr
+		} else {
+			buf = f
+			v, err = decode(f)
 		}
 		if err == nil {
 			out.rows = append(out.rows, v)
 			continue
 		}
-		r := RejectedRow{Index: i, ID: name(v), Err: err.Error(), hash: fnv1a(fnvOffset, string(row.MarshalTo(nil)), false)}
+		r := RejectedRow{Index: i, ID: name(v), Err: err.Error(), hash: fnv1a(fnvOffset, string(raw), false)}
 		var fe *fieldError
 		var de *disagreeError
 		switch {
@@ -75,9 +73,6 @@ func decodeList[T any](rows []*fastjson.Value, decode func(fields) (T, error), n
 	}
 	return out
 }
-
-// rowFields are the storage of decodeList's rows, kept for the next list.
-var rowFields = sync.Pool{New: func() any { return new(fields) }}
 
 // keys are the identities of the list's rows for paging: key of each row
 // read, and the bytes of each row rejected (a page of rows that cannot be

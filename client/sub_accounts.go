@@ -2,10 +2,9 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -49,8 +48,8 @@ func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, 
 		}
 		var p subAccountsPage
 		err := c.get(ctx, request{op: op, endpoint: EndpointSubAccounts, path: PathSubAccounts, query: query, signed: true,
-			decode: func(data *fastjson.Value, _ int64) (err error) {
-				p, err = readSubAccountsPage(data)
+			decode: func(data json.RawMessage, _ int64) (err error) {
+				p, err = decodeSubAccountsPage(data)
 				return err
 			}})
 		if err != nil {
@@ -68,10 +67,16 @@ func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, 
 
 func subAccountID(s SubAccount) string { return s.ApplicationID }
 
-// readSubAccountsPage reads one answer: data.rows[] with the v3 names
+// decodeSubAccounts reads the rows of one answer.
+func decodeSubAccounts(data json.RawMessage) (list[SubAccount], error) {
+	p, err := decodeSubAccountsPage(data)
+	return p.list, err
+}
+
+// decodeSubAccountsPage reads one answer: data.rows[] with the v3 names
 // (applicationId, name, createdTime) or the v1 ones (application_id,
 // account, created_time), and data.meta if one came.
-func readSubAccountsPage(data *fastjson.Value) (subAccountsPage, error) {
+func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
 	f, rows, err := decodeDataRows(data, "sub-accounts", "rows")
 	if err != nil {
 		return subAccountsPage{}, err

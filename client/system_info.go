@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
@@ -56,8 +54,8 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 	}
 	var info SystemInfo
 	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
-		decode: func(data *fastjson.Value, _ int64) (err error) {
-			info, err = readSystemInfo(data)
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			info, err = decodeSystemInfo(data)
 			return err
 		}})
 	return info, err
@@ -73,9 +71,9 @@ type systemInfoData struct {
 	EstimatedEndTimeSnake json.RawMessage `json:"estimated_end_time"`
 }
 
-func readSystemInfo(data *fastjson.Value) (SystemInfo, error) {
+func decodeSystemInfo(data json.RawMessage) (SystemInfo, error) {
 	var d systemInfoData
-	if err := decodeData(data.MarshalTo(nil), &d); err != nil {
+	if err := decodeData(data, &d); err != nil {
 		return SystemInfo{}, err
 	}
 	if !d.Status.set {
@@ -86,8 +84,8 @@ func readSystemInfo(data *fastjson.Value) (SystemInfo, error) {
 		out.Message = d.Message
 	}
 	for _, raw := range []json.RawMessage{d.EstimatedEndTime, d.EstimatedEndTimeSnake} {
-		if s, present, err := fieldBytes(raw); err == nil && present {
-			if ms, err := ParseTime(string(s)); err == nil {
+		if s, present, err := fieldText(raw); err == nil && present {
+			if ms, err := ParseTime(s); err == nil {
 				out.EstimatedEndTime = ms
 				break
 			}

@@ -114,12 +114,12 @@ func TestEnvelopeServerTime(t *testing.T) {
 		`null`:                 0,
 		`{"ms":1721295317627}`: 0,
 	} {
-		got, err := serverTimeOf([]byte(`{"success":true,"data":{},"timestamp":` + in + `}`))
-		if err != nil {
+		var env envelope
+		if err := json.Unmarshal([]byte(`{"success":true,"data":{},"timestamp":`+in+`}`), &env); err != nil {
 			t.Errorf("%s: envelope refused: %v", in, err)
 			continue
 		}
-		if got != want {
+		if got := env.serverTimeMs(); got != want {
 			t.Errorf("timestamp %s read as %d, want %d", in, got, want)
 		}
 	}

@@ -2,11 +2,11 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -59,8 +59,8 @@ func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow
 		}
 		var p tokenConfigPage
 		err := c.get(ctx, request{op: op, endpoint: EndpointTokenConfig, path: PathTokenConfig, query: query, signed: true,
-			decode: func(data *fastjson.Value, _ int64) (err error) {
-				p, err = readTokenConfigPage(data)
+			decode: func(data json.RawMessage, _ int64) (err error) {
+				p, err = decodeTokenConfigPage(data)
 				return err
 			}})
 		if err != nil {
@@ -78,10 +78,16 @@ func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow
 
 func tokenConfigKey(t TokenConfig) string { return t.Token }
 
-// readTokenConfigPage reads one answer: data.rows[] in camelCase or
+// decodeTokenConfigs reads the rows of one answer.
+func decodeTokenConfigs(data json.RawMessage) (list[TokenConfig], error) {
+	p, err := decodeTokenConfigPage(data)
+	return p.list, err
+}
+
+// decodeTokenConfigPage reads one answer: data.rows[] in camelCase or
 // snake_case, and data.meta if one came. A token listed twice fails the
 // answer: which row holds its ratio is unknown.
-func readTokenConfigPage(data *fastjson.Value) (tokenConfigPage, error) {
+func decodeTokenConfigPage(data json.RawMessage) (tokenConfigPage, error) {
 	f, rows, err := decodeDataRows(data, "token config", "rows")
 	if err != nil {
 		return tokenConfigPage{}, err

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -52,8 +52,8 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
 		name: "token history", endpoint: EndpointTokenHistory, path: PathTokenHistory, params: params, size: size,
-		decode: func(data *fastjson.Value, serverTimeMs int64, _ int) (HistoryPage, error) {
-			p, err := readHistory(data)
+		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
+			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverTimeMs
 			return p, err
 		},
@@ -154,7 +154,7 @@ type MalformedRow struct {
 	ID string
 	// Key identifies the row across polls: "id:"+ID when ID is not empty,
 	// else "sha256:" and the first 16 hex digits of the SHA-256 of the
-	// row as sent, without the spaces between its tokens.
+	// row's bytes as sent.
 	Key string
 	// Timestamp is the row's time in Unix milliseconds, 0 when it could
 	// not be read.
@@ -185,28 +185,20 @@ type historyFields struct {
 // characters when valid, and a longer one must not make the key unbounded.
 const maxIDText = 100
 
-// readHistory decodes one page of GET /v3/asset/token/history. Rows that
+// decodeHistory decodes one page of GET /v3/asset/token/history. Rows that
 // cannot be read become MalformedRows; only data that is not an object with
 // a rows array fails the page.
-func readHistory(data *fastjson.Value) (HistoryPage, error) {
-	rows, meta, err := readHistoryData(data)
+func decodeHistory(data json.RawMessage) (HistoryPage, error) {
+	d, err := readHistoryData(data)
 	if err != nil {
 		return HistoryPage{}, err
 	}
-	p := HistoryPage{Records: make([]HistoryRecord, 0, len(rows))}
-	if meta != nil {
-		p.Meta = *meta
+	p := HistoryPage{Records: make([]HistoryRecord, 0, len(d.Rows))}
+	if m := metaOf(d.Meta); m != nil {
+		p.Meta = *m
 	}
-	var buf []byte
-	for _, row := range rows {
-		// The row as sent, taken before its fields are read, names a
-		// malformed row.
-		buf = row.MarshalTo(buf[:0])
-		n := len(buf)
-		var f historyFields
-		var isObject bool
-		f, buf, isObject = readHistoryFields(row, buf)
-		rec, bad := decodeHistoryRow(buf[:n], f, isObject)
+	for _, raw := range d.Rows {
+		rec, bad := decodeHistoryRow(raw)
 		if bad != nil {
 			p.Malformed = append(p.Malformed, *bad)
 			continue
@@ -219,9 +211,13 @@ func readHistory(data *fastjson.Value) (HistoryPage, error) {
 // decodeHistoryRow reads one row. A record without id, timestamp or amount
 // cannot be counted exactly once, so each is required; type and token are
 // not, as before.
-func decodeHistoryRow(raw []byte, f historyFields, isObject bool) (HistoryRecord, *MalformedRow) {
-	if !isObject {
-		return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
+	f, ok := readHistoryFields(raw)
+	if !ok {
+		f = historyFields{}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return HistoryRecord{}, malformedRow(raw, "", 0, []string{"row is not a JSON object"})
+		}
 	}
 	var rec HistoryRecord
 	var problems []string
@@ -274,6 +270,19 @@ func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []
 	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
 }
 
+// fieldText is the text of a field that holds a JSON number or string;
+// present is false when the field is absent, null or "".
+func fieldText(raw json.RawMessage) (s string, present bool, err error) {
+	if len(raw) == 0 {
+		return "", false, nil
+	}
+	s, isNull, err := scalarText(raw)
+	if err != nil || isNull || s == "" {
+		return "", false, err
+	}
+	return s, true, nil
+}
+
 // requiredBytes is fieldBytes for a field the row cannot do without.
 func requiredBytes(raw json.RawMessage) ([]byte, error) {
 	b, present, err := fieldBytes(raw)
@@ -285,11 +294,15 @@ func requiredBytes(raw json.RawMessage) ([]byte, error) {
 
 // optionalString reads a JSON string field; absent and null are "".
 func optionalString(raw json.RawMessage) (string, error) {
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "", nil
-	case raw[0] != '"':
+	}
+	if inner, ok := plainString(raw); ok {
+		return string(inner), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", fmt.Errorf("expected a string, got %s", truncateForError(string(raw)))
 	}
-	return unquote(raw), nil
+	return s, nil
 }

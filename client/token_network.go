@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -21,8 +21,8 @@ var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
 	var l list[TokenNetwork]
 	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
-		decode: func(data *fastjson.Value, _ int64) (err error) {
-			l, err = readTokenNetworks(data)
+		decode: func(data json.RawMessage, _ int64) (err error) {
+			l, err = decodeTokenNetworks(data)
 			return err
 		}})
 	return l.rows, c.onPage(l.rejected, 1), err
@@ -41,13 +41,13 @@ type TokenNetwork struct {
 	AllowWithdraw     bool
 }
 
-// readTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
+// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
 // in the v3 camelCase (allowWithdraw, withdrawalFee) or the v1 snake_case
 // (allow_withdraw, withdrawal_fee), numbers as JSON numbers or strings. A
 // row that lacks a field a metric needs is rejected naming the field:
 // exported as 0 or false it would read as a free withdrawal or a disabled
 // network.
-func readTokenNetworks(data *fastjson.Value) (list[TokenNetwork], error) {
+func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
 	_, rows, err := decodeDataRows(data, "token networks", "rows")
 	if err != nil {
 		return list[TokenNetwork]{}, err

@@ -2,11 +2,11 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -71,8 +71,8 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
 	err = getPages(ctx, c, listRequest[list[AccountTransfer], string]{
 		name: "transfer history", endpoint: EndpointTransferHistory, path: PathTransferHistory, params: params, size: MaxPageSize,
-		decode: func(data *fastjson.Value, _ int64, page int) (list[AccountTransfer], error) {
-			l, err := readTransferHistory(data)
+		decode: func(data json.RawMessage, _ int64, page int) (list[AccountTransfer], error) {
+			l, err := decodeTransferHistory(data)
 			l.rejected = c.onPage(l.rejected, page)
 			return l, err
 		},
@@ -90,12 +90,14 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 	var id string
 	err := c.get(ctx, request{op: "get account application id", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
-		decode: func(data *fastjson.Value, _ int64) error {
-			var f fields
-			if err := readFields(&f, data); err != nil {
+		decode: func(data json.RawMessage, _ int64) error {
+			if err := checkData(data); err != nil {
 				return err
 			}
-			var err error
+			f, err := readFields(nil, data)
+			if err != nil {
+				return err
+			}
 			id, err = f.requiredText("applicationId")
 			return err
 		}})
@@ -104,9 +106,9 @@ func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 
 func accountTransferID(t AccountTransfer) string { return t.ID }
 
-// readTransferHistory reads one page: data.rows[] in camelCase or
+// decodeTransferHistory reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
-func readTransferHistory(data *fastjson.Value) (list[AccountTransfer], error) {
+func decodeTransferHistory(data json.RawMessage) (list[AccountTransfer], error) {
 	_, rows, err := decodeDataRows(data, "transfer history", "rows")
 	if err != nil {
 		return list[AccountTransfer]{}, err
@@ -155,16 +157,15 @@ func decodeAccountTransfer(f fields) (AccountTransfer, error) {
 // party reads one side of a transfer: an object with applicationId and,
 // when sent, accountName.
 func (f fields) party(name string) (TransferParty, error) {
-	m := f.get(name)
-	if m == nil || m.value == jsonNull {
+	raw := f.get(name)
+	if isNull(raw) {
 		return TransferParty{}, &fieldError{name, errMissing}
 	}
-	var p fields
-	if err := readFields(&p, m.value); err != nil {
+	p, err := readFields(nil, raw) // raw is a member of a row decodeList read
+	if err != nil {
 		return TransferParty{}, &fieldError{name, err}
 	}
 	var out TransferParty
-	var err error
 	if out.ApplicationID, err = p.requiredText("applicationId"); err != nil {
 		return out, nested(name, err)
 	}

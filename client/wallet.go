@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/valyala/fastjson"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -71,8 +71,8 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	}
 	err = getPages(ctx, c, listRequest[list[Transfer], string]{
 		name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params, size: MaxPageSize,
-		decode: func(data *fastjson.Value, _ int64, page int) (list[Transfer], error) {
-			l, err := readWalletHistory(data)
+		decode: func(data json.RawMessage, _ int64, page int) (list[Transfer], error) {
+			l, err := decodeWalletHistory(data)
 			l.rejected = c.onPage(l.rejected, page)
 			return l, err
 		},
@@ -86,9 +86,9 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 
 func transferID(t Transfer) string { return t.ID }
 
-// readWalletHistory reads one page: data.rows[] in v3 camelCase or v1
+// decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
 // snake_case, with times in any unit ParseTime reads.
-func readWalletHistory(data *fastjson.Value) (list[Transfer], error) {
+func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
 	_, rows, err := decodeDataRows(data, "wallet history", "rows")
 	if err != nil {
 		return list[Transfer]{}, err
