@@ -25,10 +25,25 @@ import (
 func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *statefile.Store) {
 	t.Helper()
 	r := newRig(t, &fakeexchange.Scenario{ServerTimeOffset: offset})
-	path := filepath.Join(t.TempDir(), "state.json")
 	cursor := historyNow.Add(ahead).UnixMilli()
-	b, err := encodeState(map[string]ledger.State{"main": {Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &cursor,
-		Seen: []ledger.SeenRecord{}, Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 1, Inflow: "7", Outflow: "0"}}}})
+	store := stateFileOf(t, ledger.State{Version: ledger.StateVersion, StartMs: cursor, HorizonMs: &cursor,
+		Seen: []ledger.SeenRecord{}, Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 1, Inflow: "7", Outflow: "0"}}})
+	cfg := r.config()
+	cfg.Public, cfg.State, cfg.Collectors = nil, store, map[string]bool{}
+	for _, ep := range endpoint.All {
+		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
+	}
+	e := newExporter(t, cfg)
+	e.pollers[0].pollOnce(context.Background())
+	return r, e, store
+}
+
+// stateFileOf is a state file holding st as the token history of "main",
+// opened at historyNow.
+func stateFileOf(t *testing.T, st ledger.State) *statefile.Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.json")
+	b, err := encodeState(map[string]ledger.State{"main": st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,14 +54,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := r.config()
-	cfg.Public, cfg.State, cfg.Collectors = nil, store, map[string]bool{}
-	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
-	}
-	e := newExporter(t, cfg)
-	e.pollers[0].pollOnce(context.Background())
-	return r, e, store
+	return store
 }
 
 func TestRestoredCursorAheadOfALocalClockBehindIsKept(t *testing.T) {
@@ -115,18 +123,7 @@ func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.
 		Seen: []ledger.SeenRecord{{ID: 1, TimestampMs: historyNow.Add(-10 * time.Minute).UnixMilli(), Token: "USDT", Type: "DEPOSIT"},
 			{ID: 2, TimestampMs: newest, Token: "USDT", Type: "DEPOSIT"}},
 		Totals: []ledger.StateTotal{{Token: "USDT", Type: "DEPOSIT", Records: 2, Inflow: "3", Outflow: "0"}}}
-	path := filepath.Join(t.TempDir(), "state.json")
-	b, err := encodeState(map[string]ledger.State{"main": st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	store, err := openState(path, historyNow)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := stateFileOf(t, st)
 	// While the exporter was down: a new record, and one listed late
 	// behind the newest record counted.
 	r.add(t, hrec(3, time.Minute, "USDT", "DEPOSIT", "4"), hrec(4, 6*time.Minute, "USDT", "DEPOSIT", "8"))
