@@ -124,6 +124,9 @@ type Account struct {
 	// token.
 	TokenConfig []TokenConfig `yaml:"token_config"`
 	FundingFees []FundingFee  `yaml:"funding_fees"`
+	// SymbolConfig is what the symbol config endpoint lists, one row per
+	// symbol.
+	SymbolConfig []SymbolConfig `yaml:"symbol_config"`
 	// IsSubAccount makes the account a sub-account: the sub-accounts
 	// endpoint refuses its keys (HTTP 401, code -1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
@@ -158,6 +161,11 @@ type Event struct {
 	AccountTransfer       *Change[AccountTransfer] `yaml:"account_transfer"`
 	TokenConfig           *Change[TokenConfig]     `yaml:"token_config"`
 	FundingFee            *Change[FundingFee]      `yaml:"funding_fee"`
+	// Instrument sets a symbol's status or lists a new one; with remove it
+	// delists one. Futures changes a perpetual's funding and prices.
+	Instrument   *Change[Instrument]   `yaml:"instrument"`
+	Futures      *Change[Perpetual]    `yaml:"futures"`
+	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
 	// LateRecord appends a history record whose money moves at once but
 	// which is listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`

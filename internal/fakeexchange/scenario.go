@@ -134,6 +134,8 @@ type Scenario struct {
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
+	Instruments   []Instrument      `yaml:"instruments"`
+	Futures       []Perpetual       `yaml:"futures"`
 	Events        []Event           `yaml:"events"`
 }
 
