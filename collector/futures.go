@@ -49,9 +49,9 @@ func buildFutures(b *builder) (prometheus.Collector, error) {
 	if api, ok := b.cfg.Public.(FuturesAPI); ok {
 		read = api.Perpetuals
 	}
-	return pollPublic(b, descsOf(futuresGauges), func(ch chan<- prometheus.Metric, rows *[]client.Perpetual) {
-		for i := range *rows {
-			emitGauges(ch, futuresGauges, &(*rows)[i], (*rows)[i].Symbol)
+	return pollPublic(b, descsOf(futuresGauges), func(ch chan<- prometheus.Metric, rows []client.Perpetual) {
+		for i := range rows {
+			emitGauges(ch, futuresGauges, &rows[i], rows[i].Symbol)
 		}
 	}, read), nil
 }

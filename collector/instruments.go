@@ -27,8 +27,8 @@ func buildInstruments(b *builder) (prometheus.Collector, error) {
 	if api, ok := b.cfg.Public.(InstrumentsAPI); ok {
 		read = api.Instruments
 	}
-	return pollPublic(b, []*prometheus.Desc{instrumentTradingDesc}, func(ch chan<- prometheus.Metric, rows *[]client.Instrument) {
-		for _, i := range *rows {
+	return pollPublic(b, []*prometheus.Desc{instrumentTradingDesc}, func(ch chan<- prometheus.Metric, rows []client.Instrument) {
+		for _, i := range rows {
 			ch <- prometheus.MustNewConstMetric(instrumentTradingDesc, prometheus.GaugeValue, boolFloat(i.Trading()), i.Symbol)
 		}
 	}, read), nil

@@ -146,19 +146,3 @@ func descsOf[R any](gauges []gauge[R], more ...*prometheus.Desc) []*prometheus.D
 	return more
 }
 
-// pollPublic polls a public list endpoint once per exporter, when the
-// public API can read it (read is nil otherwise), and keeps its latest
-// rows within the series cap, exported by emit.
-func pollPublic[R any](b *builder, descs []*prometheus.Desc, emit func(ch chan<- prometheus.Metric, rows *[]R),
-	read func(context.Context) ([]R, []client.RejectedRow, error)) prometheus.Collector {
-	if b.cfg.Public == nil || read == nil {
-		return nil
-	}
-	c := &perAccount[[]R]{descs: descs, emit: func(ch chan<- prometheus.Metric, _ string, rows *[]R) { emit(ch, rows) }}
-	l, sc := c.add(""), b.seriesCap("")
-	b.pollList(c, "", func(ctx context.Context, _ func()) (leftOut, error) {
-		rows, rejected, err := read(ctx)
-		return leftOutOf(rejected, l.set(capRows(sc, rows), err))
-	})
-	return c
-}
