@@ -70,7 +70,7 @@ var All = []Endpoint{
 		PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute, Description: "each account's funding fee payments"},
 	// A symbol suspended or delisted cannot be traded out of: each
 	// minute is one request of the 600 a minute published per IP.
-	{Name: Instruments, Path: "/v3/public/instruments", Limit: Limit{10, time.Second},
+	{Name: Instruments, Path: "/v3/public/instruments", Limit: Limit{10, time.Second}, Page: "public_data/instruments",
 		DefaultInterval: time.Minute, Description: "the public instruments and their trading status"},
 	// Funding is announced hours before it is charged: a minute is soon
 	// enough to page before the next settlement.
