@@ -1233,7 +1233,7 @@ local seconds(d) =
           // exchange no longer lists, cannot be reduced. Judged while an
           // exporter polled the instruments within dataStaleFastSeconds; a
           // symbol missing from the list pages only while the list was read
-          // whole (no row rejected, none capped within the hour).
+          // whole (not empty, no row rejected, none capped within the hour).
           {
             alert: 'WooxHeldInstrumentNotTrading',
             local c = $._config { held: 'max by (account, symbol) (woox_position_holding{%(wooxSelector)s} != 0)' % $._config },
@@ -1251,6 +1251,8 @@ local seconds(d) =
                         unless on (symbol)
                       max by (symbol) (woox_instrument_trading{%(wooxSelector)s})
                     )
+                      and on ()
+                    (count(woox_instrument_trading{%(wooxSelector)s}) > 0)
                       and on ()
                     (max(woox_poll_rows_rejected{%(wooxSelector)s, endpoint="instruments"}) == 0)
                       and on ()
