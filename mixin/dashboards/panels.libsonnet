@@ -688,7 +688,7 @@ function(cfg)
     lib.table(
       77,
       'Instruments not trading',
-      'Every symbol the exchange lists with a status other than TRADING (suspended, testing, or a status the docs do not name), from --instruments.interval. WooxHeldInstrumentNotTrading pages when an account holds a position on one (critical), or a spot token whose SPOT_<TOKEN>_USDT is one (warning), or a position on a symbol no longer listed.',
+      'Every symbol the exchange lists with a status other than TRADING (suspended, testing, or a status the docs do not name), from --instruments.interval. WooxHeldInstrumentNotTrading pages when an account holds a position on one (critical), or a spot token whose SPOT_<TOKEN>_USDT is one (warning), or a position on a symbol no longer listed. Empty while every symbol trades.',
       [8, 12, 0, 254],
       ['max by (symbol) (woox_instrument_trading{%(sel)s} == 0)'],
       columns=['symbol'],
