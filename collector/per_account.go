@@ -145,4 +145,3 @@ func descsOf[R any](gauges []gauge[R], more ...*prometheus.Desc) []*prometheus.D
 	}
 	return more
 }
-
