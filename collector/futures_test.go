@@ -21,11 +21,11 @@ var _ = addOddAnswer(client.EndpointFutures, oddAnswer{path: client.PathFutures,
 func TestFuturesInEveryEncoding(t *testing.T) {
 	for name, mode := range encodings {
 		t.Run(name, func(t *testing.T) {
-			s := &fakeexchange.Scenario{Futures: []fakeexchange.Perpetual{
+			s := &fakeexchange.Scenario{Venue: fakeexchange.Venue{Futures: []fakeexchange.Perpetual{
 				{Symbol: "PERP_BTC_USDT", IndexPrice: "64990.1", MarkPrice: "65000", EstFundingRate: "0.0001", LastFundingRate: "0.00008",
 					NextFundingTime: 1796083200000, OpenInterest: "1520.5"},
 				{Symbol: "PERP_ETH_USDT", MarkPrice: "3000", EstFundingRate: "-0.00002", LastFundingRate: "0", NextFundingTime: 1796083200000},
-			}}
+			}}}
 			mode(s)
 			e := onlyPublic(t, newRig(t, s), client.EndpointFutures)
 			expectMetrics(t, e.byName[client.EndpointFutures], "futures.metrics")
@@ -35,11 +35,11 @@ func TestFuturesInEveryEncoding(t *testing.T) {
 
 // A new estimated rate shows with the next poll.
 func TestFuturesRateChange(t *testing.T) {
-	r := newRig(t, &fakeexchange.Scenario{Futures: []fakeexchange.Perpetual{
+	r := newRig(t, &fakeexchange.Scenario{Venue: fakeexchange.Venue{Futures: []fakeexchange.Perpetual{
 		{Symbol: "PERP_BTC_USDT", IndexPrice: "64990.1", MarkPrice: "65000", EstFundingRate: "0.0001", LastFundingRate: "0.00008",
 			NextFundingTime: 1796083200000, OpenInterest: "1520.5"},
 		{Symbol: "PERP_ETH_USDT", MarkPrice: "3000", EstFundingRate: "-0.00002", LastFundingRate: "0", NextFundingTime: 1796083200000},
-	}})
+	}}})
 	e := onlyPublic(t, r, client.EndpointFutures)
 	if err := r.fake.Apply(fakeexchange.Event{Futures: &fakeexchange.Change[fakeexchange.Perpetual]{
 		Row: fakeexchange.Perpetual{Symbol: "PERP_BTC_USDT", EstFundingRate: "0.003", NextFundingTime: 1796112000000}}}); err != nil {

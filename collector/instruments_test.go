@@ -42,13 +42,13 @@ func onlyPublic(t *testing.T, r *rig, name string) *Exporter {
 func TestInstrumentTradingInEveryEncoding(t *testing.T) {
 	for name, mode := range encodings {
 		t.Run(name, func(t *testing.T) {
-			s := &fakeexchange.Scenario{Instruments: []fakeexchange.Instrument{
+			s := &fakeexchange.Scenario{Venue: fakeexchange.Venue{Instruments: []fakeexchange.Instrument{
 				{Symbol: "PERP_BTC_USDT", Status: "TRADING", BaseMin: "0.0001", FundingIntervalHours: 8},
 				{Symbol: "SPOT_ETH_USDT", Status: "trading"},
 				{Symbol: "PERP_WOO_USDT", Status: "SUSPENDED"},
 				{Symbol: "SPOT_NEW_USDT", Status: "TESTING"},
 				{Symbol: "PERP_ODD_USDT", Status: "HALTED"},
-			}}
+			}}}
 			mode(s)
 			e := onlyPublic(t, newRig(t, s), client.EndpointInstruments)
 			expectMetrics(t, e.byName[client.EndpointInstruments], "instruments.metrics")
@@ -68,8 +68,8 @@ var encodings = map[string]func(*fakeexchange.Scenario){
 // A suspension, a resumption and a new symbol show with the next poll, and
 // a symbol the exchange stops listing has no series.
 func TestInstrumentSuspendedResumedDelisted(t *testing.T) {
-	r := newRig(t, &fakeexchange.Scenario{Instruments: []fakeexchange.Instrument{
-		{Symbol: "PERP_BTC_USDT", Status: "TRADING"}, {Symbol: "PERP_WOO_USDT", Status: "TRADING"}, {Symbol: "SPOT_WOO_USDT", Status: "TRADING"}}})
+	r := newRig(t, &fakeexchange.Scenario{Venue: fakeexchange.Venue{Instruments: []fakeexchange.Instrument{
+		{Symbol: "PERP_BTC_USDT", Status: "TRADING"}, {Symbol: "PERP_WOO_USDT", Status: "TRADING"}, {Symbol: "SPOT_WOO_USDT", Status: "TRADING"}}}})
 	e := onlyPublic(t, r, client.EndpointInstruments)
 	for _, c := range []fakeexchange.Change[fakeexchange.Instrument]{
 		{Row: fakeexchange.Instrument{Symbol: "PERP_BTC_USDT", Status: "SUSPENDED"}},

@@ -150,8 +150,8 @@ func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []
 	s := fakeexchange.LargeScenario(c.networks, 0)
 	s.RateLimit, s.PublicRateLimit = "", ""
 	s.Accounts = nil
-	now, env := time.Now(), []string(nil)
-	symbols := fakeexchange.DefaultScenario().Accounts[0].SymbolConfig // the docs example's three rows
+	now := time.Now()
+	var env []string
 	for i := range n {
 		a := fakeexchange.Account{Name: fmt.Sprintf("acct-%03d", i), AccountName: fmt.Sprintf("Desk %d", i), UserID: int64(20000 + i)}
 		for k := range shape.keys {
@@ -166,7 +166,7 @@ func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []
 				AvailableBalance: fmt.Sprintf("%d.5", i+t), Frozen: "0", Staked: "0", MarkPrice: "1.25"})
 		}
 		a.Transfers = growthTransfers(i, shape.transfers)
-		a.Positions, a.SymbolConfig = growthPositions(shape.positions), symbols
+		a.Positions = growthPositions(shape.positions)
 		s.Accounts = append(s.Accounts, a)
 		env = append(env, fmt.Sprintf("GROWTH_SECRET_%03d=%s", i, a.Keys[0].APISecret))
 	}

@@ -132,6 +132,14 @@ type Account struct {
 	IsSubAccount bool `yaml:"is_sub_account"`
 }
 
+// Venue is what the exchange lists of its markets, public sections of a
+// scenario: the instruments endpoint's symbols and the futures endpoint's
+// perpetuals.
+type Venue struct {
+	Instruments []Instrument `yaml:"instruments"`
+	Futures     []Perpetual  `yaml:"futures"`
+}
+
 // Event is a change applied once: After the exchange's Start when a
 // scenario holds it, at once by Apply. It is the one way to change an
 // endpoint's data after New. Every action that is set is applied:

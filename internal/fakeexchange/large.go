@@ -24,8 +24,7 @@ func HistoryTypes() []string {
 // token network rows, and account "main" with keys API keys (LargeMainKey
 // first), mixed permissions and IP allow-lists, margin and fees, a balance
 // of each of its tokens, 500 transfers over 3.5 days (one in five in
-// flight), 50 sub-accounts, and a venue of 313 symbols (223 perpetuals,
-// the account's limits on each). Its history is empty: add it with
+// flight) and 50 sub-accounts. Its history is empty: add it with
 // LargeHistory and AppendHistory. No rate limit is set.
 func LargeScenario(networks, keys int) *Scenario {
 	s := &Scenario{RateLimit: "0/0s", PublicRateLimit: "0/0s"}
@@ -72,18 +71,6 @@ func LargeScenario(networks, keys int) *Scenario {
 	}
 	for i := range 50 {
 		a.SubAccounts = append(a.SubAccounts, SubAccount{ApplicationID: fmt.Sprintf("app-%04d", i), Name: fmt.Sprintf("desk-%02d", i), CreatedTime: 1700000000000 + int64(i)})
-	}
-	// The venue as a probe saw it: 223 perpetuals and 90 spot pairs, every
-	// perpetual's funding, and the account's limits on each.
-	for i := range 313 {
-		symbol := fmt.Sprintf("SPOT_TOK%04d_USDT", i)
-		if i < 223 {
-			symbol = fmt.Sprintf("PERP_TOK%04d_USDT", i)
-			s.Futures = append(s.Futures, Perpetual{Symbol: symbol, IndexPrice: fmt.Sprintf("%d.5", 1+i), MarkPrice: fmt.Sprintf("%d.25", 1+i),
-				EstFundingRate: fmt.Sprintf("0.0000%d", 1+i%9), LastFundingRate: "0.0001", NextFundingTime: 1796083200000})
-			a.SymbolConfig = append(a.SymbolConfig, SymbolConfig{Symbol: symbol, MarginFactor: "0.00000023", MaxLeverage: fmt.Sprintf("%d", 10+i%41), MaxPosition: "100000000000"})
-		}
-		s.Instruments = append(s.Instruments, Instrument{Symbol: symbol, Status: "TRADING"})
 	}
 	s.Accounts = []Account{a}
 	return s

@@ -134,9 +134,9 @@ type Scenario struct {
 
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
-	Instruments   []Instrument      `yaml:"instruments"`
-	Futures       []Perpetual       `yaml:"futures"`
 	Events        []Event           `yaml:"events"`
+	// Venue holds the instruments and futures endpoints' sections.
+	Venue `yaml:",inline"`
 }
 
 // ErrorTimestamp is the bogus timestamp of error answers: server time plus
