@@ -135,7 +135,7 @@ type Scenario struct {
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
 	Events        []Event           `yaml:"events"`
-	// Venue holds the instruments and futures endpoints' sections.
+	// Venue holds the sections of the public market lists (endpoints.go).
 	Venue `yaml:",inline"`
 }
 
