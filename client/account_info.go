@@ -58,23 +58,12 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
 	var out AccountInfo
-	if out.AccountMode, _, err = f.text("accountMode"); err != nil {
-		return AccountInfo{}, fmt.Errorf("account info: %w", err)
-	}
-	if err = f.decimals([]decimalField{
-		{"leverage", &out.Leverage},
-		{"marginRatio", &out.MarginRatio},
-		{"openMarginRatio", &out.OpenMarginRatio},
-		{"initialMarginRatio", &out.InitialMarginRatio},
-		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio},
-		{"totalCollateral", &out.TotalCollateral},
-		{"freeCollateral", &out.FreeCollateral},
-		{"totalAccountValue", &out.TotalAccountValue},
-		{"takerFeeRate", &out.TakerFeeRate},
-		{"makerFeeRate", &out.MakerFeeRate},
-		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate},
-		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate},
-	}); err != nil {
+	if err = f.read(may("accountMode", &out.AccountMode), may("leverage", &out.Leverage), may("marginRatio", &out.MarginRatio),
+		may("openMarginRatio", &out.OpenMarginRatio), may("initialMarginRatio", &out.InitialMarginRatio),
+		may("maintenanceMarginRatio", &out.MaintenanceMarginRatio), may("totalCollateral", &out.TotalCollateral),
+		may("freeCollateral", &out.FreeCollateral), may("totalAccountValue", &out.TotalAccountValue),
+		may("takerFeeRate", &out.TakerFeeRate), may("makerFeeRate", &out.MakerFeeRate),
+		may("futuresTakerFeeRate", &out.FuturesTakerFeeRate), may("futuresMakerFeeRate", &out.FuturesMakerFeeRate)); err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
 	for _, rate := range []*decimal.Decimal{out.TakerFeeRate, out.MakerFeeRate, out.FuturesTakerFeeRate, out.FuturesMakerFeeRate} {

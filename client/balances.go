@@ -75,18 +75,8 @@ func decodeBalances(data json.RawMessage) (list[Balance], error) {
 	return l, nil
 }
 
-func decodeBalance(f fields) (Balance, error) {
-	token, err := f.requiredText("token")
-	if err != nil {
-		return Balance{}, err
-	}
-	b := Balance{Token: token}
-	err = f.decimals([]decimalField{
-		{"holding", &b.Holding},
-		{"frozen", &b.Frozen},
-		{"staked", &b.Staked},
-		{"availableBalance", &b.Available},
-		{"markPrice", &b.MarkPrice},
-	})
+func decodeBalance(f fields) (b Balance, err error) {
+	err = f.read(need("token", &b.Token), may("holding", &b.Holding), may("frozen", &b.Frozen), may("staked", &b.Staked),
+		may("availableBalance", &b.Available), may("markPrice", &b.MarkPrice))
 	return b, err
 }

@@ -67,28 +67,16 @@ func decodeCredentials(data json.RawMessage) (list[Credential], *PageMeta, error
 	}), meta, nil
 }
 
-func decodeCredential(f fields) (Credential, error) {
-	var c Credential
-	var err error
-	if c.APIKey, err = f.requiredText("apiKey"); err != nil {
+func decodeCredential(f fields) (c Credential, err error) {
+	if err = f.read(need("apiKey", &c.APIKey), may("accountName", &c.AccountName), may("userId", &c.UserID)); err != nil {
 		return c, unquoted(err)
 	}
-	if c.AccountName, _, err = f.text("accountName"); err != nil {
-		return c, unquoted(err)
-	}
-	if c.UserID, _, err = f.text("userId"); err != nil {
-		return c, unquoted(err)
-	}
-	if c.Permissions, err = f.strings("permissions"); err != nil {
-		return c, err
-	}
-	if c.AllowedIPs, err = f.strings("allowedIPs"); err != nil {
+	if err = f.read(may("permissions", &c.Permissions), may("allowedIPs", &c.AllowedIPs)); err != nil {
 		return c, err
 	}
 	c.AllowedIPs = nonEmpty(c.AllowedIPs)
 	return c, nil
 }
-
 // unquoted is a field error without the value it may quote.
 func unquoted(err error) error {
 	var fe *fieldError

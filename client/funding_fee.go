@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -76,20 +77,9 @@ func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
 // decodeFundingFee reads one row. Its id, symbol, fee, direction and time
 // are required: a payment counted under no symbol, or the wrong way, would
 // misstate what the account paid.
-func decodeFundingFee(f fields) (FundingFee, error) {
-	var p FundingFee
-	var err error
-	if p.ID, err = f.requiredText("id"); err != nil {
-		return p, err
-	}
-	if p.Symbol, err = f.requiredText("symbol"); err != nil {
-		return p, err
-	}
-	if p.Amount, err = f.requiredDecimal("fundingFee"); err != nil {
-		return p, err
-	}
-	kind, err := f.requiredText("paymentType")
-	if err != nil {
+func decodeFundingFee(f fields) (p FundingFee, err error) {
+	var kind string
+	if err = f.read(need("id", &p.ID), need("symbol", &p.Symbol), need("fundingFee", &p.Amount), need("paymentType", &kind)); err != nil {
 		return p, err
 	}
 	switch strings.ToUpper(kind) {
@@ -97,24 +87,10 @@ func decodeFundingFee(f fields) (FundingFee, error) {
 		p.Paid = true
 	case "RECEIVE":
 	default:
-		return p, fieldErr("paymentType", "neither Pay nor Receive: %q", truncateForError(kind))
+		return p, &fieldError{"paymentType", fmt.Errorf("neither Pay nor Receive: %q", truncateForError(kind))}
 	}
-	status, _, err := f.text("status")
-	if err != nil {
-		return p, err
-	}
-	p.Status = strings.ToUpper(status)
-	if err = f.decimals([]decimalField{{"fundingRate", &p.Rate}, {"markPrice", &p.MarkPrice}}); err != nil {
-		return p, err
-	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return p, err
-	}
-	p.CreatedMs = created
-	p.UpdatedMs, _, err = f.time("updatedTime")
+	err = f.read(may("status", &p.Status), may("fundingRate", &p.Rate), may("markPrice", &p.MarkPrice),
+		need("createdTime", &p.CreatedMs), may("updatedTime", &p.UpdatedMs))
+	p.Status = strings.ToUpper(p.Status)
 	return p, err
 }

@@ -48,24 +48,6 @@ func plainString(b []byte) (inner []byte, ok bool) {
 	return inner, true
 }
 
-// plainStrings is json.Unmarshal of raw, a valid JSON array, into a
-// []string, when every element is a plain string.
-func plainStrings(raw []byte) ([]string, bool) {
-	if raw[0] != '[' {
-		return nil, false
-	}
-	elems := arrayElements(raw)
-	out := make([]string, len(elems))
-	for i, e := range elems {
-		s, ok := plainString(e)
-		if !ok {
-			return nil, false
-		}
-		out[i] = string(s)
-	}
-	return out, true
-}
-
 // parseInt64Bytes is parseInt64 of b's text.
 func parseInt64Bytes(b []byte) (int64, bool) {
 	if v, exp, ok := smallDecimal(b); ok && exp == 0 {

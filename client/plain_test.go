@@ -1,8 +1,6 @@
 package client
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -60,25 +58,4 @@ func TestPlainDecimalsHeldToTheBound(t *testing.T) {
 			}
 		}
 	}
-}
-
-// A list of plain strings is read as json.Unmarshal reads it.
-func FuzzPlainStringsMatchEncodingJSON(f *testing.F) {
-	for _, s := range []string{`["READ","TRADE"]`, `[]`, `[ "a" , "b c" ]`, `["a",1]`, `["\u0041"]`, `[null]`, `["é"]`, `{}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		raw = bytes.TrimSpace(raw)
-		if !json.Valid(raw) || len(raw) == 0 {
-			return
-		}
-		got, ok := plainStrings(raw)
-		if !ok {
-			return
-		}
-		var want []string
-		if err := json.Unmarshal(raw, &want); err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q, encoding/json has %q (%v)", got, want, err)
-		}
-	})
 }

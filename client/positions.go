@@ -88,33 +88,12 @@ func decodePositions(data json.RawMessage) (list[Position], error) {
 
 // decodePosition reads one row. Symbol, side, margin mode and holding are
 // required: without them the row names no position or no size.
-func decodePosition(f fields) (Position, error) {
-	var p Position
-	var err error
-	for _, t := range []struct {
-		name string
-		dst  *string
-	}{{"symbol", &p.Symbol}, {"positionSide", &p.Side}, {"marginMode", &p.MarginMode}} {
-		if *t.dst, err = f.requiredText(t.name); err != nil {
-			return p, err
-		}
-	}
-	if p.Holding, err = f.requiredDecimal("holding"); err != nil {
-		return p, err
-	}
-	if err = f.decimals([]decimalField{
-		{"pendingLongQty", &p.PendingLongQty}, {"pendingShortQty", &p.PendingShortQty},
-		{"averageOpenPrice", &p.AverageOpenPrice}, {"markPrice", &p.MarkPrice}, {"estLiqPrice", &p.EstLiqPrice},
-		{"pnl24H", &p.Pnl24H}, {"fee24H", &p.Fee24H}, {"leverage", &p.Leverage}, {"adlQuantile", &p.AdlQuantile},
-		{"isolatedMarginAmount", &p.IsolatedMarginAmount},
-	}); err != nil {
-		return p, err
-	}
-	if p.IsolatedMarginToken, _, err = f.text("isolatedMarginToken"); err != nil {
-		return p, err
-	}
-	if p.TimestampMs, _, err = f.time("timestamp"); err != nil {
-		return p, err
-	}
-	return p, nil
+func decodePosition(f fields) (p Position, err error) {
+	err = f.read(need("symbol", &p.Symbol), need("positionSide", &p.Side), need("marginMode", &p.MarginMode),
+		need("holding", &p.Holding), may("pendingLongQty", &p.PendingLongQty), may("pendingShortQty", &p.PendingShortQty),
+		may("averageOpenPrice", &p.AverageOpenPrice), may("markPrice", &p.MarkPrice), may("estLiqPrice", &p.EstLiqPrice),
+		may("pnl24H", &p.Pnl24H), may("fee24H", &p.Fee24H), may("leverage", &p.Leverage), may("adlQuantile", &p.AdlQuantile),
+		may("isolatedMarginAmount", &p.IsolatedMarginAmount), may("isolatedMarginToken", &p.IsolatedMarginToken),
+		may("timestamp", &p.TimestampMs))
+	return p, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -144,3 +145,49 @@ func prefixed(prefix, v string) string {
 	}
 	return prefix + v
 }
+
+// decodeRows splits a JSON array of rows, raw a part of data checkData
+// passed; each row is read as the caller gets to it, so an answer's rows
+// are never all held as fields at once.
+func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+		return arrayElements(t), nil
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return rows, nil
+}
+
+// decodeDataRows reads the envelope's data as an object and splits the rows
+// of its array field (read them with decodeList); what names the answer in
+// errors. The object's fields are returned too, for what sits beside the
+// rows (meta).
+func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
+	if err := checkData(data); err != nil {
+		return nil, nil, err
+	}
+	f, err := readFields(nil, data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	raw := f.get(field)
+	if raw == nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
+	}
+	rows, err := decodeRows(raw, field)
+	return f, rows, err
+}
+
+// isNull reports whether a field is absent or null.
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}
+
+// errNoRows is a list answer without its rows field.
+var errNoRows = errors.New("answer has no rows")

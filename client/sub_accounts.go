@@ -89,17 +89,17 @@ func decodeSubAccountsPage(data json.RawMessage) (subAccountsPage, error) {
 	return out, nil
 }
 
-func decodeSubAccount(f fields) (SubAccount, error) {
-	id, err := f.requiredText("applicationId")
-	if err != nil {
-		return SubAccount{}, err
-	}
-	s := SubAccount{ApplicationID: id}
-	if s.Name, _, err = f.firstText("name", "account", "accountName", "subAccountName"); err != nil {
+func decodeSubAccount(f fields) (s SubAccount, err error) {
+	if err = f.read(need("applicationId", &s.ApplicationID)); err != nil {
 		return s, err
 	}
-	if s.CreatedMs, _, err = f.time("createdTime"); err != nil {
-		return s, err
+	for _, name := range []string{"name", "account", "accountName", "subAccountName"} {
+		if err = f.read(may(name, &s.Name)); err != nil || s.Name != "" {
+			break
+		}
 	}
-	return s, nil
+	if err == nil {
+		err = f.read(may("createdTime", &s.CreatedMs))
+	}
+	return s, err
 }

@@ -110,39 +110,9 @@ func decodeTokenConfigPage(data json.RawMessage) (tokenConfigPage, error) {
 // decodeTokenConfig reads one row. The token, its ratio and both collateral
 // flags are required: read as 0 or false they would page someone for a
 // haircut the exchange never made.
-func decodeTokenConfig(f fields) (TokenConfig, error) {
-	var t TokenConfig
-	var err error
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return t, err
-	}
-	if t.CollateralRatio, err = f.requiredDecimal("collateralRatio"); err != nil {
-		return t, err
-	}
-	for _, b := range []struct {
-		name string
-		dst  *bool
-	}{{"collateral", &t.Collateral}, {"canCollateral", &t.CanCollateral}} {
-		if *b.dst, err = f.requiredFlag(b.name); err != nil {
-			return t, err
-		}
-	}
-	if t.CanShort, err = f.flag("canShort"); err != nil {
-		return t, err
-	}
-	err = f.decimals([]decimalField{{"marginFactor", &t.MarginFactor}, {"marginMaxLeverage", &t.MarginMaxLeverage}, {"marginMaxPosition", &t.MarginMaxPosition}})
+func decodeTokenConfig(f fields) (t TokenConfig, err error) {
+	err = f.read(need("token", &t.Token), need("collateralRatio", &t.CollateralRatio),
+		need("collateral", &t.Collateral), need("canCollateral", &t.CanCollateral), may("canShort", &t.CanShort),
+		may("marginFactor", &t.MarginFactor), may("marginMaxLeverage", &t.MarginMaxLeverage), may("marginMaxPosition", &t.MarginMaxPosition))
 	return t, err
-}
-
-// flag is requiredFlag for a flag the row may leave out: nil when absent,
-// null or "".
-func (f fields) flag(name string) (*bool, error) {
-	if _, present, err := f.text(name); err != nil || !present {
-		return nil, err
-	}
-	b, err := f.requiredFlag(name)
-	if err != nil {
-		return nil, err
-	}
-	return &b, nil
 }

@@ -66,38 +66,9 @@ func (n TokenNetwork) rowName() string {
 	return ""
 }
 
-func decodeTokenNetwork(f fields) (TokenNetwork, error) {
-	var n TokenNetwork
-	var err error
-	if n.Token, err = f.requiredText("token"); err != nil {
-		return n, err
-	}
-	if n.Network, err = f.requiredText("network"); err != nil {
-		return n, err
-	}
-	if n.Protocol, _, err = f.text("protocol"); err != nil {
-		return n, err
-	}
-	if n.Name, _, err = f.text("name"); err != nil {
-		return n, err
-	}
-	for _, d := range []struct {
-		name string
-		dst  *decimal.Decimal
-	}{{"minimumWithdrawal", &n.MinimumWithdrawal}, {"withdrawalFee", &n.WithdrawalFee}} {
-		v, err := f.requiredDecimal(d.name)
-		if err != nil {
-			return n, err
-		}
-		*d.dst = v
-	}
-	for _, b := range []struct {
-		name string
-		dst  *bool
-	}{{"allowDeposit", &n.AllowDeposit}, {"allowWithdraw", &n.AllowWithdraw}} {
-		if *b.dst, err = f.requiredFlag(b.name); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+func decodeTokenNetwork(f fields) (n TokenNetwork, err error) {
+	err = f.read(need("token", &n.Token), need("network", &n.Network), may("protocol", &n.Protocol), may("name", &n.Name),
+		need("minimumWithdrawal", &n.MinimumWithdrawal), need("withdrawalFee", &n.WithdrawalFee),
+		need("allowDeposit", &n.AllowDeposit), need("allowWithdraw", &n.AllowWithdraw))
+	return n, err
 }

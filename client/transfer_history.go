@@ -98,8 +98,7 @@ func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 			if err != nil {
 				return err
 			}
-			id, err = f.requiredText("applicationId")
-			return err
+			return f.read(need("applicationId", &id))
 		}})
 	return id, err
 }
@@ -116,70 +115,37 @@ func decodeTransferHistory(data json.RawMessage) (list[AccountTransfer], error) 
 	return decodeList(rows, decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) }), nil
 }
 
-func decodeAccountTransfer(f fields) (AccountTransfer, error) {
-	id, err := f.requiredText("id")
+func decodeAccountTransfer(f fields) (t AccountTransfer, err error) {
+	err = f.read(need("id", &t.ID), need("token", &t.Token), need("amount", &t.Amount), need("status", &t.Status))
+	t.Status = strings.ToUpper(t.Status)
 	if err != nil {
-		return AccountTransfer{}, err
+		return t, err
 	}
-	t := AccountTransfer{ID: id}
-	fail := func(err error) (AccountTransfer, error) { return t, err }
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return fail(err)
-	}
-	if t.Amount, err = f.requiredDecimal("amount"); err != nil {
-		return fail(err)
-	}
-	status, err := f.requiredText("status")
-	if err != nil {
-		return fail(err)
-	}
-	t.Status = strings.ToUpper(status)
 	if t.From, err = f.party("from"); err != nil {
-		return fail(err)
+		return t, err
 	}
 	if t.To, err = f.party("to"); err != nil {
-		return fail(err)
+		return t, err
 	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.CreatedMs = created
-	if t.UpdatedMs, _, err = f.time("updatedTime"); err != nil {
-		return fail(err)
-	}
-	return t, nil
+	return t, f.read(need("createdTime", &t.CreatedMs), may("updatedTime", &t.UpdatedMs))
 }
 
 // party reads one side of a transfer: an object with applicationId and,
 // when sent, accountName.
-func (f fields) party(name string) (TransferParty, error) {
+func (f fields) party(name string) (p TransferParty, err error) {
 	raw := f.get(name)
 	if isNull(raw) {
-		return TransferParty{}, &fieldError{name, errMissing}
+		return p, &fieldError{name, errMissing}
 	}
-	p, err := readFields(nil, raw) // raw is a member of a row decodeList read
+	party, err := readFields(nil, raw) // raw is a member of a row decodeList read
 	if err != nil {
-		return TransferParty{}, &fieldError{name, err}
+		return p, &fieldError{name, err}
 	}
-	var out TransferParty
-	if out.ApplicationID, err = p.requiredText("applicationId"); err != nil {
-		return out, nested(name, err)
+	if err = party.read(need("applicationId", &p.ApplicationID), may("accountName", &p.AccountName)); err != nil {
+		// Named as a field of the field: from.applicationId.
+		var fe *fieldError
+		errors.As(err, &fe)
+		return p, &fieldError{name + "." + fe.field, fe.err}
 	}
-	if out.AccountName, _, err = p.text("accountName"); err != nil {
-		return out, nested(name, err)
-	}
-	return out, nil
-}
-
-// nested names a field of an object field: from.applicationId.
-func nested(name string, err error) error {
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return &fieldError{name + "." + fe.field, fe.err}
-	}
-	return &fieldError{name, err}
+	return p, nil
 }

@@ -96,53 +96,20 @@ func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
 	return decodeList(rows, decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) }), nil
 }
 
-func decodeTransfer(f fields) (Transfer, error) {
-	id, err := f.requiredText("id")
-	if err != nil {
-		return Transfer{}, err
+func decodeTransfer(f fields) (t Transfer, err error) {
+	if err = f.read(need("id", &t.ID), need("token", &t.Token), may("tokenSide", &t.Side)); err != nil {
+		return t, err
 	}
-	t := Transfer{ID: id}
-	fail := func(err error) (Transfer, error) { return t, err }
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return fail(err)
+	if t.Side == "" {
+		if err = f.read(may("side", &t.Side)); err == nil && t.Side == "" {
+			err = &fieldError{"tokenSide", errMissing}
+		}
+		if err != nil {
+			return t, err
+		}
 	}
-	side, present, err := f.firstText("tokenSide", "side")
-	if err == nil && !present {
-		err = &fieldError{"tokenSide", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.Side = strings.ToUpper(side)
-	typ, _, err := f.text("type")
-	if err != nil {
-		return fail(err)
-	}
-	t.Type = strings.ToUpper(typ)
-	status, err := f.requiredText("status")
-	if err != nil {
-		return fail(err)
-	}
-	t.Status = strings.ToUpper(status)
-	if t.Amount, err = f.decimal("amount"); err != nil {
-		return fail(err)
-	}
-	if t.TargetAddress, _, err = f.text("targetAddress"); err != nil {
-		return fail(err)
-	}
-	if t.Tag, _, err = f.text("extra"); err != nil {
-		return fail(err)
-	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.CreatedMs = created
-	if t.UpdatedMs, _, err = f.time("updatedTime"); err != nil {
-		return fail(err)
-	}
-	return t, nil
+	err = f.read(may("type", &t.Type), need("status", &t.Status), may("amount", &t.Amount),
+		may("targetAddress", &t.TargetAddress), may("extra", &t.Tag), need("createdTime", &t.CreatedMs), may("updatedTime", &t.UpdatedMs))
+	t.Side, t.Type, t.Status = strings.ToUpper(t.Side), strings.ToUpper(t.Type), strings.ToUpper(t.Status)
+	return t, err
 }
