@@ -77,6 +77,7 @@ func decodeCredential(f fields) (c Credential, err error) {
 	c.AllowedIPs = nonEmpty(c.AllowedIPs)
 	return c, nil
 }
+
 // unquoted is a field error without the value it may quote.
 func unquoted(err error) error {
 	var fe *fieldError
