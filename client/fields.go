@@ -19,9 +19,11 @@ import (
 type fields []member
 
 // member is one field of an object: its name as sent (unquoted) and its
-// value, both slices of the object unless the name had escapes.
+// value, both slices of the object unless the name had escapes, and the
+// keyHash of its name, which most comparisons need alone.
 type member struct {
 	name  []byte
+	key   uint64
 	value json.RawMessage
 }
 
@@ -65,11 +67,11 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 				i = j
 			}
 		} else {
-			i = indexOf(f, name)
+			i = indexOf(f, keyHash(name), name)
 		}
 		switch {
 		case i < 0:
-			f = append(f, member{name: name, value: v})
+			f = append(f, member{name: name, key: keyHash(name), value: v})
 			if index != nil || len(f) > maxScanned {
 				index = f.index(index)
 			}
@@ -78,7 +80,7 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 			err = &disagreeError{min(a, b), max(a, b)}
 			fallthrough
 		default: // the same name twice: the last one counts, as encoding/json has it
-			f[i] = member{name: name, value: v}
+			f[i].name, f[i].value = name, v
 		}
 	})
 	if err != nil {
@@ -111,53 +113,58 @@ func (f fields) index(index map[string]int) map[string]int {
 
 // get is the value of the field name, in any spelling; nil when absent.
 func (f fields) get(name string) json.RawMessage {
-	if i := indexOf(f, name); i >= 0 {
+	if i := indexOf(f, keyHash(name), name); i >= 0 {
 		return f[i].value
 	}
 	return nil
 }
 
-// indexOf is the place in f of the member of name's fieldKey, -1 when none.
-func indexOf[T ~string | ~[]byte](f fields, name T) int {
+// indexOf is the place in f of the member of name's fieldKey (key is its
+// hash), -1 when none.
+func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
 	for i := range f {
-		if sameKey(f[i].name, name) {
+		if f[i].key == key && sameKey(f[i].name, name) {
 			return i
 		}
 	}
 	return -1
 }
 
-// sameKey reports whether a and b have the same fieldKey, building neither
-// key when both are ASCII.
-func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
-	if !isASCII(a) || !isASCII(b) {
-		return fieldKey(string(a)) == fieldKey(string(b))
+// keyHash is the FNV-1a hash of fieldKey(name), made without building the
+// key for an ASCII name.
+func keyHash[T ~string | ~[]byte](name T) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= utf8.RuneSelf:
+			return fnv1a(fnvOffset, fieldKey(string(name)), false)
+		case c != '_':
+			h = (h ^ uint64(lowerASCII(c))) * fnvPrime
+		}
 	}
-	i, j := 0, 0
-	for {
+	return h
+}
+
+// sameKey reports whether a and b have the same fieldKey, building neither
+// key while both are ASCII: ASCII runes lower one for one, so the first
+// ASCII difference tells.
+func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
+	for i, j := 0, 0; ; i, j = i+1, j+1 {
 		for i < len(a) && a[i] == '_' {
 			i++
 		}
 		for j < len(b) && b[j] == '_' {
 			j++
 		}
-		if i == len(a) || j == len(b) {
+		switch {
+		case i == len(a) || j == len(b):
 			return i == len(a) && j == len(b)
-		}
-		if lowerASCII(a[i]) != lowerASCII(b[j]) {
-			return false
-		}
-		i, j = i+1, j+1
-	}
-}
-
-func isASCII[T ~string | ~[]byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		case a[i] >= utf8.RuneSelf || b[j] >= utf8.RuneSelf:
+			return fieldKey(string(a)) == fieldKey(string(b))
+		case lowerASCII(a[i]) != lowerASCII(b[j]):
 			return false
 		}
 	}
-	return true
 }
 
 func lowerASCII(c byte) byte {
