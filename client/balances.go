@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/shopspring/decimal"
 
@@ -60,17 +59,12 @@ func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 // decodeBalances reads data.holding[]. A token listed twice fails the
 // answer: which of its rows holds the balance is unknown.
 func decodeBalances(data json.RawMessage) (list[Balance], error) {
-	_, rows, err := decodeDataRows(data, "balances", "holding")
+	l, err := decodeDataList(data, "balances", "holding", decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
+	if err == nil {
+		err = listedOnce(l.rows, "holding: token", func(b Balance) string { return b.Token })
+	}
 	if err != nil {
 		return list[Balance]{}, err
-	}
-	l := decodeList(rows, decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
-	seen := make(map[string]bool, len(l.rows))
-	for _, b := range l.rows {
-		if seen[b.Token] {
-			return list[Balance]{}, fmt.Errorf("holding: token %s listed twice", b.Token)
-		}
-		seen[b.Token] = true
 	}
 	return l, nil
 }

@@ -46,20 +46,8 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 	if err != nil {
 		return nil, nil, &Error{Op: "get funding fee history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[FundingFee]()
-	err = getPages(ctx, c, listRequest[list[FundingFee], string]{
-		name: "funding fee history", endpoint: endpoint.FundingFee, path: endpoint.PathOf(endpoint.FundingFee), params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[FundingFee], error) {
-			l, err := decodeFundingFees(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[FundingFee]) []string { return l.keys(fundingFeeID) },
-	}, func(l list[FundingFee]) error {
-		all.add(l, fundingFeeID, nil)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[FundingFee], string]{name: "funding fee history", endpoint: endpoint.FundingFee,
+		path: endpoint.PathOf(endpoint.FundingFee), params: params}, decodeFundingFees, fundingFeeID, nil)
 }
 
 func fundingFeeID(f FundingFee) string { return f.ID }
@@ -67,11 +55,7 @@ func fundingFeeID(f FundingFee) string { return f.ID }
 // decodeFundingFees reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
 func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
-	_, rows, err := decodeDataRows(data, "funding fee history", "rows")
-	if err != nil {
-		return list[FundingFee]{}, err
-	}
-	return decodeList(rows, decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) }), nil
+	return decodeDataList(data, "funding fee history", "rows", decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) })
 }
 
 // decodeFundingFee reads one row. Its id, symbol, fee, direction and time

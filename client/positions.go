@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/shopspring/decimal"
 
@@ -68,20 +67,13 @@ func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, erro
 // decodePositions reads data.positions[]. A symbol and side listed twice
 // fails the answer: which row holds the position is unknown.
 func decodePositions(data json.RawMessage) (list[Position], error) {
-	_, rows, err := decodeDataRows(data, "positions", "positions")
+	name := func(p Position) string { return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side) }
+	l, err := decodeDataList(data, "positions", "positions", decodePosition, name)
+	if err == nil {
+		err = listedOnce(l.rows, "positions:", name)
+	}
 	if err != nil {
 		return list[Position]{}, err
-	}
-	l := decodeList(rows, decodePosition, func(p Position) string {
-		return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side)
-	})
-	seen := make(map[[2]string]bool, len(l.rows))
-	for _, p := range l.rows {
-		key := [2]string{p.Symbol, p.Side}
-		if seen[key] {
-			return list[Position]{}, fmt.Errorf("positions: symbol %s side %s listed twice", p.Symbol, p.Side)
-		}
-		seen[key] = true
 	}
 	return l, nil
 }

@@ -75,6 +75,44 @@ func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), n
 	return out
 }
 
+// decodeDataList reads the rows of the array field of the envelope's data
+// (see decodeList); what names the answer in errors.
+func decodeDataList[T any](data json.RawMessage, what, field string, decode func(fields) (T, error), name func(T) string) (list[T], error) {
+	_, rows, err := decodeDataRows(data, what, field)
+	if err != nil {
+		return list[T]{}, err
+	}
+	return decodeList(rows, decode, name), nil
+}
+
+// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when
+// none came.
+func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields) (T, error), name func(T) string) (list[T], *PageMeta, error) {
+	f, rows, err := decodeDataRows(data, what, "rows")
+	if err != nil {
+		return list[T]{}, nil, err
+	}
+	meta, err := f.meta(what)
+	if err != nil {
+		return list[T]{}, nil, err
+	}
+	return decodeList(rows, decode, name), meta, nil
+}
+
+// listedOnce fails an answer that lists a key twice: which of its rows
+// holds the value is unknown. what is the start of the error.
+func listedOnce[T any](rows []T, what string, key func(T) string) error {
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		k := key(r)
+		if seen[k] {
+			return fmt.Errorf("%s %s listed twice", what, k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
 // keys are the identities of the list's rows for paging: key of each row
 // read, and the bytes of each row rejected (a page of rows that cannot be
 // read is still a page of rows), after a NUL no key or id is expected to

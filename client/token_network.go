@@ -48,11 +48,7 @@ type TokenNetwork struct {
 // exported as 0 or false it would read as a free withdrawal or a disabled
 // network.
 func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
-	_, rows, err := decodeDataRows(data, "token networks", "rows")
-	if err != nil {
-		return list[TokenNetwork]{}, err
-	}
-	return decodeList(rows, decodeTokenNetwork, TokenNetwork.rowName), nil
+	return decodeDataList(data, "token networks", "rows", decodeTokenNetwork, TokenNetwork.rowName)
 }
 
 // rowName names a row by what of it was read.

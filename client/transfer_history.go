@@ -67,21 +67,9 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 	if err != nil {
 		return nil, nil, &Error{Op: "get transfer history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[AccountTransfer]()
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
-	err = getPages(ctx, c, listRequest[list[AccountTransfer], string]{
-		name: "transfer history", endpoint: EndpointTransferHistory, path: PathTransferHistory, params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[AccountTransfer], error) {
-			l, err := decodeTransferHistory(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[AccountTransfer]) []string { return l.keys(accountTransferID) },
-	}, func(l list[AccountTransfer]) error {
-		all.add(l, accountTransferID, inWindow)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: EndpointTransferHistory,
+		path: PathTransferHistory, params: params}, decodeTransferHistory, accountTransferID, inWindow)
 }
 
 // ApplicationID returns the account's own applicationId, from GET
@@ -108,11 +96,7 @@ func accountTransferID(t AccountTransfer) string { return t.ID }
 // decodeTransferHistory reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
 func decodeTransferHistory(data json.RawMessage) (list[AccountTransfer], error) {
-	_, rows, err := decodeDataRows(data, "transfer history", "rows")
-	if err != nil {
-		return list[AccountTransfer]{}, err
-	}
-	return decodeList(rows, decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) }), nil
+	return decodeDataList(data, "transfer history", "rows", decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) })
 }
 
 func decodeAccountTransfer(f fields) (t AccountTransfer, err error) {

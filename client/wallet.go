@@ -65,23 +65,11 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	if err != nil {
 		return nil, nil, &Error{Op: "get wallet history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[Transfer]()
 	inWindow := func(r Transfer) bool {
 		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
 	}
-	err = getPages(ctx, c, listRequest[list[Transfer], string]{
-		name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[Transfer], error) {
-			l, err := decodeWalletHistory(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[Transfer]) []string { return l.keys(transferID) },
-	}, func(l list[Transfer]) error {
-		all.add(l, transferID, inWindow)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params},
+		decodeWalletHistory, transferID, inWindow)
 }
 
 func transferID(t Transfer) string { return t.ID }
@@ -89,11 +77,7 @@ func transferID(t Transfer) string { return t.ID }
 // decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
 // snake_case, with times in any unit ParseTime reads.
 func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
-	_, rows, err := decodeDataRows(data, "wallet history", "rows")
-	if err != nil {
-		return list[Transfer]{}, err
-	}
-	return decodeList(rows, decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) }), nil
+	return decodeDataList(data, "wallet history", "rows", decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) })
 }
 
 func decodeTransfer(f fields) (t Transfer, err error) {
