@@ -181,6 +181,42 @@ type historyFields struct {
 	Timestamp json.RawMessage `json:"timestamp"`
 }
 
+// readHistoryData is decodeData of data into historyData, with the rows
+// left as slices of data: a page of a thousand rows is not copied twice
+// over. A page that is not the plain case goes through json.Unmarshal, which
+// words the error.
+func readHistoryData(data json.RawMessage) (historyData, error) {
+	var d historyData
+	var v [2][]byte
+	if checkData(data) == nil && exactMembers(bytes.TrimSpace(data), []string{"rows", "meta"}, v[:]) {
+		rows, meta := v[0], v[1]
+		ok := rows == nil || string(rows) == "null" || rows[0] == '['
+		if ok && rows != nil && rows[0] == '[' {
+			d.Rows = arrayElements(rows)
+		}
+		if ok && meta != nil && string(meta) != "null" {
+			d.Meta = new(pageMeta)
+			ok = d.Meta.decode(meta) == nil
+		}
+		if ok {
+			return d, nil
+		}
+	}
+	d = historyData{}
+	err := decodeData(data, &d)
+	return d, err
+}
+
+// readHistoryFields reads a row, valid JSON, as json.Unmarshal reads it
+// into historyFields; ok is false when the row needs json.Unmarshal.
+func readHistoryFields(raw json.RawMessage) (f historyFields, ok bool) {
+	var v [5][]byte
+	if len(raw) == 0 || !exactMembers(raw, []string{"id", "type", "token", "amount", "timestamp"}, v[:]) {
+		return f, false
+	}
+	return historyFields{ID: v[0], Type: v[1], Token: v[2], Amount: v[3], Timestamp: v[4]}, true
+}
+
 // maxIDText is the longest id text a MalformedRow keeps: an id is at most 20
 // characters when valid, and a longer one must not make the key unbounded.
 const maxIDText = 100
