@@ -84,8 +84,8 @@ func decodeSystemInfo(data json.RawMessage) (SystemInfo, error) {
 		out.Message = d.Message
 	}
 	for _, raw := range []json.RawMessage{d.EstimatedEndTime, d.EstimatedEndTimeSnake} {
-		if s, present, err := fieldText(raw); err == nil && present {
-			if ms, err := ParseTime(s); err == nil {
+		if b, present, _ := fieldBytes(raw); present {
+			if ms, err := parseTimeBytes(b); err == nil {
 				out.EstimatedEndTime = ms
 				break
 			}

@@ -306,19 +306,6 @@ func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []
 	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
 }
 
-// fieldText is the text of a field that holds a JSON number or string;
-// present is false when the field is absent, null or "".
-func fieldText(raw json.RawMessage) (s string, present bool, err error) {
-	if len(raw) == 0 {
-		return "", false, nil
-	}
-	s, isNull, err := scalarText(raw)
-	if err != nil || isNull || s == "" {
-		return "", false, err
-	}
-	return s, true, nil
-}
-
 // requiredBytes is fieldBytes for a field the row cannot do without.
 func requiredBytes(raw json.RawMessage) ([]byte, error) {
 	b, present, err := fieldBytes(raw)
