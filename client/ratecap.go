@@ -137,9 +137,10 @@ func (r *RateCap) wait(ctx context.Context, account string) (slot time.Time, err
 	r.mu.Lock()
 	q := r.queue(account)
 	arrived := r.now()
-	w := r.enqueue(q, arrived)
+	w := &capWaiter{q: q, ready: make(chan struct{})}
+	queued := r.enqueue(w, arrived)
 	r.mu.Unlock()
-	if w == nil {
+	if !queued {
 		q.count(0)
 		return arrived, nil
 	}
@@ -179,43 +180,25 @@ func (r *RateCap) reserve(ctx context.Context, account string, granted func(slot
 		q.count(w.slot.Sub(arrived))
 		granted(w.slot, nil)
 	}
-	if !r.enqueueWaiter(w, arrived) {
+	if !r.enqueue(w, arrived) {
 		r.mu.Unlock()
 		q.count(0)
 		granted(arrived, nil)
 		return
 	}
 	w.stop = context.AfterFunc(ctx, func() {
-		r.mu.Lock()
-		wasGranted := w.granted
-		if wasGranted {
-			r.handOn(w) // onGrant runs, and its caller finds ctx done
-		} else {
-			r.leave(w)
-		}
-		r.mu.Unlock()
-		if !wasGranted {
+		// Granted meanwhile, onGrant runs, and its caller finds ctx done.
+		if !r.giveUp(w) {
 			granted(time.Time{}, ctx.Err())
 		}
 	})
 	r.mu.Unlock()
 }
 
-// enqueue puts a request that arrived at the end of its account's queue q,
-// or lets it through at once (then w is nil) when none waits and a slot is
-// free; the caller holds mu.
-func (r *RateCap) enqueue(q *capQueue, arrived time.Time) (w *capWaiter) {
-	w = &capWaiter{q: q, ready: make(chan struct{})}
-	if !r.enqueueWaiter(w, arrived) {
-		return nil
-	}
-	return w
-}
-
-// enqueueWaiter puts w at the end of its account's queue and reports true,
-// or reports false when none waits and a slot is free: w goes through at
-// once. The caller holds mu.
-func (r *RateCap) enqueueWaiter(w *capWaiter, arrived time.Time) bool {
+// enqueue puts w, a request that arrived, at the end of its account's queue
+// and reports true, or reports false when none waits and a slot is free: w
+// goes through at once. The caller holds mu.
+func (r *RateCap) enqueue(w *capWaiter, arrived time.Time) bool {
 	if r.waiting == 0 && !arrived.Before(r.next) {
 		// Far under the cap nobody waits: no queue, no timer.
 		r.next = arrived.Add(r.interval)
@@ -232,8 +215,9 @@ func (r *RateCap) enqueueWaiter(w *capWaiter, arrived time.Time) bool {
 }
 
 // giveUp takes a request whose caller stopped waiting out of its queue, or,
-// when its slot came as the caller gave up, takes the slot back.
-func (r *RateCap) giveUp(w *capWaiter) {
+// when its slot came as the caller gave up, takes the slot back, and
+// reports which.
+func (r *RateCap) giveUp(w *capWaiter) (wasGranted bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if w.granted {
@@ -241,6 +225,7 @@ func (r *RateCap) giveUp(w *capWaiter) {
 	} else {
 		r.leave(w)
 	}
+	return w.granted
 }
 
 func (q *capQueue) count(waited time.Duration) {

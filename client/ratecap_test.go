@@ -315,8 +315,10 @@ func TestRateCapSlotOfARequestThatGaveUpGoesToTheNext(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
-	b := r.enqueue(r.queue("b"), clock.Now())
-	c := r.enqueue(r.queue("c"), clock.Now())
+	b := &capWaiter{q: r.queue("b"), ready: make(chan struct{})}
+	c := &capWaiter{q: r.queue("c"), ready: make(chan struct{})}
+	r.enqueue(b, clock.Now())
+	r.enqueue(c, clock.Now())
 	r.mu.Unlock()
 	clock.Add(r.interval)
 	ft.fireDue()
