@@ -13,9 +13,6 @@ import (
 // EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointAccountInfo = endpoint.AccountInfo
 
-// PathAccountInfo is the endpoint's path in the endpoint table.
-var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
-
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
 // and fees. A field the exchange did not send is nil. Amounts are in the
 // exchange's quote currency, USDT. Fee rates are ratios (0.0002 is
@@ -40,7 +37,7 @@ type AccountInfo struct {
 // AccountInfo returns the account's margin and fees.
 func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
 	var info AccountInfo
-	err := c.get(ctx, request{op: "get account info", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
+	err := c.get(ctx, request{op: "get account info", endpoint: EndpointAccountInfo, signed: true,
 		decode: func(data json.RawMessage, _ int64) (err error) {
 			info, err = decodeAccountInfo(data)
 			return err

@@ -12,9 +12,6 @@ import (
 // EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointBalances = endpoint.Balances
 
-// PathBalances is the endpoint's path in the endpoint table.
-var PathBalances = endpoint.PathOf(endpoint.Balances)
-
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the
 // exchange did not send is nil.
@@ -47,7 +44,7 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error)
 // from.
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
-	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
+	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, signed: true,
 		decode: func(data json.RawMessage, serverMs int64) error {
 			l, err := decodeBalances(data)
 			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}

@@ -47,7 +47,7 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 		return nil, nil, &Error{Op: "get funding fee history", Kind: KindOther, Err: err}
 	}
 	return getList(ctx, c, listRequest[list[FundingFee], string]{name: "funding fee history", endpoint: endpoint.FundingFee,
-		path: endpoint.PathOf(endpoint.FundingFee), params: params}, decodeFundingFees, fundingFeeID, nil)
+		params: params}, decodeFundingFees, fundingFeeID, nil)
 }
 
 func fundingFeeID(f FundingFee) string { return f.ID }

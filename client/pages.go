@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // MaxPageSize is the largest page the exchange serves on list endpoints.
@@ -119,9 +117,9 @@ func encodeQuery(params []param) string {
 // page, K what identifies one of its rows.
 type listRequest[P any, K comparable] struct {
 	// name names it in errors: "get NAME page 2".
-	name, endpoint, path string
-	params               []param
-	size                 int
+	name, endpoint string
+	params         []param
+	size           int
 	// decode reads one page, number page of the list.
 	decode     func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
 	identities func(P) []K
@@ -133,7 +131,7 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
 		var p P
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
-			path: r.path, query: encodeQuery(pageParams(r.params, page, size)), signed: true,
+			query: encodeQuery(pageParams(r.params, page, size)), signed: true,
 			decode: func(data json.RawMessage, serverTimeMs int64) (err error) {
 				p, err = r.decode(data, serverTimeMs, page)
 				return err
@@ -196,7 +194,7 @@ func getMetaList[T any](ctx context.Context, c *Client, op, name string, decode 
 	key func(T) string) ([]T, []RejectedRow, error) {
 	all := newPagedList[T]()
 	for page := 1; page <= maxPages; page++ {
-		r := request{op: op, endpoint: name, path: endpoint.PathOf(name), signed: true}
+		r := request{op: op, endpoint: name, signed: true}
 		if page > 1 {
 			r.query, r.op = encodeQuery([]param{{"page", strconv.Itoa(page)}}), fmt.Sprintf("%s page %d", op, page)
 		}

@@ -12,9 +12,6 @@ import (
 // EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointPositions = endpoint.Positions
 
-// PathPositions is the endpoint's path in the endpoint table.
-var PathPositions = endpoint.PathOf(endpoint.Positions)
-
 // Position is one row of GET /v3/futures/positions: one symbol and side of
 // the account's futures. Prices are in the symbol's quote currency, sizes
 // in its base currency. A field the exchange did not send is nil.
@@ -56,7 +53,7 @@ func (p *Position) Closed() bool {
 // and the rows that could not be read.
 func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
 	var l list[Position]
-	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, path: PathPositions, signed: true,
+	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, signed: true,
 		decode: func(data json.RawMessage, _ int64) (err error) {
 			l, err = decodePositions(data)
 			return err

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/go-kit/log/level"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // request is one call to the exchange.
 type request struct {
 	op       string // for errors: "get token history page 2"
-	endpoint string // budget key and metric label
-	path     string
+	endpoint string // budget key, metric label and path (endpoint.All)
 	query    string // raw query, sent and signed as is
 	signed   bool
 	// probe marks a system info request the client makes on its own
@@ -180,12 +181,13 @@ func (c *Client) endEpisode() {
 
 // send makes one HTTP request and decodes the answer.
 func (c *Client) send(ctx context.Context, r request) error {
-	pathAndQuery := r.path
+	path := endpoint.PathOf(r.endpoint)
+	pathAndQuery := path
 	if r.query != "" {
 		pathAndQuery += "?" + r.query
 	}
 	u := *c.baseURL
-	u.Path = c.baseURL.Path + r.path
+	u.Path = c.baseURL.Path + path
 	u.RawQuery = r.query
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {

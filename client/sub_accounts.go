@@ -10,9 +10,6 @@ import (
 // EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointSubAccounts = endpoint.SubAccounts
 
-// PathSubAccounts is the endpoint's path in the endpoint table.
-var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
-
 // SubAccount is one row of GET /v3/account/subAccounts/all.
 type SubAccount struct {
 	// ApplicationID identifies the sub-account.

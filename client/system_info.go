@@ -11,9 +11,6 @@ import (
 // EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointSystemInfo = endpoint.SystemInfo
 
-// PathSystemInfo is the endpoint's path in the endpoint table.
-var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
-
 // Values of SystemInfo.Status the exchange documents.
 const (
 	SystemNormal             = 0
@@ -53,7 +50,7 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 		return c.cfg.Public.systemInfo(ctx, probe)
 	}
 	var info SystemInfo
-	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
+	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe,
 		decode: func(data json.RawMessage, _ int64) (err error) {
 			info, err = decodeSystemInfo(data)
 			return err

@@ -12,9 +12,6 @@ import (
 // EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTokenConfig = endpoint.TokenConfig
 
-// PathTokenConfig is the endpoint's path in the endpoint table.
-var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
-
 // TokenConfig is one row of GET /v3/account/tokenConfig: how the exchange
 // counts one token in the account's margin. The exchange may lower a ratio,
 // or stop taking a token as collateral, at any time: the account's free

@@ -13,14 +13,11 @@ import (
 // EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTokenNetwork = endpoint.TokenNetwork
 
-// PathTokenNetwork is the endpoint's path in the endpoint table.
-var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
-
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
 	var l list[TokenNetwork]
-	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
+	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork,
 		decode: func(data json.RawMessage, _ int64) (err error) {
 			l, err = decodeTokenNetworks(data)
 			return err

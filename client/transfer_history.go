@@ -14,9 +14,6 @@ import (
 // EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTransferHistory = endpoint.TransferHistory
 
-// PathTransferHistory is the endpoint's path in the endpoint table.
-var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
-
 // AccountTransfer is one row of GET /v3/asset/transfer/history: money moved
 // between a main account and one of its sub-accounts.
 type AccountTransfer struct {
@@ -69,7 +66,7 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 	}
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
 	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: EndpointTransferHistory,
-		path: PathTransferHistory, params: params}, decodeTransferHistory, accountTransferID, inWindow)
+		params: params}, decodeTransferHistory, accountTransferID, inWindow)
 }
 
 // ApplicationID returns the account's own applicationId, from GET
@@ -77,7 +74,7 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 // transfers into the account from those out of it.
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 	var id string
-	err := c.get(ctx, request{op: "get account application id", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
+	err := c.get(ctx, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true,
 		decode: func(data json.RawMessage, _ int64) error {
 			if err := checkData(data); err != nil {
 				return err

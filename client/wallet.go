@@ -13,9 +13,6 @@ import (
 // EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointWallet = endpoint.Wallet
 
-// PathWalletHistory is the endpoint's path in the endpoint table.
-var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
-
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {
 	ID string
@@ -68,7 +65,7 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	inWindow := func(r Transfer) bool {
 		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
 	}
-	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params},
+	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, params: params},
 		decodeWalletHistory, transferID, inWindow)
 }
 
