@@ -20,6 +20,7 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
+	"github.com/woox-exporter/woox_exporter/ratelimit"
 )
 
 // Defaults for zero Config fields.
@@ -162,7 +163,7 @@ type Client struct {
 	metrics *AccountMetrics
 
 	mu      sync.Mutex
-	budgets map[string]*budget
+	budgets map[string]*ratelimit.Window
 	// served is, per endpoint, the most rows the exchange has put on one
 	// page: a page shorter is the last (see paginate).
 	served map[string]int
@@ -237,7 +238,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Window{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
 	c.creds.Store(newCredentials(cfg.APIKey, secret))
 	cfg.RateCap.join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
@@ -357,15 +358,20 @@ func limitOf(cfg Config, name string) RateLimit {
 	return DefaultRateLimit
 }
 
-func (c *Client) budgetFor(endpoint string) *budget {
+func (c *Client) budgetFor(endpoint string) *ratelimit.Window {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.budgets[endpoint]
 	if !ok {
 		limit := c.LimitOf(endpoint)
-		b = newBudget(limit.Allowed(c.cfg.Budget), limit.Window)
-		b.now, b.sleep = c.cfg.Now, c.cfg.Sleep
+		b = ratelimit.NewWindow(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
 		c.budgets[endpoint] = b
 	}
 	return b
 }
+
+// RateLimit is a number of requests per window.
+type RateLimit = ratelimit.Limit
+
+// ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".
+func ParseRateLimit(s string) (RateLimit, error) { return ratelimit.Parse(s) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -51,7 +52,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 	backoff := time.Second
 	calibrated := false
 	for retries := 0; ; {
-		release, err := b.acquire(ctx)
+		release, err := b.Acquire(ctx)
 		if err != nil {
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
@@ -85,7 +86,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 		if kind == KindRateLimited {
 			// Someone (maybe the user's own bots) used up the account's
 			// budget: stay away for a whole window.
-			b.block(jitter(c.LimitOf(r.endpoint).Window))
+			b.Block(jitter(c.LimitOf(r.endpoint).Window))
 		}
 		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
 			return err
@@ -320,3 +321,26 @@ func redactURLError(err error) error {
 	}
 	return err
 }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// jitter returns d plus up to a tenth of it, so that several exporters of one
+// account do not retry in lockstep.
+func jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return d + rand.N(d/10+1)
+}
+
+// jitterMax is the most jitter(d) returns.
+func jitterMax(d time.Duration) time.Duration { return d + d/10 }
