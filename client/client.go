@@ -240,7 +240,7 @@ func New(cfg Config) (*Client, error) {
 	cfg.APISecret = ""
 	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Window{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
 	c.creds.Store(newCredentials(cfg.APIKey, secret))
-	cfg.RateCap.join(cfg.Account)
+	cfg.RateCap.Join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
 		c.metrics = m.account(cfg.Account)
 		for _, endpoint := range c.endpoints() {
