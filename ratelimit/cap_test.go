@@ -570,4 +570,3 @@ func TestCapReservationsHoldNoGoroutineWhileTheyWait(t *testing.T) {
 		}
 	}
 }
-
