@@ -80,10 +80,10 @@ type Window struct {
 	changed  chan struct{}
 }
 
-// NewWindow returns a window of at most max requests within any span of
+// NewWindow returns a window of at most n requests within any span of
 // window, timed by now and waiting with sleep.
-func NewWindow(max int, window time.Duration, now func() time.Time, sleep func(context.Context, time.Duration) error) *Window {
-	return &Window{max: max, window: window, now: now, sleep: sleep, changed: make(chan struct{})}
+func NewWindow(n int, window time.Duration, now func() time.Time, sleep func(context.Context, time.Duration) error) *Window {
+	return &Window{max: n, window: window, now: now, sleep: sleep, changed: make(chan struct{})}
 }
 
 // Limit is the window's own limit.
