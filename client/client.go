@@ -341,16 +341,12 @@ func checkLimits(cfg Config) error {
 
 // LimitOf is the rate limit the client keeps to on endpoint: its own in
 // Config.RateLimits, else Config.RateLimit, else the published one.
-func (c *Client) LimitOf(endpoint string) RateLimit {
-	return limitOf(c.cfg, endpoint)
-}
-
-func limitOf(cfg Config, name string) RateLimit {
-	if l, ok := cfg.RateLimits[name]; ok {
+func (c *Client) LimitOf(name string) RateLimit {
+	if l, ok := c.cfg.RateLimits[name]; ok {
 		return l
 	}
-	if cfg.RateLimit != (RateLimit{}) {
-		return cfg.RateLimit
+	if c.cfg.RateLimit != (RateLimit{}) {
+		return c.cfg.RateLimit
 	}
 	if ep, ok := endpoint.Of(name); ok {
 		return RateLimit(ep.Limit)

@@ -36,19 +36,11 @@ func fieldKey(name string) string {
 // name seen before: beyond, an index keeps a huge object linear.
 const maxScanned = 32
 
-// decodeFields reads one JSON object. Two spellings of one field with
+// readFields reads one JSON object, raw already known to be valid JSON (data
+// checkData passed, or a part of it). Two spellings of one field with
 // different values are an error: which one the exchange meant is unknown.
-func decodeFields(raw json.RawMessage) (fields, error) {
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
-		var m map[string]json.RawMessage
-		return nil, json.Unmarshal(raw, &m)
-	}
-	return readFields(nil, raw)
-}
-
-// readFields is decodeFields of raw already known to be valid JSON (data
-// checkData passed, or a part of it). The fields are made in buf's storage,
-// for a caller that reads many objects one after the other.
+// The fields are made in buf's storage, for a caller that reads many objects
+// one after the other.
 func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
