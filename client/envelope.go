@@ -116,17 +116,6 @@ func (m *pageMeta) readMembers(obj []byte) bool {
 	return true
 }
 
-func (m *pageMeta) toMeta() PageMeta {
-	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
-	if !m.RecordsPerPage.set {
-		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
-	}
-	if !m.CurrentPage.set {
-		out.CurrentPage = int(m.CurrentPageSnake.Value)
-	}
-	return out
-}
-
 func decodeData(data json.RawMessage, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return errors.New("answer has no data")
@@ -145,11 +134,18 @@ func checkData(data json.RawMessage) error {
 	return decodeData(data, new(json.RawMessage))
 }
 
+// metaOf is the PageMeta of m, nil when m is, each field in either spelling.
 func metaOf(m *pageMeta) *PageMeta {
 	if m == nil {
 		return nil
 	}
-	out := m.toMeta()
+	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
+	if !m.RecordsPerPage.set {
+		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
+	}
+	if !m.CurrentPage.set {
+		out.CurrentPage = int(m.CurrentPageSnake.Value)
+	}
 	return &out
 }
 
