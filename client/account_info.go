@@ -36,23 +36,14 @@ type AccountInfo struct {
 
 // AccountInfo returns the account's margin and fees.
 func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
-	var info AccountInfo
-	err := c.get(ctx, request{op: "get account info", endpoint: EndpointAccountInfo, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			info, err = decodeAccountInfo(data)
-			return err
-		}})
-	return info, err
+	return getData(ctx, c, request{op: "get account info", endpoint: EndpointAccountInfo, signed: true}, decodeAccountInfo)
 }
 
 // decodeAccountInfo reads the v3 camelCase and the v1 snake_case answer.
 func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
-	if err := checkData(data); err != nil {
-		return AccountInfo{}, err
-	}
-	f, err := readFields(nil, data)
+	f, err := readData(data, "account info")
 	if err != nil {
-		return AccountInfo{}, fmt.Errorf("account info: %w", err)
+		return AccountInfo{}, err
 	}
 	var out AccountInfo
 	if err = f.read(may("accountMode", &out.AccountMode), may("leverage", &out.Leverage), may("marginRatio", &out.MarginRatio),

@@ -52,12 +52,7 @@ func (p *Position) Closed() bool {
 // Positions returns the account's futures positions, closed ones included,
 // and the rows that could not be read.
 func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
-	var l list[Position]
-	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodePositions(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get positions", endpoint: EndpointPositions, signed: true}, decodePositions)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

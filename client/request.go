@@ -102,6 +102,17 @@ func (c *Client) get(ctx context.Context, r request) error {
 	}
 }
 
+// getData sends r and reads its answer's data with decode.
+func getData[T any](ctx context.Context, c *Client, r request, decode func(json.RawMessage) (T, error)) (T, error) {
+	var out T
+	r.decode = func(data json.RawMessage, _ int64) (err error) {
+		out, err = decode(data)
+		return err
+	}
+	err := c.get(ctx, r)
+	return out, err
+}
+
 // rejectedSignature reports whether err is the exchange refusing a signed
 // request's signature or timestamp.
 func rejectedSignature(err error) bool {

@@ -206,12 +206,9 @@ func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 // errors. The object's fields are returned too, for what sits beside the
 // rows (meta).
 func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
-	if err := checkData(data); err != nil {
-		return nil, nil, err
-	}
-	f, err := readFields(nil, data)
+	f, err := readData(data, what)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, err
 	}
 	raw := f.get(field)
 	if raw == nil {
@@ -219,6 +216,19 @@ func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.Ra
 	}
 	rows, err := decodeRows(raw, field)
 	return f, rows, err
+}
+
+// readData reads the envelope's data as an object; what, when set, names
+// the answer in the errors of its members.
+func readData(data json.RawMessage, what string) (fields, error) {
+	if err := checkData(data); err != nil {
+		return nil, err
+	}
+	f, err := readFields(nil, data)
+	if err != nil && what != "" {
+		err = fmt.Errorf("%s: %w", what, err)
+	}
+	return f, err
 }
 
 // isNull reports whether a field is absent or null.

@@ -49,13 +49,7 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 	if probe && c.cfg.Public != nil && c.cfg.Public != c {
 		return c.cfg.Public.systemInfo(ctx, probe)
 	}
-	var info SystemInfo
-	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			info, err = decodeSystemInfo(data)
-			return err
-		}})
-	return info, err
+	return getData(ctx, c, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe}, decodeSystemInfo)
 }
 
 // systemInfoData accepts the documented camelCase and the snake_case of the

@@ -16,12 +16,7 @@ const EndpointTokenNetwork = endpoint.TokenNetwork
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
-	var l list[TokenNetwork]
-	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodeTokenNetworks(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get token networks", endpoint: EndpointTokenNetwork}, decodeTokenNetworks)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

@@ -73,19 +73,14 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 // /v3/account/info (under that endpoint's budget): what tells the
 // transfers into the account from those out of it.
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
-	var id string
-	err := c.get(ctx, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true,
-		decode: func(data json.RawMessage, _ int64) error {
-			if err := checkData(data); err != nil {
-				return err
+	return getData(ctx, c, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true},
+		func(data json.RawMessage) (id string, err error) {
+			f, err := readData(data, "")
+			if err == nil {
+				err = f.read(need("applicationId", &id))
 			}
-			f, err := readFields(nil, data)
-			if err != nil {
-				return err
-			}
-			return f.read(need("applicationId", &id))
-		}})
-	return id, err
+			return id, err
+		})
 }
 
 func accountTransferID(t AccountTransfer) string { return t.ID }
