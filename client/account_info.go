@@ -13,9 +13,6 @@ import (
 // EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointAccountInfo = endpoint.AccountInfo
 
-// PathAccountInfo is the endpoint's path in the endpoint table.
-var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
-
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
 // and fees. A field the exchange did not send is nil. Amounts are in the
 // exchange's quote currency, USDT. Fee rates are ratios (0.0002 is
@@ -39,42 +36,22 @@ type AccountInfo struct {
 
 // AccountInfo returns the account's margin and fees.
 func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
-	var info AccountInfo
-	err := c.get(ctx, request{op: "get account info", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			info, err = decodeAccountInfo(data)
-			return err
-		}})
-	return info, err
+	return getData(ctx, c, request{op: "get account info", endpoint: EndpointAccountInfo, signed: true}, decodeAccountInfo)
 }
 
 // decodeAccountInfo reads the v3 camelCase and the v1 snake_case answer.
 func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
-	if err := checkData(data); err != nil {
+	f, err := readData(data, "account info")
+	if err != nil {
 		return AccountInfo{}, err
 	}
-	f, err := readFields(nil, data)
-	if err != nil {
-		return AccountInfo{}, fmt.Errorf("account info: %w", err)
-	}
 	var out AccountInfo
-	if out.AccountMode, _, err = f.text("accountMode"); err != nil {
-		return AccountInfo{}, fmt.Errorf("account info: %w", err)
-	}
-	if err = f.decimals([]decimalField{
-		{"leverage", &out.Leverage},
-		{"marginRatio", &out.MarginRatio},
-		{"openMarginRatio", &out.OpenMarginRatio},
-		{"initialMarginRatio", &out.InitialMarginRatio},
-		{"maintenanceMarginRatio", &out.MaintenanceMarginRatio},
-		{"totalCollateral", &out.TotalCollateral},
-		{"freeCollateral", &out.FreeCollateral},
-		{"totalAccountValue", &out.TotalAccountValue},
-		{"takerFeeRate", &out.TakerFeeRate},
-		{"makerFeeRate", &out.MakerFeeRate},
-		{"futuresTakerFeeRate", &out.FuturesTakerFeeRate},
-		{"futuresMakerFeeRate", &out.FuturesMakerFeeRate},
-	}); err != nil {
+	if err = f.read(may("accountMode", &out.AccountMode), may("leverage", &out.Leverage), may("marginRatio", &out.MarginRatio),
+		may("openMarginRatio", &out.OpenMarginRatio), may("initialMarginRatio", &out.InitialMarginRatio),
+		may("maintenanceMarginRatio", &out.MaintenanceMarginRatio), may("totalCollateral", &out.TotalCollateral),
+		may("freeCollateral", &out.FreeCollateral), may("totalAccountValue", &out.TotalAccountValue),
+		may("takerFeeRate", &out.TakerFeeRate), may("makerFeeRate", &out.MakerFeeRate),
+		may("futuresTakerFeeRate", &out.FuturesTakerFeeRate), may("futuresMakerFeeRate", &out.FuturesMakerFeeRate)); err != nil {
 		return AccountInfo{}, fmt.Errorf("account info: %w", err)
 	}
 	for _, rate := range []*decimal.Decimal{out.TakerFeeRate, out.MakerFeeRate, out.FuturesTakerFeeRate, out.FuturesMakerFeeRate} {

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/shopspring/decimal"
 
@@ -12,9 +11,6 @@ import (
 
 // EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointBalances = endpoint.Balances
-
-// PathBalances is the endpoint's path in the endpoint table.
-var PathBalances = endpoint.PathOf(endpoint.Balances)
 
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the
@@ -48,7 +44,7 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error)
 // from.
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
-	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, path: PathBalances, signed: true,
+	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, signed: true,
 		decode: func(data json.RawMessage, serverMs int64) error {
 			l, err := decodeBalances(data)
 			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
@@ -60,33 +56,18 @@ func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 // decodeBalances reads data.holding[]. A token listed twice fails the
 // answer: which of its rows holds the balance is unknown.
 func decodeBalances(data json.RawMessage) (list[Balance], error) {
-	_, rows, err := decodeDataRows(data, "balances", "holding")
+	l, err := decodeDataList(data, "balances", "holding", decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
+	if err == nil {
+		err = listedOnce(l.rows, "holding: token", func(b Balance) string { return b.Token })
+	}
 	if err != nil {
 		return list[Balance]{}, err
-	}
-	l := decodeList(rows, decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
-	seen := make(map[string]bool, len(l.rows))
-	for _, b := range l.rows {
-		if seen[b.Token] {
-			return list[Balance]{}, fmt.Errorf("holding: token %s listed twice", b.Token)
-		}
-		seen[b.Token] = true
 	}
 	return l, nil
 }
 
-func decodeBalance(f fields) (Balance, error) {
-	token, err := f.requiredText("token")
-	if err != nil {
-		return Balance{}, err
-	}
-	b := Balance{Token: token}
-	err = f.decimals([]decimalField{
-		{"holding", &b.Holding},
-		{"frozen", &b.Frozen},
-		{"staked", &b.Staked},
-		{"availableBalance", &b.Available},
-		{"markPrice", &b.MarkPrice},
-	})
+func decodeBalance(f fields) (b Balance, err error) {
+	err = f.read(need("token", &b.Token), may("holding", &b.Holding), may("frozen", &b.Frozen), may("staked", &b.Staked),
+		may("availableBalance", &b.Available), may("markPrice", &b.MarkPrice))
 	return b, err
 }

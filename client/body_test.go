@@ -68,16 +68,22 @@ func moreDecodeCases(t *testing.T) []decodeCase {
 			return rows, rejected, err
 		}, 2},
 		{"token_config", readCapture(t, "docs_token_config_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
-			p, err := decodeTokenConfigPage(data)
-			p.rejected = c.onPage(p.rejected, 1)
-			keep(out, p)
-			return len(p.rows), len(p.rejected), err
+			l, meta, err := decodeTokenConfigPage(data)
+			l.rejected = c.onPage(l.rejected, 1)
+			keep(out, struct {
+				list any
+				meta *PageMeta
+			}{l, meta})
+			return len(l.rows), len(l.rejected), err
 		}, 0},
 		{"sub_accounts", readCapture(t, "docs_sub_accounts_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
-			p, err := decodeSubAccountsPage(data)
-			p.rejected = c.onPage(p.rejected, 1)
-			keep(out, p)
-			return len(p.rows), len(p.rejected), err
+			l, meta, err := decodeSubAccountsPage(data)
+			l.rejected = c.onPage(l.rejected, 1)
+			keep(out, struct {
+				list any
+				meta *PageMeta
+			}{l, meta})
+			return len(l.rows), len(l.rejected), err
 		}, 0},
 		{"system_info", readCapture(t, "system_info_strings.json"), func(_ *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
 			info, err := decodeSystemInfo(data)

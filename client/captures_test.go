@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // captureClient is a client of a server that answers every request to path
@@ -67,7 +68,7 @@ func sameDecimal(got, want *decimal.Decimal) bool {
 func TestCaptureSystemInfo(t *testing.T) {
 	for _, file := range forms("system_info") {
 		t.Run(file, func(t *testing.T) {
-			got, err := captureClient(t, client.PathSystemInfo, file).SystemInfo(context.Background())
+			got, err := captureClient(t, endpoint.PathOf(endpoint.SystemInfo), file).SystemInfo(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +84,7 @@ func TestCaptureSystemInfo(t *testing.T) {
 func TestCaptureAccountInfo(t *testing.T) {
 	for _, file := range forms("account_info") {
 		t.Run(file, func(t *testing.T) {
-			got, err := captureClient(t, client.PathAccountInfo, file).AccountInfo(context.Background())
+			got, err := captureClient(t, endpoint.PathOf(endpoint.AccountInfo), file).AccountInfo(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestCaptureWalletHistory(t *testing.T) {
 	for _, file := range forms("wallet_history") {
 		t.Run(file, func(t *testing.T) {
 			// A window around the capture's row (created March 2024).
-			got, rejected, err := captureClient(t, client.PathWalletHistory, file).WalletHistory(context.Background(), 1700000000000, 1760000000000)
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Wallet), file).WalletHistory(context.Background(), 1700000000000, 1760000000000)
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -141,7 +142,7 @@ func TestCaptureWalletHistory(t *testing.T) {
 func TestDocsExampleCredentials(t *testing.T) {
 	for _, file := range forms("docs_credentials") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathCredentials, file).Credentials(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Credentials), file).Credentials(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -160,7 +161,7 @@ func TestDocsExampleCredentials(t *testing.T) {
 func TestDocsExampleSubAccounts(t *testing.T) {
 	for _, file := range forms("docs_sub_accounts") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathSubAccounts, file).SubAccounts(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.SubAccounts), file).SubAccounts(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -178,7 +179,7 @@ func TestDocsExampleSubAccounts(t *testing.T) {
 func TestDocsExampleBalances(t *testing.T) {
 	for _, file := range forms("docs_balances") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathBalances, file).Balances(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Balances), file).Balances(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -203,7 +204,7 @@ func TestDocsExampleBalances(t *testing.T) {
 // The v1 spelling public clients read: allow_withdraw "0" is a disabled
 // network, not a missing flag; numbers as strings and as numbers.
 func TestTokenNetworkV1Spelling(t *testing.T) {
-	got, rejected, err := captureClient(t, client.PathTokenNetwork, "token_network_v1.json").TokenNetworks(context.Background())
+	got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.TokenNetwork), "token_network_v1.json").TokenNetworks(context.Background())
 	if err != nil || len(rejected) != 0 {
 		t.Fatal(err, rejected)
 	}
@@ -229,7 +230,7 @@ func TestTokenNetworkV1Spelling(t *testing.T) {
 func TestTokenNetworkRowWithoutAFlagIsRejected(t *testing.T) {
 	body := []byte(`{"success":true,"data":{"rows":[{"protocol":"TRC20","network":"TRON","token":"USDT","name":"Tron","minimum_withdrawal":"2","withdrawal_fee":"1","allow_deposit":"1"},` +
 		`{"protocol":"ERC20","network":"ETH","token":"USDT","name":"Ethereum","minimum_withdrawal":"10","withdrawal_fee":"4.1","allow_deposit":"1","allow_withdraw":"1"}]},"timestamp":1752646332743}`)
-	rows, rejected, err := bodyClient(t, client.PathTokenNetwork, body).TokenNetworks(context.Background())
+	rows, rejected, err := bodyClient(t, endpoint.PathOf(endpoint.TokenNetwork), body).TokenNetworks(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
+	"github.com/woox-exporter/woox_exporter/ratelimit"
 )
 
 // Defaults for zero Config fields.
@@ -162,7 +163,7 @@ type Client struct {
 	metrics *AccountMetrics
 
 	mu      sync.Mutex
-	budgets map[string]*budget
+	budgets map[string]*ratelimit.Window
 	// served is, per endpoint, the most rows the exchange has put on one
 	// page: a page shorter is the last (see paginate).
 	served map[string]int
@@ -237,9 +238,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Window{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
 	c.creds.Store(newCredentials(cfg.APIKey, secret))
-	cfg.RateCap.join(cfg.Account)
+	cfg.RateCap.Join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
 		c.metrics = m.account(cfg.Account)
 		for _, endpoint := range c.endpoints() {
@@ -340,16 +341,12 @@ func checkLimits(cfg Config) error {
 
 // LimitOf is the rate limit the client keeps to on endpoint: its own in
 // Config.RateLimits, else Config.RateLimit, else the published one.
-func (c *Client) LimitOf(endpoint string) RateLimit {
-	return limitOf(c.cfg, endpoint)
-}
-
-func limitOf(cfg Config, name string) RateLimit {
-	if l, ok := cfg.RateLimits[name]; ok {
+func (c *Client) LimitOf(name string) RateLimit {
+	if l, ok := c.cfg.RateLimits[name]; ok {
 		return l
 	}
-	if cfg.RateLimit != (RateLimit{}) {
-		return cfg.RateLimit
+	if c.cfg.RateLimit != (RateLimit{}) {
+		return c.cfg.RateLimit
 	}
 	if ep, ok := endpoint.Of(name); ok {
 		return RateLimit(ep.Limit)
@@ -357,15 +354,20 @@ func limitOf(cfg Config, name string) RateLimit {
 	return DefaultRateLimit
 }
 
-func (c *Client) budgetFor(endpoint string) *budget {
+func (c *Client) budgetFor(endpoint string) *ratelimit.Window {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.budgets[endpoint]
 	if !ok {
 		limit := c.LimitOf(endpoint)
-		b = newBudget(limit.Allowed(c.cfg.Budget), limit.Window)
-		b.now, b.sleep = c.cfg.Now, c.cfg.Sleep
+		b = ratelimit.NewWindow(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
 		c.budgets[endpoint] = b
 	}
 	return b
 }
+
+// RateLimit is a number of requests per window.
+type RateLimit = ratelimit.Limit
+
+// ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".
+func ParseRateLimit(s string) (RateLimit, error) { return ratelimit.Parse(s) }

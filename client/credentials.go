@@ -12,26 +12,14 @@ import (
 // EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointCredentials = endpoint.Credentials
 
-// PathCredentials is the endpoint's path in the endpoint table.
-var PathCredentials = endpoint.PathOf(endpoint.Credentials)
-
 // Credentials returns every API key of the account, all pages, each key
 // once even if pages repeat it, and the rows that could not be read.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, error) {
-	all := newPagedList[Credential]()
-	err := getPages(ctx, c, listRequest[list[Credential], string]{
-		name: "credentials", endpoint: EndpointCredentials, path: PathCredentials, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[Credential], error) {
+	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: EndpointCredentials},
+		func(data json.RawMessage) (list[Credential], error) {
 			l, _, err := decodeCredentials(data)
-			l.rejected = c.onPage(l.rejected, page)
 			return l, err
-		},
-		identities: func(l list[Credential]) []string { return l.keys(credentialKey) },
-	}, func(l list[Credential]) error {
-		all.add(l, credentialKey, nil)
-		return nil
-	})
-	return all.rows, all.rejected, err
+		}, credentialKey, nil)
 }
 
 func credentialKey(c Credential) string { return c.APIKey }
@@ -51,38 +39,19 @@ type Credential struct {
 // decodeCredentials decodes one page of GET /v3/account/credentials. A
 // row's errors quote none of its values: the row holds an API key.
 func decodeCredentials(data json.RawMessage) (list[Credential], *PageMeta, error) {
-	f, rows, err := decodeDataRows(data, "credentials", "rows")
-	if err != nil {
-		return list[Credential]{}, nil, err
-	}
-	meta, err := f.meta("credentials")
-	if err != nil {
-		return list[Credential]{}, nil, err
-	}
-	return decodeList(rows, decodeCredential, func(c Credential) string {
+	return decodeMetaList(data, "credentials", decodeCredential, func(c Credential) string {
 		if c.APIKey == "" {
 			return ""
 		}
 		return "api key " + MaskAPIKey(c.APIKey, false)
-	}), meta, nil
+	})
 }
 
-func decodeCredential(f fields) (Credential, error) {
-	var c Credential
-	var err error
-	if c.APIKey, err = f.requiredText("apiKey"); err != nil {
+func decodeCredential(f fields) (c Credential, err error) {
+	if err = f.read(need("apiKey", &c.APIKey), may("accountName", &c.AccountName), may("userId", &c.UserID)); err != nil {
 		return c, unquoted(err)
 	}
-	if c.AccountName, _, err = f.text("accountName"); err != nil {
-		return c, unquoted(err)
-	}
-	if c.UserID, _, err = f.text("userId"); err != nil {
-		return c, unquoted(err)
-	}
-	if c.Permissions, err = f.strings("permissions"); err != nil {
-		return c, err
-	}
-	if c.AllowedIPs, err = f.strings("allowedIPs"); err != nil {
+	if err = f.read(may("permissions", &c.Permissions), may("allowedIPs", &c.AllowedIPs)); err != nil {
 		return c, err
 	}
 	c.AllowedIPs = nonEmpty(c.AllowedIPs)

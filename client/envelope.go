@@ -32,7 +32,7 @@ type envelope struct {
 // json.Unmarshal, which words the error.
 func decodeEnvelope(body []byte) (envelope, error) {
 	var env envelope
-	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' && json.Valid(body) && env.readMembers(body[i:]) {
+	if i := skipSpace(body, 0); i < len(body) && json.Valid(body) && env.readMembers(body[i:]) {
 		return env, nil
 	}
 	env = envelope{}
@@ -40,44 +40,31 @@ func decodeEnvelope(body []byte) (envelope, error) {
 	return env, err
 }
 
-// readMembers reads the members of the valid JSON object obj, each as
-// encoding/json does, in order; false when one needs encoding/json.
+// readMembers reads the valid JSON object obj; false when it needs
+// encoding/json.
 func (e *envelope) readMembers(obj []byte) bool {
-	ok := true
-	objectMembers(obj, func(name, v []byte) {
-		ok = ok && e.member(name, v)
-	})
-	return ok
-}
-
-func (e *envelope) member(name, v []byte) bool {
-	switch string(name) {
-	case "success":
-		switch string(v) {
-		case "true", "false":
-			b := v[0] == 't'
-			e.Success = &b
-		case "null":
-			e.Success = nil
-		default:
-			return false
-		}
-	case "code":
-		return e.Code.UnmarshalJSON(v) == nil
-	case "message":
-		switch {
-		case v[0] == '"':
-			e.Message = string(unquoteKey(v))
-		case string(v) != "null":
-			return false
-		}
-	case "timestamp":
-		e.Timestamp = v
-	case "data":
-		e.Data = v
-	default:
-		return !foldsTo(name, "success", "code", "message", "timestamp", "data")
+	var v [5][]byte
+	if !exactMembers(obj, []string{"success", "code", "message", "timestamp", "data"}, v[:]) {
+		return false
 	}
+	success, code, message := string(v[0]), v[1], v[2]
+	switch {
+	case success == "true" || success == "false":
+		b := success == "true"
+		e.Success = &b
+	case success != "" && success != "null":
+		return false
+	}
+	if code != nil && e.Code.UnmarshalJSON(code) != nil {
+		return false
+	}
+	switch {
+	case len(message) > 0 && message[0] == '"':
+		e.Message = string(unquoteKey(message))
+	case message != nil && string(message) != "null":
+		return false
+	}
+	e.Timestamp, e.Data = v[3], v[4]
 	return true
 }
 
@@ -107,48 +94,26 @@ type pageMeta struct {
 // decode is json.Unmarshal of raw, valid JSON, into m, read member by
 // member in the plain case.
 func (m *pageMeta) decode(raw []byte) error {
-	if raw[0] == '{' && m.readMembers(raw) {
+	if m.readMembers(raw) {
 		return nil
 	}
 	*m = pageMeta{}
 	return json.Unmarshal(raw, m)
 }
 
-// readMembers reads the members of the valid JSON object obj as
-// encoding/json does; false when one needs encoding/json.
+// readMembers reads the valid JSON object obj; false when it needs
+// encoding/json.
 func (m *pageMeta) readMembers(obj []byte) bool {
-	ok := true
-	objectMembers(obj, func(name, v []byte) {
-		var n *flexInt
-		switch string(name) {
-		case "total":
-			n = &m.Total
-		case "recordsPerPage":
-			n = &m.RecordsPerPage
-		case "records_per_page":
-			n = &m.RecordsPerPageSnake
-		case "currentPage":
-			n = &m.CurrentPage
-		case "current_page":
-			n = &m.CurrentPageSnake
-		default:
-			ok = ok && !foldsTo(name, "total", "recordsPerPage", "records_per_page", "currentPage", "current_page")
-			return
+	var v [5][]byte
+	if !exactMembers(obj, []string{"total", "recordsPerPage", "records_per_page", "currentPage", "current_page"}, v[:]) {
+		return false
+	}
+	for i, n := range []*flexInt{&m.Total, &m.RecordsPerPage, &m.RecordsPerPageSnake, &m.CurrentPage, &m.CurrentPageSnake} {
+		if v[i] != nil && n.UnmarshalJSON(v[i]) != nil {
+			return false
 		}
-		ok = ok && n.UnmarshalJSON(v) == nil
-	})
-	return ok
-}
-
-func (m *pageMeta) toMeta() PageMeta {
-	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
-	if !m.RecordsPerPage.set {
-		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
 	}
-	if !m.CurrentPage.set {
-		out.CurrentPage = int(m.CurrentPageSnake.Value)
-	}
-	return out
+	return true
 }
 
 func decodeData(data json.RawMessage, v any) error {
@@ -169,11 +134,18 @@ func checkData(data json.RawMessage) error {
 	return decodeData(data, new(json.RawMessage))
 }
 
+// metaOf is the PageMeta of m, nil when m is, each field in either spelling.
 func metaOf(m *pageMeta) *PageMeta {
 	if m == nil {
 		return nil
 	}
-	out := m.toMeta()
+	out := PageMeta{Total: int(m.Total.Value), RecordsPerPage: int(m.RecordsPerPage.Value), CurrentPage: int(m.CurrentPage.Value)}
+	if !m.RecordsPerPage.set {
+		out.RecordsPerPage = int(m.RecordsPerPageSnake.Value)
+	}
+	if !m.CurrentPage.set {
+		out.CurrentPage = int(m.CurrentPageSnake.Value)
+	}
 	return &out
 }
 

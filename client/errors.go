@@ -140,8 +140,7 @@ func IsTLS(err error) bool { return isKind(err, KindTLS) }
 
 // TLSHint is what to check about a TLS failure.
 func TLSHint(err error) string {
-	var record tls.RecordHeaderError
-	if errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+	if notTLS(err) {
 		return "the URL is https but the server answers plain http: check the scheme of --woox.api-url"
 	}
 	return "the server's certificate does not verify: check the CA bundle (SSL_CERT_FILE, SSL_CERT_DIR), the host name in --woox.api-url and the clock"
@@ -155,13 +154,18 @@ func transportKind(err error) Kind {
 		unknown  x509.UnknownAuthorityError
 		hostname x509.HostnameError
 		invalid  x509.CertificateInvalidError
-		record   tls.RecordHeaderError
 	)
-	if errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
-		errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+	if errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid) || notTLS(err) {
 		return KindTLS
 	}
 	return KindTransient
+}
+
+// notTLS reports whether an https request met a server that does not speak
+// TLS.
+func notTLS(err error) bool {
+	var record tls.RecordHeaderError
+	return errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
 // classify maps an HTTP status and exchange code to a Kind.

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // cannedServer answers every request with the given status and body, so the
@@ -166,21 +168,21 @@ func fixed(status int, body string) func() (int, string) {
 // and with that unreadable nothing is sent again.
 func TestAuthErrorsAreNotRetried(t *testing.T) {
 	srv, calls := pathServer(t, map[string]func() (int, string){
-		PathCredentials: fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
-		PathSystemInfo:  fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
+		endpoint.PathOf(endpoint.Credentials): fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
+		endpoint.PathOf(endpoint.SystemInfo):  fixed(401, `{"success":false,"code":-1001,"message":"invalid signature"}`),
 	})
 	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3 })
 	if _, _, err := c.Credentials(context.Background()); !IsAuth(err) {
 		t.Fatalf("err = %v", err)
 	}
-	if n, m := calls(PathCredentials), calls(PathSystemInfo); n != 1 || m != 1 {
+	if n, m := calls(endpoint.PathOf(endpoint.Credentials)), calls(endpoint.PathOf(endpoint.SystemInfo)); n != 1 || m != 1 {
 		t.Errorf("auth error sent %d credentials and %d system info requests, want 1 and 1", n, m)
 	}
 	// The time is known once the system info answers: a wrong key then
 	// fails after one more try, and later calls do not ask again.
 	srv2, calls2 := pathServer(t, map[string]func() (int, string){
-		PathCredentials: fixed(401, `{"success":false,"code":-1002,"message":"unknown key"}`),
-		PathSystemInfo:  fixed(200, `{"success":true,"data":{"status":0,"msg":"ok"},"timestamp":`+strconv.FormatInt(time.Now().UnixMilli(), 10)+`}`),
+		endpoint.PathOf(endpoint.Credentials): fixed(401, `{"success":false,"code":-1002,"message":"unknown key"}`),
+		endpoint.PathOf(endpoint.SystemInfo):  fixed(200, `{"success":true,"data":{"status":0,"msg":"ok"},"timestamp":`+strconv.FormatInt(time.Now().UnixMilli(), 10)+`}`),
 	})
 	c = newTestClient(t, srv2.URL, func(c *Config) { c.MaxRetries = 3 })
 	for range 2 {
@@ -188,7 +190,7 @@ func TestAuthErrorsAreNotRetried(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	}
-	if n, m := calls2(PathCredentials), calls2(PathSystemInfo); n != 3 || m != 1 {
+	if n, m := calls2(endpoint.PathOf(endpoint.Credentials)), calls2(endpoint.PathOf(endpoint.SystemInfo)); n != 3 || m != 1 {
 		t.Errorf("two calls with a wrong key sent %d credentials and %d system info requests, want 3 and 1", n, m)
 	}
 }
@@ -212,8 +214,8 @@ func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, calls := pathServer(t, map[string]func() (int, string){
-				PathTokenNetwork: fixed(400, maint),
-				PathSystemInfo:   tc.systemInfo,
+				endpoint.PathOf(endpoint.TokenNetwork): fixed(400, maint),
+				endpoint.PathOf(endpoint.SystemInfo):   tc.systemInfo,
 			})
 			c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 3; c.Sleep = func(context.Context, time.Duration) error { return nil } })
 			_, _, err := c.TokenNetworks(context.Background())
@@ -225,7 +227,7 @@ func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
 				t.Errorf("err = %v, want code -1011 kept", err)
 			}
 			// One system info request per call, however many -1011s.
-			if n, m := calls(PathTokenNetwork), calls(PathSystemInfo); n != tc.attempts || m != 1 {
+			if n, m := calls(endpoint.PathOf(endpoint.TokenNetwork)), calls(endpoint.PathOf(endpoint.SystemInfo)); n != tc.attempts || m != 1 {
 				t.Errorf("%d requests and %d system info requests, want %d and 1", n, m, tc.attempts)
 			}
 		})
@@ -237,13 +239,13 @@ func TestMaintenanceCodeFollowsTheSystemStatus(t *testing.T) {
 func TestMinus1011EpisodeAsksTheSystemStatusOnce(t *testing.T) {
 	var failing atomic.Bool
 	srv, calls := pathServer(t, map[string]func() (int, string){
-		PathTokenNetwork: func() (int, string) {
+		endpoint.PathOf(endpoint.TokenNetwork): func() (int, string) {
 			if failing.Load() {
 				return 400, `{"success":false,"code":-1011,"message":"system under maintenance"}`
 			}
 			return 200, `{"success":true,"data":{"rows":[]},"timestamp":1}`
 		},
-		PathSystemInfo: fixed(200, `{"success":true,"data":{"status":2,"msg":"upgrade"},"timestamp":1}`),
+		endpoint.PathOf(endpoint.SystemInfo): fixed(200, `{"success":true,"data":{"status":2,"msg":"upgrade"},"timestamp":1}`),
 	})
 	clk := newStepClock()
 	c := newTestClient(t, srv.URL, func(c *Config) {
@@ -256,7 +258,7 @@ func TestMinus1011EpisodeAsksTheSystemStatusOnce(t *testing.T) {
 		if IsMaintenance(err) != wantMaintenance || (!wantMaintenance && err != nil) {
 			t.Fatalf("err = %v, want maintenance %v", err, wantMaintenance)
 		}
-		if n := calls(PathSystemInfo); n != wantAsked {
+		if n := calls(endpoint.PathOf(endpoint.SystemInfo)); n != wantAsked {
 			t.Fatalf("system status asked %d times, want %d", n, wantAsked)
 		}
 	}
@@ -276,13 +278,13 @@ func TestMinus1011EpisodeAsksTheSystemStatusOnce(t *testing.T) {
 // The system status endpoint's own -1011 does not ask the system status.
 func TestSystemInfoDoesNotAskItselfAboutMinus1011(t *testing.T) {
 	srv, calls := pathServer(t, map[string]func() (int, string){
-		PathSystemInfo: fixed(400, `{"success":false,"code":-1011,"message":"internal error"}`),
+		endpoint.PathOf(endpoint.SystemInfo): fixed(400, `{"success":false,"code":-1011,"message":"internal error"}`),
 	})
 	c := newTestClient(t, srv.URL, func(c *Config) { c.MaxRetries = 2; c.Sleep = func(context.Context, time.Duration) error { return nil } })
 	if _, err := c.SystemInfo(context.Background()); !IsTransient(err) {
 		t.Errorf("err = %v, want transient", err)
 	}
-	if n := calls(PathSystemInfo); n != 3 {
+	if n := calls(endpoint.PathOf(endpoint.SystemInfo)); n != 3 {
 		t.Errorf("%d system info requests, want 1 + 2 retries", n)
 	}
 }

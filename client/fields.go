@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -13,31 +14,33 @@ import (
 // fields is a JSON object read by field name whatever its spelling: keys are
 // compared without case and underscores, so the v3 camelCase
 // ("marginRatio", "pnl24H") and the v1 snake_case ("margin_ratio",
-// "pnl_24h") of one field are the same field. The account health endpoints
-// are read this way; their shapes are known only from public clients. Its
-// members are slices of the object read: a few dozen members are searched
-// faster than a map is built.
+// "pnl_24h") of one field are the same field. Its members are slices of the
+// object read: a few dozen members are searched faster than a map is built.
 type fields []member
+
+// member is one field of an object: its name as sent (unquoted) and its
+// value, both slices of the object unless the name had escapes, and the
+// keyHash of its name, which most comparisons need alone.
+type member struct {
+	name  []byte
+	key   uint64
+	value json.RawMessage
+}
 
 // fieldKey is the spelling-free form of a field name.
 func fieldKey(name string) string {
 	return strings.ToLower(strings.ReplaceAll(name, "_", ""))
 }
 
-// decodeFields reads one JSON object. Two spellings of one field with
-// different values are an error: which one the exchange meant is unknown.
-func decodeFields(raw json.RawMessage) (fields, error) {
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
-		var m map[string]json.RawMessage
-		return nil, json.Unmarshal(raw, &m)
-	}
-	return readFields(nil, raw)
-}
+// maxScanned is the most members an object is searched one by one for a
+// name seen before: beyond, an index keeps a huge object linear.
+const maxScanned = 32
 
-// readFields is decodeFields of raw already known to be valid JSON (data
-// checkData passed, or a part of it), which is not checked again:
-// objectMembers walks it unchecked. The fields are made in buf's storage,
-// for a caller that reads many objects one after the other.
+// readFields reads one JSON object, raw already known to be valid JSON (data
+// checkData passed, or a part of it). Two spellings of one field with
+// different values are an error: which one the exchange meant is unknown.
+// The fields are made in buf's storage, for a caller that reads many objects
+// one after the other.
 func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
@@ -50,10 +53,26 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	var index map[string]int
 	var err error
 	objectMembers(t, func(name, v []byte) {
-		var merr error
-		f, index, merr = f.addMember(index, name, v)
-		if err == nil {
-			err = merr
+		i := -1
+		if index != nil {
+			if j, ok := index[fieldKey(string(name))]; ok {
+				i = j
+			}
+		} else {
+			i = indexOf(f, keyHash(name), name)
+		}
+		switch {
+		case i < 0:
+			f = append(f, member{name: name, key: keyHash(name), value: v})
+			if index != nil || len(f) > maxScanned {
+				index = f.index(index)
+			}
+		case !bytes.Equal(f[i].name, name) && !bytes.Equal(f[i].value, v) && err == nil:
+			a, b := string(f[i].name), string(name)
+			err = &disagreeError{min(a, b), max(a, b)}
+			fallthrough
+		default: // the same name twice: the last one counts, as encoding/json has it
+			f[i].name, f[i].value = name, v
 		}
 	})
 	if err != nil {
@@ -72,6 +91,81 @@ func membersGuess(obj []byte) int {
 	return min(bytes.Count(obj, []byte{':'}), maxScanned)
 }
 
+// index adds f's last member to index, or makes index of all of f.
+func (f fields) index(index map[string]int) map[string]int {
+	if index == nil {
+		index = make(map[string]int, 2*len(f))
+		for j, m := range f[:len(f)-1] {
+			index[fieldKey(string(m.name))] = j
+		}
+	}
+	index[fieldKey(string(f[len(f)-1].name))] = len(f) - 1
+	return index
+}
+
+// get is the value of the field name, in any spelling; nil when absent.
+func (f fields) get(name string) json.RawMessage {
+	if i := indexOf(f, keyHash(name), name); i >= 0 {
+		return f[i].value
+	}
+	return nil
+}
+
+// indexOf is the place in f of the member of name's fieldKey (key is its
+// hash), -1 when none.
+func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
+	for i := range f {
+		if f[i].key == key && sameKey(f[i].name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyHash is the FNV-1a hash of fieldKey(name), made without building the
+// key for an ASCII name.
+func keyHash[T ~string | ~[]byte](name T) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= utf8.RuneSelf:
+			return fnv1a(fnvOffset, fieldKey(string(name)), false)
+		case c != '_':
+			h = (h ^ uint64(lowerASCII(c))) * fnvPrime
+		}
+	}
+	return h
+}
+
+// sameKey reports whether a and b have the same fieldKey, building neither
+// key while both are ASCII: ASCII runes lower one for one, so the first
+// ASCII difference tells.
+func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
+	for i, j := 0, 0; ; i, j = i+1, j+1 {
+		for i < len(a) && a[i] == '_' {
+			i++
+		}
+		for j < len(b) && b[j] == '_' {
+			j++
+		}
+		switch {
+		case i == len(a) || j == len(b):
+			return i == len(a) && j == len(b)
+		case a[i] >= utf8.RuneSelf || b[j] >= utf8.RuneSelf:
+			return fieldKey(string(a)) == fieldKey(string(b))
+		case lowerASCII(a[i]) != lowerASCII(b[j]):
+			return false
+		}
+	}
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // fieldError is what is wrong with one field: a row that has one is left
 // out naming the field (see decodeList).
 type fieldError struct {
@@ -82,11 +176,6 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 func (e *fieldError) Unwrap() error { return e.err }
 
-// fieldErr is a fieldError of field, its message made as fmt.Errorf does.
-func fieldErr(field, format string, args ...any) error {
-	return &fieldError{field: field, err: fmt.Errorf(format, args...)}
-}
-
 // errMissing is a field the row cannot do without that is absent, null or
 // "".
 var errMissing = errors.New("missing")
@@ -96,114 +185,101 @@ type disagreeError struct{ a, b string }
 
 func (e *disagreeError) Error() string { return fmt.Sprintf("fields %q and %q disagree", e.a, e.b) }
 
-// text returns a string or number field as text; absent, null and "" are
-// not present.
-func (f fields) text(name string) (string, bool, error) {
-	b, present, err := f.textBytes(name)
-	if !present {
-		return "", false, err
-	}
-	return string(b), true, nil
+// column is one field of a row as its endpoint declares it: its name, in
+// any spelling; whether the row is unreadable without it; and where its
+// value goes, whose type says how the value is read:
+//
+//	*string            a JSON string or number, as text
+//	*decimal.Decimal   a decimal (see parseDecimal)
+//	**decimal.Decimal  a decimal, nil when absent
+//	*int64             a time in Unix milliseconds (see ParseTime)
+//	*bool              a flag: 0/1 (number or string) or true/false
+//	**bool             a flag, nil when absent
+//	*[]string          a list of strings, nil when absent; its error quotes no value
+//
+// Absent, null and "" are all absent.
+type column struct {
+	name     string
+	required bool
+	dst      any
 }
 
-// textBytes is text as a slice of the object where it can be, for text
-// that is read, not kept.
-func (f fields) textBytes(name string) ([]byte, bool, error) {
-	b, present, err := fieldBytes(f.get(name))
-	if err != nil {
-		return nil, false, &fieldError{name, err}
-	}
-	return b, present, nil
-}
+// need is a column the row cannot do without, may one it can.
+func need(name string, dst any) column { return column{name, true, dst} }
+func may(name string, dst any) column  { return column{name, false, dst} }
 
-// requiredText is text for a field the row cannot do without.
-func (f fields) requiredText(name string) (string, error) {
-	s, present, err := f.text(name)
-	if err == nil && !present {
-		err = &fieldError{name, errMissing}
-	}
-	return s, err
-}
-
-// firstText is text of the first of several names for one field that is
-// present (the v1 and v3 names differ for some fields).
-func (f fields) firstText(names ...string) (string, bool, error) {
-	for _, n := range names {
-		if s, present, err := f.text(n); err != nil || present {
-			return s, present, err
+// read reads cols in order and stops at the first error, a fieldError
+// naming the field. A row's optional decimals are allocated together: they
+// live as long as the row.
+func (f fields) read(cols ...column) error {
+	n := 0
+	for _, c := range cols {
+		if _, ok := c.dst.(**decimal.Decimal); ok {
+			n++
 		}
 	}
-	return "", false, nil
-}
-
-// decimal returns an exact decimal field; nil when absent, null or "".
-func (f fields) decimal(name string) (*decimal.Decimal, error) {
-	d, present, err := f.decimalValue(name)
-	if err != nil || !present {
-		return nil, err
-	}
-	return &d, nil
-}
-
-// decimalValue is decimal as a value; present is false when absent, null
-// or "".
-func (f fields) decimalValue(name string) (decimal.Decimal, bool, error) {
-	b, present, err := f.textBytes(name)
-	if err != nil || !present {
-		return decimal.Decimal{}, false, err
-	}
-	d, err := parseDecimalBytes(b)
-	if err != nil {
-		return decimal.Decimal{}, false, &fieldError{name, err}
-	}
-	return d, true, nil
-}
-
-// decimalField is a decimal field of a row and where decimals puts it.
-type decimalField struct {
-	name string
-	dst  **decimal.Decimal
-}
-
-// decimals reads each field of ds as decimal does, in order, and stops at
-// the first error. The row's decimals are allocated together: they live
-// as long as the row.
-func (f fields) decimals(ds []decimalField) error {
-	vals := make([]decimal.Decimal, len(ds))
-	for i, d := range ds {
-		v, present, err := f.decimalValue(d.name)
-		*d.dst = nil
-		if err != nil {
-			return err
-		}
-		if present {
-			vals[i] = v
-			*d.dst = &vals[i]
+	decimals := make([]decimal.Decimal, 0, n)
+	for _, c := range cols {
+		if err := f.readColumn(c, &decimals); err != nil {
+			// A copy of the name: the column's own, kept in the error,
+			// would take every destination to the heap with it.
+			return &fieldError{strings.Clone(c.name), err}
 		}
 	}
 	return nil
 }
 
-// requiredDecimal is decimal for a field the row cannot do without.
-func (f fields) requiredDecimal(name string) (decimal.Decimal, error) {
-	d, present, err := f.decimalValue(name)
-	if err == nil && !present {
-		err = &fieldError{name, errMissing}
+func (f fields) readColumn(c column, decimals *[]decimal.Decimal) (err error) {
+	raw := f.get(c.name)
+	if dst, ok := c.dst.(*[]string); ok {
+		if isNull(raw) {
+			return nil
+		}
+		var list []string // not dst, which would then escape with every column's
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return errors.New("not a list of strings")
+		}
+		*dst = list
+		return nil
 	}
-	return d, err
+	text, present, err := fieldBytes(raw)
+	switch {
+	case err != nil:
+		return err
+	case !present && c.required:
+		return errMissing
+	case !present:
+		return nil
+	}
+	switch dst := c.dst.(type) {
+	case *string:
+		*dst = string(text)
+	case *decimal.Decimal:
+		*dst, err = parseDecimalBytes(text)
+	case **decimal.Decimal:
+		var d decimal.Decimal
+		if d, err = parseDecimalBytes(text); err == nil {
+			*decimals = append(*decimals, d)
+			*dst = &(*decimals)[len(*decimals)-1]
+		}
+	case *int64:
+		*dst, err = parseTimeBytes(text)
+	case *bool:
+		*dst, err = parseFlag(string(text))
+	case **bool:
+		var on bool
+		if on, err = parseFlag(string(text)); err == nil {
+			*dst = &on
+		}
+	default:
+		panic("a column of no kind the reader knows")
+	}
+	return err
 }
 
-// requiredFlag reads a flag sent as 0/1 (number or string) or true/false;
-// absent, null and "" are an error: a flag nobody sent is neither on nor
-// off.
-func (f fields) requiredFlag(name string) (bool, error) {
-	s, present, err := f.text(name)
-	if err == nil && !present {
-		err = &fieldError{name, errMissing}
-	}
-	if err != nil {
-		return false, err
-	}
+// parseFlag reads a flag sent as 0/1 (number or string) or true/false: a
+// flag nobody sent is neither on nor off.
+func parseFlag(s string) (bool, error) {
 	switch strings.ToLower(s) {
 	case "true":
 		return true, nil
@@ -215,84 +291,7 @@ func (f fields) requiredFlag(name string) (bool, error) {
 		d, err = decimal.NewFromString(s)
 	}
 	if err != nil {
-		return false, fieldErr(name, "invalid flag %q", truncateForError(s))
+		return false, fmt.Errorf("invalid flag %q", truncateForError(s))
 	}
 	return !d.IsZero(), nil
 }
-
-// strings reads a list of strings; absent and null are nil. Its error
-// quotes no value.
-func (f fields) strings(name string) ([]string, error) {
-	raw := f.get(name)
-	if isNull(raw) {
-		return nil, nil
-	}
-	if out, ok := plainStrings(raw); ok {
-		return out, nil
-	}
-	var out []string
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, &fieldError{name, errors.New("not a list of strings")}
-	}
-	return out, nil
-}
-
-// time returns a time field in Unix milliseconds, read by ParseTime; 0 and
-// false when absent.
-func (f fields) time(name string) (int64, bool, error) {
-	b, present, err := f.textBytes(name)
-	if err != nil || !present {
-		return 0, false, err
-	}
-	ms, err := parseTimeBytes(b)
-	if err != nil {
-		return 0, false, &fieldError{name, err}
-	}
-	return ms, true, nil
-}
-
-// decodeRows splits a JSON array of rows, raw a part of data checkData
-// passed; each row is read as the caller gets to it, so an answer's rows
-// are never all held as fields at once.
-func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
-		return arrayElements(t), nil
-	}
-	var rows []json.RawMessage
-	if err := json.Unmarshal(raw, &rows); err != nil {
-		return nil, fmt.Errorf("%s: %w", field, err)
-	}
-	return rows, nil
-}
-
-// decodeDataRows reads the envelope's data as an object and splits the rows
-// of its array field (read them with decodeList); what names the answer in
-// errors. The object's fields are returned too, for what sits beside the
-// rows (meta).
-func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
-	if err := checkData(data); err != nil {
-		return nil, nil, err
-	}
-	f, err := readFields(nil, data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
-	}
-	raw := f.get(field)
-	if raw == nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
-	}
-	rows, err := decodeRows(raw, field)
-	return f, rows, err
-}
-
-// isNull reports whether a field is absent or null.
-func isNull(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) == 0 || bytes.Equal(t, []byte("null"))
-}
-
-// errNoRows is a list answer without its rows field.
-var errNoRows = errors.New("answer has no rows")

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -45,20 +46,8 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 	if err != nil {
 		return nil, nil, &Error{Op: "get funding fee history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[FundingFee]()
-	err = getPages(ctx, c, listRequest[list[FundingFee], string]{
-		name: "funding fee history", endpoint: endpoint.FundingFee, path: endpoint.PathOf(endpoint.FundingFee), params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[FundingFee], error) {
-			l, err := decodeFundingFees(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[FundingFee]) []string { return l.keys(fundingFeeID) },
-	}, func(l list[FundingFee]) error {
-		all.add(l, fundingFeeID, nil)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[FundingFee], string]{name: "funding fee history", endpoint: endpoint.FundingFee,
+		params: params}, decodeFundingFees, fundingFeeID, nil)
 }
 
 func fundingFeeID(f FundingFee) string { return f.ID }
@@ -66,30 +55,15 @@ func fundingFeeID(f FundingFee) string { return f.ID }
 // decodeFundingFees reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
 func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
-	_, rows, err := decodeDataRows(data, "funding fee history", "rows")
-	if err != nil {
-		return list[FundingFee]{}, err
-	}
-	return decodeList(rows, decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) }), nil
+	return decodeDataList(data, "funding fee history", "rows", decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) })
 }
 
 // decodeFundingFee reads one row. Its id, symbol, fee, direction and time
 // are required: a payment counted under no symbol, or the wrong way, would
 // misstate what the account paid.
-func decodeFundingFee(f fields) (FundingFee, error) {
-	var p FundingFee
-	var err error
-	if p.ID, err = f.requiredText("id"); err != nil {
-		return p, err
-	}
-	if p.Symbol, err = f.requiredText("symbol"); err != nil {
-		return p, err
-	}
-	if p.Amount, err = f.requiredDecimal("fundingFee"); err != nil {
-		return p, err
-	}
-	kind, err := f.requiredText("paymentType")
-	if err != nil {
+func decodeFundingFee(f fields) (p FundingFee, err error) {
+	var kind string
+	if err = f.read(need("id", &p.ID), need("symbol", &p.Symbol), need("fundingFee", &p.Amount), need("paymentType", &kind)); err != nil {
 		return p, err
 	}
 	switch strings.ToUpper(kind) {
@@ -97,24 +71,10 @@ func decodeFundingFee(f fields) (FundingFee, error) {
 		p.Paid = true
 	case "RECEIVE":
 	default:
-		return p, fieldErr("paymentType", "neither Pay nor Receive: %q", truncateForError(kind))
+		return p, &fieldError{"paymentType", fmt.Errorf("neither Pay nor Receive: %q", truncateForError(kind))}
 	}
-	status, _, err := f.text("status")
-	if err != nil {
-		return p, err
-	}
-	p.Status = strings.ToUpper(status)
-	if err = f.decimals([]decimalField{{"fundingRate", &p.Rate}, {"markPrice", &p.MarkPrice}}); err != nil {
-		return p, err
-	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return p, err
-	}
-	p.CreatedMs = created
-	p.UpdatedMs, _, err = f.time("updatedTime")
+	err = f.read(may("status", &p.Status), may("fundingRate", &p.Rate), may("markPrice", &p.MarkPrice),
+		need("createdTime", &p.CreatedMs), may("updatedTime", &p.UpdatedMs))
+	p.Status = strings.ToUpper(p.Status)
 	return p, err
 }

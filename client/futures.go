@@ -12,9 +12,6 @@ import (
 // EndpointFutures is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointFutures = endpoint.Futures
 
-// PathFutures is the endpoint's path in the endpoint table.
-var PathFutures = endpoint.PathOf(endpoint.Futures)
-
 // Perpetual is one row of GET /v3/public/futures: a perpetual's prices and
 // funding. A field the exchange did not send, or sent as null (an index
 // price has been seen null live), is nil.
@@ -33,12 +30,7 @@ type Perpetual struct {
 // Perpetuals returns every perpetual the exchange lists, and the rows that
 // could not be read. The endpoint is public.
 func (c *Client) Perpetuals(ctx context.Context) ([]Perpetual, []RejectedRow, error) {
-	var l list[Perpetual]
-	err := c.get(ctx, request{op: "get futures", endpoint: EndpointFutures, path: PathFutures,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodePerpetuals(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get futures", endpoint: EndpointFutures}, decodePerpetuals)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
@@ -46,20 +38,16 @@ func (c *Client) Perpetuals(ctx context.Context) ([]Perpetual, []RejectedRow, er
 // other field is a series of its own, left out when not sent. A symbol
 // listed twice fails the answer.
 func decodePerpetuals(data json.RawMessage) (list[Perpetual], error) {
-	_, rows, err := decodeDataRows(data, "futures", "rows")
+	l, err := decodeDataList(data, "futures", "rows", func(f fields) (p Perpetual, err error) {
+		err = f.read(need("symbol", &p.Symbol), may("estFundingRate", &p.EstFundingRate), may("lastFundingRate", &p.LastFundingRate),
+			may("markPrice", &p.MarkPrice), may("indexPrice", &p.IndexPrice), may("nextFundingTime", &p.NextFundingTimeMs))
+		return p, err
+	}, func(p Perpetual) string { return prefixed("symbol ", p.Symbol) })
+	if err == nil {
+		err = listedOnce(l.rows, "futures: symbol", func(p Perpetual) string { return p.Symbol })
+	}
 	if err != nil {
 		return list[Perpetual]{}, err
 	}
-	l := decodeList(rows, func(f fields) (p Perpetual, err error) {
-		if p.Symbol, err = f.requiredText("symbol"); err != nil {
-			return p, err
-		}
-		if err = f.decimals([]decimalField{{"estFundingRate", &p.EstFundingRate}, {"lastFundingRate", &p.LastFundingRate},
-			{"markPrice", &p.MarkPrice}, {"indexPrice", &p.IndexPrice}}); err != nil {
-			return p, err
-		}
-		p.NextFundingTimeMs, _, err = f.time("nextFundingTime")
-		return p, err
-	}, func(p Perpetual) string { return prefixed("symbol ", p.Symbol) })
-	return l, oncePerSymbol("futures", l.rows, func(p Perpetual) string { return p.Symbol })
+	return l, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -47,7 +48,7 @@ func perpetualsText(rows []client.Perpetual) string {
 func TestDocsFutures(t *testing.T) {
 	for _, file := range forms("docs_futures") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathFutures, file).Perpetuals(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Futures), file).Perpetuals(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -96,7 +97,7 @@ func TestFuturesErrors(t *testing.T) {
 		`{"success":true,"data":{"rows":[` + row + `,` + row + `]}}`: "futures: symbol PERP_BTC_USDT listed twice",
 		`{"success":true,"data":[]}`:                                 "futures",
 	} {
-		_, _, err := bodyClient(t, client.PathFutures, []byte(body)).Perpetuals(context.Background())
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.Futures), []byte(body)).Perpetuals(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
 		}

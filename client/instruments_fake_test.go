@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -38,7 +39,7 @@ func instrumentStates(rows []client.Instrument) string {
 func TestDocsInstruments(t *testing.T) {
 	for _, file := range forms("docs_instruments") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathInstruments, file).Instruments(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Instruments), file).Instruments(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -93,12 +94,12 @@ func TestInstrumentsErrors(t *testing.T) {
 		`{"success":true,"data":{"rows":{"symbol":"X"}}}`:            "rows",
 		`{"success":true,"data":[]}`:                                 "instruments",
 	} {
-		_, _, err := bodyClient(t, client.PathInstruments, []byte(body)).Instruments(context.Background())
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.Instruments), []byte(body)).Instruments(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
 		}
 	}
-	got, _, err := bodyClient(t, client.PathInstruments, []byte(`{"success":true,"data":{"rows":[]}}`)).Instruments(context.Background())
+	got, _, err := bodyClient(t, endpoint.PathOf(endpoint.Instruments), []byte(`{"success":true,"data":{"rows":[]}}`)).Instruments(context.Background())
 	if err != nil || len(got) != 0 {
 		t.Errorf("an empty list: %v, %v", got, err)
 	}

@@ -15,24 +15,24 @@ func TestLimitOfEachEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	for endpoint, want := range map[string]RateLimit{
-		EndpointPositions:   {30, 10 * time.Second},
-		EndpointBalances:    {10, time.Second},
-		EndpointAccountInfo: {10, time.Minute},
+		EndpointPositions:   {Requests: 30, Window: 10 * time.Second},
+		EndpointBalances:    {Requests: 10, Window: time.Second},
+		EndpointAccountInfo: {Requests: 10, Window: time.Minute},
 		"no_such_endpoint":  DefaultRateLimit,
 	} {
 		if got := published.LimitOf(endpoint); got != want {
 			t.Errorf("published: LimitOf(%s) = %s, want %s", endpoint, got, want)
 		}
 	}
-	overridden, err := New(Config{APIKey: "k", APISecret: "s", RateLimit: RateLimit{4, time.Second},
-		RateLimits: map[string]RateLimit{EndpointPositions: {2, time.Second}}})
+	overridden, err := New(Config{APIKey: "k", APISecret: "s", RateLimit: RateLimit{Requests: 4, Window: time.Second},
+		RateLimits: map[string]RateLimit{EndpointPositions: {Requests: 2, Window: time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := overridden.LimitOf(EndpointPositions); got != (RateLimit{2, time.Second}) {
+	if got := overridden.LimitOf(EndpointPositions); got != (RateLimit{Requests: 2, Window: time.Second}) {
 		t.Errorf("LimitOf(positions) = %s, want its own 2/1s", got)
 	}
-	if got := overridden.LimitOf(EndpointBalances); got != (RateLimit{4, time.Second}) {
+	if got := overridden.LimitOf(EndpointBalances); got != (RateLimit{Requests: 4, Window: time.Second}) {
 		t.Errorf("LimitOf(balances) = %s, want the one for all, 4/1s", got)
 	}
 }
@@ -44,8 +44,8 @@ func TestNewRefusesALimitTheBudgetLeavesNothingOf(t *testing.T) {
 		limits map[string]RateLimit
 		want   string
 	}{
-		{map[string]RateLimit{EndpointPositions: {0, time.Second}}, "of positions: must be positive"},
-		{map[string]RateLimit{EndpointBalances: {1, time.Second}}, "budget 0.5 of 1/1s of balances allows no request at all"},
+		{map[string]RateLimit{EndpointPositions: {Requests: 0, Window: time.Second}}, "of positions: must be positive"},
+		{map[string]RateLimit{EndpointBalances: {Requests: 1, Window: time.Second}}, "budget 0.5 of 1/1s of balances allows no request at all"},
 	} {
 		_, err := New(Config{APIKey: "k", APISecret: "s", RateLimits: tc.limits})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -62,13 +62,10 @@ func TestEachEndpointsBudgetHoldsItsOwnLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for endpoint, want := range map[string]struct {
-		max    int
-		window time.Duration
-	}{EndpointPositions: {15, 10 * time.Second}, EndpointAccountInfo: {5, time.Minute}, EndpointBalances: {5, time.Second}} {
-		b := c.budgetFor(endpoint)
-		if b.max != want.max || b.window != want.window {
-			t.Errorf("%s: budget of %d per %s, want %d per %s", endpoint, b.max, b.window, want.max, want.window)
+	for endpoint, want := range map[string]RateLimit{EndpointPositions: {Requests: 15, Window: 10 * time.Second},
+		EndpointAccountInfo: {Requests: 5, Window: time.Minute}, EndpointBalances: {Requests: 5, Window: time.Second}} {
+		if got := c.budgetFor(endpoint).Limit(); got != want {
+			t.Errorf("%s: budget of %s, want %s", endpoint, got, want)
 		}
 	}
 }

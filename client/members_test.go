@@ -89,3 +89,13 @@ func TestFieldsOfAHugeObjectDisagree(t *testing.T) {
 		t.Fatalf("got %d fields, FIELD_NO_99 %s, %v", len(f), f.get("FIELD_NO_99"), err)
 	}
 }
+
+// decodeFields is readFields of any object: JSON that is not valid fails
+// with encoding/json's error.
+func decodeFields(raw json.RawMessage) (fields, error) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && !json.Valid(raw) {
+		var m map[string]json.RawMessage
+		return nil, json.Unmarshal(raw, &m)
+	}
+	return readFields(nil, raw)
+}

@@ -117,9 +117,9 @@ func encodeQuery(params []param) string {
 // page, K what identifies one of its rows.
 type listRequest[P any, K comparable] struct {
 	// name names it in errors: "get NAME page 2".
-	name, endpoint, path string
-	params               []param
-	size                 int
+	name, endpoint string
+	params         []param
+	size           int
 	// decode reads one page, number page of the list.
 	decode     func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
 	identities func(P) []K
@@ -131,7 +131,7 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
 		var p P
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
-			path: r.path, query: encodeQuery(pageParams(r.params, page, size)), signed: true,
+			query: encodeQuery(pageParams(r.params, page, size)), signed: true,
 			decode: func(data json.RawMessage, serverTimeMs int64) (err error) {
 				p, err = r.decode(data, serverTimeMs, page)
 				return err
@@ -162,4 +162,57 @@ func (c *Client) pageServe(endpoint string, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.served[endpoint] = max(c.served[endpoint], n)
+}
+
+// getList reads every page of a signed list endpoint whose pages decode
+// reads: each row once by its key, and only the rows keep holds (nil keeps
+// all); each rejected row once.
+func getList[T any](ctx context.Context, c *Client, r listRequest[list[T], string], decode func(json.RawMessage) (list[T], error),
+	key func(T) string, keep func(T) bool) ([]T, []RejectedRow, error) {
+	all := newPagedList[T]()
+	r.size = MaxPageSize
+	r.decode = func(data json.RawMessage, _ int64, page int) (list[T], error) {
+		l, err := decode(data)
+		l.rejected = c.onPage(l.rejected, page)
+		return l, err
+	}
+	r.identities = func(l list[T]) []string { return l.keys(key) }
+	err := getPages(ctx, c, r, func(l list[T]) error {
+		all.add(l, key, keep)
+		return nil
+	})
+	return all.rows, all.rejected, err
+}
+
+// getMetaList reads a signed list endpoint that documents no query
+// parameters: an exchange that refuses unknown ones (-1004) would fail
+// every poll that sent page or size, so the first request sends none. Only
+// an answer whose meta counts more rows than were read is followed by
+// page=2, 3, ... The rows come each once by key; on an error, those read
+// before it.
+func getMetaList[T any](ctx context.Context, c *Client, op, name string, decode func(json.RawMessage) (list[T], *PageMeta, error),
+	key func(T) string) ([]T, []RejectedRow, error) {
+	all := newPagedList[T]()
+	for page := 1; page <= maxPages; page++ {
+		r := request{op: op, endpoint: name, signed: true}
+		if page > 1 {
+			r.query, r.op = encodeQuery([]param{{"page", strconv.Itoa(page)}}), fmt.Sprintf("%s page %d", op, page)
+		}
+		var l list[T]
+		var meta *PageMeta
+		r.decode = func(data json.RawMessage, _ int64) (err error) {
+			l, meta, err = decode(data)
+			return err
+		}
+		if err := c.get(ctx, r); err != nil {
+			return all.rows, all.rejected, err
+		}
+		l.rejected = c.onPage(l.rejected, page)
+		// No meta, a total reached, or a page that brings nothing new (an
+		// exchange answering any page with the first) ends the list.
+		if fresh := all.add(l, key, nil); meta == nil || len(all.rows)+len(all.rejected) >= meta.Total || fresh == 0 {
+			return all.rows, all.rejected, nil
+		}
+	}
+	return all.rows, all.rejected, &Error{Op: op, Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
 }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // pagingServer serves n history records (ids 1..n) page by page. capAt,
@@ -300,7 +302,7 @@ func TestHistoryQueryIsSentAndSignedSortedByName(t *testing.T) {
 	if r.URL.RawQuery != want {
 		t.Errorf("query sent %q, want %q", r.URL.RawQuery, want)
 	}
-	sig := Sign(testSecret, r.Header.Get("x-api-timestamp"), "GET", PathTokenHistory+"?"+want, "")
+	sig := Sign(testSecret, r.Header.Get("x-api-timestamp"), "GET", endpoint.PathOf(endpoint.TokenHistory)+"?"+want, "")
 	if r.Header.Get("x-api-signature") != sig {
 		t.Error("the signature does not cover the query as sent")
 	}

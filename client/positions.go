@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/shopspring/decimal"
 
@@ -12,9 +11,6 @@ import (
 
 // EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointPositions = endpoint.Positions
-
-// PathPositions is the endpoint's path in the endpoint table.
-var PathPositions = endpoint.PathOf(endpoint.Positions)
 
 // Position is one row of GET /v3/futures/positions: one symbol and side of
 // the account's futures. Prices are in the symbol's quote currency, sizes
@@ -56,65 +52,32 @@ func (p *Position) Closed() bool {
 // Positions returns the account's futures positions, closed ones included,
 // and the rows that could not be read.
 func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
-	var l list[Position]
-	err := c.get(ctx, request{op: "get positions", endpoint: EndpointPositions, path: PathPositions, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodePositions(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get positions", endpoint: EndpointPositions, signed: true}, decodePositions)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
 // decodePositions reads data.positions[]. A symbol and side listed twice
 // fails the answer: which row holds the position is unknown.
 func decodePositions(data json.RawMessage) (list[Position], error) {
-	_, rows, err := decodeDataRows(data, "positions", "positions")
+	name := func(p Position) string { return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side) }
+	l, err := decodeDataList(data, "positions", "positions", decodePosition, name)
+	if err == nil {
+		err = listedOnce(l.rows, "positions:", name)
+	}
 	if err != nil {
 		return list[Position]{}, err
-	}
-	l := decodeList(rows, decodePosition, func(p Position) string {
-		return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side)
-	})
-	seen := make(map[[2]string]bool, len(l.rows))
-	for _, p := range l.rows {
-		key := [2]string{p.Symbol, p.Side}
-		if seen[key] {
-			return list[Position]{}, fmt.Errorf("positions: symbol %s side %s listed twice", p.Symbol, p.Side)
-		}
-		seen[key] = true
 	}
 	return l, nil
 }
 
 // decodePosition reads one row. Symbol, side, margin mode and holding are
 // required: without them the row names no position or no size.
-func decodePosition(f fields) (Position, error) {
-	var p Position
-	var err error
-	for _, t := range []struct {
-		name string
-		dst  *string
-	}{{"symbol", &p.Symbol}, {"positionSide", &p.Side}, {"marginMode", &p.MarginMode}} {
-		if *t.dst, err = f.requiredText(t.name); err != nil {
-			return p, err
-		}
-	}
-	if p.Holding, err = f.requiredDecimal("holding"); err != nil {
-		return p, err
-	}
-	if err = f.decimals([]decimalField{
-		{"pendingLongQty", &p.PendingLongQty}, {"pendingShortQty", &p.PendingShortQty},
-		{"averageOpenPrice", &p.AverageOpenPrice}, {"markPrice", &p.MarkPrice}, {"estLiqPrice", &p.EstLiqPrice},
-		{"pnl24H", &p.Pnl24H}, {"fee24H", &p.Fee24H}, {"leverage", &p.Leverage}, {"adlQuantile", &p.AdlQuantile},
-		{"isolatedMarginAmount", &p.IsolatedMarginAmount},
-	}); err != nil {
-		return p, err
-	}
-	if p.IsolatedMarginToken, _, err = f.text("isolatedMarginToken"); err != nil {
-		return p, err
-	}
-	if p.TimestampMs, _, err = f.time("timestamp"); err != nil {
-		return p, err
-	}
-	return p, nil
+func decodePosition(f fields) (p Position, err error) {
+	err = f.read(need("symbol", &p.Symbol), need("positionSide", &p.Side), need("marginMode", &p.MarginMode),
+		need("holding", &p.Holding), may("pendingLongQty", &p.PendingLongQty), may("pendingShortQty", &p.PendingShortQty),
+		may("averageOpenPrice", &p.AverageOpenPrice), may("markPrice", &p.MarkPrice), may("estLiqPrice", &p.EstLiqPrice),
+		may("pnl24H", &p.Pnl24H), may("fee24H", &p.Fee24H), may("leverage", &p.Leverage), may("adlQuantile", &p.AdlQuantile),
+		may("isolatedMarginAmount", &p.IsolatedMarginAmount), may("isolatedMarginToken", &p.IsolatedMarginToken),
+		may("timestamp", &p.TimestampMs))
+	return p, err
 }

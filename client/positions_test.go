@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -49,7 +50,7 @@ var capturedPosition = client.Position{Symbol: "PERP_LTC_USDT", Side: "BOTH", Ma
 func TestCapturePositions(t *testing.T) {
 	for _, file := range forms("futures_positions") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathPositions, file).Positions(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Positions), file).Positions(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -110,12 +111,12 @@ func TestPositionsErrors(t *testing.T) {
 		`{"success":true,"data":{"positions":[{` + row + `},{` + row + `}]}}`: "positions: symbol PERP_BTC_USDT side BOTH listed twice",
 		`{"success":true,"data":{"positions":{"symbol":"PERP_BTC_USDT"}}}`:    "positions",
 	} {
-		_, _, err := bodyClient(t, client.PathPositions, []byte(body)).Positions(context.Background())
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.Positions), []byte(body)).Positions(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
 		}
 	}
-	got, _, err := bodyClient(t, client.PathPositions, []byte(`{"success":true,"data":{"positions":[]}}`)).Positions(context.Background())
+	got, _, err := bodyClient(t, endpoint.PathOf(endpoint.Positions), []byte(`{"success":true,"data":{"positions":[]}}`)).Positions(context.Background())
 	if err != nil || len(got) != 0 {
 		t.Errorf("an empty list is an account without positions: %v, %v", got, err)
 	}

@@ -5,19 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/go-kit/log/level"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // request is one call to the exchange.
 type request struct {
 	op       string // for errors: "get token history page 2"
-	endpoint string // budget key and metric label
-	path     string
+	endpoint string // budget key, metric label and path (endpoint.All)
 	query    string // raw query, sent and signed as is
 	signed   bool
 	// probe marks a system info request the client makes on its own
@@ -50,7 +52,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 	backoff := time.Second
 	calibrated := false
 	for retries := 0; ; {
-		release, err := b.acquire(ctx)
+		release, err := b.Acquire(ctx)
 		if err != nil {
 			return &Error{Op: r.op, Kind: KindTransient, Err: err}
 		}
@@ -84,7 +86,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 		if kind == KindRateLimited {
 			// Someone (maybe the user's own bots) used up the account's
 			// budget: stay away for a whole window.
-			b.block(jitter(c.LimitOf(r.endpoint).Window))
+			b.Block(jitter(c.LimitOf(r.endpoint).Window))
 		}
 		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
 			return err
@@ -98,6 +100,17 @@ func (c *Client) get(ctx context.Context, r request) error {
 			backoff = min(2*backoff, maxBackoff)
 		}
 	}
+}
+
+// getData sends r and reads its answer's data with decode.
+func getData[T any](ctx context.Context, c *Client, r request, decode func(json.RawMessage) (T, error)) (T, error) {
+	var out T
+	r.decode = func(data json.RawMessage, _ int64) (err error) {
+		out, err = decode(data)
+		return err
+	}
+	err := c.get(ctx, r)
+	return out, err
 }
 
 // rejectedSignature reports whether err is the exchange refusing a signed
@@ -180,12 +193,13 @@ func (c *Client) endEpisode() {
 
 // send makes one HTTP request and decodes the answer.
 func (c *Client) send(ctx context.Context, r request) error {
-	pathAndQuery := r.path
+	path := endpoint.PathOf(r.endpoint)
+	pathAndQuery := path
 	if r.query != "" {
 		pathAndQuery += "?" + r.query
 	}
 	u := *c.baseURL
-	u.Path = c.baseURL.Path + r.path
+	u.Path = c.baseURL.Path + path
 	u.RawQuery = r.query
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -318,3 +332,26 @@ func redactURLError(err error) error {
 	}
 	return err
 }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// jitter returns d plus up to a tenth of it, so that several exporters of one
+// account do not retry in lockstep.
+func jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return d + rand.N(d/10+1)
+}
+
+// jitterMax is the most jitter(d) returns.
+func jitterMax(d time.Duration) time.Duration { return d + d/10 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -72,6 +73,44 @@ func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), n
 		out.rejected = append(out.rejected, r)
 	}
 	return out
+}
+
+// decodeDataList reads the rows of the array field of the envelope's data
+// (see decodeList); what names the answer in errors.
+func decodeDataList[T any](data json.RawMessage, what, field string, decode func(fields) (T, error), name func(T) string) (list[T], error) {
+	_, rows, err := decodeDataRows(data, what, field)
+	if err != nil {
+		return list[T]{}, err
+	}
+	return decodeList(rows, decode, name), nil
+}
+
+// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when
+// none came.
+func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields) (T, error), name func(T) string) (list[T], *PageMeta, error) {
+	f, rows, err := decodeDataRows(data, what, "rows")
+	if err != nil {
+		return list[T]{}, nil, err
+	}
+	meta, err := f.meta(what)
+	if err != nil {
+		return list[T]{}, nil, err
+	}
+	return decodeList(rows, decode, name), meta, nil
+}
+
+// listedOnce fails an answer that lists a key twice: which of its rows
+// holds the value is unknown. what is the start of the error.
+func listedOnce[T any](rows []T, what string, key func(T) string) error {
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		k := key(r)
+		if seen[k] {
+			return fmt.Errorf("%s %s listed twice", what, k)
+		}
+		seen[k] = true
+	}
+	return nil
 }
 
 // keys are the identities of the list's rows for paging: key of each row
@@ -144,3 +183,59 @@ func prefixed(prefix, v string) string {
 	}
 	return prefix + v
 }
+
+// decodeRows splits a JSON array of rows, raw a part of data checkData
+// passed; each row is read as the caller gets to it, so an answer's rows
+// are never all held as fields at once.
+func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+		return arrayElements(t), nil
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return rows, nil
+}
+
+// decodeDataRows reads the envelope's data as an object and splits the rows
+// of its array field (read them with decodeList); what names the answer in
+// errors. The object's fields are returned too, for what sits beside the
+// rows (meta).
+func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
+	f, err := readData(data, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw := f.get(field)
+	if raw == nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, errNoRows)
+	}
+	rows, err := decodeRows(raw, field)
+	return f, rows, err
+}
+
+// readData reads the envelope's data as an object; what, when set, names
+// the answer in the errors of its members.
+func readData(data json.RawMessage, what string) (fields, error) {
+	if err := checkData(data); err != nil {
+		return nil, err
+	}
+	f, err := readFields(nil, data)
+	if err != nil && what != "" {
+		err = fmt.Errorf("%s: %w", what, err)
+	}
+	return f, err
+}
+
+// isNull reports whether a field is absent or null.
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}
+
+// errNoRows is a list answer without its rows field.
+var errNoRows = errors.New("answer has no rows")

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -106,4 +107,29 @@ func unquoteKey(q []byte) []byte {
 	var s string
 	_ = json.Unmarshal(q, &s) // q is a valid JSON string
 	return []byte(s)
+}
+
+// exactMembers reads the valid JSON object obj as json.Unmarshal reads it
+// into a struct whose fields are names, leaving each value a slice of obj:
+// values[i] is the value of names[i], nil when absent. ok is false when a
+// name comes twice, or comes only in another case (which json.Unmarshal
+// takes for the same field): the caller then asks json.Unmarshal.
+func exactMembers(obj []byte, names []string, values [][]byte) (ok bool) {
+	ok = obj[0] == '{'
+	if !ok {
+		return false
+	}
+	objectMembers(obj, func(name, v []byte) {
+		for i, n := range names {
+			if string(name) == n {
+				ok = ok && values[i] == nil
+				values[i] = v
+				return
+			}
+		}
+		for _, n := range names {
+			ok = ok && !strings.EqualFold(string(name), n)
+		}
+	})
+	return ok
 }

@@ -12,9 +12,6 @@ import (
 // EndpointSymbolConfig is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointSymbolConfig = endpoint.SymbolConfig
 
-// PathSymbolConfig is the endpoint's path in the endpoint table.
-var PathSymbolConfig = endpoint.PathOf(endpoint.SymbolConfig)
-
 // SymbolConfig is one row of GET /v3/account/symbolConfig: the limits the
 // exchange sets the account on one symbol. A lower MaxLeverage or a higher
 // MarginFactor raises the maintenance margin with no trade at all. A field
@@ -28,12 +25,7 @@ type SymbolConfig struct {
 // once, and the rows that could not be read. The docs give the endpoint no
 // query parameters: none is sent.
 func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedRow, error) {
-	var l list[SymbolConfig]
-	err := c.get(ctx, request{op: "get symbol config", endpoint: EndpointSymbolConfig, path: PathSymbolConfig, signed: true,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodeSymbolConfigs(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: EndpointSymbolConfig, signed: true}, decodeSymbolConfigs)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
@@ -41,16 +33,16 @@ func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedR
 // spelling, since the docs' example mixes snake_case margin_factor with
 // camelCase maxLeverage. A symbol listed twice fails the answer.
 func decodeSymbolConfigs(data json.RawMessage) (list[SymbolConfig], error) {
-	_, rows, err := decodeDataRows(data, "symbol config", "rows")
+	l, err := decodeDataList(data, "symbol config", "rows", func(f fields) (s SymbolConfig, err error) {
+		err = f.read(need("symbol", &s.Symbol), may("maxLeverage", &s.MaxLeverage), may("marginFactor", &s.MarginFactor),
+			may("maxPosition", &s.MaxPosition))
+		return s, err
+	}, func(s SymbolConfig) string { return prefixed("symbol ", s.Symbol) })
+	if err == nil {
+		err = listedOnce(l.rows, "symbol config: symbol", func(s SymbolConfig) string { return s.Symbol })
+	}
 	if err != nil {
 		return list[SymbolConfig]{}, err
 	}
-	l := decodeList(rows, func(f fields) (s SymbolConfig, err error) {
-		if s.Symbol, err = f.requiredText("symbol"); err != nil {
-			return s, err
-		}
-		err = f.decimals([]decimalField{{"maxLeverage", &s.MaxLeverage}, {"marginFactor", &s.MarginFactor}, {"maxPosition", &s.MaxPosition}})
-		return s, err
-	}, func(s SymbolConfig) string { return prefixed("symbol ", s.Symbol) })
-	return l, oncePerSymbol("symbol config", l.rows, func(s SymbolConfig) string { return s.Symbol })
+	return l, nil
 }

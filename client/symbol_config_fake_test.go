@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -33,7 +34,7 @@ func symbolConfigsText(rows []client.SymbolConfig) string {
 func TestDocsSymbolConfig(t *testing.T) {
 	for _, file := range forms("docs_symbol_config") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathSymbolConfig, file).SymbolConfigs(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.SymbolConfig), file).SymbolConfigs(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -71,7 +72,7 @@ func TestSymbolConfigAgainstTheFake(t *testing.T) {
 		}
 		read("PERP_BTC_USDT 20 0.0000005 100000000000; PERP_ETH_USDT 50 0.00000023 100000000000; PERP_WOO_USDT 20 0.00000023 100000000000")
 		for _, r := range h.fake.Requests() {
-			if r.Path == client.PathSymbolConfig && r.RawQuery != "" {
+			if r.Path == endpoint.PathOf(endpoint.SymbolConfig) && r.RawQuery != "" {
 				t.Errorf("query %q sent", r.RawQuery)
 			}
 		}
@@ -86,7 +87,7 @@ func TestSymbolConfigErrors(t *testing.T) {
 		`{"success":true,"data":{"rows":[` + row + `,` + row + `]}}`: "symbol config: symbol PERP_BTC_USDT listed twice",
 		`{"success":true,"data":[]}`:                                 "symbol config",
 	} {
-		_, _, err := bodyClient(t, client.PathSymbolConfig, []byte(body)).SymbolConfigs(context.Background())
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.SymbolConfig), []byte(body)).SymbolConfigs(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
 		}

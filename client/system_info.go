@@ -11,9 +11,6 @@ import (
 // EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointSystemInfo = endpoint.SystemInfo
 
-// PathSystemInfo is the endpoint's path in the endpoint table.
-var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
-
 // Values of SystemInfo.Status the exchange documents.
 const (
 	SystemNormal             = 0
@@ -52,13 +49,7 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 	if probe && c.cfg.Public != nil && c.cfg.Public != c {
 		return c.cfg.Public.systemInfo(ctx, probe)
 	}
-	var info SystemInfo
-	err := c.get(ctx, request{op: "get system info", endpoint: EndpointSystemInfo, path: PathSystemInfo, probe: probe,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			info, err = decodeSystemInfo(data)
-			return err
-		}})
-	return info, err
+	return getData(ctx, c, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe}, decodeSystemInfo)
 }
 
 // systemInfoData accepts the documented camelCase and the snake_case of the
@@ -84,8 +75,8 @@ func decodeSystemInfo(data json.RawMessage) (SystemInfo, error) {
 		out.Message = d.Message
 	}
 	for _, raw := range []json.RawMessage{d.EstimatedEndTime, d.EstimatedEndTimeSnake} {
-		if s, present, err := fieldText(raw); err == nil && present {
-			if ms, err := ParseTime(s); err == nil {
+		if b, present, _ := fieldBytes(raw); present {
+			if ms, err := parseTimeBytes(b); err == nil {
 				out.EstimatedEndTime = ms
 				break
 			}

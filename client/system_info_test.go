@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"testing"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 func TestSystemInfoAcceptsBothSpellingsAndNumbersAsStrings(t *testing.T) {
@@ -36,7 +38,7 @@ func TestSystemInfoAcceptsBothSpellingsAndNumbersAsStrings(t *testing.T) {
 
 func TestSystemInfoThroughTheClient(t *testing.T) {
 	srv, calls := pathServer(t, map[string]func() (int, string){
-		PathSystemInfo: fixed(200, `{"success":true,"data":{"status":2,"msg":"upgrade","estimatedEndTime":1749963600362},"timestamp":1749960000000}`),
+		endpoint.PathOf(endpoint.SystemInfo): fixed(200, `{"success":true,"data":{"status":2,"msg":"upgrade","estimatedEndTime":1749963600362},"timestamp":1749960000000}`),
 	})
 	c, err := New(Config{BaseURL: srv.URL})
 	if err != nil {
@@ -46,8 +48,8 @@ func TestSystemInfoThroughTheClient(t *testing.T) {
 	if err != nil || !info.Maintenance() || info.EstimatedEndTime != 1749963600362 {
 		t.Errorf("got %+v, %v", info, err)
 	}
-	if calls(PathSystemInfo) != 1 {
-		t.Errorf("%d requests", calls(PathSystemInfo))
+	if calls(endpoint.PathOf(endpoint.SystemInfo)) != 1 {
+		t.Errorf("%d requests", calls(endpoint.PathOf(endpoint.SystemInfo)))
 	}
 }
 

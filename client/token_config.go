@@ -3,8 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strconv"
 
 	"github.com/shopspring/decimal"
 
@@ -13,9 +11,6 @@ import (
 
 // EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTokenConfig = endpoint.TokenConfig
-
-// PathTokenConfig is the endpoint's path in the endpoint table.
-var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
 
 // TokenConfig is one row of GET /v3/account/tokenConfig: how the exchange
 // counts one token in the account's margin. The exchange may lower a ratio,
@@ -37,112 +32,45 @@ type TokenConfig struct {
 	MarginFactor, MarginMaxLeverage, MarginMaxPosition *decimal.Decimal
 }
 
-// tokenConfigPage is one answer: its rows, and its meta when it sent one.
-type tokenConfigPage struct {
-	list[TokenConfig]
-	meta *PageMeta
-}
-
 // TokenConfigs returns the account's token configurations, each token once,
-// and the rows that could not be read.
-//
-// The endpoint documents no query parameters, and an exchange that refuses
-// unknown ones (-1004) would fail every poll that sent page or size: the
-// first request sends none. Only an answer whose meta counts more rows than
-// were read is followed by page=2, 3, ...
+// and the rows that could not be read. The endpoint documents no paging:
+// see getMetaList.
 func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow, error) {
-	all := newPagedList[TokenConfig]()
-	for page := 1; page <= maxPages; page++ {
-		query, op := "", "get token config"
-		if page > 1 {
-			query, op = encodeQuery([]param{{"page", strconv.Itoa(page)}}), fmt.Sprintf("get token config page %d", page)
-		}
-		var p tokenConfigPage
-		err := c.get(ctx, request{op: op, endpoint: EndpointTokenConfig, path: PathTokenConfig, query: query, signed: true,
-			decode: func(data json.RawMessage, _ int64) (err error) {
-				p, err = decodeTokenConfigPage(data)
-				return err
-			}})
-		if err != nil {
-			return nil, nil, err
-		}
-		fresh := all.add(list[TokenConfig]{rows: p.rows, rejected: c.onPage(p.rejected, page)}, tokenConfigKey, nil)
-		// No meta, a total reached, or a page that brings nothing new (an
-		// exchange answering any page with the first) ends the list.
-		if p.meta == nil || len(all.rows)+len(all.rejected) >= p.meta.Total || fresh == 0 {
-			return all.rows, all.rejected, nil
-		}
+	rows, rejected, err := getMetaList(ctx, c, "get token config", EndpointTokenConfig, decodeTokenConfigPage, tokenConfigKey)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, nil, &Error{Op: "get token config", Kind: KindBadResponse, Err: fmt.Errorf("more than %d pages", maxPages)}
+	return rows, rejected, nil
 }
 
 func tokenConfigKey(t TokenConfig) string { return t.Token }
 
 // decodeTokenConfigs reads the rows of one answer.
 func decodeTokenConfigs(data json.RawMessage) (list[TokenConfig], error) {
-	p, err := decodeTokenConfigPage(data)
-	return p.list, err
+	l, _, err := decodeTokenConfigPage(data)
+	return l, err
 }
 
 // decodeTokenConfigPage reads one answer: data.rows[] in camelCase or
 // snake_case, and data.meta if one came. A token listed twice fails the
 // answer: which row holds its ratio is unknown.
-func decodeTokenConfigPage(data json.RawMessage) (tokenConfigPage, error) {
-	f, rows, err := decodeDataRows(data, "token config", "rows")
+func decodeTokenConfigPage(data json.RawMessage) (list[TokenConfig], *PageMeta, error) {
+	l, meta, err := decodeMetaList(data, "token config", decodeTokenConfig, func(t TokenConfig) string { return prefixed("token ", t.Token) })
+	if err == nil {
+		err = listedOnce(l.rows, "token config: token", tokenConfigKey)
+	}
 	if err != nil {
-		return tokenConfigPage{}, err
+		return list[TokenConfig]{}, nil, err
 	}
-	var out tokenConfigPage
-	if out.meta, err = f.meta("token config"); err != nil {
-		return tokenConfigPage{}, err
-	}
-	out.list = decodeList(rows, decodeTokenConfig, func(t TokenConfig) string { return prefixed("token ", t.Token) })
-	seen := make(map[string]bool, len(out.rows))
-	for _, t := range out.rows {
-		if seen[t.Token] {
-			return tokenConfigPage{}, fmt.Errorf("token config: token %s listed twice", t.Token)
-		}
-		seen[t.Token] = true
-	}
-	return out, nil
+	return l, meta, nil
 }
 
 // decodeTokenConfig reads one row. The token, its ratio and both collateral
 // flags are required: read as 0 or false they would page someone for a
 // haircut the exchange never made.
-func decodeTokenConfig(f fields) (TokenConfig, error) {
-	var t TokenConfig
-	var err error
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return t, err
-	}
-	if t.CollateralRatio, err = f.requiredDecimal("collateralRatio"); err != nil {
-		return t, err
-	}
-	for _, b := range []struct {
-		name string
-		dst  *bool
-	}{{"collateral", &t.Collateral}, {"canCollateral", &t.CanCollateral}} {
-		if *b.dst, err = f.requiredFlag(b.name); err != nil {
-			return t, err
-		}
-	}
-	if t.CanShort, err = f.flag("canShort"); err != nil {
-		return t, err
-	}
-	err = f.decimals([]decimalField{{"marginFactor", &t.MarginFactor}, {"marginMaxLeverage", &t.MarginMaxLeverage}, {"marginMaxPosition", &t.MarginMaxPosition}})
+func decodeTokenConfig(f fields) (t TokenConfig, err error) {
+	err = f.read(need("token", &t.Token), need("collateralRatio", &t.CollateralRatio),
+		need("collateral", &t.Collateral), need("canCollateral", &t.CanCollateral), may("canShort", &t.CanShort),
+		may("marginFactor", &t.MarginFactor), may("marginMaxLeverage", &t.MarginMaxLeverage), may("marginMaxPosition", &t.MarginMaxPosition))
 	return t, err
-}
-
-// flag is requiredFlag for a flag the row may leave out: nil when absent,
-// null or "".
-func (f fields) flag(name string) (*bool, error) {
-	if _, present, err := f.text(name); err != nil || !present {
-		return nil, err
-	}
-	b, err := f.requiredFlag(name)
-	if err != nil {
-		return nil, err
-	}
-	return &b, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -74,7 +75,7 @@ func docsTokenConfig() []client.TokenConfig {
 func TestDocsTokenConfig(t *testing.T) {
 	for _, file := range forms("docs_token_config") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathTokenConfig, file).TokenConfigs(context.Background())
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.TokenConfig), file).TokenConfigs(context.Background())
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -128,12 +129,12 @@ func TestTokenConfigErrors(t *testing.T) {
 		`{"success":true,"data":{"rows":[],"meta":{"total":"x"}}}`:       "meta",
 		`{"success":true,"data":[]}`:                                     "token config",
 	} {
-		_, _, err := bodyClient(t, client.PathTokenConfig, []byte(body)).TokenConfigs(context.Background())
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.TokenConfig), []byte(body)).TokenConfigs(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s:\nerror %v, want it to contain %q", body, err, want)
 		}
 	}
-	got, _, err := bodyClient(t, client.PathTokenConfig, []byte(`{"success":true,"data":{"rows":[]}}`)).TokenConfigs(context.Background())
+	got, _, err := bodyClient(t, endpoint.PathOf(endpoint.TokenConfig), []byte(`{"success":true,"data":{"rows":[]}}`)).TokenConfigs(context.Background())
 	if err != nil || len(got) != 0 {
 		t.Errorf("an empty list is an account without token config: %v, %v", got, err)
 	}

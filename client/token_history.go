@@ -18,9 +18,6 @@ import (
 // EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTokenHistory = endpoint.TokenHistory
 
-// PathTokenHistory is the endpoint's path in the endpoint table.
-var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
-
 // TokenHistory returns every record matching q, all pages, in the order the
 // exchange sent them, and the rows that could not be read. Records may
 // repeat across pages if the exchange's result set shifts while paging;
@@ -51,7 +48,7 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 		size = MaxPageSize
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
-		name: "token history", endpoint: EndpointTokenHistory, path: PathTokenHistory, params: params, size: size,
+		name: "token history", endpoint: EndpointTokenHistory, params: params, size: size,
 		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverTimeMs
@@ -181,6 +178,42 @@ type historyFields struct {
 	Timestamp json.RawMessage `json:"timestamp"`
 }
 
+// readHistoryData is decodeData of data into historyData, with the rows
+// left as slices of data: a page of a thousand rows is not copied twice
+// over. A page that is not the plain case goes through json.Unmarshal, which
+// words the error.
+func readHistoryData(data json.RawMessage) (historyData, error) {
+	var d historyData
+	var v [2][]byte
+	if checkData(data) == nil && exactMembers(bytes.TrimSpace(data), []string{"rows", "meta"}, v[:]) {
+		rows, meta := v[0], v[1]
+		ok := rows == nil || string(rows) == "null" || rows[0] == '['
+		if ok && rows != nil && rows[0] == '[' {
+			d.Rows = arrayElements(rows)
+		}
+		if ok && meta != nil && string(meta) != "null" {
+			d.Meta = new(pageMeta)
+			ok = d.Meta.decode(meta) == nil
+		}
+		if ok {
+			return d, nil
+		}
+	}
+	d = historyData{}
+	err := decodeData(data, &d)
+	return d, err
+}
+
+// readHistoryFields reads a row, valid JSON, as json.Unmarshal reads it
+// into historyFields; ok is false when the row needs json.Unmarshal.
+func readHistoryFields(raw json.RawMessage) (f historyFields, ok bool) {
+	var v [5][]byte
+	if len(raw) == 0 || !exactMembers(raw, []string{"id", "type", "token", "amount", "timestamp"}, v[:]) {
+		return f, false
+	}
+	return historyFields{ID: v[0], Type: v[1], Token: v[2], Amount: v[3], Timestamp: v[4]}, true
+}
+
 // maxIDText is the longest id text a MalformedRow keeps: an id is at most 20
 // characters when valid, and a longer one must not make the key unbounded.
 const maxIDText = 100
@@ -268,19 +301,6 @@ func malformedRow(raw json.RawMessage, id string, timestampMs int64, problems []
 		key = "sha256:" + hex.EncodeToString(sum[:8])
 	}
 	return &MalformedRow{ID: id, Key: key, Timestamp: timestampMs, Err: strings.Join(problems, "; ")}
-}
-
-// fieldText is the text of a field that holds a JSON number or string;
-// present is false when the field is absent, null or "".
-func fieldText(raw json.RawMessage) (s string, present bool, err error) {
-	if len(raw) == 0 {
-		return "", false, nil
-	}
-	s, isNull, err := scalarText(raw)
-	if err != nil || isNull || s == "" {
-		return "", false, err
-	}
-	return s, true, nil
 }
 
 // requiredBytes is fieldBytes for a field the row cannot do without.

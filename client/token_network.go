@@ -13,18 +13,10 @@ import (
 // EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTokenNetwork = endpoint.TokenNetwork
 
-// PathTokenNetwork is the endpoint's path in the endpoint table.
-var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
-
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
-	var l list[TokenNetwork]
-	err := c.get(ctx, request{op: "get token networks", endpoint: EndpointTokenNetwork, path: PathTokenNetwork,
-		decode: func(data json.RawMessage, _ int64) (err error) {
-			l, err = decodeTokenNetworks(data)
-			return err
-		}})
+	l, err := getData(ctx, c, request{op: "get token networks", endpoint: EndpointTokenNetwork}, decodeTokenNetworks)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
@@ -48,11 +40,7 @@ type TokenNetwork struct {
 // exported as 0 or false it would read as a free withdrawal or a disabled
 // network.
 func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
-	_, rows, err := decodeDataRows(data, "token networks", "rows")
-	if err != nil {
-		return list[TokenNetwork]{}, err
-	}
-	return decodeList(rows, decodeTokenNetwork, TokenNetwork.rowName), nil
+	return decodeDataList(data, "token networks", "rows", decodeTokenNetwork, TokenNetwork.rowName)
 }
 
 // rowName names a row by what of it was read.
@@ -66,38 +54,9 @@ func (n TokenNetwork) rowName() string {
 	return ""
 }
 
-func decodeTokenNetwork(f fields) (TokenNetwork, error) {
-	var n TokenNetwork
-	var err error
-	if n.Token, err = f.requiredText("token"); err != nil {
-		return n, err
-	}
-	if n.Network, err = f.requiredText("network"); err != nil {
-		return n, err
-	}
-	if n.Protocol, _, err = f.text("protocol"); err != nil {
-		return n, err
-	}
-	if n.Name, _, err = f.text("name"); err != nil {
-		return n, err
-	}
-	for _, d := range []struct {
-		name string
-		dst  *decimal.Decimal
-	}{{"minimumWithdrawal", &n.MinimumWithdrawal}, {"withdrawalFee", &n.WithdrawalFee}} {
-		v, err := f.requiredDecimal(d.name)
-		if err != nil {
-			return n, err
-		}
-		*d.dst = v
-	}
-	for _, b := range []struct {
-		name string
-		dst  *bool
-	}{{"allowDeposit", &n.AllowDeposit}, {"allowWithdraw", &n.AllowWithdraw}} {
-		if *b.dst, err = f.requiredFlag(b.name); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+func decodeTokenNetwork(f fields) (n TokenNetwork, err error) {
+	err = f.read(need("token", &n.Token), need("network", &n.Network), may("protocol", &n.Protocol), may("name", &n.Name),
+		need("minimumWithdrawal", &n.MinimumWithdrawal), need("withdrawalFee", &n.WithdrawalFee),
+		need("allowDeposit", &n.AllowDeposit), need("allowWithdraw", &n.AllowWithdraw))
+	return n, err
 }

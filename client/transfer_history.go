@@ -14,9 +14,6 @@ import (
 // EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointTransferHistory = endpoint.TransferHistory
 
-// PathTransferHistory is the endpoint's path in the endpoint table.
-var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
-
 // AccountTransfer is one row of GET /v3/asset/transfer/history: money moved
 // between a main account and one of its sub-accounts.
 type AccountTransfer struct {
@@ -67,41 +64,23 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 	if err != nil {
 		return nil, nil, &Error{Op: "get transfer history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[AccountTransfer]()
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
-	err = getPages(ctx, c, listRequest[list[AccountTransfer], string]{
-		name: "transfer history", endpoint: EndpointTransferHistory, path: PathTransferHistory, params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[AccountTransfer], error) {
-			l, err := decodeTransferHistory(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[AccountTransfer]) []string { return l.keys(accountTransferID) },
-	}, func(l list[AccountTransfer]) error {
-		all.add(l, accountTransferID, inWindow)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: EndpointTransferHistory,
+		params: params}, decodeTransferHistory, accountTransferID, inWindow)
 }
 
 // ApplicationID returns the account's own applicationId, from GET
 // /v3/account/info (under that endpoint's budget): what tells the
 // transfers into the account from those out of it.
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
-	var id string
-	err := c.get(ctx, request{op: "get account application id", endpoint: EndpointAccountInfo, path: PathAccountInfo, signed: true,
-		decode: func(data json.RawMessage, _ int64) error {
-			if err := checkData(data); err != nil {
-				return err
+	return getData(ctx, c, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true},
+		func(data json.RawMessage) (id string, err error) {
+			f, err := readData(data, "")
+			if err == nil {
+				err = f.read(need("applicationId", &id))
 			}
-			f, err := readFields(nil, data)
-			if err != nil {
-				return err
-			}
-			id, err = f.requiredText("applicationId")
-			return err
-		}})
-	return id, err
+			return id, err
+		})
 }
 
 func accountTransferID(t AccountTransfer) string { return t.ID }
@@ -109,77 +88,40 @@ func accountTransferID(t AccountTransfer) string { return t.ID }
 // decodeTransferHistory reads one page: data.rows[] in camelCase or
 // snake_case, numbers or strings, times in any unit ParseTime reads.
 func decodeTransferHistory(data json.RawMessage) (list[AccountTransfer], error) {
-	_, rows, err := decodeDataRows(data, "transfer history", "rows")
-	if err != nil {
-		return list[AccountTransfer]{}, err
-	}
-	return decodeList(rows, decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) }), nil
+	return decodeDataList(data, "transfer history", "rows", decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) })
 }
 
-func decodeAccountTransfer(f fields) (AccountTransfer, error) {
-	id, err := f.requiredText("id")
+func decodeAccountTransfer(f fields) (t AccountTransfer, err error) {
+	err = f.read(need("id", &t.ID), need("token", &t.Token), need("amount", &t.Amount), need("status", &t.Status))
+	t.Status = strings.ToUpper(t.Status)
 	if err != nil {
-		return AccountTransfer{}, err
+		return t, err
 	}
-	t := AccountTransfer{ID: id}
-	fail := func(err error) (AccountTransfer, error) { return t, err }
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return fail(err)
-	}
-	if t.Amount, err = f.requiredDecimal("amount"); err != nil {
-		return fail(err)
-	}
-	status, err := f.requiredText("status")
-	if err != nil {
-		return fail(err)
-	}
-	t.Status = strings.ToUpper(status)
 	if t.From, err = f.party("from"); err != nil {
-		return fail(err)
+		return t, err
 	}
 	if t.To, err = f.party("to"); err != nil {
-		return fail(err)
+		return t, err
 	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.CreatedMs = created
-	if t.UpdatedMs, _, err = f.time("updatedTime"); err != nil {
-		return fail(err)
-	}
-	return t, nil
+	return t, f.read(need("createdTime", &t.CreatedMs), may("updatedTime", &t.UpdatedMs))
 }
 
 // party reads one side of a transfer: an object with applicationId and,
 // when sent, accountName.
-func (f fields) party(name string) (TransferParty, error) {
+func (f fields) party(name string) (p TransferParty, err error) {
 	raw := f.get(name)
 	if isNull(raw) {
-		return TransferParty{}, &fieldError{name, errMissing}
+		return p, &fieldError{name, errMissing}
 	}
-	p, err := readFields(nil, raw) // raw is a member of a row decodeList read
+	party, err := readFields(nil, raw) // raw is a member of a row decodeList read
 	if err != nil {
-		return TransferParty{}, &fieldError{name, err}
+		return p, &fieldError{name, err}
 	}
-	var out TransferParty
-	if out.ApplicationID, err = p.requiredText("applicationId"); err != nil {
-		return out, nested(name, err)
+	if err = party.read(need("applicationId", &p.ApplicationID), may("accountName", &p.AccountName)); err != nil {
+		// Named as a field of the field: from.applicationId.
+		var fe *fieldError
+		errors.As(err, &fe)
+		return p, &fieldError{name + "." + fe.field, fe.err}
 	}
-	if out.AccountName, _, err = p.text("accountName"); err != nil {
-		return out, nested(name, err)
-	}
-	return out, nil
-}
-
-// nested names a field of an object field: from.applicationId.
-func nested(name string, err error) error {
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return &fieldError{name + "." + fe.field, fe.err}
-	}
-	return &fieldError{name, err}
+	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -32,7 +33,7 @@ var _ = addListEndpoint(client.EndpointTransferHistory, listEndpoint{
 func TestDocsExampleTransferHistory(t *testing.T) {
 	for _, file := range forms("docs_transfer_history") {
 		t.Run(file, func(t *testing.T) {
-			got, rejected, err := captureClient(t, client.PathTransferHistory, file).TransferHistory(context.Background(), 1642000000000, 1721295317627)
+			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.TransferHistory), file).TransferHistory(context.Background(), 1642000000000, 1721295317627)
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)
 			}
@@ -98,15 +99,15 @@ func TestTransferHistoryMalformedAnswers(t *testing.T) {
 		`{"success":true,"data":{"rows":[]`:            "",
 		`{"success":false,"code":-1003,"message":"x"}`: "",
 	} {
-		_, _, err := bodyClient(t, client.PathTransferHistory, []byte(body)).TransferHistory(context.Background(), 1700000000000, 1700000001000)
+		_, _, err := bodyClient(t, endpoint.PathOf(endpoint.TransferHistory), []byte(body)).TransferHistory(context.Background(), 1700000000000, 1700000001000)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to contain %q", body, err, want)
 		}
 	}
-	if _, _, err := bodyClient(t, client.PathTransferHistory, nil).TransferHistory(context.Background(), 1700000000, 1700000001000); err == nil {
+	if _, _, err := bodyClient(t, endpoint.PathOf(endpoint.TransferHistory), nil).TransferHistory(context.Background(), 1700000000, 1700000001000); err == nil {
 		t.Error("a start time in seconds was sent")
 	}
-	if _, err := bodyClient(t, client.PathAccountInfo, []byte(`{"success":true,"data":{"accountMode":"FUTURES"}}`)).ApplicationID(context.Background()); err == nil ||
+	if _, err := bodyClient(t, endpoint.PathOf(endpoint.AccountInfo), []byte(`{"success":true,"data":{"accountMode":"FUTURES"}}`)).ApplicationID(context.Background()); err == nil ||
 		!strings.Contains(err.Error(), "applicationId") {
 		t.Errorf("account info without applicationId: %v", err)
 	}

@@ -13,9 +13,6 @@ import (
 // EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
 const EndpointWallet = endpoint.Wallet
 
-// PathWalletHistory is the endpoint's path in the endpoint table.
-var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
-
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {
 	ID string
@@ -65,23 +62,11 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	if err != nil {
 		return nil, nil, &Error{Op: "get wallet history", Kind: KindOther, Err: err}
 	}
-	all := newPagedList[Transfer]()
 	inWindow := func(r Transfer) bool {
 		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
 	}
-	err = getPages(ctx, c, listRequest[list[Transfer], string]{
-		name: "wallet history", endpoint: EndpointWallet, path: PathWalletHistory, params: params, size: MaxPageSize,
-		decode: func(data json.RawMessage, _ int64, page int) (list[Transfer], error) {
-			l, err := decodeWalletHistory(data)
-			l.rejected = c.onPage(l.rejected, page)
-			return l, err
-		},
-		identities: func(l list[Transfer]) []string { return l.keys(transferID) },
-	}, func(l list[Transfer]) error {
-		all.add(l, transferID, inWindow)
-		return nil
-	})
-	return all.rows, all.rejected, err
+	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, params: params},
+		decodeWalletHistory, transferID, inWindow)
 }
 
 func transferID(t Transfer) string { return t.ID }
@@ -89,60 +74,23 @@ func transferID(t Transfer) string { return t.ID }
 // decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
 // snake_case, with times in any unit ParseTime reads.
 func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
-	_, rows, err := decodeDataRows(data, "wallet history", "rows")
-	if err != nil {
-		return list[Transfer]{}, err
-	}
-	return decodeList(rows, decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) }), nil
+	return decodeDataList(data, "wallet history", "rows", decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) })
 }
 
-func decodeTransfer(f fields) (Transfer, error) {
-	id, err := f.requiredText("id")
-	if err != nil {
-		return Transfer{}, err
+func decodeTransfer(f fields) (t Transfer, err error) {
+	if err = f.read(need("id", &t.ID), need("token", &t.Token), may("tokenSide", &t.Side)); err != nil {
+		return t, err
 	}
-	t := Transfer{ID: id}
-	fail := func(err error) (Transfer, error) { return t, err }
-	if t.Token, err = f.requiredText("token"); err != nil {
-		return fail(err)
+	if t.Side == "" {
+		if err = f.read(may("side", &t.Side)); err == nil && t.Side == "" {
+			err = &fieldError{"tokenSide", errMissing}
+		}
+		if err != nil {
+			return t, err
+		}
 	}
-	side, present, err := f.firstText("tokenSide", "side")
-	if err == nil && !present {
-		err = &fieldError{"tokenSide", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.Side = strings.ToUpper(side)
-	typ, _, err := f.text("type")
-	if err != nil {
-		return fail(err)
-	}
-	t.Type = strings.ToUpper(typ)
-	status, err := f.requiredText("status")
-	if err != nil {
-		return fail(err)
-	}
-	t.Status = strings.ToUpper(status)
-	if t.Amount, err = f.decimal("amount"); err != nil {
-		return fail(err)
-	}
-	if t.TargetAddress, _, err = f.text("targetAddress"); err != nil {
-		return fail(err)
-	}
-	if t.Tag, _, err = f.text("extra"); err != nil {
-		return fail(err)
-	}
-	created, present, err := f.time("createdTime")
-	if err == nil && !present {
-		err = &fieldError{"createdTime", errMissing}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	t.CreatedMs = created
-	if t.UpdatedMs, _, err = f.time("updatedTime"); err != nil {
-		return fail(err)
-	}
-	return t, nil
+	err = f.read(may("type", &t.Type), need("status", &t.Status), may("amount", &t.Amount),
+		may("targetAddress", &t.TargetAddress), may("extra", &t.Tag), need("createdTime", &t.CreatedMs), may("updatedTime", &t.UpdatedMs))
+	t.Side, t.Type, t.Status = strings.ToUpper(t.Side), strings.ToUpper(t.Type), strings.ToUpper(t.Status)
+	return t, err
 }

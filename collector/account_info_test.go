@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointAccountInfo, oddAnswer{path: client.PathAccountInfo, family: "woox_account_info",
+var _ = addOddAnswer(client.EndpointAccountInfo, oddAnswer{path: endpoint.PathOf(endpoint.AccountInfo), family: "woox_account_info",
 	body: `{"success":true,"data":{"applicationId":"app-main","accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`})
 
 // setAccountInfo sets what the account info of "main" reports.

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointBalances, oddAnswer{path: client.PathBalances, family: "woox_balance_holding",
+var _ = addOddAnswer(client.EndpointBalances, oddAnswer{path: endpoint.PathOf(endpoint.Balances), family: "woox_balance_holding",
 	body: `{"success":true,"data":{"holding":[{"token":"B\xffTC","holding":"1"},{"token":"` + oddLong + `","holding":"2"},` +
 		`{"token":"X\u0000Y","holding":"0"}]},"timestamp":1700000000000}`})
 

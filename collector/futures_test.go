@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointFutures, oddAnswer{path: client.PathFutures, family: "woox_futures_mark_price",
+var _ = addOddAnswer(client.EndpointFutures, oddAnswer{path: endpoint.PathOf(endpoint.Futures), family: "woox_futures_mark_price",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"PERP_B\xffTC_USDT","markPrice":"65000","indexPrice":null},` +
 		`{"symbol":"` + oddLong + `","markPrice":1,"estFundingRate":"0.0001"},` +

@@ -12,7 +12,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointInstruments, oddAnswer{path: client.PathInstruments, family: "woox_instrument_trading",
+var _ = addOddAnswer(client.EndpointInstruments, oddAnswer{path: endpoint.PathOf(endpoint.Instruments), family: "woox_instrument_trading",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"SPOT_B\xffTC_USDT","status":"TRADING"},` +
 		`{"symbol":"` + oddLong + `","status":"\ud800"},` +

@@ -8,11 +8,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointPositions, oddAnswer{path: client.PathPositions, family: "woox_position_holding",
+var _ = addOddAnswer(client.EndpointPositions, oddAnswer{path: endpoint.PathOf(endpoint.Positions), family: "woox_position_holding",
 	body: `{"success":true,"data":{"positions":[` +
 		`{"symbol":"PERP_\xffBTC_USDT","positionSide":"BO\xfeTH","marginMode":"CR\xc3\x28OSS","holding":"1","markPrice":"2"},` +
 		`{"symbol":"` + oddLong + `","positionSide":"X\u0000Y","marginMode":"\ud800","holding":"-1","estLiqPrice":"3"}` +

@@ -9,11 +9,12 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointSubAccounts, oddAnswer{path: client.PathSubAccounts, family: "woox_sub_account_info",
+var _ = addOddAnswer(client.EndpointSubAccounts, oddAnswer{path: endpoint.PathOf(endpoint.SubAccounts), family: "woox_sub_account_info",
 	body: `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + oddLong + `","account":""}]},"timestamp":1700000000000}`})
 
 func TestSubAccountsMetrics(t *testing.T) {

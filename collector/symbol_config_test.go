@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointSymbolConfig, oddAnswer{path: client.PathSymbolConfig, family: "woox_symbol_max_leverage",
+var _ = addOddAnswer(client.EndpointSymbolConfig, oddAnswer{path: endpoint.PathOf(endpoint.SymbolConfig), family: "woox_symbol_max_leverage",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"PERP_B\xffTC_USDT","margin_factor":"0.00000023","maxLeverage":50,"maxPosition":100000000000},` +
 		`{"symbol":"` + oddLong + `","maxLeverage":"20"},` +

@@ -12,7 +12,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenConfig, oddAnswer{path: client.PathTokenConfig, family: "woox_token_collateral_ratio",
+var _ = addOddAnswer(client.EndpointTokenConfig, oddAnswer{path: endpoint.PathOf(endpoint.TokenConfig), family: "woox_token_collateral_ratio",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"token":"B\xffTC","collateralRatio":"0.85","collateral":true,"canCollateral":true},` +
 		`{"token":"` + oddLong + `","collateralRatio":"0.5","collateral":false,"canCollateral":"\ud800"},` +

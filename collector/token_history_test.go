@@ -11,12 +11,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenHistory, oddAnswer{path: client.PathTokenHistory, family: "woox_token_history_records_total",
+var _ = addOddAnswer(client.EndpointTokenHistory, oddAnswer{path: endpoint.PathOf(endpoint.TokenHistory), family: "woox_token_history_records_total",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
 		`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +

@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenNetwork, oddAnswer{path: client.PathTokenNetwork, family: "woox_token_network_info",
+var _ = addOddAnswer(client.EndpointTokenNetwork, oddAnswer{path: endpoint.PathOf(endpoint.TokenNetwork), family: "woox_token_network_info",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
 		`{"protocol":"ERC20","network":"ETH","token":"US\xfeDT","name":"dup after sanitising","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +

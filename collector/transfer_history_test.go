@@ -16,7 +16,7 @@ import (
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape);
 // the account's own applicationId is the fake's "app-main".
-var _ = addOddAnswer(client.EndpointTransferHistory, oddAnswer{path: client.PathTransferHistory, family: "woox_transfers_total",
+var _ = addOddAnswer(client.EndpointTransferHistory, oddAnswer{path: endpoint.PathOf(endpoint.TransferHistory), family: "woox_transfers_total",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":"t\xff1","token":"U\xffSDT","amount":"1","status":"COMPLETED","from":{"applicationId":"app-main"},` +
 		`"to":{"applicationId":"a\xffpp","accountName":"S\xffub"},"createdTime":` + oddCreated + `},` +

@@ -13,7 +13,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointWallet, oddAnswer{path: client.PathWalletHistory, family: "woox_wallet_transfers_in_flight",
+var _ = addOddAnswer(client.EndpointWallet, oddAnswer{path: endpoint.PathOf(endpoint.Wallet), family: "woox_wallet_transfers_in_flight",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":"w\xff1","token":"U\xffSDT","tokenSide":"WITH\xfeDRAW","status":"PROC\xffESSING","createdTime":` + oddCreated + `},` +
 		`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + oddCreated + `}` +

@@ -1,49 +1,57 @@
-package client
+// Package ratelimit keeps requests under a published rate limit: the limit
+// (requests per window) and the sliding window that holds one endpoint's
+// requests to a share of it.
+package ratelimit
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"sync"
 	"time"
 )
 
-// ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".
-func ParseRateLimit(s string) (RateLimit, error) {
+// Limit is a number of requests per window.
+type Limit struct {
+	Requests int
+	Window   time.Duration
+}
+
+// Parse parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".
+func Parse(s string) (Limit, error) {
 	m := regexp.MustCompile(`^\s*(\d+)\s*/\s*(\S+)\s*$`).FindStringSubmatch(s)
 	if m == nil {
-		return RateLimit{}, fmt.Errorf("rate limit %q: want REQUESTS/WINDOW, e.g. 10/60s", s)
+		return Limit{}, fmt.Errorf("rate limit %q: want REQUESTS/WINDOW, e.g. 10/60s", s)
 	}
 	n, err := strconv.Atoi(m[1])
 	if err != nil || n <= 0 {
-		return RateLimit{}, fmt.Errorf("rate limit %q: request count must be a positive integer", s)
+		return Limit{}, fmt.Errorf("rate limit %q: request count must be a positive integer", s)
 	}
 	w, err := time.ParseDuration(m[2])
 	if err != nil || w <= 0 {
-		return RateLimit{}, fmt.Errorf("rate limit %q: window must be a positive duration such as 60s", s)
+		return Limit{}, fmt.Errorf("rate limit %q: window must be a positive duration such as 60s", s)
 	}
-	return RateLimit{Requests: n, Window: w}, nil
+	return Limit{Requests: n, Window: w}, nil
 }
 
 // String writes the window in seconds, as --api.rate-limit takes it (10/60s,
 // not 10/1m0s), so that a message can be pasted back into the flag.
-func (l RateLimit) String() string {
+func (l Limit) String() string {
 	return fmt.Sprintf("%d/%ss", l.Requests, strconv.FormatFloat(l.Window.Seconds(), 'f', -1, 64))
 }
 
 // Allowed is how many requests the client may send within one window when it
 // may use the given fraction of the limit.
-func (l RateLimit) Allowed(fraction float64) int {
+func (l Limit) Allowed(fraction float64) int {
 	// The epsilon keeps 0.3*10 from rounding down to 2.
 	return int(float64(l.Requests)*fraction + 1e-9)
 }
 
 // MinInterval is the shortest poll interval that fits the budget when every
 // poll costs one request.
-func (l RateLimit) MinInterval(fraction float64) (time.Duration, error) {
+func (l Limit) MinInterval(fraction float64) (time.Duration, error) {
 	n := l.Allowed(fraction)
 	if n < 1 {
 		return 0, fmt.Errorf("a budget of %.2f of %s allows no request at all", fraction, l)
@@ -51,7 +59,7 @@ func (l RateLimit) MinInterval(fraction float64) (time.Duration, error) {
 	return (l.Window + time.Duration(n) - 1) / time.Duration(n), nil
 }
 
-// budget is a sliding-window limiter: at most max requests within any span
+// Window is a sliding-window limiter: at most max requests within any span
 // of window. A token bucket would not do: with a burst it lets
 // burst + rate*window requests through one window.
 //
@@ -59,7 +67,7 @@ func (l RateLimit) MinInterval(fraction float64) (time.Duration, error) {
 // our send and the answer. So a slot is held from the send until window after
 // the answer: two requests that the exchange sees in one window are also in
 // one window here.
-type budget struct {
+type Window struct {
 	max    int
 	window time.Duration
 	now    func() time.Time
@@ -72,16 +80,21 @@ type budget struct {
 	changed  chan struct{}
 }
 
-func newBudget(limit int, window time.Duration) *budget {
-	return &budget{max: limit, window: window, now: time.Now, sleep: sleepCtx, changed: make(chan struct{})}
+// NewWindow returns a window of at most n requests within any span of
+// window, timed by now and waiting with sleep.
+func NewWindow(n int, window time.Duration, now func() time.Time, sleep func(context.Context, time.Duration) error) *Window {
+	return &Window{max: n, window: window, now: now, sleep: sleep, changed: make(chan struct{})}
 }
+
+// Limit is the window's own limit.
+func (b *Window) Limit() Limit { return Limit{Requests: b.max, Window: b.window} }
 
 var errNoBudget = errors.New("request budget allows no request")
 
-// acquire waits until a request may be sent and holds a slot for it. The
+// Acquire waits until a request may be sent and holds a slot for it. The
 // returned release must be called when the answer (or failure) is in, with
 // sent false when the request never went out: its slot is then free at once.
-func (b *budget) acquire(ctx context.Context) (release func(sent bool), err error) {
+func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err error) {
 	if b.max < 1 {
 		return nil, errNoBudget
 	}
@@ -121,7 +134,7 @@ func (b *budget) acquire(ctx context.Context) (release func(sent bool), err erro
 	}
 }
 
-func (b *budget) sleepOrChange(ctx context.Context, d time.Duration, changed <-chan struct{}) error {
+func (b *Window) sleepOrChange(ctx context.Context, d time.Duration, changed <-chan struct{}) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -138,7 +151,7 @@ func (b *budget) sleepOrChange(ctx context.Context, d time.Duration, changed <-c
 	return nil
 }
 
-func (b *budget) release(sent bool) {
+func (b *Window) release(sent bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.inFlight--
@@ -148,9 +161,9 @@ func (b *budget) release(sent bool) {
 	b.notify()
 }
 
-// block stops every request until d from now: after a 429 the client waits
+// Block stops every request until d from now: after a 429 the client waits
 // out the exchange's window.
-func (b *budget) block(d time.Duration) {
+func (b *Window) Block(d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if until := b.now().Add(d); until.After(b.blocked) {
@@ -159,7 +172,7 @@ func (b *budget) block(d time.Duration) {
 	b.notify()
 }
 
-func (b *budget) expire(now time.Time) {
+func (b *Window) expire(now time.Time) {
 	i := 0
 	for i < len(b.done) && !now.Before(b.done[i].Add(b.window)) {
 		i++
@@ -170,36 +183,7 @@ func (b *budget) expire(now time.Time) {
 }
 
 // notify wakes waiters; the caller holds mu.
-func (b *budget) notify() {
+func (b *Window) notify() {
 	close(b.changed)
 	b.changed = make(chan struct{})
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// jitter returns d plus up to a tenth of it, so that several exporters of one
-// account do not retry in lockstep.
-func jitter(d time.Duration) time.Duration {
-	if d <= 0 {
-		return 0
-	}
-	return d + rand.N(d/10+1)
-}
-
-// jitterMax is the most jitter(d) returns.
-func jitterMax(d time.Duration) time.Duration { return d + d/10 }
-
-// RateLimit is a number of requests per window.
-type RateLimit struct {
-	Requests int
-	Window   time.Duration
 }
