@@ -12,6 +12,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	exporterconfig "github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -58,7 +59,7 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		time.Sleep(50 * time.Millisecond)
 	}
 	consumed := time.Now()
-	first, ok := firstRequest(fake, fakeexchange.EndpointTokenHistory)
+	first, ok := firstRequest(fake, endpoint.TokenHistory)
 	if !ok {
 		return errors.New("no token history request reached the exchange")
 	}
@@ -131,8 +132,8 @@ func waitHistoryPollAfter(hc *http.Client, url string, t, deadline time.Time) ([
 	for {
 		mfs, err := gatherProto(hc, url)
 		if err == nil {
-			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
-			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", endpoint.TokenHistory)
+			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", endpoint.TokenHistory)
 			if ok1 && ok2 && last-took > float64(t.UnixNano())/1e9 {
 				return mfs, nil
 			}

@@ -6,12 +6,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointAccountInfo = endpoint.AccountInfo
-
-// PathAccountInfo is the endpoint's path in the endpoint table.
-var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
-
 func init() { addRoute(endpoint.AccountInfo, accountInfos.route()) }
 
 // accountInfos answer with the fields of the live answer: leverage a JSON

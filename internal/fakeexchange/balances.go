@@ -12,12 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointBalances = endpoint.Balances
-
-// PathBalances is the endpoint's path in the endpoint table.
-var PathBalances = endpoint.PathOf(endpoint.Balances)
-
 func init() {
 	r := balances.route()
 	validate, apply := r.validateEvent, r.apply
@@ -150,11 +144,11 @@ func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	now := e.now()
 	a.balancesAt = max(a.balancesAt, now.UnixMilli())
 	listed := slices.DeleteFunc(balances.rowsNow(e, a, now), func(b Balance) bool { return hasToken && b.Token != token })
-	total := e.listLength(EndpointBalances, len(listed))
+	total := e.listLength(endpoint.Balances, len(listed))
 	if hasToken {
 		total = len(listed) // its one row at most: no unreadable row
 	}
-	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
+	rows := e.listRows(endpoint.Balances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
 	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now.UnixMilli()}, nil
 }
 

@@ -8,12 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointCredentials = endpoint.Credentials
-
-// PathCredentials is the endpoint's path in the endpoint table.
-var PathCredentials = endpoint.PathOf(endpoint.Credentials)
-
 func init() {
 	r := credentials.route()
 	r.validateEvent, r.apply = validateCredentialsEvent, applyCredentialsEvent

@@ -6,12 +6,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointPositions = endpoint.Positions
-
-// PathPositions is the endpoint's path in the endpoint table.
-var PathPositions = endpoint.PathOf(endpoint.Positions)
-
 func init() { addRoute(endpoint.Positions, positions.route()) }
 
 // positions answer with the fields of the live answer: data.positions in

@@ -88,7 +88,7 @@ type RequestRecord struct {
 	Method   string
 	Path     string
 	RawQuery string
-	// Endpoint is the name of the endpoint (EndpointTokenHistory, ...), or
+	// Endpoint is the name of the endpoint (endpoint.TokenHistory, ...), or
 	// "" for an unknown path or method.
 	Endpoint string
 	// Account is the account of the API key, "" for public or unknown keys.

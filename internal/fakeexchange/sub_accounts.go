@@ -8,12 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSubAccounts = endpoint.SubAccounts
-
-// PathSubAccounts is the endpoint's path in the endpoint table.
-var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
-
 func init() {
 	r := subAccounts.route()
 	// As the docs show: no meta, no query parameter taken; the scenario's

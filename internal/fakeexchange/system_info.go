@@ -7,12 +7,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSystemInfo = endpoint.SystemInfo
-
-// PathSystemInfo is the endpoint's path in the endpoint table.
-var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
-
 func init() {
 	r := systemInfos.route()
 	validate := r.validate

@@ -2,12 +2,6 @@ package fakeexchange
 
 import "github.com/woox-exporter/woox_exporter/endpoint"
 
-// EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenConfig = endpoint.TokenConfig
-
-// PathTokenConfig is the endpoint's path in the endpoint table.
-var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
-
 func init() { addRoute(endpoint.TokenConfig, tokenConfigs.route()) }
 
 // tokenConfigs answer as the docs show: data.rows in token order, no meta,

@@ -9,12 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenHistory = endpoint.TokenHistory
-
-// PathTokenHistory is the endpoint's path in the endpoint table.
-var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
-
 func init() {
 	r := tokenHistory.route()
 	r.last, r.validateAccount, r.validateEvent = true, validateHistoryAccount, validateHistoryEvent

@@ -8,12 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenNetwork = endpoint.TokenNetwork
-
-// PathTokenNetwork is the endpoint's path in the endpoint table.
-var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
-
 func init() {
 	r := tokenNetworks.route()
 	validateAdd, applyAdd := r.validateEvent, r.apply

@@ -10,12 +10,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTransferHistory = endpoint.TransferHistory
-
-// PathTransferHistory is the endpoint's path in the endpoint table.
-var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
-
 func init() {
 	r := accountTransfers.route()
 	r.validateAccount, r.validateEvent = validateAccountTransfers, validateAccountTransferEvent

@@ -8,12 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointWallet = endpoint.Wallet
-
-// PathWalletHistory is the endpoint's path in the endpoint table.
-var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
-
 func init() { addRoute(endpoint.Wallet, wallet.route()) }
 
 // wallet answers as captured live: a paged history, newest first (then by
