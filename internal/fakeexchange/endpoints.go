@@ -139,11 +139,8 @@ type Event struct {
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
 
-	TokenNetwork    *TokenNetworkPatch `yaml:"token_network"`
-	AddTokenNetwork *TokenNetworkRow   `yaml:"add_token_network"`
-	// RemoveTokenNetwork removes every row of its token and network; its
-	// other fields are not used.
-	RemoveTokenNetwork *TokenNetworkRow `yaml:"remove_token_network"`
+	// TokenNetwork's account is not used: the endpoint is public.
+	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
 	// UpdateKey changes an API key's permissions or allowed IPs.

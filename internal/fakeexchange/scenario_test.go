@@ -52,7 +52,7 @@ func TestLoadScenarioErrorsNameFileAndField(t *testing.T) {
 		{"token_networks: [{token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: '1', allow_deposit: 2}]\n", "token_networks[0].allow_deposit"},
 		{"events: [{after: 1s}]\n", "events[0]: no action"},
 		{"events: [{after: 1s, fault: {kind: nope}}]\n", "events[0].fault.kind: unknown fault kind"},
-		{"events: [{after: 1s, token_network: {token: USDT, network: ETH, allow_withdraw: 3}}]\n", "events[0].token_network.allow_withdraw"},
+		{"events: [{after: 1s, token_network: {token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: '1', allow_withdraw: 3}}]\n", "events[0].token_network.allow_withdraw"},
 	} {
 		path := filepath.Join(t.TempDir(), "s.yaml")
 		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
@@ -100,9 +100,10 @@ func TestDefaultScenarioServesItsKeys(t *testing.T) {
 func TestStartRunsEventsAndGenerator(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].HistoryGenerator = &HistoryGenerator{Every: 10 * time.Millisecond, Types: []string{"DEPOSIT", "WITHDRAW"}, Tokens: []string{"USDT"}}
-	zero := 0
+	noDeposit := s.TokenNetworks[0]
+	noDeposit.AllowDeposit = 0
 	s.Events = []Event{
-		{After: 10 * time.Millisecond, TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowDeposit: &zero}},
+		{After: 10 * time.Millisecond, TokenNetwork: &Change[TokenNetworkRow]{Row: noDeposit}},
 		{After: 20 * time.Millisecond, Fault: &Fault{Kind: FaultMaintenance, Endpoint: EndpointTokenNetwork}},
 	}
 	ex, err := New(s)

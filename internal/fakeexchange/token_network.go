@@ -1,52 +1,20 @@
 package fakeexchange
 
 import (
-	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-func init() {
-	r := tokenNetworks.route()
-	validateAdd, applyAdd := r.validateEvent, r.apply
-	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
-		if tn := ev.TokenNetwork; tn != nil {
-			if err := tn.validate(); err != nil {
-				return fmt.Errorf("token_network.%w", err)
-			}
-		}
-		if tn := ev.RemoveTokenNetwork; tn != nil {
-			if err := validateRow(*tn, true); err != nil {
-				return fmt.Errorf("remove_token_network.%w", err)
-			}
-		}
-		return validateAdd(s, ev, accounts)
-	}
-	r.apply = func(e *Exchange, ev Event) error {
-		if p := ev.TokenNetwork; p != nil {
-			patchTokenNetwork(e, *p)
-		}
-		err := applyAdd(e, ev)
-		if r := ev.RemoveTokenNetwork; r != nil {
-			_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
-				*s = slices.DeleteFunc(*s, func(s stored[TokenNetworkRow]) bool { return compareKeys(s.row, *r) == 0 })
-				return nil
-			})
-		}
-		return err
-	}
-	addRoute(endpoint.TokenNetwork, r)
-}
+func init() { addRoute(endpoint.TokenNetwork, tokenNetworks.route()) }
 
 // tokenNetworks answer data.rows in the docs' camelCase, or in the v1
 // snake_case (allow_withdraw, withdrawal_fee) that public clients read when
 // the scenario spells bodies so; numbers are strings unless the scenario
-// sends JSON numbers. Events patch a row, add one or remove one; the
+// sends JSON numbers. An event replaces a row, adds one or removes one; the
 // unreadable row, token UNREADABLE on network NET1, 2, ..., has no
 // allowWithdraw.
-var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "add_token_network",
+var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "token_network",
 	under: "rows", change: replace,
 	scenario: func(s *Scenario, _ Account) []TokenNetworkRow { return s.TokenNetworks },
 	unreadable: func(e *Exchange, i int) any {
@@ -78,41 +46,6 @@ func (r TokenNetworkRow) check() error {
 	return nil
 }
 
-// TokenNetworkPatch changes the fields that are set of the row matching
-// Token and Network.
-type TokenNetworkPatch struct {
-	Token             string  `yaml:"token"`
-	Network           string  `yaml:"network"`
-	Protocol          *string `yaml:"protocol"`
-	Name              *string `yaml:"name"`
-	MinimumWithdrawal *string `yaml:"minimum_withdrawal"`
-	WithdrawalFee     *string `yaml:"withdrawal_fee"`
-	AllowDeposit      *int    `yaml:"allow_deposit"`
-	AllowWithdraw     *int    `yaml:"allow_withdraw"`
-}
-
-// row is r with the patch applied.
-func (p TokenNetworkPatch) row(r TokenNetworkRow) TokenNetworkRow {
-	for dst, src := range map[*string]*string{&r.Protocol: p.Protocol, &r.Name: p.Name, &r.MinimumWithdrawal: p.MinimumWithdrawal, &r.WithdrawalFee: p.WithdrawalFee} {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	for dst, src := range map[*int]*int{&r.AllowDeposit: p.AllowDeposit, &r.AllowWithdraw: p.AllowWithdraw} {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	return r
-}
-
-func (p TokenNetworkPatch) validate() error {
-	if p.Token == "" || p.Network == "" {
-		return fieldErr("token", "token and network must be set")
-	}
-	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}), false)
-}
-
 // SetTokenNetworks replaces every token network row; unlike a scenario's,
 // they may repeat a row, as the exchange does.
 func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
@@ -121,20 +54,6 @@ func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 		for _, r := range rows {
 			*s = append(*s, stored[TokenNetworkRow]{row: r})
 		}
-		return nil
-	})
-}
-
-// patchTokenNetwork applies p to the row of its token and network, adding
-// a row when there is none.
-func patchTokenNetwork(e *Exchange, p TokenNetworkPatch) {
-	_ = tokenNetworks.withRows(e, "patch token network", "", func(s *[]stored[TokenNetworkRow]) error {
-		row := TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
-		if i, found := tokenNetworks.find(*s, row); found {
-			(*s)[i].row = p.row((*s)[i].row)
-			return nil
-		}
-		*s = append(*s, stored[TokenNetworkRow]{row: p.row(row)})
 		return nil
 	})
 }
