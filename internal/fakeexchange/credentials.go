@@ -10,14 +10,14 @@ import (
 
 func init() {
 	r := credentials.route()
-	r.validateEvent, r.apply = validateCredentialsEvent, applyCredentialsEvent
+	r.validateEvent, r.apply = validateKeyEvent, applyKeyEvent
 	addRoute(endpoint.Credentials, r)
 }
 
 // credentials answer data.rows of the account's keys, or of the rows
 // ListCredentials set, a page at a time, camelCase whatever the scenario's
-// spelling; an event changes a key's permissions or allowed IPs. The
-// unreadable row has no apiKey.
+// spelling; an event adds a key, changes it or revokes it. The unreadable
+// row has no apiKey.
 var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
 	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
 		keys := a.listed
@@ -50,58 +50,72 @@ type credential struct {
 	AllowedIPs []string `wire:"allowedIPs,snake=allowedIPs"`
 }
 
-// KeyEvent changes an API key's permissions or allowed IPs, as its owner
-// does in the exchange's console; the key keeps its secret and still signs.
-// A field left out stays as it was; allowed_ips: [] lifts the restriction.
-type KeyEvent struct {
-	APIKey      string    `yaml:"api_key"`
-	Permissions *[]string `yaml:"permissions"`
-	AllowedIPs  *[]string `yaml:"allowed_ips"`
-}
-
-func (k KeyEvent) validate() error {
-	if k.Permissions == nil && k.AllowedIPs == nil {
-		return fieldErr("api_key", "sets neither permissions nor allowed_ips")
-	}
-	if k.AllowedIPs != nil {
-		return validateIPs(*k.AllowedIPs)
-	}
-	return nil
-}
-
-func validateCredentialsEvent(s *Scenario, ev Event, _ map[string]bool) error {
-	k := ev.UpdateKey
-	if k == nil {
+// validateKeyEvent checks a key event: a key named, a change that sets
+// something, and a secret for a key the scenario does not have.
+func validateKeyEvent(s *Scenario, ev Event, accounts map[string]bool) error {
+	c := ev.Key
+	if c == nil {
 		return nil
 	}
 	known := false
 	for _, a := range s.Accounts {
-		known = known || slices.ContainsFunc(a.Keys, func(key Key) bool { return key.APIKey == k.APIKey })
+		known = known || slices.ContainsFunc(a.Keys, func(k Key) bool { return k.APIKey == c.Row.APIKey })
 	}
-	if !known {
-		return fieldErr("update_key.api_key", "not a key of the scenario") // the value may be secret-like: not echoed
+	err := keyChangeErr(c)
+	if err == nil && !known && !c.Remove && c.Row.APISecret == "" {
+		err = fieldErr("api_secret", "must not be empty for a key the scenario does not have")
 	}
-	if err := k.validate(); err != nil {
-		return fmt.Errorf("update_key.%w", err)
-	}
-	return nil
+	return validateEventAccount("key", c.Account, accounts, err)
 }
 
-func applyCredentialsEvent(e *Exchange, ev Event) error {
-	k := ev.UpdateKey
-	if k == nil {
+func keyChangeErr(c *Change[Key]) error {
+	switch {
+	case c.Row.APIKey == "":
+		return fieldErr("api_key", "must not be empty")
+	case c.Remove:
+		return nil
+	case c.Row.APISecret == "" && c.Row.Permissions == nil && c.Row.AllowedIPs == nil:
+		return fieldErr("api_key", "sets neither api_secret, permissions nor allowed_ips")
+	}
+	return validateIPs(c.Row.AllowedIPs)
+}
+
+// applyKeyEvent adds a key to its account, changes what the event sets of
+// it (allowed_ips: [] lifts the restriction) or, with replace, the whole
+// key; or it revokes the key. The key signs with its secret as it is then.
+func applyKeyEvent(e *Exchange, ev Event) error {
+	c := ev.Key
+	if c == nil {
 		return nil
 	}
-	if err := k.validate(); err != nil {
-		return fmt.Errorf("update key event: %w", err)
+	if err := keyChangeErr(c); err != nil {
+		return fmt.Errorf("key event: %w", err)
 	}
-	return e.UpdateKey(k.APIKey, func(key *Key) {
-		if k.Permissions != nil {
-			key.Permissions = append([]string{}, *k.Permissions...)
+	return e.withAccount("key event", c.Account, func(a *accountState) error {
+		ref, listed := e.keys[c.Row.APIKey]
+		switch {
+		case listed && ref.account != a.name:
+			return fmt.Errorf("key event: the key is another account's")
+		case c.Remove && !listed:
+			return fmt.Errorf("key event: account %q has no such key", a.name)
+		case c.Remove:
+			delete(e.keys, c.Row.APIKey)
+			a.keyOrder = slices.DeleteFunc(a.keyOrder, func(k string) bool { return k == c.Row.APIKey })
+			return nil
 		}
-		if k.AllowedIPs != nil {
-			key.AllowedIPs = append([]string{}, *k.AllowedIPs...)
+		k := c.Row
+		if listed && !c.Replace {
+			k = ref.key
+			patchRow(&k, c.Row)
 		}
+		if err := validateKey(k, map[string]bool{}); err != nil {
+			return fmt.Errorf("key event: %w", err)
+		}
+		if !listed {
+			a.keyOrder = append(a.keyOrder, k.APIKey)
+		}
+		e.keys[k.APIKey] = keyRef{account: a.name, key: cloneKey(k)}
+		return nil
 	})
 }
 

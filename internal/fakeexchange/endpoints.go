@@ -143,8 +143,8 @@ type Event struct {
 	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
 	// SystemStatus replaces what the system info endpoint reports.
 	SystemStatus *SystemStatus `yaml:"system_status"`
-	// UpdateKey changes an API key's permissions or allowed IPs.
-	UpdateKey   *KeyEvent            `yaml:"update_key"`
+	// Key adds an account's API key, changes it or revokes it.
+	Key         *Change[Key]         `yaml:"key"`
 	AccountInfo *Change[AccountInfo] `yaml:"account_info"`
 	Balance     *Change[Balance]     `yaml:"balance"`
 	// UnrecordedBalanceMove moves a balance with no history record.

@@ -165,56 +165,6 @@ func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 	e.beforeHistoryPage = fn
 }
 
-// AddKey adds an API key to an account.
-func (e *Exchange) AddKey(account string, k Key) error {
-	return e.withAccount("add key", account, func(a *accountState) error {
-		seen := map[string]bool{}
-		for k := range e.keys {
-			seen[k] = true
-		}
-		if err := validateKey(k, seen); err != nil {
-			return fmt.Errorf("add key: %w", err)
-		}
-		a.keyOrder = append(a.keyOrder, k.APIKey)
-		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
-		return nil
-	})
-}
-
-// RemoveKey revokes an API key; it reports whether the key existed.
-func (e *Exchange) RemoveKey(apiKey string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ref, ok := e.keys[apiKey]
-	if !ok {
-		return false
-	}
-	delete(e.keys, apiKey)
-	a := e.accounts[ref.account]
-	a.keyOrder = slices.DeleteFunc(a.keyOrder, func(k string) bool { return k == apiKey })
-	return true
-}
-
-// UpdateKey calls fn on a copy of the key and stores the result, e.g. to
-// change permissions or allowed IPs. The API key itself cannot change.
-func (e *Exchange) UpdateKey(apiKey string, fn func(*Key)) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ref, ok := e.keys[apiKey]
-	if !ok {
-		return fmt.Errorf("update key: unknown key")
-	}
-	k := cloneKey(ref.key)
-	fn(&k)
-	k.APIKey = apiKey
-	if err := validateKey(k, map[string]bool{}); err != nil {
-		return fmt.Errorf("update key: %w", err)
-	}
-	ref.key = k
-	e.keys[apiKey] = ref
-	return nil
-}
-
 func cloneKey(k Key) Key {
 	k.Permissions = slices.Clone(k.Permissions)
 	k.AllowedIPs = slices.Clone(k.AllowedIPs)
