@@ -39,14 +39,6 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		}
 		return e.with(e.with(o, "referrerID", nil), "accountType", accountType)
 	},
-	demo: func(s *Scenario) {
-		s.account("main").AccountInfo = &AccountInfo{
-			AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
-			MaintenanceMarginRatio: "0.03", TotalCollateral: "12500.5", FreeCollateral: "9000", TotalAccountValue: "12600.25",
-			// Basis points, as the exchange sends fee rates.
-			TakerFeeRate: "5", MakerFeeRate: "2", FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "1",
-		}
-	},
 }
 
 // AccountInfo is what the account info endpoint reports. Every field is

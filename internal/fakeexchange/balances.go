@@ -59,7 +59,6 @@ var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balance
 	unreadable: func(e *Exchange, i int) any {
 		return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
 	},
-	demo: demoBalances,
 }
 
 // Balance is one token of the balances endpoint. Amounts are exact decimal
@@ -150,13 +149,4 @@ func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	}
 	rows := e.listRows(endpoint.Balances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
 	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now.UnixMilli()}, nil
-}
-
-// demoBalances are two tokens of "main" and one of "sub".
-func demoBalances(s *Scenario) {
-	s.account("main").Balances = []Balance{
-		{Token: "BTC", Holding: "0.04", Frozen: "0.01", Staked: "0", AvailableBalance: "0.03", MarkPrice: "65000.5"},
-		{Token: "USDT", Holding: "2186.25", Frozen: "300", Staked: "100", AvailableBalance: "1786.25", MarkPrice: "1"},
-	}
-	s.account("sub").Balances = []Balance{{Token: "ETH", Holding: "1.5", Frozen: "0", Staked: "0", AvailableBalance: "1.5", MarkPrice: "3000"}}
 }

@@ -46,8 +46,6 @@ type route struct {
 	// unreadable builds its i-th row that no client can read, served on
 	// request (Scenario.UnreadableRows).
 	unreadable func(e *Exchange, i int) any
-	// demo adds its share to DefaultScenario.
-	demo func(s *Scenario)
 }
 
 // routes are every endpoint the fake serves, in the order of the endpoint

@@ -27,14 +27,6 @@ var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: 
 	unreadable: func(e *Exchange, i int) any {
 		return e.render(FundingFee{ID: 900_000_001 + int64(i), Symbol: "PERP_BTC_USDT", PaymentType: "Pay", CreatedTime: e.now().UnixMilli()})
 	},
-	demo: func(s *Scenario) {
-		pay := func(id int64, symbol, fee, kind string, ago time.Duration) FundingFee {
-			return FundingFee{ID: id, Symbol: symbol, FundingRate: "-0.00001445", MarkPrice: "26930.6", FundingFee: fee,
-				FundingIntervalHours: 8, PaymentType: kind, Status: "COMPLETED", CreatedAgo: ago}
-		}
-		s.account("main").FundingFees = []FundingFee{pay(1286360, "PERP_BTC_USDT", "9.56021744", "Pay", 40*time.Minute),
-			pay(1286115, "PERP_BTC_USDT", "43.14503239", "Receive", 20*time.Minute), pay(1286400, "PERP_ETH_USDT", "1.5", "Pay", 10*time.Minute)}
-	},
 }
 
 // FundingFee is one funding payment of a perpetual position: its fee is

@@ -25,7 +25,6 @@ var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "posi
 	unreadable: func(e *Exchange, i int) any {
 		return e.render(Position{PositionSide: "BOTH", MarginMode: "CROSS", Holding: "1", TimestampMs: int64(i + 1)})
 	},
-	demo: func(s *Scenario) { s.account("main").Positions = defaultPositions() },
 }
 
 // Position is one futures position, identified by symbol and side. Amounts
@@ -106,20 +105,4 @@ func CapturedPosition() Position {
 		PendingLongQty: "0", PendingShortQty: "0", SettlePrice: "96.87", AverageOpenPrice: "96.87", Pnl24H: "0",
 		Fee24H: "0.0048435", MarkPrice: "96.83793449", EstLiqPrice: "0", TimestampMs: 1752500555823, AdlQuantile: "2",
 		IsolatedMarginToken: "", IsolatedMarginAmount: "0", Leverage: "10"}
-}
-
-// defaultPositions are the captured position (no liquidation price), an
-// isolated short 20 % from its liquidation price, and a closed position the
-// exchange still lists.
-func defaultPositions() []Position {
-	return []Position{
-		CapturedPosition(),
-		{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH", MarginMode: "ISOLATED", Holding: "-0.02", PendingLongQty: "0",
-			PendingShortQty: "0", SettlePrice: "64000", AverageOpenPrice: "64000", Pnl24H: "-12.5", Fee24H: "0.768",
-			MarkPrice: "65000", EstLiqPrice: "78000", AdlQuantile: "1", Leverage: "5",
-			IsolatedMarginToken: "USDT", IsolatedMarginAmount: "260"},
-		{Symbol: "PERP_ETH_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0", PendingLongQty: "0",
-			PendingShortQty: "0", SettlePrice: "0", AverageOpenPrice: "0", Pnl24H: "4.2", Fee24H: "0.9",
-			MarkPrice: "3000", EstLiqPrice: "0", AdlQuantile: "0", Leverage: "10", IsolatedMarginAmount: "0"},
-	}
 }

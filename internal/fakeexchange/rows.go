@@ -47,7 +47,6 @@ type rowsEndpoint[R any] struct {
 	answer func(e *Exchange, a *accountState, stored []R, rendered []any) any
 	// unreadable builds its i-th row no client can read.
 	unreadable func(e *Exchange, i int) any
-	demo       func(s *Scenario)
 
 	// paged serves the rows a page at a time (see servePage); history,
 	// when set, is a paged row's time (Unix ms), by which the rows are a
@@ -93,7 +92,7 @@ type stored[R any] struct {
 
 // route is the endpoint's route, its shares all generic.
 func (p *rowsEndpoint[R]) route() route {
-	r := route{serve: p.serve, validateEvent: p.validateEvent, apply: p.apply, unreadable: p.unreadable, demo: p.demo}
+	r := route{serve: p.serve, validateEvent: p.validateEvent, apply: p.apply, unreadable: p.unreadable}
 	if p.scenario == nil {
 		return r
 	}

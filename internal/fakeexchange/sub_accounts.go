@@ -39,10 +39,6 @@ var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section:
 	},
 	scenario:   func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
 	unreadable: func(e *Exchange, i int) any { return e.render(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)}) },
-	demo: func(s *Scenario) {
-		s.account("main").SubAccounts = []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}
-		s.account("sub").IsSubAccount = true
-	},
 }
 
 // SubAccount is one row of the sub-accounts endpoint; the v1 answer names

@@ -11,7 +11,6 @@ var tokenConfigs = &rowsEndpoint[TokenConfig]{name: endpoint.TokenConfig, sectio
 	under: "rows", sorted: true, change: patch,
 	scenario:   func(_ *Scenario, a Account) []TokenConfig { return a.TokenConfig },
 	unreadable: func(e *Exchange, _ int) any { return e.render(TokenConfigRow("", "0.5", true)) },
-	demo:       func(s *Scenario) { s.account("main").TokenConfig = defaultTokenConfig() },
 }
 
 // TokenConfig is one token's row: how the exchange counts it in the
@@ -39,21 +38,4 @@ type TokenConfig struct {
 func TokenConfigRow(token, ratio string, collateral bool) TokenConfig {
 	c, can := collateral, collateral
 	return TokenConfig{Token: token, CollateralRatio: ratio, Collateral: &c, CanCollateral: &can}
-}
-
-// defaultTokenConfig is the docs example's rows (BTC, ETH, WOO), and USDT
-// counted in full.
-func defaultTokenConfig() []TokenConfig {
-	row := func(token, ratio, factor string, collateral bool, leverage string) TokenConfig {
-		c := TokenConfigRow(token, ratio, collateral)
-		short := collateral
-		c.CanShort, c.MarginFactor, c.MarginMaxLeverage, c.MarginMaxPosition = &short, factor, leverage, "100000000000"
-		return c
-	}
-	return []TokenConfig{
-		row("BTC", "0.85", "0.00000023", true, "10"),
-		row("ETH", "0.85", "0.00000025", true, "10"),
-		row("USDT", "1", "0", true, "10"),
-		row("WOO", "0.6", "0.00000025", false, "5"),
-	}
 }

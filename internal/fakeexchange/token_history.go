@@ -12,7 +12,7 @@ import (
 func init() {
 	r := tokenHistory.route()
 	r.last, r.validateAccount, r.validateEvent = true, validateHistoryAccount, validateHistoryEvent
-	r.seedAccount, r.apply, r.demo = (*Exchange).seedHistoryAccount, applyHistoryEvent, demoHistory
+	r.seedAccount, r.apply = (*Exchange).seedHistoryAccount, applyHistoryEvent
 	addRoute(endpoint.TokenHistory, r)
 }
 
@@ -263,35 +263,6 @@ func applyHistoryEvent(e *Exchange, ev Event) error {
 		return err
 	}
 	return nil
-}
-
-// demoHistory is an hour of history of both accounts, and a generator
-// adding a record of "main" every 15 s.
-func demoHistory(s *Scenario) {
-	ago := func(d time.Duration, id int64, typ, token, amount string) HistoryEntry {
-		return HistoryEntry{HistoryRecord: HistoryRecord{ID: id, Type: typ, Token: token, Amount: amount}, TimestampAgo: d}
-	}
-	m := s.account("main")
-	m.History = []HistoryEntry{
-		ago(50*time.Minute, 1001, "DEPOSIT", "USDT", "2500.00000000"),
-		ago(45*time.Minute, 1002, "DEPOSIT", "BTC", "0.05000000"),
-		ago(40*time.Minute, 1003, "TRANSACTION_FEE", "USDT", "-1.25000000"),
-		ago(30*time.Minute, 1004, "REALIZED_PNL", "USDT", "-12.5"),
-		ago(20*time.Minute, 1005, "WITHDRAW", "USDT", "-300"),
-		ago(15*time.Minute, 1006, "FUNDING_FEE", "USDT", "0.0314"),
-		ago(10*time.Minute, 1007, "REBATE", "WOO", "4.2"),
-		ago(5*time.Minute, 1008, "WITHDRAW", "BTC", "-0.01"),
-	}
-	m.HistoryGenerator = &HistoryGenerator{
-		Every:  15 * time.Second,
-		Types:  []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "REALIZED_PNL"},
-		Tokens: []string{"USDT", "BTC", "ETH"},
-	}
-	s.account("sub").History = []HistoryEntry{
-		ago(55*time.Minute, 2001, "SUB_ACCOUNT_TRANSFER", "USDT", "1000"),
-		ago(25*time.Minute, 2002, "INTEREST", "USDT", "-0.0042"),
-		ago(2*time.Minute, 2003, "DEPOSIT", "ETH", "1.5"),
-	}
 }
 
 // validateRecord checks a history record of the scenario or of the Go

@@ -20,7 +20,6 @@ var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, 
 	unreadable: func(e *Exchange, i int) any {
 		return without(e.render(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"}), "allowWithdraw")
 	},
-	demo: demoTokenNetworks,
 }
 
 // TokenNetworkRow is one row of the token network endpoint. Decimal fields
@@ -56,25 +55,4 @@ func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 		}
 		return nil
 	})
-}
-
-// demoTokenNetworks are ten token networks, WOO on BSC with withdrawals
-// disabled and SOL on SOL with deposits disabled.
-func demoTokenNetworks(s *Scenario) {
-	tn := func(token, network, protocol, name, minW, fee string, dep, wd int) TokenNetworkRow {
-		return TokenNetworkRow{Token: token, Network: network, Protocol: protocol, Name: name,
-			MinimumWithdrawal: minW, WithdrawalFee: fee, AllowDeposit: dep, AllowWithdraw: wd}
-	}
-	s.TokenNetworks = []TokenNetworkRow{
-		tn("USDT", "ETH", "ERC20", "Ethereum", "10.00000000", "1.50000000", 1, 1),
-		tn("USDT", "TRON", "TRC20", "Tron", "2.00000000", "1.00000000", 1, 1),
-		tn("USDT", "BSC", "BEP20", "BNB Smart Chain", "2.00000000", "0.30000000", 1, 1),
-		tn("USDT", "SOL", "SPL", "Solana", "2.00000000", "0.50000000", 1, 1),
-		tn("BTC", "BTC", "BTC", "Bitcoin", "0.00100000", "0.00020000", 1, 1),
-		tn("ETH", "ETH", "ERC20", "Ethereum", "0.01000000", "0.00150000", 1, 1),
-		tn("ETH", "ARB", "ERC20", "Arbitrum One", "0.00500000", "0.00010000", 1, 1),
-		tn("WOO", "ETH", "ERC20", "Ethereum", "50.00000000", "20.00000000", 1, 1),
-		tn("WOO", "BSC", "BEP20", "BNB Smart Chain", "10.00000000", "1.00000000", 1, 0),
-		tn("SOL", "SOL", "SOL", "Solana", "0.10000000", "0.01000000", 0, 1),
-	}
 }

@@ -13,7 +13,7 @@ import (
 func init() {
 	r := accountTransfers.route()
 	r.validateAccount, r.validateEvent = validateAccountTransfers, validateAccountTransferEvent
-	r.seedAccount, r.apply, r.demo = (*Exchange).seedAccountTransfers, applyAccountTransferEvent, demoAccountTransfers
+	r.seedAccount, r.apply = (*Exchange).seedAccountTransfers, applyAccountTransferEvent
 	addRoute(endpoint.TransferHistory, r)
 }
 
@@ -267,16 +267,4 @@ func applyAccountTransferEvent(e *Exchange, ev Event) error {
 		return e.legs(s, "", true)
 	}
 	return nil
-}
-
-// demoAccountTransfers are transfers of "main": 250 USDT to "sub" half an
-// hour ago, 0.01 BTC back from it, and 100 USDT to an account the demo
-// does not watch (Treasury) pending for five minutes.
-func demoAccountTransfers(s *Scenario) {
-	s.account("main").AccountTransfers = []AccountTransfer{
-		{ID: 5001, Token: "USDT", Amount: "250", Counterparty: "sub", CreatedAgo: 30 * time.Minute},
-		{ID: 5002, Token: "BTC", Amount: "0.01", Direction: "in", Counterparty: "sub", CreatedAgo: 20 * time.Minute},
-		{ID: 5003, Token: "USDT", Amount: "100", Status: "PENDING", CounterpartyApplicationID: "app-treasury",
-			CounterpartyAccountName: "Treasury", CreatedAgo: 5 * time.Minute},
-	}
 }

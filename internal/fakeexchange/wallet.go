@@ -59,7 +59,6 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		t.externalID = t.ID
 		return e.with(e.render(t), "createdTime", "yesterday")
 	},
-	demo: demoWallet,
 }
 
 // Transfer is one deposit or withdrawal of the wallet history endpoint,
@@ -113,19 +112,4 @@ func (t Transfer) check() error {
 		return fieldErr("created_ago", "set either created_time or created_ago")
 	}
 	return nil
-}
-
-// demoWallet are three transfers of "main", their tokens network-token ids
-// as the exchange sends them: a withdrawal stuck in PROCESSING for two
-// hours, a deposit confirming and a withdrawal completed, each with its
-// address.
-func demoWallet(s *Scenario) {
-	s.account("main").Transfers = []Transfer{
-		{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1",
-			Address: "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v"},
-		{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute,
-			Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"},
-		{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour,
-			Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"},
-	}
 }
