@@ -10,64 +10,55 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// rowsEndpoint is an endpoint served by one generic path: its rows (a
-// scenario's, else its recorded answer's, or those its source gives),
-// changed by events, each rendered by its wire tags and served whole or a
-// page at a time. What is its own is filled in.
+// rowsEndpoint is an endpoint served by one generic path: its rows (the
+// scenario's, its recorded answer's, or its source's), changed by events,
+// rendered by their wire tags, served whole or a page at a time. Each
+// endpoint fills in what is its own.
 type rowsEndpoint[R any] struct {
 	name string
 	// section and event are the YAML keys of its rows in a scenario account
-	// (the scenario, for a public endpoint) and of its event, for messages.
+	// (in the scenario, when public) and of its event.
 	section, event string
-	// under is the answer's field holding the rows; one serves a single
-	// row as the answer itself, with recorded when the scenario sets none.
+	// under is the answer's field holding the rows; one serves a single row
+	// as the answer, recorded when the scenario sets none.
 	under    string
 	one      bool
 	recorded R
-	// sorted serves the rows in key order, as the exchange does; the
+	// sorted keeps the rows in key order, as the exchange serves them;
 	// others are served as added.
 	sorted bool
-	// scenario is a scenario account's rows, or the scenario's when the
-	// endpoint is public (account is then zero).
+	// scenario is an account's rows, or the scenario's when public.
 	scenario func(s *Scenario, a Account) []R
 	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
-	// live is the row as served to account a (nil for a public endpoint)
-	// at now, set at since (zero: the exchange's Start, zero before it):
-	// walks, times that are now, what the account's name implies.
+	// live is the row as served to a (nil when public) at now, set at since
+	// (zero: Start): walks, times that are now, what the account implies.
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
-	// source, when set, gives the account's rows listed at now, which the
-	// endpoint does not store; the slice is not changed.
+	// source gives the rows listed at now when the endpoint keeps none.
 	source func(e *Exchange, a *accountState, now time.Time) []R
-	// answer wraps an account's rows as rendered (its one row) into the
-	// answer, with what they do not hold; stored are the rows as set. nil
-	// serves them as they are.
-	answer func(e *Exchange, a *accountState, stored []R, rendered []any) any
-	// unreadable builds its i-th row no client can read.
+	// answer wraps the rendered rows into the answer, with what they do not
+	// hold; stored are the rows as set.
+	answer     func(e *Exchange, a *accountState, stored []R, rendered []any) any
 	unreadable func(e *Exchange, i int) any
 
-	// paged serves the rows a page at a time (see servePage); history,
-	// when set, is a paged row's time (Unix ms), by which the rows are a
-	// history. filters are the query parameters it also takes, each
-	// selecting the rows whose field of that wire name it equals; query
-	// checks or changes the account's query read (of any endpoint),
-	// without mu held. late
-	// holds back a share of the rows, by their id, as Scenario.LateListing
-	// says; reorder changes the order of the rows of a page's request,
-	// sorted, with mu held.
+	// paged serves a page at a time (servePage); history is a row's time
+	// (Unix ms) when the rows are a history, newest first. filters are
+	// query parameters that select rows by the field of their wire name.
 	paged   bool
 	history func(R) int64
 	filters []string
-	query   func(e *Exchange, account string, q *historyQuery) *apiError
-	late    bool
+	// query checks or changes the query read, without mu held.
+	query func(e *Exchange, account string, q *historyQuery) *apiError
+	// late holds back Scenario.LateListing's share of the rows, by id.
+	late bool
+	// reorder changes the order of a page request's sorted rows, mu held.
 	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
-	// place dates a row set at at (the exchange's creation for a
-	// scenario's, an event's time), replacing old (nil for a new row):
-	// relative times (created_ago), times kept or set then.
+	// place dates a row set at at (New, or the event), replacing old (nil
+	// for a new row): relative times, times kept or set then.
 	place func(old *R, r R, at time.Time) R
 }
 
