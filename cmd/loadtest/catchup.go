@@ -15,18 +15,19 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // catchUp measures how fast a backlog is consumed at the rate limit.
 func catchUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
-	s := fakeexchange.LargeScenario(10, 3)
+	s := largeaccount.Scenario(10, 3)
 	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithRequestLogLimit(0))
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	backlog := fakeexchange.LargeHistory(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
+	backlog := largeaccount.History(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
 	if err := fake.AppendHistory("main", backlog...); err != nil {
 		return err
 	}

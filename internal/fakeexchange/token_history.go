@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -285,6 +286,10 @@ func validateRecord(r HistoryRecord, undocumented []string) error {
 
 // historyTypes are the transaction types of the token history endpoint.
 var historyTypes = map[string]bool{}
+
+// HistoryTypes returns every transaction type of the token history endpoint,
+// sorted.
+func HistoryTypes() []string { return slices.Sorted(maps.Keys(historyTypes)) }
 
 // knownType reports whether typ is documented or one of the scenario's
 // undocumented types.

@@ -11,23 +11,17 @@ import (
 	"sync"
 )
 
-// A row type of an endpoint (rowsEndpoint) says how each field is sent with a
-// wire tag, `wire:"camelName,kind,options"`, so that one renderer serves
-// every reading of the API (snake_case bodies, numbers as strings or JSON
-// numbers, time units) and one validator and one patch serve every row.
+// A row type says how each field is sent with a wire tag,
+// `wire:"camelName,kind,options"`, so that one renderer serves every reading
+// of the API and one validator and one patch serve every row.
 //
-// Kinds: text (the default: the text as given); decimal (exact decimal
-// text, a string, a JSON number with numbers_as_json_numbers); number
-// (decimal text the exchange sends as a JSON number, a string only when
-// every number is one); integer (an id, count or time in ms); flag (a
-// *bool: see flag); wallet_time and row_time (Unix ms in the scenario's
-// time unit of wallet and of token history rows).
-//
-// Options: key (part of the row's identity: must not be empty), required
-// (must not be empty), always (sent when empty: text "", integers 0 and
-// nil pointers, as null, are otherwise left out), snake=NAME (its name in
-// snake_case bodies, when not the camelCase name's). A struct field is sent
-// as an object of its own wire fields, a slice as it is (nil left out).
+// Kinds: text (the default); decimal (exact text: a string, or a JSON number
+// with numbers_as_json_numbers); number (a JSON number, a string only when
+// every number is one); integer; flag (a *bool, see flag); wallet_time and
+// row_time (Unix ms, sent in the scenario's unit for wallet or history rows).
+// Options: key (the row's identity, must be set), required, always (sent
+// when empty; otherwise empty fields are left out), snake=NAME (its
+// snake_case name, when not derived). A struct field is sent as an object.
 type wireField struct {
 	index                 int
 	name, snake, yaml     string
