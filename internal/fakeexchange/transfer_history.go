@@ -17,11 +17,9 @@ func init() {
 	addRoute(endpoint.TransferHistory, r)
 }
 
-// accountTransfers answer as the docs example: a paged history, newest
-// first (then by id), held back by late listing as history records are;
-// id a number, amount a string, times strings of seconds with a fraction
-// (wallet_time_unit), from and to objects. Both sides list a transfer; the
-// unreadable row, id 900000001, 2, ..., has a createdTime that is not a
+// accountTransfers answer as the docs example: a paged history listed by both
+// sides, newest first, held back by late listing; times in wallet_time_unit.
+// The unreadable row (id 900000001, 2, ...) has a createdTime that is not a
 // time.
 var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHistory, paged: true, late: true,
 	history: func(t storedTransfer) int64 { return t.Created },
@@ -39,34 +37,28 @@ var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHist
 	},
 }
 
-// AccountTransfer is a transfer of an account to or from another account
-// of the same owner, as the account lists it. A transfer with a scenario
-// account is listed by both, and once COMPLETED writes the matching
-// SUB_ACCOUNT_TRANSFER token history record of each (negative on the
-// sending side).
+// AccountTransfer is a transfer to or from another account of the owner; once
+// COMPLETED it writes the SUB_ACCOUNT_TRANSFER record of each scenario side
+// (negative when sending).
 type AccountTransfer struct {
 	ID     int64  `yaml:"id"`
 	Token  string `yaml:"token"`
 	Amount string `yaml:"amount"`
-	// Status is COMPLETED (the default) or any other value, served as
-	// given.
+	// Status is COMPLETED by default; any value is served as given.
 	Status string `yaml:"status"`
 	// Direction is out (the default: from this account) or in.
 	Direction string `yaml:"direction"`
-	// Counterparty is the other account when it is one of the scenario's;
-	// otherwise CounterpartyApplicationID (and CounterpartyAccountName,
-	// when it has one) describe an account the exporter does not watch.
+	// Counterparty is the other account when it is the scenario's; otherwise
+	// the counterparty fields describe an account not watched.
 	Counterparty              string `yaml:"counterparty"`
 	CounterpartyApplicationID string `yaml:"counterparty_application_id"`
 	CounterpartyAccountName   string `yaml:"counterparty_account_name"`
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the transfer this long before New was called.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
 	CreatedTime int64         `yaml:"created_time"`
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 }
 
-// party is one side of a stored transfer: a scenario account (name), or
-// another.
+// party is a side of a transfer: a scenario account (name), or another.
 type party struct {
 	name          string
 	ApplicationID string `wire:"applicationId"`
@@ -143,9 +135,8 @@ func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]boo
 	return nil
 }
 
-// resolved is p as the exchange names it: a scenario account by its
-// application id and account name, known once every account is added.
-// The caller holds mu.
+// resolved is p as the exchange names it, once every account is added. The
+// caller holds mu.
 func (e *Exchange) resolved(p party) party {
 	if p.name == "" {
 		return p
@@ -178,10 +169,9 @@ func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) 
 	return s
 }
 
-// legs writes the SUB_ACCOUNT_TRANSFER token history records of a
-// completed transfer for each side that is a scenario account already
-// added (only; the other side writes its own when added), at its update
-// time, moving balances when move. The caller holds mu or owns e.
+// legs writes the history records of a completed transfer for each side that is
+// an account already added (only, when set), moving balances when move. The
+// caller holds mu or owns e.
 func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
 	for i, p := range []party{t.From, t.To} {
 		a, ok := e.accounts[p.name]
@@ -202,10 +192,8 @@ func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
 	return nil
 }
 
-// seedAccountTransfers stores the account's transfers and writes the
-// history of each completed one: the account's own leg, and its
-// counterparty's when that account was added before; the legs of
-// transfers stored by accounts added before this one are written too.
+// seedAccountTransfers stores the account's transfers and writes the legs of
+// every completed transfer of the accounts added so far.
 func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created time.Time) error {
 	for _, t := range e.accountTransfers {
 		if t.Status == "COMPLETED" && (t.From.name == st.name || t.To.name == st.name) {
@@ -226,11 +214,9 @@ func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created tim
 	return nil
 }
 
-// applyAccountTransferEvent adds the event's transfer to its account's,
-// or replaces the transfer with its id (keeping its creation time unless
-// the event sets one), updated now; a transfer that becomes COMPLETED
-// writes its token history records and moves the balances of its scenario
-// accounts.
+// applyAccountTransferEvent adds a transfer or replaces the one of its id
+// (keeping its creation time unless set), updated now; one that becomes
+// COMPLETED writes its legs, moving balances.
 func applyAccountTransferEvent(e *Exchange, ev Event) error {
 	if ev.AccountTransfer == nil {
 		return nil
