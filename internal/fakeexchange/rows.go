@@ -57,8 +57,8 @@ type rowsEndpoint[R any] struct {
 	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
-	// place dates a row set at at (New, or the event), replacing old (nil
-	// for a new row): relative times, times kept or set then.
+	// place dates a row set at at (New, or its event), replacing old (nil when
+	// new).
 	place func(old *R, r R, at time.Time) R
 }
 
@@ -74,8 +74,7 @@ const (
 	add
 )
 
-// stored is a row and when it was set by an event: its walks start then;
-// zero for a scenario's, whose walks start with the exchange.
+// stored is a row and when an event set it, when its walks start (zero: Start).
 type stored[R any] struct {
 	row   R
 	since time.Time
@@ -114,8 +113,7 @@ func (p *rowsEndpoint[R]) public() bool {
 	return !ep.PerAccount
 }
 
-// rowsOf are the rows of account a, or the exchange's when a is nil. The
-// caller holds mu or owns e.
+// rowsOf are the rows of a, or the exchange's when nil; mu held or e owned.
 func (p *rowsEndpoint[R]) rowsOf(e *Exchange, a *accountState) *[]stored[R] {
 	var m map[string]any
 	if a != nil {
@@ -221,8 +219,8 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 	return nil
 }
 
-// set validates r and changes the rows of account ("" for a public
-// endpoint) by it, at server time now; op names the change in errors.
+// set validates r and changes account's rows ("" when public) by it; op names
+// the change in errors.
 func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) error {
 	if err := validateRow(p.withDefaults(r), false); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -247,8 +245,7 @@ func (p *rowsEndpoint[R]) remove(e *Exchange, op, account string, r R) error {
 	})
 }
 
-// withRows runs fn on the rows of account ("" for the exchange's) with mu
-// held.
+// withRows runs fn on account's rows ("": the exchange's) with mu held.
 func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows *[]stored[R]) error) error {
 	if account == "" {
 		e.mu.Lock()
@@ -258,8 +255,7 @@ func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows
 	return e.withAccount(op, account, func(a *accountState) error { return fn(p.rowsOf(e, a)) })
 }
 
-// eventChange is ev's action on the endpoint, its field named event: nil
-// when it has none; a public endpoint's action is its row alone.
+// eventChange is ev's action on the endpoint (its field named event), or nil.
 func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Event]()) {
 		if p.event == "" || f.Tag.Get("yaml") != p.event {
@@ -311,8 +307,8 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	return p.set(e, p.event+" event", c.Account, c.Row, p.change)
 }
 
-// rowsNow are the rows of account a (nil for the exchange's) as served at
-// now, a slice of their own. The caller holds mu.
+// rowsNow are a's rows (nil: the exchange's) as served at now, a slice of their
+// own. The caller holds mu.
 func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
 	if p.source != nil {
 		rows := slices.Clone(p.source(e, a, now))
@@ -334,15 +330,14 @@ func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) [
 	return rows
 }
 
-// served renders the rows of account a as served at now, with the
-// endpoint's unreadable rows. The caller holds mu.
+// served renders a's rows at now with the unreadable rows. The caller holds mu.
 func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []any {
 	rows := p.rowsNow(e, a, now)
 	return e.listRows(p.name, len(rows), 0, e.listLength(p.name, len(rows)), func(i int) any { return e.render(rows[i]) })
 }
 
-// serve answers with the rows of the account, or the exchange's, whole or
-// a page of them; only a paged endpoint takes query parameters.
+// serve answers the rows whole or a page of them; only a paged endpoint takes
+// query parameters.
 func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *apiError) {
 	if p.paged {
 		return p.servePage(e, account, rawQuery)

@@ -10,12 +10,10 @@ import (
 
 func init() { addRoute(endpoint.Wallet, wallet.route()) }
 
-// wallet answers as captured live: a paged history, newest first (then by
-// id), times strings of seconds with a fraction (wallet_time_unit), meta
-// in snake_case (camel_case_wallet_meta), token, type, tokenSide and status
-// filters. An event adds a transfer or changes the one with its id; the
-// unreadable row, a withdrawal in flight with id unreadable-1, 2, ..., has
-// a createdTime that is not a time.
+// wallet answers as captured live: a paged history, newest first, times in
+// wallet_time_unit, meta in snake_case, token, type, tokenSide and status
+// filters. The unreadable row (unreadable-1, ...) has a createdTime that is not
+// a time.
 var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers", event: "transfer",
 	change: replace, paged: true, filters: []string{"token", "type", "tokenSide", "status"},
 	history:  func(t Transfer) int64 { return t.CreatedTime },
@@ -34,9 +32,8 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 	meta: func(e *Exchange, total, page, size int) any {
 		return e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, page, size)
 	},
-	// A replacement keeps the creation time unless it sets one, and is
-	// updated then; a new transfer without a creation time is created then:
-	// a test appends a withdrawal row at runtime this way.
+	// A replacement keeps the creation time unless it sets one and is updated
+	// then; a new transfer without one is created then.
 	place: func(old *Transfer, t Transfer, at time.Time) Transfer {
 		if t.CreatedAgo != 0 {
 			t.CreatedTime, t.CreatedAgo = at.Add(-t.CreatedAgo).UnixMilli(), 0
@@ -61,28 +58,22 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 	},
 }
 
-// Transfer is one deposit or withdrawal of the wallet history endpoint,
-// its fields in the order of the live answer.
+// Transfer is a deposit or withdrawal, its fields in the live answer's order.
 type Transfer struct {
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the transfer this long before New was called.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
 	CreatedTime int64 `yaml:"created_time" wire:"createdTime,wallet_time"`
 	// UpdatedTime is Unix milliseconds; 0 serves CreatedTime.
 	UpdatedTime   int64  `yaml:"updated_time" wire:"updatedTime,wallet_time"`
 	ID            string `yaml:"id" wire:"id,key"`
 	externalID    string `wire:"externalId"`
 	applicationID string `wire:"applicationId"`
-	// Token is what the live exchange sends: a network-token id such as
-	// TRON_USDT (USDT on TRON), or a plain token.
+	// Token is a network-token id (TRON_USDT) or a plain token, as sent live.
 	Token string `yaml:"token" wire:"token,required"`
-	// Address is served as targetAddress: a withdrawal's destination, a
-	// deposit's own address. Tag is served as extra: the memo or
-	// destination tag of the chains that use one.
+	// Address is served as targetAddress, Tag (memo) as extra.
 	Address string `yaml:"address" wire:"targetAddress,always"`
 	_       string `wire:"sourceAddress,always"` // "" in every answer seen
 	Tag     string `yaml:"tag" wire:"extra,always"`
-	// Type is BALANCE (the default when empty: funds in or out of the
-	// account) or COLLATERAL (funds moved between portfolios).
+	// Type is BALANCE (the default) or COLLATERAL.
 	Type string `yaml:"type" wire:"type"`
 	// Side is DEPOSIT or WITHDRAW.
 	Side      string `yaml:"side" wire:"tokenSide"`
@@ -90,11 +81,10 @@ type Transfer struct {
 	_         string `wire:"txId,always"` // "" in every answer seen
 	FeeToken  string `yaml:"fee_token" wire:"feeToken,always"`
 	FeeAmount string `yaml:"fee_amount" wire:"feeAmount,decimal,always"`
-	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED,
-	// or any other value, served as given.
+	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED or any
+	// other value.
 	Status string `yaml:"status" wire:"status,required"`
-	// confirmingThreshold and confirmedNumber: null in every answer
-	// seen.
+	// null in every answer seen
 	_          *bool         `wire:"confirmingThreshold,always"`
 	_          *bool         `wire:"confirmedNumber,always"`
 	CreatedAgo time.Duration `yaml:"created_ago"`

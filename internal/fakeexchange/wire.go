@@ -65,8 +65,8 @@ func wireFieldsOf(t reflect.Type) []wireField {
 	return out
 }
 
-// wireObject is a JSON object whose fields keep their order, as the
-// exchange's answers do.
+// wireObject is a JSON object whose fields keep their order, as the exchange's
+// do.
 type wireObject []wireValue
 
 type wireValue struct {
@@ -94,8 +94,8 @@ func (o wireObject) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// with is o and one more field, named in camelCase and spelt as the
-// scenario asks; empty text is left out.
+// with is o and one more field, spelt as the scenario asks; empty text is left
+// out.
 func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	if s, ok := v.(string); ok && s == "" {
 		return o
@@ -117,8 +117,7 @@ func without(o wireObject, camel string) wireObject {
 	return out
 }
 
-// render is a row as the exchange sends it, field by field in the row
-// type's order; empty fields are left out unless tagged always.
+// render is a row as sent, in its type's field order.
 func (e *Exchange) render(row any) wireObject { return e.renderValue(reflect.ValueOf(row)) }
 
 func (e *Exchange) renderValue(v reflect.Value) wireObject {
@@ -137,8 +136,7 @@ func (e *Exchange) renderValue(v reflect.Value) wireObject {
 	return o
 }
 
-// wireValueOf is one field's value as sent; ok is false for a field left
-// out.
+// wireValueOf is a field's value as sent; false for a field left out.
 func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	switch v.Kind() {
 	case reflect.Pointer: // *bool
@@ -178,10 +176,8 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	return s, true
 }
 
-// flag renders a flag in each reading public sources leave open: true and
-// false as the docs show them, 1 and 0 as v1 answers and the scenario's
-// JSON numbers send flags, and as strings when every number is one ("1"
-// and "0" in snake_case, "true" and "false" otherwise).
+// flag renders a flag as each reading sends it: true/false (docs), 1/0 (v1 and
+// JSON numbers), and as strings when every number is one.
 func (e *Exchange) flag(b bool) any {
 	n, word := "0", "false"
 	if b {
@@ -198,9 +194,8 @@ func (e *Exchange) flag(b bool) any {
 	return b
 }
 
-// validateRow checks the tags' rules of a row: keys and required fields set,
-// decimals decimal; then the row's own check, if its type has one. With
-// keyOnly, as a removal needs, only that its key fields are set.
+// validateRow checks a row by its tags (keys and required fields set, decimals
+// decimal) and its own check; keyOnly, for a removal, checks the keys alone.
 func validateRow(row any, keyOnly bool) error {
 	v := reflect.ValueOf(row)
 	for _, f := range wireFieldsOf(v.Type()) {
@@ -221,8 +216,7 @@ func validateRow(row any, keyOnly bool) error {
 	return nil
 }
 
-// compareKeys orders rows of one type by their key fields, in order:
-// numbers as numbers, text as text.
+// compareKeys orders rows of one type by their key fields.
 func compareKeys(x, y any) int {
 	vx, vy := reflect.ValueOf(x), reflect.ValueOf(y)
 	for _, f := range wireFieldsOf(vx.Type()) {
@@ -253,8 +247,7 @@ func rowID(row any) int64 {
 	return 0
 }
 
-// rowKey is the row's identity for messages: each key field's value after
-// the last word of its YAML name ("symbol X side BOTH").
+// rowKey is the row's identity for messages ("symbol X side BOTH").
 func rowKey(row any) string {
 	v := reflect.ValueOf(row)
 	var parts []string
@@ -266,8 +259,7 @@ func rowKey(row any) string {
 	return strings.Join(parts, " ")
 }
 
-// patchRow replaces every field of *dst that src sets (is not zero); a
-// pointer's value is copied, so the two rows share nothing.
+// patchRow sets every field of *dst that src sets, copying pointed values.
 func patchRow[R any](dst *R, src R) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := range s.NumField() {
