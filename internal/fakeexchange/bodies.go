@@ -7,8 +7,7 @@ import (
 	"unicode"
 )
 
-// snakeCase spells a camelCase name in snake_case: marginRatio is
-// margin_ratio.
+// snakeCase spells a camelCase name in snake_case.
 func snakeCase(camel string) string {
 	var b strings.Builder
 	for i, r := range camel {
@@ -23,8 +22,8 @@ func snakeCase(camel string) string {
 	return b.String()
 }
 
-// decimalField renders decimal text in the scenario's number mode; empty
-// text stays empty, so set leaves the field out.
+// decimalField renders decimal text in the scenario's number mode; empty stays
+// empty.
 func (e *Exchange) decimalField(text string) any {
 	if text == "" {
 		return ""
@@ -32,9 +31,8 @@ func (e *Exchange) decimalField(text string) any {
 	return e.number(text)
 }
 
-// numberField renders decimal text the live answer sends as a JSON number
-// (account info's leverage): a number, or a string when the scenario sends
-// every number as one.
+// numberField renders decimal text sent as a JSON number live (leverage), a
+// string when every number is one.
 func (e *Exchange) numberField(text string) any {
 	if text == "" {
 		return ""
@@ -45,12 +43,10 @@ func (e *Exchange) numberField(text string) any {
 	return json.Number(text)
 }
 
-// rowTime renders a Unix millisecond time in the scenario's row time unit
-// (token history and balances).
+// rowTime renders Unix ms in the row time unit.
 func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.s.RowTimeUnit, ms) }
 
-// walletTime renders a Unix millisecond time in the unit of wallet and
-// sub-account rows.
+// walletTime renders Unix ms in the wallet time unit.
 func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.s.WalletTimeUnit, ms) }
 
 // timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
@@ -65,21 +61,19 @@ func (e *Exchange) timeIn(unit string, ms int64) any {
 	}
 }
 
-// formatSecondsFraction writes ms as seconds with three decimals, as
-// sibling v3 endpoints send times: "1579399877.041".
+// formatSecondsFraction writes ms as seconds with three decimals:
+// "1579399877.041".
 func formatSecondsFraction(ms int64) string {
 	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
 }
 
-// stamped is an answer read at server time ms: its envelope carries ms as
-// its timestamp, rather than the time the answer is sent.
+// stamped is an answer read at ms, which its envelope carries.
 type stamped struct {
 	data any
 	ms   int64
 }
 
-// successBody is the success envelope of data, stamped with the server
-// time now unless data is stamped.
+// successBody is the success envelope of data, stamped now unless data is.
 func (e *Exchange) successBody(data any) []byte {
 	ms := e.now().UnixMilli()
 	if s, ok := data.(stamped); ok {

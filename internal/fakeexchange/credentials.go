@@ -14,10 +14,8 @@ func init() {
 	addRoute(endpoint.Credentials, r)
 }
 
-// credentials answer data.rows of the account's keys, or of the rows
-// ListCredentials set, a page at a time, camelCase whatever the scenario's
-// spelling; an event adds a key, changes it or revokes it. The unreadable
-// row has no apiKey.
+// credentials answer data.rows of the account's keys (or ListCredentials' rows)
+// a page at a time, in camelCase. The unreadable row has no apiKey.
 var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
 	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
 		keys := a.listed
@@ -38,20 +36,17 @@ var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: t
 	},
 }
 
-// credential is one row of the credentials endpoint: a key as listed, in
-// camelCase whatever the scenario's spelling.
+// credential is a key as listed, in camelCase whatever the scenario's spelling.
 type credential struct {
 	AccountName string   `wire:"accountName,always,snake=accountName"`
 	UserID      int64    `wire:"userId,integer,always,snake=userId"`
 	APIKey      string   `wire:"apiKey,snake=apiKey"`
 	Permissions []string `wire:"permissions"`
-	// AllowedIPs is left out for a key without a list, and [] for a key
-	// whose list is empty, as the exchange may send it.
+	// AllowedIPs is left out without a list, [] for an empty one.
 	AllowedIPs []string `wire:"allowedIPs,snake=allowedIPs"`
 }
 
-// validateKeyEvent checks a key event: a key named, a change that sets
-// something, and a secret for a key the scenario does not have.
+// validateKeyEvent checks a key event: a key, a change, a secret for a new key.
 func validateKeyEvent(s *Scenario, ev Event, accounts map[string]bool) error {
 	c := ev.Key
 	if c == nil {
@@ -80,9 +75,8 @@ func keyChangeErr(c *Change[Key]) error {
 	return validateIPs(c.Row.AllowedIPs)
 }
 
-// applyKeyEvent adds a key to its account, changes what the event sets of
-// it (allowed_ips: [] lifts the restriction) or, with replace, the whole
-// key; or it revokes the key. The key signs with its secret as it is then.
+// applyKeyEvent adds a key, changes what the event sets of it (allowed_ips: []
+// lifts the restriction) or with replace all of it, or revokes it.
 func applyKeyEvent(e *Exchange, ev Event) error {
 	c := ev.Key
 	if c == nil {
@@ -119,12 +113,9 @@ func applyKeyEvent(e *Exchange, ev Event) error {
 	})
 }
 
-// ListCredentials makes the credentials endpoint list rows for the account,
-// in order, instead of its keys, which sign as before: a list that
-// disagrees with the keys the exchange accepts, repeating a key or leaving
-// out the one that signs, for clients that must not trust it blindly. Only
-// the rows' keys, permissions and allowed IPs are used. nil lists the
-// account's keys again.
+// ListCredentials makes the credentials endpoint list rows (their keys,
+// permissions and allowed IPs) instead of the account's keys, which still sign:
+// a list clients must not trust blindly. nil lists the keys again.
 func (e *Exchange) ListCredentials(account string, rows []Key) error {
 	for i, k := range rows {
 		if k.APIKey == "" {

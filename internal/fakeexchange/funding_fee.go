@@ -8,11 +8,9 @@ import (
 
 func init() { addRoute(endpoint.FundingFee, fundingFees.route()) }
 
-// fundingFees are served as the docs' example shows them: a paged history,
-// newest first, startTime and endTime on createdTime, symbol a filter;
-// fundingRate a JSON number, the fee and mark price strings, times in the
-// scenario's row time unit. An event adds a payment or replaces the one
-// with its id; the unreadable row, id 900000001, 2, ..., has no fundingFee.
+// fundingFees answer as the docs' example: a paged history, newest first, on
+// createdTime, a symbol filter, fundingRate a JSON number. The unreadable row
+// (id 900000001, ...) has no fundingFee.
 var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: "funding_fees", event: "funding_fee",
 	sorted: true, change: replace, paged: true, late: true, filters: []string{"symbol"},
 	history:  func(f FundingFee) int64 { return f.CreatedTime },
@@ -29,8 +27,7 @@ var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: 
 	},
 }
 
-// FundingFee is one funding payment of a perpetual position: its fee is
-// unsigned, PaymentType (Pay or Receive) says which way it went.
+// FundingFee is a funding payment: an unsigned fee, PaymentType Pay or Receive.
 type FundingFee struct {
 	ID                   int64  `yaml:"id" wire:"id,integer,key"`
 	Symbol               string `yaml:"symbol" wire:"symbol,required"`
@@ -40,9 +37,8 @@ type FundingFee struct {
 	FundingIntervalHours int64  `yaml:"funding_interval_hours" wire:"fundingIntervalHours,integer"`
 	PaymentType          string `yaml:"payment_type" wire:"paymentType,required"`
 	Status               string `yaml:"status" wire:"status"`
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the payment this long before New was called (before its
-	// event, for an event's). UpdatedTime 0 serves CreatedTime.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New (or the
+	// event). UpdatedTime 0 serves CreatedTime.
 	CreatedTime int64         `yaml:"created_time" wire:"createdTime,row_time"`
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 	UpdatedTime int64         `yaml:"updated_time" wire:"updatedTime,row_time"`

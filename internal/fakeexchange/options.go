@@ -19,20 +19,19 @@ type options struct {
 	rateWindow, publicWindow     time.Duration
 }
 
-// WithClock sets the clock the server time, timestamp window and rate
-// limits are based on. The scenario's server_time_offset is added to it.
+// WithClock sets the clock of server time, timestamps and rate limits.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.clock = now }
 }
 
-// WithRateLimit sets the per-account limit of every private endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
+// WithRateLimit sets every private endpoint's per-account limit over the
+// scenario's; zero disables it.
 func WithRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
 }
 
-// WithPublicRateLimit sets the per-IP limit of the public endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
+// WithPublicRateLimit sets the public endpoints' per-IP limit over the
+// scenario's; zero disables it.
 func WithPublicRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.publicRequests, o.publicWindow = &requests, window }
 }
@@ -58,9 +57,8 @@ func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	return limiters
 }
 
-// privateLimit returns the per-account limit of the private endpoint:
-// the published one (the endpoint table's), overridden by the scenario's
-// rate_limit, then by its rate_limits, then by the options.
+// privateLimit is the endpoint's published limit, overridden by rate_limit,
+// rate_limits and the options in turn.
 func (o *options) privateLimit(s *Scenario, ep endpoint.Endpoint) (n int, w time.Duration) {
 	n, w = ep.Limit.Requests, ep.Limit.Window
 	if s.RateLimit != "" {
@@ -75,8 +73,8 @@ func (o *options) privateLimit(s *Scenario, ep endpoint.Endpoint) (n int, w time
 	return n, w
 }
 
-// publicLimit returns the per-IP limit of the public endpoints: the
-// default, overridden by the scenario, overridden by the options.
+// publicLimit is the public limit, overridden by the scenario, then the
+// options.
 func (o *options) publicLimit(s *Scenario) (pn int, pw time.Duration) {
 	pn, pw = DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
 	if s.PublicRateLimit != "" {

@@ -5,17 +5,15 @@ import (
 	"time"
 )
 
-// The default public limit: the one the other public pages publish (10 per
-// second per client IP), shared by the public endpoints. Each private
-// endpoint's default is its published limit (the endpoint table's, endpoint.All).
+// The default public limit, 10 per second per client IP, as the public pages
+// publish; a private endpoint's is its published limit (endpoint.All).
 const (
 	DefaultPublicRateLimitRequests = 10
 	DefaultPublicRateLimitWindow   = time.Second
 )
 
 // slidingWindow admits at most limit events per window for each key, looking
-// back exactly window from now (no fixed buckets, so bursts at a bucket
-// edge are not let through).
+// back exactly window (no buckets whose edge lets bursts through).
 type slidingWindow struct {
 	mu     sync.Mutex
 	limit  int
@@ -27,9 +25,8 @@ func newSlidingWindow(limit int, window time.Duration) *slidingWindow {
 	return &slidingWindow{limit: limit, window: window, events: map[string][]time.Time{}}
 }
 
-// allow records an event for key at now and reports true if it is within the
-// limit; a refused event is not recorded. A zero limit or window disables
-// limiting.
+// allow records an event for key at now if within the limit; a zero limit or
+// window admits all.
 func (s *slidingWindow) allow(key string, now time.Time) bool {
 	if s.limit <= 0 || s.window <= 0 {
 		return true

@@ -11,8 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Scenario describes what the fake exchange holds and how it behaves. It is
-// loaded from YAML with LoadScenario or built in Go.
+// Scenario is what the fake holds and how it behaves, from YAML (LoadScenario)
+// or Go.
 type Scenario struct {
 	// ServerTimeOffset moves the fake's clock ahead of (or behind) the real one.
 	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
@@ -97,12 +97,11 @@ type Scenario struct {
 	Events        []Event           `yaml:"events"`
 }
 
-// ErrorTimestamp is the bogus timestamp of error answers: server time plus
-// Offset, in Unit.
+// ErrorTimestamp is error answers' bogus timestamp: server time plus Offset, in
+// Unit.
 type ErrorTimestamp struct {
 	Offset time.Duration `yaml:"offset"`
-	// Unit is "ms" (ErrorTimestampMillis, the default when empty) or "us"
-	// (ErrorTimestampMicros).
+	// Unit is "ms" (the default) or "us".
 	Unit string `yaml:"unit"`
 }
 
@@ -123,16 +122,13 @@ func (t *ErrorTimestamp) at(now time.Time) int64 {
 
 // LateListing delays the listing of a share of history records.
 type LateListing struct {
-	// Share is the fraction of records listed late, 0 to 1. Which ones is
-	// decided by a hash of the id, so the same records every run.
+	// Share is the fraction listed late, 0 to 1, chosen by a hash of the id.
 	Share float64 `yaml:"share"`
-	// Delay is how long after its own timestamp, by server time, a late
-	// record is first listed.
+	// Delay is how long after its timestamp a late record is first listed.
 	Delay time.Duration `yaml:"delay"`
 }
 
-// Selects reports whether the records with this id are among the share
-// listed late.
+// Selects reports whether the records of id are listed late.
 func (l *LateListing) Selects(id int64) bool {
 	if l == nil {
 		return false
@@ -140,8 +136,8 @@ func (l *LateListing) Selects(id int64) bool {
 	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
 }
 
-// mix64 is the SplitMix64 finalizer: a cheap hash whose low bits depend on
-// every bit of x, so consecutive ids are selected independently.
+// mix64 is the SplitMix64 finalizer, so consecutive ids are chosen
+// independently.
 func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
@@ -155,16 +151,13 @@ func mix64(x uint64) uint64 {
 type Key struct {
 	APIKey    string `yaml:"api_key"`
 	APISecret string `yaml:"api_secret"`
-	// Permissions are e.g. READ, TRADE, WITHDRAWAL; READ is needed to call
-	// the private endpoints.
+	// Permissions: READ is needed to call the private endpoints.
 	Permissions []string `yaml:"permissions"`
-	// AllowedIPs restricts the key to these client addresses; empty means
-	// unrestricted (and the credentials endpoint omits the field).
+	// AllowedIPs restricts the key to these addresses; empty: unrestricted.
 	AllowedIPs []string `yaml:"allowed_ips"`
 }
 
-// LoadScenario reads and validates a YAML scenario file. Unknown fields are
-// errors.
+// LoadScenario reads and validates a YAML scenario; unknown fields are errors.
 func LoadScenario(path string) (*Scenario, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 func init() {
 	r := subAccounts.route()
-	// As the docs show: no meta, no query parameter taken; the scenario's
-	// PagedSubAccounts takes page and size and adds meta instead.
+	// As the docs show: no meta, no query parameter; PagedSubAccounts pages
+	// instead.
 	r.serve = func(e *Exchange, account, rawQuery string) (any, *apiError) {
 		if e.s.PagedSubAccounts {
 			return subAccounts.servePage(e, account, rawQuery)
@@ -26,9 +26,8 @@ func init() {
 	addRoute(endpoint.SubAccounts, r)
 }
 
-// subAccounts are a main account's, in the order added, refused to a
-// sub-account's key; an event adds one. The unreadable row, named
-// unreadable-1, 2, ..., has no applicationId.
+// subAccounts are a main account's, in the order added. The unreadable row
+// (unreadable-1, ...) has no applicationId.
 var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section: "sub_accounts", event: "add_sub_account",
 	under: "rows", change: add,
 	query: func(e *Exchange, account string, _ *historyQuery) *apiError {
@@ -41,8 +40,7 @@ var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section:
 	unreadable: func(e *Exchange, i int) any { return e.render(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)}) },
 }
 
-// SubAccount is one row of the sub-accounts endpoint; the v1 answer names
-// the sub-account "account".
+// SubAccount is a sub-account; the v1 answer names it "account".
 type SubAccount struct {
 	ApplicationID string `yaml:"application_id" wire:"applicationId,key"`
 	Name          string `yaml:"name" wire:"name,snake=account"`
@@ -57,6 +55,6 @@ func (s SubAccount) check() error {
 	return nil
 }
 
-// errSubAccountKey is the answer to a sub-account's key: only a main
-// account may list sub-accounts.
+// errSubAccountKey answers a sub-account's key: only a main account lists
+// sub-accounts.
 var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}

@@ -8,12 +8,8 @@ import (
 
 func init() { addRoute(endpoint.TokenNetwork, tokenNetworks.route()) }
 
-// tokenNetworks answer data.rows in the docs' camelCase, or in the v1
-// snake_case (allow_withdraw, withdrawal_fee) that public clients read when
-// the scenario spells bodies so; numbers are strings unless the scenario
-// sends JSON numbers. An event replaces a row, adds one or removes one; the
-// unreadable row, token UNREADABLE on network NET1, 2, ..., has no
-// allowWithdraw.
+// tokenNetworks answer data.rows in the docs' camelCase or the v1 snake_case.
+// The unreadable row (UNREADABLE on NET1, ...) has no allowWithdraw.
 var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "token_network",
 	under: "rows", change: replace,
 	scenario: func(s *Scenario, _ Account) []TokenNetworkRow { return s.TokenNetworks },
@@ -22,8 +18,7 @@ var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, 
 	},
 }
 
-// TokenNetworkRow is one row of the token network endpoint. Decimal fields
-// hold exact text; flags are 0 or 1.
+// TokenNetworkRow is a token network: exact decimals, flags 0 or 1.
 type TokenNetworkRow struct {
 	Protocol          string `yaml:"protocol" wire:"protocol"`
 	Network           string `yaml:"network" wire:"network,key"`
@@ -45,8 +40,7 @@ func (r TokenNetworkRow) check() error {
 	return nil
 }
 
-// SetTokenNetworks replaces every token network row; unlike a scenario's,
-// they may repeat a row, as the exchange does.
+// SetTokenNetworks replaces every row; they may repeat, as the exchange's do.
 func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 	_ = tokenNetworks.withRows(e, "set token networks", "", func(s *[]stored[TokenNetworkRow]) error {
 		*s = nil
