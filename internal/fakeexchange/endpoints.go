@@ -144,14 +144,6 @@ type Change[R any] struct {
 	Remove  bool   `yaml:"remove"`
 }
 
-// rowOnly refuses replace and remove for an endpoint that takes neither.
-func (c *Change[R]) rowOnly() error {
-	if c.Replace || c.Remove {
-		return fieldErr("remove", "the endpoint takes neither replace nor remove")
-	}
-	return nil
-}
-
 // validateEventAccount checks that an event action names a scenario account,
 // then that it is valid (err nil).
 func validateEventAccount(field, account string, accounts map[string]bool, err error) error {

@@ -129,10 +129,14 @@ func validateAccountTransfers(s *Scenario, a Account) error {
 }
 
 func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if t := ev.AccountTransfer; t != nil {
-		return validateEventAccount("account_transfer", t.Account, accounts, cmp.Or(t.rowOnly(), t.Row.validate(accounts)))
+	t := ev.AccountTransfer
+	switch {
+	case t == nil:
+		return nil
+	case t.Replace || t.Remove:
+		return fieldErr("account_transfer.remove", "the endpoint takes neither replace nor remove")
 	}
-	return nil
+	return validateEventAccount("account_transfer", t.Account, accounts, t.Row.validate(accounts))
 }
 
 // resolved is p as the exchange names it, once every account is added. The

@@ -106,17 +106,6 @@ func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	return append(o, wireValue{camel, v})
 }
 
-// without is o less the field named camel (in either spelling).
-func without(o wireObject, camel string) wireObject {
-	out := wireObject{}
-	for _, f := range o {
-		if f.name != camel && f.name != snakeCase(camel) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // render is a row as sent, in its type's field order.
 func (e *Exchange) render(row any) wireObject { return e.renderValue(reflect.ValueOf(row)) }
 
