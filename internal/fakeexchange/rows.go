@@ -219,32 +219,6 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 	return nil
 }
 
-// set validates r and changes account's rows ("" when public) by it; op names
-// the change in errors.
-func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) error {
-	if err := validateRow(p.withDefaults(r), false); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
-		if err := p.put(rows, r, how, e.now(), e.now()); err != nil {
-			return fmt.Errorf("%s: account %q: %w", op, account, err)
-		}
-		return nil
-	})
-}
-
-// remove takes the row of r's key out of account's rows.
-func (p *rowsEndpoint[R]) remove(e *Exchange, op, account string, r R) error {
-	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
-		i, found := p.find(*rows, p.withDefaults(r))
-		if !found {
-			return fmt.Errorf("%s: account %q lists no %s", op, account, rowKey(p.withDefaults(r)))
-		}
-		*rows = slices.Delete(*rows, i, i+1)
-		return nil
-	})
-}
-
 // withRows runs fn on account's rows ("": the exchange's) with mu held.
 func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows *[]stored[R]) error) error {
 	if account == "" {
@@ -294,17 +268,34 @@ func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[stri
 	return validateEventAccount(p.event, c.Account, accounts, err)
 }
 
+// apply changes the rows of the event's account ("" when public) by its
+// action on the endpoint, if any.
 func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	c := p.eventChange(ev)
-	switch {
-	case c == nil:
+	if c == nil {
 		return nil
-	case c.Remove && !p.one:
-		return p.remove(e, p.event+" event", c.Account, c.Row)
-	case c.Replace:
-		return p.set(e, p.event+" event", c.Account, c.Row, replace)
 	}
-	return p.set(e, p.event+" event", c.Account, c.Row, p.change)
+	op, row, remove, how := p.event+" event", p.withDefaults(c.Row), c.Remove && !p.one, p.change
+	if c.Replace {
+		how = replace
+	}
+	if err := validateRow(row, remove); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return p.withRows(e, op, c.Account, func(rows *[]stored[R]) error {
+		i, found := p.find(*rows, row)
+		switch {
+		case remove && !found:
+			return fmt.Errorf("%s: account %q lists no %s", op, c.Account, rowKey(row))
+		case remove:
+			*rows = slices.Delete(*rows, i, i+1)
+		default:
+			if err := p.put(rows, c.Row, how, e.now(), e.now()); err != nil {
+				return fmt.Errorf("%s: account %q: %w", op, c.Account, err)
+			}
+		}
+		return nil
+	})
 }
 
 // rowsNow are a's rows (nil: the exchange's) as served at now, a slice of their
