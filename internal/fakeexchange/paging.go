@@ -117,40 +117,24 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 	return page, size, nil
 }
 
-// timeParam reads a startTime or endTime: 13 digits of Unix ms, since seconds
-// or microseconds are a unit mistake the client must hear about.
-func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
-	v, ok := q[name]
-	if !ok {
-		return 0, false, nil
-	}
-	if !millisText.MatchString(v) {
-		return 0, false, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, false, errInvalidParam("invalid %s: %q", name, v)
-	}
-	return n, true, nil
-}
+// timeWindow is a request's startTime and endTime (Unix ms), each optional
+// and inclusive.
+type timeWindow [2]*int64
 
-// timeWindow is a request's startTime and endTime, optional and inclusive.
-type timeWindow struct {
-	start, end       int64
-	hasStart, hasEnd bool
-}
-
-// readTimeWindow reads startTime and endTime, refusing a start after the end.
+// readTimeWindow reads startTime and endTime: 13 digits of Unix ms, since
+// seconds or microseconds are a unit mistake the client must hear about.
 func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
 	var w timeWindow
-	var aerr *apiError
-	if w.start, w.hasStart, aerr = timeParam(q, "startTime"); aerr != nil {
-		return w, aerr
+	for i, name := range []string{"startTime", "endTime"} {
+		if v, ok := q[name]; ok {
+			if !millisText.MatchString(v) {
+				return w, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
+			}
+			n, _ := strconv.ParseInt(v, 10, 64) // 13 digits always parse
+			w[i] = &n
+		}
 	}
-	if w.end, w.hasEnd, aerr = timeParam(q, "endTime"); aerr != nil {
-		return w, aerr
-	}
-	if w.hasStart && w.hasEnd && w.start > w.end {
+	if w[0] != nil && w[1] != nil && *w[0] > *w[1] {
 		return w, errInvalidParam("startTime is after endTime")
 	}
 	return w, nil
@@ -158,7 +142,7 @@ func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
 
 // contains reports whether ms is within the window.
 func (w timeWindow) contains(ms int64) bool {
-	return (!w.hasStart || ms >= w.start) && (!w.hasEnd || ms <= w.end)
+	return (w[0] == nil || ms >= *w[0]) && (w[1] == nil || ms <= *w[1])
 }
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
