@@ -79,5 +79,5 @@ func (e *Exchange) successBody(data any) []byte {
 	if s, ok := data.(stamped); ok {
 		data, ms = s.data, s.ms
 	}
-	return mustJSON(envelope{Success: true, Data: data, Timestamp: e.integer(ms)})
+	return mustJSON(wireObject{{"success", true}, {"data", data}, {"timestamp", e.integer(ms)}})
 }

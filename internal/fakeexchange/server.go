@@ -112,19 +112,6 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e := newExchange(s, o)
-	created := e.now()
-	for _, a := range s.Accounts {
-		if err := e.addAccount(a, created); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
-}
-
-// newExchange builds an exchange of the scenario's settings and scenario-wide
-// sections, without accounts.
-func newExchange(s *Scenario, o options) *Exchange {
 	e := &Exchange{
 		clock:       o.clock,
 		logger:      o.logger,
@@ -142,7 +129,13 @@ func newExchange(s *Scenario, o options) *Exchange {
 			ep.seed(e, s)
 		}
 	}
-	return e
+	created := e.now()
+	for _, a := range s.Accounts {
+		if err := e.addAccount(a, created); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 // settings is a copy of the scenario's settings that later changes to s do not
@@ -297,13 +290,6 @@ func (e *Exchange) Requests() []RequestRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]RequestRecord(nil), e.requests...)
-}
-
-// envelope is the success answer of every endpoint.
-type envelope struct {
-	Success   bool `json:"success"`
-	Data      any  `json:"data"`
-	Timestamp any  `json:"timestamp"`
 }
 
 // apiError is an exchange error answer.
