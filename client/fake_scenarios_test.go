@@ -208,7 +208,7 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 					t.Errorf("requests %s, want %s", got, want)
 				}
 				h.fake.ClearFaults()
-				if err := h.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.SystemStatus{Msg: "System is functioning properly."}}); err != nil {
+				if err := h.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.Change[fakeexchange.SystemStatus]{Row: fakeexchange.SystemStatus{Msg: "System is functioning properly."}}}); err != nil {
 					t.Error(err)
 				}
 				if _, _, err := c.Credentials(context.Background()); err != nil {

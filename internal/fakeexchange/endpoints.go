@@ -113,10 +113,9 @@ type Event struct {
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
 
-	// TokenNetwork's account is not used: the endpoint is public.
+	// The account of a public endpoint's change is not used.
 	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
-	// SystemStatus replaces what the system info endpoint reports.
-	SystemStatus *SystemStatus `yaml:"system_status"`
+	SystemStatus *Change[SystemStatus]    `yaml:"system_status"`
 	// Key adds an account's API key, changes it or revokes it.
 	Key         *Change[Key]         `yaml:"key"`
 	AccountInfo *Change[AccountInfo] `yaml:"account_info"`

@@ -235,14 +235,7 @@ func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
 		if p.event == "" || f.Tag.Get("yaml") != p.event {
 			continue
 		}
-		switch a := reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(type) {
-		case *Change[R]:
-			return a
-		case *R:
-			if a != nil {
-				return &Change[R]{Row: *a}
-			}
-		}
+		return reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(*Change[R])
 	}
 	return nil
 }

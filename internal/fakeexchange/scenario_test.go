@@ -17,7 +17,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 9 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
 	}
-	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
+	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Row.Status != 2 {
 		t.Errorf("new fields not loaded: %+v", s)
 	}
 	if a := s.Accounts[0]; a.AccountInfo == nil || a.AccountInfo.MarginRatioWalk == nil || len(a.Balances) != 1 || len(a.Transfers) != 1 ||
