@@ -187,9 +187,6 @@ func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *Requ
 	}
 }
 
-// mangles reports whether the fault needs the normal answer's body.
-func (f *Fault) mangles() bool { return f != nil && f.Kind == FaultTruncatedJSON }
-
 func htmlPage(status int, title string) []byte {
 	return []byte(fmt.Sprintf("<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n<body><center><h1>%d %s</h1></center><hr><center>nginx</center></body></html>\n",
 		status, title, status, title))

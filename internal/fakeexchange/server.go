@@ -233,18 +233,15 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if fault != nil && !fault.mangles() {
+	if fault != nil && fault.Kind != FaultTruncatedJSON { // the one that needs the answer
 		e.answerFault(w, r, &rec, *fault, 0, nil)
 		return
 	}
 
-	var data any
-	var aerr *apiError
-	data, aerr = ep.serve(e, rec.Account, r.URL.RawQuery)
+	data, aerr := ep.serve(e, rec.Account, r.URL.RawQuery)
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
-		status, body = aerr.status, e.errorBody(aerr)
-		rec.Code = aerr.code
+		status, body, rec.Code = aerr.status, e.errorBody(aerr), aerr.code
 	} else {
 		body = e.successBody(data)
 	}
