@@ -99,10 +99,7 @@ func rotateTies(recs []HistoryRecord, n int) {
 		}
 		if k := j - i; k > 1 {
 			g := recs[i:j]
-			s := n % k
-			head := slices.Clone(g[:s])
-			copy(g, g[s:])
-			copy(g[k-s:], head)
+			copy(g, slices.Concat(g[n%k:], g[:n%k]))
 		}
 		i = j
 	}
