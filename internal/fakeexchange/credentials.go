@@ -123,13 +123,7 @@ func (e *Exchange) ListCredentials(account string, rows []Key) error {
 		}
 	}
 	return e.withAccount("list credentials", account, func(a *accountState) error {
-		a.listed = nil
-		for _, k := range rows {
-			a.listed = append(a.listed, cloneKey(k))
-		}
-		if rows != nil && a.listed == nil {
-			a.listed = []Key{}
-		}
+		a.listed = slices.Clone(rows) // nil stays nil, [] stays []
 		return nil
 	})
 }

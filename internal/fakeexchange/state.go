@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // AppendHistory adds records to an account's history and moves its balances by
@@ -23,7 +21,6 @@ func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 // non-zero listAt is when they are first listed. The caller holds mu.
 func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord, move bool, listAt time.Time) error {
 	batch := map[legKey]bool{}
-	moves := map[string]decimal.Decimal{}
 	for i, r := range recs {
 		if err := validateRecord(r, e.s.UndocumentedTypes); err != nil {
 			return fmt.Errorf("%s record %d: %w", op, i, err)
@@ -33,24 +30,19 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 			return fmt.Errorf("%s record %d: duplicate %s", op, i, k)
 		}
 		batch[k] = true
-		d, _ := parseAmount(r.Amount) // validated
-		moves[r.Token] = moves[r.Token].Add(d)
 	}
-	for k := range batch {
-		a.keys[k] = true
+	for _, r := range recs {
+		k := recordKey(r, e.s.SharedIDs)
+		a.keys[k], a.maxID = true, max(a.maxID, r.ID)
 		if !listAt.IsZero() {
 			a.listAt[k] = listAt
 		}
-	}
-	for _, r := range recs {
-		a.maxID = max(a.maxID, r.ID)
-		a.history = append(a.history, r)
-	}
-	if move {
-		for token, d := range moves {
-			a.moveBalance(token, d)
+		if move {
+			d, _ := parseAmount(r.Amount) // validated
+			a.moveBalance(r.Token, d)
 		}
 	}
+	a.history = append(a.history, recs...)
 	slices.SortStableFunc(a.history, compareRecords)
 	return nil
 }
