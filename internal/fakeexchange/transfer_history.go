@@ -166,9 +166,7 @@ func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) 
 	if t.CreatedAgo != 0 {
 		s.Created = created.Add(-t.CreatedAgo).UnixMilli()
 	}
-	if s.Created == 0 {
-		s.Created = created.UnixMilli()
-	}
+	s.Created = cmp.Or(s.Created, created.UnixMilli())
 	s.Updated = s.Created
 	return s
 }
@@ -242,18 +240,15 @@ func applyAccountTransferEvent(e *Exchange, ev Event) error {
 	s := e.stored(account, t, now)
 	s.Updated = now.UnixMilli()
 	i := slices.IndexFunc(e.accountTransfers, func(o storedTransfer) bool { return o.ID == t.ID })
-	wasCompleted := false
-	if i >= 0 {
-		old := e.accountTransfers[i]
-		wasCompleted = old.Status == "COMPLETED"
-		if t.CreatedTime == 0 && t.CreatedAgo == 0 {
-			s.Created = old.Created
-		}
-		e.accountTransfers[i] = s
-	} else {
-		e.accountTransfers = append(e.accountTransfers, s)
+	if i < 0 {
+		i, e.accountTransfers = len(e.accountTransfers), append(e.accountTransfers, storedTransfer{})
 	}
-	if s.Status == "COMPLETED" && !wasCompleted {
+	old := e.accountTransfers[i]
+	if old.ID != 0 && t.CreatedTime == 0 && t.CreatedAgo == 0 {
+		s.Created = old.Created
+	}
+	e.accountTransfers[i] = s
+	if s.Status == "COMPLETED" && old.Status != "COMPLETED" {
 		return e.legs(s, "", true)
 	}
 	return nil
