@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/go-kit/log"
-
-	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // Option configures an Exchange.
@@ -47,31 +45,27 @@ func WithRequestLogLimit(n int) Option {
 	return func(o *options) { o.maxRequests = n }
 }
 
-// privateLimiters are the limiters of the private endpoints, by name.
+// privateLimiters are the private endpoints' limiters by name: each one's
+// published limit, overridden by rate_limit, rate_limits and the options in
+// turn.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
 	for _, ep := range routes {
+		n, w := ep.Limit.Requests, ep.Limit.Window
+		if s.RateLimit != "" {
+			n, w, _ = ParseRateLimit(s.RateLimit)
+		}
+		if l, ok := s.RateLimits[ep.Name]; ok {
+			n, w, _ = ParseRateLimit(l)
+		}
+		if o.rateRequests != nil {
+			n, w = *o.rateRequests, o.rateWindow
+		}
 		if ep.PerAccount {
-			limiters[ep.Name] = newSlidingWindow(o.privateLimit(s, ep.Endpoint))
+			limiters[ep.Name] = newSlidingWindow(n, w)
 		}
 	}
 	return limiters
-}
-
-// privateLimit is the endpoint's published limit, overridden by rate_limit,
-// rate_limits and the options in turn.
-func (o *options) privateLimit(s *Scenario, ep endpoint.Endpoint) (n int, w time.Duration) {
-	n, w = ep.Limit.Requests, ep.Limit.Window
-	if s.RateLimit != "" {
-		n, w, _ = ParseRateLimit(s.RateLimit)
-	}
-	if l, ok := s.RateLimits[ep.Name]; ok {
-		n, w, _ = ParseRateLimit(l)
-	}
-	if o.rateRequests != nil {
-		n, w = *o.rateRequests, o.rateWindow
-	}
-	return n, w
 }
 
 // publicLimit is the public limit, overridden by the scenario, then the
