@@ -114,16 +114,6 @@ type LateRecordEvent struct {
 	ListedAfter   time.Duration `yaml:"listed_after"`
 }
 
-func (l LateRecordEvent) validate(undocumented []string) error {
-	if err := validateRecord(l.HistoryRecord, undocumented); err != nil {
-		return err
-	}
-	if l.ListedAfter < 0 {
-		return fieldErr("listed_after", "must not be negative")
-	}
-	return nil
-}
-
 // appendNow appends records dated by datedLocked, moving balances, listed
 // listAfter later; it returns them as appended.
 func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs []HistoryRecord) ([]HistoryRecord, error) {
@@ -193,32 +183,34 @@ func validateHistoryAccount(s *Scenario, a Account) error {
 
 // validateGenerator checks an account's history generator, if any.
 func validateGenerator(g *HistoryGenerator) error {
-	if g == nil {
+	switch {
+	case g == nil:
 		return nil
-	}
-	const gp = "history_generator"
-	if g.Every <= 0 {
-		return fieldErr(gp+".every", "must be positive")
-	}
-	if len(g.Types) == 0 {
-		return fieldErr(gp+".types", "must not be empty")
+	case g.Every <= 0:
+		return fieldErr("history_generator.every", "must be positive")
+	case len(g.Types) == 0:
+		return fieldErr("history_generator.types", "must not be empty")
+	case len(g.Tokens) == 0:
+		return fieldErr("history_generator.tokens", "must not be empty")
 	}
 	for k, t := range g.Types {
 		if !historyTypes[t] {
-			return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
+			return fieldErr(fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t)
 		}
-	}
-	if len(g.Tokens) == 0 {
-		return fieldErr(gp+".tokens", "must not be empty")
 	}
 	return nil
 }
 
 func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
-	if l := ev.LateRecord; l != nil {
-		return validateEventAccount("late_record", l.Account, accounts, l.validate(s.UndocumentedTypes))
+	l := ev.LateRecord
+	if l == nil {
+		return nil
 	}
-	return nil
+	err := validateRecord(l.HistoryRecord, s.UndocumentedTypes)
+	if err == nil && l.ListedAfter < 0 {
+		err = fieldErr("listed_after", "must not be negative")
+	}
+	return validateEventAccount("late_record", l.Account, accounts, err)
 }
 
 // seedHistoryAccount sets the account's generator and appends its history,
