@@ -57,13 +57,11 @@ type AccountInfo struct {
 	MakerFeeRate           string `yaml:"maker_fee_rate" wire:"makerFeeRate,decimal"`
 	FuturesTakerFeeRate    string `yaml:"futures_taker_fee_rate" wire:"futuresTakerFeeRate,decimal"`
 	FuturesMakerFeeRate    string `yaml:"futures_maker_fee_rate" wire:"futuresMakerFeeRate,decimal"`
-	// MarginRatioWalk walks the margin ratio towards the maintenance margin
-	// ratio; nil keeps it still.
+	// MarginRatioWalk walks MarginRatio towards MaintenanceMarginRatio.
 	MarginRatioWalk *Walk `yaml:"margin_ratio_walk"`
 }
 
-// defaultAccountInfo is served when the scenario sets none: a spot account far
-// from any margin call, as captured.
+// defaultAccountInfo is a spot account far from any margin call, as captured.
 var defaultAccountInfo = AccountInfo{
 	AccountMode: "PURE_SPOT", Leverage: "0", MarginRatio: "10", OpenMarginRatio: "10",
 	InitialMarginRatio: "10", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",

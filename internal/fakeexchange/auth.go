@@ -47,8 +47,7 @@ type keyRef struct {
 	key     Key
 }
 
-// authenticate checks the signature headers, over the path as it arrived, and
-// returns the key they name.
+// authenticate checks the signature headers and returns the key they name.
 func (e *Exchange) authenticate(r *http.Request, now time.Time) (keyRef, *apiError) {
 	apiKey := r.Header.Get("x-api-key")
 	if apiKey == "" {

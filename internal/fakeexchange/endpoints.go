@@ -83,8 +83,7 @@ func routeNamed(name string) (route, bool) {
 // one rate-limit budget; beyond its names and keys, its fields are the
 // endpoints' sections, each read by its endpoint's file.
 type Account struct {
-	// Name is the account's in the fake's API and request log; AccountName
-	// the exchange's.
+	// Name is the account's in the fake's API; AccountName the exchange's.
 	Name             string            `yaml:"name"`
 	AccountName      string            `yaml:"account_name"`
 	UserID           int64             `yaml:"user_id"`
@@ -128,8 +127,7 @@ type Event struct {
 	AccountTransfer       *Change[AccountTransfer] `yaml:"account_transfer"`
 	TokenConfig           *Change[TokenConfig]     `yaml:"token_config"`
 	FundingFee            *Change[FundingFee]      `yaml:"funding_fee"`
-	// LateRecord appends a history record whose money moves at once but
-	// which is listed only later.
+	// LateRecord appends a record whose money moves at once, listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
 }
 

@@ -103,8 +103,7 @@ func (e *Exchange) ClearFaults() {
 	e.cleared = make(chan struct{})
 }
 
-// takeFaults consumes the faults of one request of endpoint; cleared is
-// closed when the faults are next cleared.
+// takeFaults consumes the faults of a request; cleared closes at ClearFaults.
 func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fault, cleared <-chan struct{}) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -146,8 +145,7 @@ func sleep(ctx context.Context, d time.Duration, cleared <-chan struct{}) bool {
 	}
 }
 
-// answerFault writes a fault's answer; body is the request's own, for the
-// faults that mangle it.
+// answerFault writes a fault's answer; body is the request's own answer.
 func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *RequestRecord, f Fault, status int, body []byte) {
 	rec.Fault = f.Kind
 	switch f.Kind {

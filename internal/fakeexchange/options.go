@@ -68,8 +68,7 @@ func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	return limiters
 }
 
-// publicLimit is the public limit, overridden by the scenario, then the
-// options.
+// publicLimit is 10/1s, overridden by the scenario, then the options.
 func (o *options) publicLimit(s *Scenario) (pn int, pw time.Duration) {
 	pn, pw = DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
 	if s.PublicRateLimit != "" {
@@ -101,8 +100,7 @@ func newSlidingWindow(limit int, window time.Duration) *slidingWindow {
 	return &slidingWindow{limit: limit, window: window, events: map[string][]time.Time{}}
 }
 
-// allow records an event for key at now if within the limit; a zero limit or
-// window admits all.
+// allow records an event for key if within the limit; zero admits all.
 func (s *slidingWindow) allow(key string, now time.Time) bool {
 	if s.limit <= 0 || s.window <= 0 {
 		return true

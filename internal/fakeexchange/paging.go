@@ -27,7 +27,7 @@ const (
 	RowTimeSecondsFraction = "s_fraction"
 )
 
-// number renders decimal text as a string, or a JSON number when the scenario
+// number renders decimal text as a string, or a JSON number if the scenario
 // says.
 func (e *Exchange) number(text string) any {
 	if e.s.NumbersAsJSONNumbers {
@@ -36,8 +36,7 @@ func (e *Exchange) number(text string) any {
 	return text
 }
 
-// integer renders an id, time or count as a JSON number, or a string when every
-// number is one.
+// integer renders an int as a JSON number, or a string when every number is.
 func (e *Exchange) integer(n int64) any {
 	if e.s.NumbersAsStrings {
 		return strconv.FormatInt(n, 10)
@@ -117,8 +116,8 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 	return page, size, nil
 }
 
-// timeWindow is a request's startTime and endTime (Unix ms), each optional
-// and inclusive.
+// timeWindow is a request's startTime and endTime (Unix ms), optional and
+// inclusive.
 type timeWindow [2]*int64
 
 // readTimeWindow reads startTime and endTime: 13 digits of Unix ms, since
@@ -147,8 +146,7 @@ func (w timeWindow) contains(ms int64) bool {
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
 
-// historyQuery is a paged endpoint's query read: parameters, page and time
-// window.
+// historyQuery is a paged endpoint's query read: parameters, page and window.
 type historyQuery struct {
 	params     map[string]string
 	page, size int
@@ -219,8 +217,7 @@ func (p *rowsEndpoint[R]) heldBack(e *Exchange, r R, now time.Time) bool {
 	return p.late && l.Selects(rowID(r)) && now.Before(time.UnixMilli(p.history(r)).Add(l.Delay))
 }
 
-// matches reports whether row holds each filter's value in the field of its
-// wire name.
+// matches reports whether row holds each filter's value in its field.
 func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
 	if !slices.ContainsFunc(p.filters, func(f string) bool { _, ok := q[f]; return ok }) {
 		return true // no reflection for a query without a filter

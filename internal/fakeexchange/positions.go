@@ -53,8 +53,7 @@ type Position struct {
 	// TimestampMs is when it last changed (Unix ms); 0 serves the request's
 	// time.
 	TimestampMs int64 `yaml:"timestamp_ms" wire:"timestamp,integer"`
-	// MarkPriceWalk walks the mark price towards EstLiqPrice; nil keeps it
-	// still.
+	// MarkPriceWalk walks MarkPrice towards EstLiqPrice; nil keeps it still.
 	MarkPriceWalk *Walk `yaml:"mark_price_walk"`
 }
 

@@ -57,7 +57,7 @@ type rowsEndpoint[R any] struct {
 	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
-	// place dates a row set at at (New, or its event), replacing old (nil when
+	// place dates a row set at at (New, or its event), replacing old (nil if
 	// new).
 	place func(old *R, r R, at time.Time) R
 }
@@ -320,8 +320,7 @@ func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []
 	return e.listRows(p.name, len(rows), 0, e.listLength(p.name, len(rows)), func(i int) any { return e.render(rows[i]) })
 }
 
-// serve answers the rows whole or a page of them; only a paged endpoint takes
-// query parameters.
+// serve answers the rows whole or a page of them (only paged take a query).
 func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *apiError) {
 	if p.paged {
 		return p.servePage(e, account, rawQuery)

@@ -90,8 +90,7 @@ func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenera
 	}
 }
 
-// outflow are the types generated negative; clients must take either sign for
-// any.
+// outflow are the types generated negative; clients must take either sign.
 var outflow = map[string]bool{
 	"WITHDRAW": true, "FIAT_WITHDRAW": true, "TRANSACTION_FEE": true, "FUNDING_FEE": true,
 	"INTEREST": true, "LIQUIDATION": true, "COPY_FEE": true, "UNSTAKING_FEE": true,

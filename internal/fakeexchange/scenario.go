@@ -11,8 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Scenario is what the fake holds and how it behaves, from YAML (LoadScenario)
-// or Go.
+// Scenario is what the fake holds and how it behaves, from YAML or Go.
 type Scenario struct {
 	// ServerTimeOffset moves the fake's clock ahead of (or behind) the real one.
 	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
@@ -72,8 +71,7 @@ type Scenario struct {
 	// ErrorTimestamp gives every error answer a wrong top-level timestamp,
 	// which a client must not take as server time.
 	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
-	// SystemStatus is what the system info endpoint reports at first; nil is
-	// the captured answer.
+	// SystemStatus is what system info reports at first; nil: as captured.
 	SystemStatus       *SystemStatus       `yaml:"system_status"`
 	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
 	// SnakeCaseBodies spells the answers' fields in the v1 snake_case
@@ -97,8 +95,7 @@ type Scenario struct {
 	Events        []Event           `yaml:"events"`
 }
 
-// ErrorTimestamp is error answers' bogus timestamp: server time plus Offset, in
-// Unit.
+// ErrorTimestamp is server time plus Offset, in Unit.
 type ErrorTimestamp struct {
 	Offset time.Duration `yaml:"offset"`
 	// Unit is "ms" (the default) or "us".
@@ -136,8 +133,7 @@ func (l *LateListing) Selects(id int64) bool {
 	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
 }
 
-// mix64 is the SplitMix64 finalizer, so consecutive ids are chosen
-// independently.
+// mix64 is the SplitMix64 finalizer: consecutive ids are chosen independently.
 func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9

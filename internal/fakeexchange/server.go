@@ -16,8 +16,7 @@ import (
 
 const contentTypeJSON = "application/json;charset=UTF-8"
 
-// DefaultRequestLogLimit is how many requests Requests keeps by default, the
-// oldest dropped first.
+// DefaultRequestLogLimit is how many requests Requests keeps by default.
 const DefaultRequestLogLimit = 100000
 
 // Exchange is a fake WOO X REST API, an http.Handler safe for concurrent use.
@@ -58,7 +57,7 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	// listed, when not nil, is what the credentials endpoint lists
+	// listed, when not nil, is what credentials lists instead
 	// (ListCredentials).
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
@@ -184,8 +183,8 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 // now is the server time: the clock plus the scenario's offset.
 func (e *Exchange) now() time.Time { return e.clock().Add(e.s.ServerTimeOffset) }
 
-// ServeHTTP answers one request: route, authenticate, rate limit, faults,
-// validate, answer.
+// ServeHTTP answers a request: route, authenticate, limit, faults, validate,
+// answer.
 func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
 		Signature: r.Header.Get("x-api-signature"), APITimestamp: r.Header.Get("x-api-timestamp")}
@@ -333,8 +332,7 @@ func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiE
 	writeRaw(w, a.status, contentTypeJSON, e.errorBody(a))
 }
 
-// errorBody is the answer of a in the scenario's number mode, with its bogus
-// timestamp if any.
+// errorBody is a's answer in the number mode, with the bogus timestamp if any.
 func (e *Exchange) errorBody(a *apiError) []byte {
 	var ts any
 	if e.s.ErrorTimestamp != nil {

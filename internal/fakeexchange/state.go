@@ -110,8 +110,8 @@ func (k legKey) String() string {
 	return fmt.Sprintf("id %d with token %s and type %s", k.id, k.token, k.typ)
 }
 
-// compareRecords orders by timestamp, id, type and token: the reverse of
-// served.
+// compareRecords orders by timestamp, id, type and token (reversed when
+// served).
 func compareRecords(x, y HistoryRecord) int {
 	return cmp.Or(cmp.Compare(x.Timestamp, y.Timestamp), cmp.Compare(x.ID, y.ID),
 		strings.Compare(x.Type, y.Type), strings.Compare(x.Token, y.Token))
@@ -127,8 +127,7 @@ func (e *Exchange) NextHistoryID(account string) int64 {
 	return 1
 }
 
-// ServedHistory returns every record the fake holds for the account, oldest
-// first.
+// ServedHistory returns every record the account holds, oldest first.
 func (e *Exchange) ServedHistory(account string) []HistoryRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -10,8 +10,7 @@ import (
 
 func init() {
 	r := subAccounts.route()
-	// As the docs show: no meta, no query parameter; PagedSubAccounts pages
-	// instead.
+	// As the docs show: no meta, no query; PagedSubAccounts pages instead.
 	r.serve = func(e *Exchange, account, rawQuery string) (any, *apiError) {
 		if e.s.PagedSubAccounts {
 			return subAccounts.servePage(e, account, rawQuery)
@@ -55,6 +54,5 @@ func (s SubAccount) check() error {
 	return nil
 }
 
-// errSubAccountKey answers a sub-account's key: only a main account lists
-// sub-accounts.
+// errSubAccountKey answers a sub-account's key: only a main account lists them.
 var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}

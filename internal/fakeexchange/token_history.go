@@ -63,8 +63,8 @@ type HistoryRecord struct {
 	ID    int64  `yaml:"id" wire:"id,integer,key,always"`
 	Type  string `yaml:"type" wire:"type,key"`
 	Token string `yaml:"token" wire:"token,key"`
-	// Amount is exact decimal text; malformedAmount replaces it under
-	// malformed_ids.
+	// Amount is exact decimal text; malformedAmount replaces it
+	// (malformed_ids).
 	Amount          string `yaml:"amount" wire:"amount,decimal"`
 	malformedAmount string `wire:"amount"`
 	// Timestamp is Unix milliseconds.
@@ -77,8 +77,7 @@ func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Typ
 // HistoryEntry is a scenario record whose time may be relative to New.
 type HistoryEntry struct {
 	HistoryRecord `yaml:",inline"`
-	// TimestampAgo, set instead of Timestamp, dates the record this long before
-	// New.
+	// TimestampAgo, set instead of Timestamp, is before New.
 	TimestampAgo time.Duration `yaml:"timestamp_ago"`
 }
 

@@ -139,8 +139,7 @@ func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]boo
 	return validateEventAccount("account_transfer", t.Account, accounts, t.Row.validate(accounts))
 }
 
-// resolved is p as the exchange names it, once every account is added. The
-// caller holds mu.
+// resolved is p as the exchange names it, once accounts are added; mu held.
 func (e *Exchange) resolved(p party) party {
 	if p.name == "" {
 		return p

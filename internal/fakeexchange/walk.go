@@ -24,8 +24,7 @@ func (w *Walk) validate(field string) error {
 	return nil
 }
 
-// at is start walked towards bound from from to now; start when nil or not
-// begun.
+// at is start walked towards bound from from to now; start if nil or not begun.
 func (w *Walk) at(start, bound string, from, now time.Time) string {
 	if w == nil || from.IsZero() || now.Before(from) {
 		return start

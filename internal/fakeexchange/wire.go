@@ -66,8 +66,7 @@ func wireFieldsOf(t reflect.Type) []wireField {
 	return out
 }
 
-// wireObject is a JSON object whose fields keep their order, as the exchange's
-// do.
+// wireObject is a JSON object whose fields keep their order.
 type wireObject []wireValue
 
 type wireValue struct {
@@ -95,8 +94,7 @@ func (o wireObject) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// with is o and one more field, spelt as the scenario asks; empty text is left
-// out.
+// with is o and one more field in the scenario's spelling; empty text left out.
 func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	if s, ok := v.(string); ok && s == "" {
 		return o
@@ -281,8 +279,7 @@ func snakeCase(camel string) string {
 	return b.String()
 }
 
-// decimalField renders decimal text in the scenario's number mode; empty stays
-// empty.
+// decimalField renders decimal text in the number mode; empty stays empty.
 func (e *Exchange) decimalField(text string) any {
 	if text == "" {
 		return ""
@@ -320,8 +317,7 @@ func (e *Exchange) timeIn(unit string, ms int64) any {
 	}
 }
 
-// formatSecondsFraction writes ms as seconds with three decimals:
-// "1579399877.041".
+// formatSecondsFraction writes ms as seconds, three decimals: "1579399877.041".
 func formatSecondsFraction(ms int64) string {
 	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
 }
