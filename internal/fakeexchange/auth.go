@@ -19,12 +19,11 @@ const (
 	SignatureQuerySorted = "sorted"
 )
 
-// TimestampWindow is how far x-api-timestamp may be from server time,
-// exclusive.
+// TimestampWindow is how far x-api-timestamp may be off server time.
 const TimestampWindow = 300 * time.Second
 
-// Sign returns the lowercase hex HMAC-SHA256 of timestamp + method + path (+
-// "?" + rawQuery when set), as the exchange expects.
+// Sign returns the lowercase hex HMAC-SHA256 the exchange expects over
+// timestamp, method, path and, when set, "?" and rawQuery.
 func Sign(secret, timestampMs, method, path, rawQuery string) string {
 	signed := timestampMs + method + path
 	if rawQuery != "" {

@@ -131,8 +131,8 @@ func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a := e.accounts[account]
-	// Read with the balances: the answer holds the records dated up to its
-	// timestamp.
+	// Read with the balances, so the answer holds what is dated up to its
+	// stamp.
 	now := e.now()
 	a.balancesAt = max(a.balancesAt, now.UnixMilli())
 	listed := slices.DeleteFunc(balances.rowsNow(e, a, now), func(b Balance) bool { return hasToken && b.Token != token })

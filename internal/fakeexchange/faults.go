@@ -16,8 +16,8 @@ type FaultKind string
 
 // Fault kinds.
 const (
-	// FaultLatency delays the answer by Fault.Delay (less when the faults
-	// are cleared), then answers as the other faults say.
+	// FaultLatency delays the answer by Fault.Delay (until ClearFaults at
+	// most).
 	FaultLatency FaultKind = "latency"
 	// FaultHTTPError answers Fault.Status (502 by default), with an HTML
 	// body when Fault.HTML is set or the status is 502/503/504.
@@ -202,8 +202,8 @@ func resetConnection(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
-// writeOversized streams a valid envelope of size bytes (20 MiB when not positive): an
-// empty page and a padding field a client must refuse to buffer.
+// writeOversized streams a valid envelope padded to size bytes (20 MiB if not
+// positive).
 func (e *Exchange) writeOversized(ctx context.Context, w http.ResponseWriter, size int) {
 	if size <= 0 {
 		size = DefaultOversizedBodySize

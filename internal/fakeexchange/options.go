@@ -23,14 +23,12 @@ func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.clock = now }
 }
 
-// WithRateLimit sets every private endpoint's per-account limit over the
-// scenario's; zero disables it.
+// WithRateLimit overrides every private endpoint's limit; zero disables it.
 func WithRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
 }
 
-// WithPublicRateLimit sets the public endpoints' per-IP limit over the
-// scenario's; zero disables it.
+// WithPublicRateLimit overrides the public per-IP limit; zero disables it.
 func WithPublicRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.publicRequests, o.publicWindow = &requests, window }
 }

@@ -116,8 +116,7 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 	return page, size, nil
 }
 
-// timeWindow is a request's startTime and endTime (Unix ms), optional and
-// inclusive.
+// timeWindow is a request's startTime and endTime, optional and inclusive.
 type timeWindow [2]*int64
 
 // readTimeWindow reads startTime and endTime: 13 digits of Unix ms, since

@@ -57,8 +57,7 @@ type rowsEndpoint[R any] struct {
 	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
-	// place dates a row set at at (New, or its event), replacing old (nil if
-	// new).
+	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
 }
 
@@ -291,8 +290,7 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	})
 }
 
-// rowsNow are a's rows (nil: the exchange's) as served at now, a slice of their
-// own. The caller holds mu.
+// rowsNow are a's rows (nil: the exchange's) as served at now; mu held.
 func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
 	if p.source != nil {
 		rows := slices.Clone(p.source(e, a, now))

@@ -11,8 +11,7 @@ import (
 	"github.com/go-kit/log/level"
 )
 
-// Start runs the generators and timed events (from now) until ctx is done; only
-// the first call counts.
+// Start runs the generators and timed events until ctx is done, once.
 func (e *Exchange) Start(ctx context.Context) {
 	e.startOnce.Do(func() {
 		e.mu.Lock()
@@ -61,8 +60,7 @@ func (e *Exchange) Apply(ev Event) error {
 	return errors.Join(errs...)
 }
 
-// generate appends a record every g.Every, cycling through the types and
-// tokens, with deterministic amounts.
+// generate appends a record every g.Every, cycling through types and tokens.
 func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenerator) {
 	h := fnv.New64a()
 	h.Write([]byte(account))

@@ -20,8 +20,7 @@ type Scenario struct {
 	// published limit (endpoint.All).
 	RateLimits map[string]string `yaml:"rate_limits"`
 	RateLimit  string            `yaml:"rate_limit"`
-	// PublicRateLimit is the per-IP limit the public endpoints share; empty
-	// is 10/1s, as published.
+	// PublicRateLimit is the public endpoints' per-IP limit; empty is 10/1s.
 	PublicRateLimit string `yaml:"public_rate_limit"`
 	// NumbersAsJSONNumbers sends decimals and flags as JSON numbers.
 	NumbersAsJSONNumbers bool `yaml:"numbers_as_json_numbers"`
@@ -74,8 +73,7 @@ type Scenario struct {
 	// SystemStatus is what system info reports at first; nil: as captured.
 	SystemStatus       *SystemStatus       `yaml:"system_status"`
 	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
-	// SnakeCaseBodies spells the answers' fields in the v1 snake_case
-	// (margin_ratio, available_balance; a sub-account's name as account).
+	// SnakeCaseBodies spells answers in the v1 snake_case (margin_ratio, ...).
 	SnakeCaseBodies bool `yaml:"snake_case_bodies"`
 	// WalletTimeUnit is how wallet, sub-account and transfer rows carry
 	// times: "" or "s_fraction" as captured, "ms" as guessed before, "s".

@@ -25,8 +25,7 @@ type Exchange struct {
 	logger log.Logger
 	// s is the scenario's settings (see settings), without its accounts.
 	s Scenario
-	// private are the private endpoints' limits by name, per account; public is
-	// per client IP.
+	// s is the scenario's settings (see settings), without its accounts.
 	private     map[string]*slidingWindow
 	public      *slidingWindow
 	maxRequests int
@@ -86,8 +85,8 @@ type RequestRecord struct {
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
 	APIKey  string
-	// Signature and APITimestamp are the headers as received, for tests that
-	// check no output repeats them.
+	// Signature and APITimestamp are the headers as received, for secret
+	// checks.
 	Signature    string
 	APITimestamp string
 	// Status is the HTTP status sent, 0 when none was.
@@ -98,8 +97,7 @@ type RequestRecord struct {
 	Fault FaultKind
 }
 
-// New builds an exchange holding the scenario (nil: an empty one); Start runs
-// its generators and events.
+// New builds an exchange holding the scenario (nil: none); Start runs it.
 func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	if s == nil {
 		s = &Scenario{}
@@ -159,8 +157,7 @@ func settings(s *Scenario) Scenario {
 	return c
 }
 
-// addAccount adds a scenario account with its keys and every endpoint's
-// sections; created is the server time of New.
+// addAccount adds a scenario account, its keys and its endpoints' sections.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
 	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
 		rows: map[string]any{}}
@@ -188,8 +185,7 @@ func (e *Exchange) now() time.Time { return e.clock().Add(e.s.ServerTimeOffset) 
 func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
 		Signature: r.Header.Get("x-api-signature"), APITimestamp: r.Header.Get("x-api-timestamp")}
-	// Recorded before the answer goes out, so a caller that has its answer
-	// finds it in Requests.
+	// Recorded before the answer goes out: a caller with its answer finds it.
 	var once sync.Once
 	recordOnce := func() { once.Do(func() { e.record(rec) }) }
 	defer recordOnce()

@@ -88,8 +88,7 @@ func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) er
 	})
 }
 
-// legKey is what makes a record distinct: its id, with shared ids also its
-// token and type.
+// legKey makes a record distinct: its id (with shared ids, token and type too).
 type legKey struct {
 	id         int64
 	token, typ string

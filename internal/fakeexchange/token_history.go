@@ -81,8 +81,8 @@ type HistoryEntry struct {
 	TimestampAgo time.Duration `yaml:"timestamp_ago"`
 }
 
-// HistoryGenerator appends a record every Every while the exchange runs,
-// cycling through Types and Tokens.
+// HistoryGenerator appends a record every Every, cycling through Types and
+// Tokens.
 type HistoryGenerator struct {
 	Every  time.Duration `yaml:"every"`
 	Types  []string      `yaml:"types"`

@@ -33,8 +33,7 @@ func validateUnreadableRows(rows map[string]int) error {
 	return nil
 }
 
-// SetUnreadableRows makes the endpoint serve n unreadable rows after its first
-// good row in every answer.
+// SetUnreadableRows serves n unreadable rows after endpoint's first good row.
 func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
 	if err := validateUnreadableRows(map[string]int{endpoint: n}); err != nil {
 		return fmt.Errorf("set unreadable rows: %w", err)

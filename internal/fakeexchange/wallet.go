@@ -81,8 +81,8 @@ type Transfer struct {
 	_         string `wire:"txId,always"` // "" in every answer seen
 	FeeToken  string `yaml:"fee_token" wire:"feeToken,always"`
 	FeeAmount string `yaml:"fee_amount" wire:"feeAmount,decimal,always"`
-	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED or any
-	// other value.
+	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED, or
+	// other.
 	Status string `yaml:"status" wire:"status,required"`
 	// null in every answer seen
 	_          *bool         `wire:"confirmingThreshold,always"`
