@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -112,7 +113,7 @@ func TestSubAccountsSendNoParametersAndFollowMeta(t *testing.T) {
 			}
 			var queries []string
 			for _, r := range h.fake.Requests() {
-				if r.Path == fakeexchange.PathSubAccounts {
+				if r.Path == endpoint.PathOf(endpoint.SubAccounts) {
 					queries = append(queries, r.RawQuery)
 				}
 			}

@@ -37,14 +37,14 @@ func TestCredentialsShowAKeysNewAccessInEveryReading(t *testing.T) {
 		if k := read(); !slices.Equal(k.AllowedIPs, []string{"10.0.0.1"}) || !slices.Equal(k.Permissions, []string{"READ", "TRADE"}) {
 			t.Fatalf("before: %+v", k)
 		}
-		if err := h.fake.Apply(fakeexchange.Event{UpdateKey: &fakeexchange.KeyEvent{APIKey: other,
-			Permissions: &[]string{"WITHDRAWAL", "READ"}, AllowedIPs: &[]string{"6.6.6.6"}}}); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: other,
+			Permissions: []string{"WITHDRAWAL", "READ"}, AllowedIPs: []string{"6.6.6.6"}}}}); err != nil {
 			t.Fatal(err)
 		}
 		if k := read(); !slices.Equal(k.AllowedIPs, []string{"6.6.6.6"}) || !slices.Equal(k.Permissions, []string{"WITHDRAWAL", "READ"}) {
 			t.Errorf("after the change: %+v", k)
 		}
-		if err := h.fake.Apply(fakeexchange.Event{UpdateKey: &fakeexchange.KeyEvent{APIKey: other, AllowedIPs: &[]string{}}}); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: other, AllowedIPs: []string{}}}}); err != nil {
 			t.Fatal(err)
 		}
 		if k := read(); k.AllowedIPs != nil || !slices.Equal(k.Permissions, []string{"WITHDRAWAL", "READ"}) {

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -177,7 +178,7 @@ func TestExchangeClockTenMinutesOffStillPolls(t *testing.T) {
 func TestMinus1011WithNormalSystemStatusIsRetried(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
-		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: fakeexchange.EndpointCredentials, Count: 2})
+		h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: endpoint.Credentials, Count: 2})
 		if _, _, err := h.client(t, fastRetries).Credentials(context.Background()); err != nil {
 			t.Fatalf("not retried through two -1011s: %v", err)
 		}
@@ -197,7 +198,7 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 			eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 				s.SystemStatus = &fakeexchange.SystemStatus{Status: status, Msg: "upgrade", EstimatedEndTime: time.Now().Add(time.Hour).UnixMilli()}
 				h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
-				h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: fakeexchange.EndpointCredentials})
+				h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultMaintenance, Endpoint: endpoint.Credentials})
 				c := h.client(t, fastRetries)
 				_, _, err := c.Credentials(context.Background())
 				if !client.IsMaintenance(err) {
@@ -207,7 +208,7 @@ func TestMinus1011DuringMaintenanceIsNotRetried(t *testing.T) {
 					t.Errorf("requests %s, want %s", got, want)
 				}
 				h.fake.ClearFaults()
-				if err := h.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.SystemStatus{Msg: "System is functioning properly."}}); err != nil {
+				if err := h.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.Change[fakeexchange.SystemStatus]{Row: fakeexchange.SystemStatus{Msg: "System is functioning properly."}}}); err != nil {
 					t.Error(err)
 				}
 				if _, _, err := c.Credentials(context.Background()); err != nil {

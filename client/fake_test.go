@@ -18,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -267,7 +268,7 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 		}
 		var pages int
 		for _, r := range h.fake.Requests() {
-			if r.Endpoint == fakeexchange.EndpointTokenHistory {
+			if r.Endpoint == endpoint.TokenHistory {
 				pages++
 				if r.Status != 200 {
 					t.Errorf("request %s answered %d", r.RawQuery, r.Status)
@@ -358,7 +359,7 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 			perEndpoint[r.Endpoint] = append(perEndpoint[r.Endpoint], r.Time)
 		}
 	}
-	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 18 {
+	if n := len(perEndpoint[endpoint.TokenHistory]); n != 18 {
 		t.Errorf("%d history requests, want 18", n)
 	}
 	for ep, times := range perEndpoint {
@@ -380,10 +381,10 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []fakeexchange.Fault{
-		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 4},
-		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointTokenHistory, Count: 2},
-		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointCredentials, Count: 3},
-		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointCredentials, Count: 2},
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: endpoint.TokenHistory, Count: 4},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: endpoint.TokenHistory, Count: 2},
+		{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: endpoint.Credentials, Count: 3},
+		{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: endpoint.Credentials, Count: 2},
 	} {
 		h.fake.InjectFault(f)
 	}
@@ -436,7 +437,7 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 		t.Errorf("%d calls failed; 5 retries should outlast the faults", n)
 	}
 	// 5 callers × 3 pages, plus a retry for each of the 6 faulted attempts.
-	if n := len(perEndpoint[fakeexchange.EndpointTokenHistory]); n != 21 {
+	if n := len(perEndpoint[endpoint.TokenHistory]); n != 21 {
 		t.Errorf("%d history requests, want 21", n)
 	}
 	for ep, times := range perEndpoint {

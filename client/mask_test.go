@@ -6,6 +6,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 )
 
 func TestMaskAPIKey(t *testing.T) {
@@ -47,7 +48,7 @@ func TestMaskShowsKeysEndsAndNothingOfASecret(t *testing.T) {
 		{fakeexchange.DefaultMainReadKey, fakeexchange.DefaultMainReadSecret},
 		{fakeexchange.DefaultMainTradeKey, fakeexchange.DefaultMainTradeSecret},
 		{fakeexchange.DefaultSubKey, fakeexchange.DefaultSubSecret},
-		{fakeexchange.LargeMainKey, fakeexchange.LargeMainSecret},
+		{largeaccount.MainKey, largeaccount.MainSecret},
 	} {
 		key, secret := pair[0], pair[1]
 		if got, want := client.MaskAPIKey(key, false), key[:4]+"..."+key[len(key)-4:]; got != want {

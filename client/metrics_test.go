@@ -14,6 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
@@ -72,7 +73,7 @@ func TestFirst429CountsOnThePrecreatedSeries(t *testing.T) {
 	const window = 50 * time.Millisecond
 	h := newHarness(t, testScenario())
 	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
-	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: fakeexchange.EndpointCredentials, Count: 1})
+	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultRateLimitStorm, Endpoint: endpoint.Credentials, Count: 1})
 	if _, _, err := c.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestLatencyHistogramObservesEveryRequestByEndpoint(t *testing.T) {
 	account := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
 	public := h.client(t, func(c *client.Config) { c.Account, c.APIKey, c.APISecret = "", "", "" })
 	// One slow answer, so the histogram must hold a duration above 50 ms.
-	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Endpoint: fakeexchange.EndpointCredentials, Delay: 80 * time.Millisecond, Count: 1})
+	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultLatency, Endpoint: endpoint.Credentials, Delay: 80 * time.Millisecond, Count: 1})
 	for range 3 {
 		if _, _, err := account.Credentials(context.Background()); err != nil {
 			t.Fatal(err)
@@ -152,7 +153,7 @@ func TestRequestsTotalByEndpointAccountAndCode(t *testing.T) {
 	if _, _, err := account.Credentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: fakeexchange.EndpointTokenHistory, Count: 1})
+	h.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultHTTPError, Status: 503, Endpoint: endpoint.TokenHistory, Count: 1})
 	if _, _, err := account.TokenHistory(context.Background(), client.HistoryQuery{}); !client.IsTransient(err) {
 		t.Fatalf("err = %v, want the 503", err)
 	}

@@ -18,7 +18,7 @@ func TestSetCredentialsSignsTheNextRequestWithTheRotatedKey(t *testing.T) {
 		if _, _, err := c.Credentials(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := h.fake.UpdateKey(testKey, func(k *fakeexchange.Key) { k.APISecret = "ROTATED-SECRET" }); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: testKey, APISecret: "ROTATED-SECRET"}}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := c.Credentials(ctx); !client.IsAuth(err) {
@@ -31,10 +31,12 @@ func TestSetCredentialsSignsTheNextRequestWithTheRotatedKey(t *testing.T) {
 			t.Fatalf("after SetCredentials with the rotated secret: %v", err)
 		}
 		// A new key replaces the old one.
-		if err := h.fake.AddKey("main", fakeexchange.Key{APIKey: "new-key-0123456789==", APISecret: "NEW-SECRET", Permissions: []string{"READ"}}); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: "new-key-0123456789==", APISecret: "NEW-SECRET", Permissions: []string{"READ"}}}}); err != nil {
 			t.Fatal(err)
 		}
-		h.fake.RemoveKey(testKey)
+		if err := h.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: testKey}, Remove: true}}); err != nil {
+			t.Fatal(err)
+		}
 		if err := c.SetCredentials("new-key-0123456789==", "NEW-SECRET"); err != nil {
 			t.Fatal(err)
 		}

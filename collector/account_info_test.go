@@ -39,7 +39,7 @@ func TestAccountInfoMetrics(t *testing.T) {
 	r.setAccountInfo(t, fakeexchange.AccountInfo{MarginRatio: "2", TakerFeeRate: "4"})
 	e.pollers[0].pollOnce(context.Background())
 	expectMetrics(t, e.byName[client.EndpointAccountInfo], "account_info_partial.metrics")
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointAccountInfo, Kind: fakeexchange.FaultMaintenance})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.AccountInfo, Kind: fakeexchange.FaultMaintenance})
 	e.pollers[0].pollOnce(context.Background())
 	if e.pollers[0].lastStatus().success {
 		t.Fatal("the poll succeeded through maintenance")

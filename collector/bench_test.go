@@ -17,6 +17,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 )
 
 // Size of the large account of the scrape benchmarks.
@@ -42,11 +43,11 @@ func largeExporter(b *testing.B, tokens int) (*Exporter, *prometheus.Registry) {
 	b.Helper()
 	reg := prometheus.NewRegistry()
 	metrics := client.NewProcessMetrics(reg)
-	r := newRig(b, fakeexchange.LargeScenario(benchNetworks, benchKeys), realTime(),
+	r := newRig(b, largeaccount.Scenario(benchNetworks, benchKeys), realTime(),
 		clientConfig(func(c *client.Config) { c.Metrics = metrics }))
 	now := time.Now()
 	types := len(fakeexchange.HistoryTypes())
-	r.add(b, fakeexchange.LargeHistory(tokens, 2*tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...)
+	r.add(b, largeaccount.History(tokens, 2*tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...)
 	e := newExporter(b, r.config())
 	for _, p := range e.pollers {
 		p.pollOnce(context.Background())

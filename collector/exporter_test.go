@@ -68,16 +68,16 @@ func testConfig(r *rig) Config {
 // holdTokenNetworks holds every token network request until the faults are
 // cleared.
 func (r *rig) holdTokenNetworks() {
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultLatency, Delay: time.Hour})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenNetwork, Kind: fakeexchange.FaultLatency, Delay: time.Hour})
 }
 
 // failEveryEndpoint makes every endpoint fail until the faults are cleared:
 // those named here each in a way of its own, any other with maintenance.
 func (r *rig) failEveryEndpoint() {
 	faults := map[string]fakeexchange.Fault{
-		fakeexchange.EndpointTokenNetwork: {Kind: fakeexchange.FaultHTTPError, Status: 503},
-		fakeexchange.EndpointCredentials:  {Kind: fakeexchange.FaultHTTPError, Status: 500},
-		fakeexchange.EndpointTokenHistory: {Kind: fakeexchange.FaultRateLimitStorm},
+		endpoint.TokenNetwork: {Kind: fakeexchange.FaultHTTPError, Status: 503},
+		endpoint.Credentials:  {Kind: fakeexchange.FaultHTTPError, Status: 500},
+		endpoint.TokenHistory: {Kind: fakeexchange.FaultRateLimitStorm},
 	}
 	for _, ep := range endpoint.All {
 		f, ok := faults[ep.Name]
@@ -290,7 +290,7 @@ func TestProgressKeepsALongPollAlive(t *testing.T) {
 func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
 	r := newTestRig(t)
 	// Five intervals without progress.
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultLatency, Delay: 150 * time.Millisecond, Count: 1})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenNetwork, Kind: fakeexchange.FaultLatency, Delay: 150 * time.Millisecond, Count: 1})
 	e := newExporter(t, Config{Public: r.public, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute})
 	if got := e.pollers[0].stallAfter; got != time.Minute {
 		t.Fatalf("stallAfter = %v, want the 1m stall timeout", got)

@@ -211,7 +211,7 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 		{"signature rejected", func(f *fakeexchange.Exchange) {
 			// The exchange no longer knows the exporter's secret: every
 			// signed request is rejected, as with a wrong secret.
-			if err := f.UpdateKey(faultKey, func(k *fakeexchange.Key) { k.APISecret = "ROTATED" }); err != nil {
+			if err := f.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: faultKey, APISecret: "ROTATED"}}}); err != nil {
 				panic(err)
 			}
 		}},
@@ -254,7 +254,7 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 
 				r.fake.ClearFaults()
 				if tc.name == "signature rejected" {
-					if err := r.fake.UpdateKey(faultKey, func(k *fakeexchange.Key) { k.APISecret = faultSecret }); err != nil {
+					if err := r.fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: faultKey, APISecret: faultSecret}}}); err != nil {
 						t.Fatal(err)
 					}
 				}

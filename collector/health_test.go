@@ -24,7 +24,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 	other.Name, other.Keys[0].APIKey = "other", "OTHERKEYaaaaaaaaaaaa0001"
 	r := newRig(t, &fakeexchange.Scenario{Accounts: []fakeexchange.Account{mainAccount(), other}})
 	r.add(t, hrec(1, 30*time.Minute, "USDT", "DEPOSIT", "1"))
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointCredentials, Kind: fakeexchange.FaultHTTPError, Status: 500})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.Credentials, Kind: fakeexchange.FaultHTTPError, Status: 500})
 	e := newExporter(t, testConfig(r))
 	health, ok := e.byName["health"].(*HealthCollector)
 	if !ok {

@@ -288,7 +288,7 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 	if outcomes() != g {
 		t.Errorf("a success after a success moved the outcomes: %d, then %d", g, outcomes())
 	}
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointBalances, Kind: fakeexchange.FaultMaintenance})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.Balances, Kind: fakeexchange.FaultMaintenance})
 	pollBalances()
 	r.fake.ClearFaults()
 	if s := served(); outcomes() == g || !strings.Contains(s, failed) || strings.Contains(s, succeeded) {

@@ -104,7 +104,7 @@ func TestPositionsOpenMoveAndClose(t *testing.T) {
 // and the liquidation price stays exported while it is not 0.
 func TestPositionsMarkPriceWalk(t *testing.T) {
 	walking := riskyShort
-	walking.MarkPrice, walking.MarkPriceWalk = "60000", &fakeexchange.MarkPriceWalk{Every: time.Minute, Step: "2000"}
+	walking.MarkPrice, walking.MarkPriceWalk = "60000", &fakeexchange.Walk{Every: time.Minute, Step: "2000"}
 	r, e := positionsRig(t, func(*fakeexchange.Scenario) {}, walking)
 	r.fake.Start(t.Context())
 	c := e.byName[client.EndpointPositions]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/statefile"
 )
@@ -181,18 +182,18 @@ func TestCappedAt30PollsOf26To29RowsSendOneRequestEach(t *testing.T) {
 	x.mustPoll(t)
 	x.checkExact(t, x.clock.Now())
 	// Pages of 30, 30, 30 and 10: the 10 is shorter than the cap seen.
-	if n := len(x.requests(fakeexchange.EndpointTokenHistory)); n != 4 {
+	if n := len(x.requests(endpoint.TokenHistory)); n != 4 {
 		t.Fatalf("%d requests for the backlog of 100, want 4", n)
 	}
 	for poll := range 12 {
 		x.clock.Add(10 * time.Minute)
-		before := len(x.requests(fakeexchange.EndpointTokenHistory))
+		before := len(x.requests(endpoint.TokenHistory))
 		// 25 to 28 new records and the previous newest: 26 to 29 rows.
 		rows := 26 + poll%4
 		batch(rows-1, x.clock.Now().Add(-9*time.Minute), 6*time.Second)
 		x.mustPoll(t)
 		x.checkExact(t, x.clock.Now())
-		if n := len(x.requests(fakeexchange.EndpointTokenHistory)) - before; n != 1 {
+		if n := len(x.requests(endpoint.TokenHistory)) - before; n != 1 {
 			t.Errorf("poll %d of %d rows sent %d requests, want 1", poll, rows, n)
 		}
 	}
@@ -212,7 +213,7 @@ func TestClampedPageNumbersEndPaging(t *testing.T) {
 	x.mustPoll(t)
 	x.checkExact(t, x.clock.Now())
 	// Two full pages and the repeated last one, which brings no new record.
-	if n := len(x.requests(fakeexchange.EndpointTokenHistory)); n > 4 {
+	if n := len(x.requests(endpoint.TokenHistory)); n > 4 {
 		t.Errorf("%d history requests for 2,000 records with clamped pages", n)
 	}
 }
@@ -310,7 +311,7 @@ func TestABogusServerTimeOnErrorAnswersNeverMovesTheCursorAhead(t *testing.T) {
 			et := et
 			x := newReadingsRig(t, &fakeexchange.Scenario{ErrorTimestamp: &et})
 			x.add(t, hist(1, x.clock.Now().Add(-time.Minute), "DEPOSIT", "USDT", "1"))
-			x.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 500, Count: 2})
+			x.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 500, Count: 2})
 			for range 3 {
 				_ = x.poll()
 				x.clock.Add(time.Minute)

@@ -13,6 +13,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
@@ -21,8 +22,8 @@ import (
 // sub-accounts, 40 history tokens) exported with a cap of 10 rows.
 func cappedRig(t *testing.T) (*rig, *Exporter, []fakeexchange.HistoryRecord) {
 	t.Helper()
-	r := newRig(t, fakeexchange.LargeScenario(60, 60))
-	recs := fakeexchange.LargeHistory(40, 40*27, 1, historyNow.Add(-50*time.Minute), historyNow.Add(-time.Minute))
+	r := newRig(t, largeaccount.Scenario(60, 60))
+	recs := largeaccount.History(40, 40*27, 1, historyNow.Add(-50*time.Minute), historyNow.Add(-time.Minute))
 	r.add(t, recs...)
 	cfg := r.config()
 	cfg.SeriesPerEndpoint = 10

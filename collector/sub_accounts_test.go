@@ -43,7 +43,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 		clientConfig(func(c *client.Config) { c.MaxRetries = -1 }))
 	calls := func(account string) int {
 		n := 0
-		for _, q := range r.requests(fakeexchange.EndpointSubAccounts) {
+		for _, q := range r.requests(endpoint.SubAccounts) {
 			if q.Account == account {
 				n++
 			}
@@ -72,7 +72,7 @@ func TestSubAccountsRefusedKeyStopsAsking(t *testing.T) {
 	}
 
 	// Other failures fail the poll and are retried.
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointSubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.SubAccounts, Kind: fakeexchange.FaultHTTPError, Status: 502})
 	s = &subAccounts{latest: &latest[[]client.SubAccount]{account: "main"}, api: r.api(), logger: log.NewNopLogger()}
 	for range 2 {
 		if _, err := s.poll(context.Background(), func() {}); err == nil {

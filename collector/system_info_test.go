@@ -28,7 +28,7 @@ func TestSystemInfoMetrics(t *testing.T) {
 		{fakeexchange.SystemStatus{Status: 2, Msg: "maintenance", EstimatedEndTime: 1749963600362}, "system_info_maintenance.metrics"},
 		{fakeexchange.SystemStatus{Status: 9, Msg: "something new"}, "system_info_unknown.metrics"},
 	} {
-		if err := r.fake.Apply(fakeexchange.Event{SystemStatus: &tc.status}); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.Change[fakeexchange.SystemStatus]{Row: tc.status}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.poll(context.Background(), func() {}); err != nil {

@@ -58,7 +58,7 @@ func TestTokenHistoryMetrics(t *testing.T) {
 	}
 	expectMetrics(t, c, "token_history.metrics")
 	var starts []string // of each read, at its first page
-	for _, q := range r.requests(fakeexchange.EndpointTokenHistory) {
+	for _, q := range r.requests(endpoint.TokenHistory) {
 		if query(t, q, "page") == "1" {
 			starts = append(starts, query(t, q, "startTime"))
 		}
@@ -74,7 +74,7 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	// While page 1 is read, every request after it is set to fail.
 	r.fake.BeforeHistoryPage(func(_ string, page int) {
 		if page == 1 {
-			r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 503})
+			r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenHistory, Kind: fakeexchange.FaultHTTPError, Status: 503})
 		}
 	})
 	a := newTestHistory(r, 1)

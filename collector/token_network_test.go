@@ -48,7 +48,7 @@ func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	p := testPoller(client.EndpointTokenNetwork, "", c.poll, now)
 	p.pollOnce(context.Background())
-	r.fake.InjectFault(fakeexchange.Fault{Endpoint: fakeexchange.EndpointTokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503})
+	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503})
 	p.now = func() time.Time { return now.Add(time.Minute) }
 	p.pollOnce(context.Background())
 	if st := p.lastStatus(); st.success {

@@ -220,7 +220,7 @@ func TestTransfersNeedTheAccountsApplicationID(t *testing.T) {
 	s := &fakeexchange.Scenario{Accounts: transferAccounts()[:1]}
 	s.Accounts[0].AccountTransfers = []fakeexchange.AccountTransfer{{ID: 1, Token: "USDT", Amount: "1", CounterpartyApplicationID: "x"}}
 	r := newRig(t, s)
-	r.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultSuccessFalse, Endpoint: fakeexchange.EndpointAccountInfo, Count: 1})
+	r.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultSuccessFalse, Endpoint: endpoint.AccountInfo, Count: 1})
 	e := transferExporter(t, r, nil, client.EndpointTransferHistory)
 	if st := e.pollers[0].lastStatus(); st.success {
 		t.Fatal("a poll without the applicationId succeeded")

@@ -68,7 +68,7 @@ func TestWalletMetrics(t *testing.T) {
 	expectMetrics(t, e.byName[client.EndpointWallet], "wallet.metrics")
 	var windows [][2]string
 	polls := 0
-	for _, q := range r.requests(fakeexchange.EndpointWallet) {
+	for _, q := range r.requests(endpoint.Wallet) {
 		windows = append(windows, [2]string{query(t, q, "startTime"), query(t, q, "endTime")})
 		if query(t, q, "page") == "1" {
 			polls++

@@ -120,7 +120,7 @@ func checkValues(t *testing.T, what string, got, want map[string]float64) {
 func walletWindows(t *testing.T, r *rig) [][2]int64 {
 	t.Helper()
 	var out [][2]int64
-	for _, q := range r.requests(fakeexchange.EndpointWallet) {
+	for _, q := range r.requests(endpoint.Wallet) {
 		if query(t, q, "page") != "1" {
 			continue
 		}
@@ -208,7 +208,7 @@ func TestWithdrawalsCountedOnceByIDAcrossPagesAndReads(t *testing.T) {
 		t.Errorf("%d reads, %d of the whole lookback (the first among them); want 22 and 2", len(windows), full)
 	}
 	// Only the two reads of the whole lookback take a second page.
-	if n := len(r.requests(fakeexchange.EndpointWallet)); n != 24 {
+	if n := len(r.requests(endpoint.Wallet)); n != 24 {
 		t.Errorf("%d requests, want 24: one a read, and a second page for each of the 2 reads of the whole lookback", n)
 	}
 }
@@ -344,7 +344,7 @@ func TestTheFirstWalletPollWaitsForTheTokenNetworks(t *testing.T) {
 	}
 	// Long enough for an eager wallet poll to have read and counted nothing.
 	time.Sleep(200 * time.Millisecond)
-	if n := len(r.requests(fakeexchange.EndpointWallet)); n != 0 {
+	if n := len(r.requests(endpoint.Wallet)); n != 0 {
 		t.Errorf("the wallet read %d times before the token networks answered", n)
 	}
 	r.fake.ClearFaults()

@@ -21,8 +21,8 @@ func TestRejectedKeyIsAnAuthFailureLoggedOnceAtError(t *testing.T) {
 	p := exportertest.Start(t, []string{"WOOX_API_KEY=" + fakeexchange.DefaultMainReadKey, "WOOX_API_SECRET=" + fakeexchange.DefaultMainReadSecret},
 		"--woox.api-url="+url, "--positions.interval=1s")
 	p.WaitReady(t)
-	if !fake.RemoveKey(fakeexchange.DefaultMainReadKey) {
-		t.Fatal("the fake does not hold the key")
+	if err := fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: fakeexchange.DefaultMainReadKey}, Remove: true}}); err != nil {
+		t.Fatal(err)
 	}
 	const refused = `woox_poll_failures_total{account="default", endpoint="positions", reason="auth"}`
 	testsupport.WaitFor(t, "three refused positions polls", func() bool {

@@ -63,8 +63,8 @@ func TestMetricsDocMatchesTheBinary(t *testing.T) {
 func everyFamilyFake(t *testing.T) string {
 	t.Helper()
 	fake := startFake(t)
-	if err := fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.SystemStatus{Status: 1, Msg: "trading maintenance",
-		EstimatedEndTime: time.Now().Add(time.Hour).UnixMilli()}}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{SystemStatus: &fakeexchange.Change[fakeexchange.SystemStatus]{Row: fakeexchange.SystemStatus{
+		Status: 1, Msg: "trading maintenance", EstimatedEndTime: time.Now().Add(time.Hour).UnixMilli()}}}); err != nil {
 		t.Fatal(err)
 	}
 	return serveFake(t, fake)

@@ -29,14 +29,9 @@ func TestBinaryCountsAKeysAccessChangedWhileDownOnce(t *testing.T) {
 	}
 	setAccess := func(key string, permissions, ips []string) {
 		t.Helper()
-		ev := fakeexchange.KeyEvent{APIKey: key} // nil leaves a field as it was
-		if permissions != nil {
-			ev.Permissions = &permissions
-		}
-		if ips != nil {
-			ev.AllowedIPs = &ips
-		}
-		if err := fake.Apply(fakeexchange.Event{UpdateKey: &ev}); err != nil {
+		// nil leaves a field as it was
+		ev := fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: key, Permissions: permissions, AllowedIPs: ips}}
+		if err := fake.Apply(fakeexchange.Event{Key: &ev}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -98,7 +98,7 @@ func TestLiquidationForecastLeadTime(t *testing.T) {
 	w.walkStart = time.Now()
 	for i := range runs {
 		p := crashPosition()
-		p.MarkPriceWalk = &fakeexchange.MarkPriceWalk{Every: walkEvery, Step: fmt.Sprint(walkStep)}
+		p.MarkPriceWalk = &fakeexchange.Walk{Every: walkEvery, Step: fmt.Sprint(walkStep)}
 		if err := fake.Apply(fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: leadAccount("crash", i),
 			Row: p, Replace: true}}); err != nil {
 			t.Fatal(err)

@@ -145,7 +145,7 @@ func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {
 	}
 
 	// main's secret rotated at the exchange: polls fail until the reload.
-	if err := fake.UpdateKey(keys["main"], func(k *fakeexchange.Key) { k.APISecret = "ROTATEDMAINSECRET0000000009" }); err != nil {
+	if err := fake.Apply(fakeexchange.Event{Key: &fakeexchange.Change[fakeexchange.Key]{Account: "main", Row: fakeexchange.Key{APIKey: keys["main"], APISecret: "ROTATEDMAINSECRET0000000009"}}}); err != nil {
 		t.Fatal(err)
 	}
 	const mainCreds = `woox_poll_success{account="main", endpoint="credentials"}`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
@@ -22,7 +23,7 @@ import (
 // the exporter's series.
 func hostileFake(t *testing.T, networks, n int) (url string, recs []fakeexchange.HistoryRecord) {
 	t.Helper()
-	fake, err := fakeexchange.New(fakeexchange.LargeScenario(networks, 3))
+	fake, err := fakeexchange.New(largeaccount.Scenario(networks, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func hostileFake(t *testing.T, networks, n int) (url string, recs []fakeexchange
 // endpoint polled each second.
 func startHostile(t *testing.T, url string, extra ...string) *exportertest.Process {
 	args := append([]string{"--woox.api-url=" + url, "--collector.sub-accounts", "--api.rate-limit=1000/1s"}, exportertest.IntervalFlags(time.Second)...)
-	return exportertest.Start(t, []string{"WOOX_API_KEY=" + fakeexchange.LargeMainKey, "WOOX_API_SECRET=" + fakeexchange.LargeMainSecret},
+	return exportertest.Start(t, []string{"WOOX_API_KEY=" + largeaccount.MainKey, "WOOX_API_SECRET=" + largeaccount.MainSecret},
 		append(args, extra...)...)
 }
 

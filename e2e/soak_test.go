@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -109,7 +110,7 @@ func TestSoak(t *testing.T) {
 		{Kind: fakeexchange.FaultTruncatedJSON}, {Kind: fakeexchange.FaultMalformedJSON},
 		{Kind: fakeexchange.FaultOversizedBody, Size: 9 << 20}, {Kind: fakeexchange.FaultWrongContent},
 	}
-	endpoints := []string{"", fakeexchange.EndpointTokenNetwork, fakeexchange.EndpointCredentials, fakeexchange.EndpointTokenHistory}
+	endpoints := []string{"", endpoint.TokenNetwork, endpoint.Credentials, endpoint.TokenHistory}
 	wg.Go(func() { // fault injector
 		for {
 			mu.Lock()

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -185,17 +186,17 @@ accounts:
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}
-	if body := get(fakeexchange.PathSystemInfo, "", ""); !strings.Contains(body, `"data":{"status":2,"msg":"down","estimatedEndTime":1749963600362}`) {
+	if body := get(endpoint.PathOf(endpoint.SystemInfo), "", ""); !strings.Contains(body, `"data":{"status":2,"msg":"down","estimatedEndTime":1749963600362}`) {
 		t.Errorf("system info: %s", body)
 	}
 	// Sorted signing: the unsorted bytes as sent are refused, with a bogus
 	// error timestamp; the sorted ones pass.
-	if body := get(fakeexchange.PathTokenHistory, "size=5&page=9", "size=5&page=9"); !strings.Contains(body, `"code":-1001`) || !strings.Contains(body, `"timestamp":`) {
+	if body := get(endpoint.PathOf(endpoint.TokenHistory), "size=5&page=9", "size=5&page=9"); !strings.Contains(body, `"code":-1001`) || !strings.Contains(body, `"timestamp":`) {
 		t.Errorf("unsorted signature: %s", body)
 	}
 	// One row a page (cap), page 9 clamped to the last, total understated,
 	// row times in seconds with a fraction; id 2's legs spoiled on page 1.
-	body := get(fakeexchange.PathTokenHistory, "page=9&size=5", "page=9&size=5")
+	body := get(endpoint.PathOf(endpoint.TokenHistory), "page=9&size=5", "page=9&size=5")
 	for _, want := range []string{
 		`"rows":[{"id":1,"type":"DEPOSIT","token":"USDT","amount":"1","timestamp":"1579399877.041"}]`,
 		`"meta":{"total":2,"recordsPerPage":5,"currentPage":3}`,
@@ -204,7 +205,7 @@ accounts:
 			t.Errorf("history page: %s, want %s", body, want)
 		}
 	}
-	if body := get(fakeexchange.PathTokenHistory, "page=1&size=5", "page=1&size=5"); !strings.Contains(body, `"amount":"1.2.3"`) {
+	if body := get(endpoint.PathOf(endpoint.TokenHistory), "page=1&size=5", "page=1&size=5"); !strings.Contains(body, `"amount":"1.2.3"`) {
 		t.Errorf("malformed id 2 not served: %s", body)
 	}
 

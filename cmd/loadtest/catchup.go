@@ -12,20 +12,22 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	exporterconfig "github.com/woox-exporter/woox_exporter/config"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
 // catchUp measures how fast a backlog is consumed at the rate limit.
 func catchUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
-	s := fakeexchange.LargeScenario(10, 3)
+	s := largeaccount.Scenario(10, 3)
 	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithRequestLogLimit(0))
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	backlog := fakeexchange.LargeHistory(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
+	backlog := largeaccount.History(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
 	if err := fake.AppendHistory("main", backlog...); err != nil {
 		return err
 	}
@@ -58,7 +60,7 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		time.Sleep(50 * time.Millisecond)
 	}
 	consumed := time.Now()
-	first, ok := firstRequest(fake, fakeexchange.EndpointTokenHistory)
+	first, ok := firstRequest(fake, endpoint.TokenHistory)
 	if !ok {
 		return errors.New("no token history request reached the exchange")
 	}
@@ -131,8 +133,8 @@ func waitHistoryPollAfter(hc *http.Client, url string, t, deadline time.Time) ([
 	for {
 		mfs, err := gatherProto(hc, url)
 		if err == nil {
-			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
-			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", fakeexchange.EndpointTokenHistory)
+			last, ok1 := valueOf(mfs, "woox_poll_last_success_timestamp_seconds", "endpoint", endpoint.TokenHistory)
+			took, ok2 := valueOf(mfs, "woox_poll_duration_seconds", "endpoint", endpoint.TokenHistory)
 			if ok1 && ok2 && last-took > float64(t.UnixNano())/1e9 {
 				return mfs, nil
 			}

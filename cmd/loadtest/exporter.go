@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
-	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 )
 
 // exporter is a running woox_exporter subprocess, watching the large
@@ -30,7 +30,7 @@ type exporter struct {
 func startExporter(ctx context.Context, c config, fakeURL string, extra ...string) (*exporter, error) {
 	args := append([]string{"--woox.api-url=" + fakeURL, "--api.rate-limit=" + c.rateLimit,
 		"--api.budget=" + strconv.FormatFloat(c.budget, 'f', -1, 64), "--log.level=warn"}, extra...)
-	env := append(os.Environ(), "WOOX_API_KEY="+fakeexchange.LargeMainKey, "WOOX_API_SECRET="+fakeexchange.LargeMainSecret)
+	env := append(os.Environ(), "WOOX_API_KEY="+largeaccount.MainKey, "WOOX_API_SECRET="+largeaccount.MainSecret)
 	p, err := exportertest.StartBinary(ctx, c.exporter, env, args...)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 )
 
 // Every growth run polls each endpoint at its default interval and budget,
@@ -147,7 +148,7 @@ func growth(ctx context.Context, c config, r *report) error {
 // growthFake holds n accounts of the given shape, named acct-000 ..., each
 // with shape.keys keys (the first READ-only, the one the exporter uses).
 func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []string, error) {
-	s := fakeexchange.LargeScenario(c.networks, 0)
+	s := largeaccount.Scenario(c.networks, 0)
 	s.RateLimit, s.PublicRateLimit = "", ""
 	s.Accounts = nil
 	now := time.Now()
@@ -212,11 +213,10 @@ func growthPositions(n int) []fakeexchange.Position {
 	return ps
 }
 
-// growthHistory is an account's history of the given shape: every type of
-// shape.historyTypes (every type when nil) for each of its tokens in turn,
-// ids from firstID, as fakeexchange.LargeHistory spreads them over [from, to].
+// growthHistory is an account's history of the given shape, ids from firstID
+// (every type when shape.historyTypes is nil), as largeaccount.History spreads it.
 func growthHistory(shape accountShape, firstID int64, from, to time.Time) []fakeexchange.HistoryRecord {
-	recs := fakeexchange.LargeHistory(shape.historyTokens, shape.historyRecords, firstID, from, to)
+	recs := largeaccount.History(shape.historyTokens, shape.historyRecords, firstID, from, to)
 	if types := shape.historyTypes; types != nil {
 		for i := range recs {
 			recs[i].Type = types[i%len(types)]

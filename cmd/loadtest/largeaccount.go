@@ -11,17 +11,18 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 )
 
 // largeFake is the fake exchange holding the large account.
 func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exchange, error) {
-	fake, err := fakeexchange.New(fakeexchange.LargeScenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
+	fake, err := fakeexchange.New(largeaccount.Scenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now()
 	types := len(fakeexchange.HistoryTypes())
-	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+	if err := fake.AppendHistory("main", largeaccount.History(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
 		return nil, err
 	}
 	return fake, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/common/model"
 
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -18,15 +19,15 @@ func TestCapRowsCountTheWindowAndItsGaps(t *testing.T) {
 	to := from.Add(60 * time.Second)
 	at := func(s float64) time.Time { return from.Add(time.Duration(s * float64(time.Second))) }
 	reqs := []fakeexchange.RequestRecord{
-		{Time: at(-20), Account: "acct-000", Endpoint: fakeexchange.EndpointPositions},
-		{Time: at(5), Account: "acct-000", Endpoint: fakeexchange.EndpointPositions},  // 25 s after the one before
-		{Time: at(15), Account: "acct-000", Endpoint: fakeexchange.EndpointPositions}, // then 45 s to the end
-		{Time: at(-100), Account: "acct-000", Endpoint: fakeexchange.EndpointCredentials},
-		{Time: at(30), Account: "acct-000", Endpoint: fakeexchange.EndpointCredentials}, // slow: no gap
-		{Time: at(10), Account: "acct-001", Endpoint: fakeexchange.EndpointBalances},
-		{Time: at(40), Account: "acct-001", Endpoint: fakeexchange.EndpointBalances},
-		{Time: at(20), Endpoint: fakeexchange.EndpointSystemInfo},
-		{Time: at(61), Account: "acct-001", Endpoint: fakeexchange.EndpointBalances}, // after the window
+		{Time: at(-20), Account: "acct-000", Endpoint: endpoint.Positions},
+		{Time: at(5), Account: "acct-000", Endpoint: endpoint.Positions},  // 25 s after the one before
+		{Time: at(15), Account: "acct-000", Endpoint: endpoint.Positions}, // then 45 s to the end
+		{Time: at(-100), Account: "acct-000", Endpoint: endpoint.Credentials},
+		{Time: at(30), Account: "acct-000", Endpoint: endpoint.Credentials}, // slow: no gap
+		{Time: at(10), Account: "acct-001", Endpoint: endpoint.Balances},
+		{Time: at(40), Account: "acct-001", Endpoint: endpoint.Balances},
+		{Time: at(20), Endpoint: endpoint.SystemInfo},
+		{Time: at(61), Account: "acct-001", Endpoint: endpoint.Balances}, // after the window
 	}
 	sample := func(v float64) *model.Sample { return &model.Sample{Value: model.SampleValue(v)} }
 	before := map[string]*model.Sample{
@@ -42,8 +43,8 @@ func TestCapRowsCountTheWindowAndItsGaps(t *testing.T) {
 		t.Errorf("public %d, all %d; want 1, 6", public, len(all))
 	}
 	want := []capRow{
-		{account: "acct-000", requests: 3, meanWait: 10 * time.Second, longestGap: 45 * time.Second, gapEndpoint: fakeexchange.EndpointPositions},
-		{account: "acct-001", requests: 2, longestGap: 30 * time.Second, gapEndpoint: fakeexchange.EndpointBalances},
+		{account: "acct-000", requests: 3, meanWait: 10 * time.Second, longestGap: 45 * time.Second, gapEndpoint: endpoint.Positions},
+		{account: "acct-001", requests: 2, longestGap: 30 * time.Second, gapEndpoint: endpoint.Balances},
 	}
 	for i := range want {
 		if rows[i] != want[i] {

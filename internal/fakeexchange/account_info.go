@@ -6,18 +6,11 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointAccountInfo = endpoint.AccountInfo
-
-// PathAccountInfo is the endpoint's path in the endpoint table.
-var PathAccountInfo = endpoint.PathOf(endpoint.AccountInfo)
-
 func init() { addRoute(endpoint.AccountInfo, accountInfos.route()) }
 
-// accountInfos answer with the fields of the live answer: leverage a JSON
-// number, the other decimals strings, the account's names and type, and
-// the values the exporter does not read as captured. An event patches the
-// fields it sets.
+// accountInfos answer with the live answer's fields: leverage a JSON number,
+// the other decimals strings, the account's names and type. An event patches
+// the fields it sets.
 var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, section: "account_info", event: "account_info",
 	one: true, recorded: defaultAccountInfo, change: patch,
 	scenario: func(_ *Scenario, a Account) []AccountInfo {
@@ -45,21 +38,11 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		}
 		return e.with(e.with(o, "referrerID", nil), "accountType", accountType)
 	},
-	demo: func(s *Scenario) {
-		s.account("main").AccountInfo = &AccountInfo{
-			AccountMode: "FUTURES", Leverage: "10", MarginRatio: "2.5", OpenMarginRatio: "2.4", InitialMarginRatio: "0.1",
-			MaintenanceMarginRatio: "0.03", TotalCollateral: "12500.5", FreeCollateral: "9000", TotalAccountValue: "12600.25",
-			// Basis points, as the exchange sends fee rates.
-			TakerFeeRate: "5", MakerFeeRate: "2", FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "1",
-		}
-	},
 }
 
-// AccountInfo is what the account info endpoint reports. Every field is
-// exact decimal text; an empty one is left out of the answer, so clients
-// are shown to cope with missing fields. Fee rates are in basis points (5
-// is 0.05 %), as the exchange sends them; the live answer has none, so they
-// are sent only when set.
+// AccountInfo is what the account info endpoint reports: exact decimal text,
+// empty left out. Fee rates are in basis points, sent only when set (the live
+// answer has none).
 type AccountInfo struct {
 	AccountMode            string `yaml:"account_mode" wire:"accountMode"`
 	Leverage               string `yaml:"leverage" wire:"leverage,number"`
@@ -74,19 +57,11 @@ type AccountInfo struct {
 	MakerFeeRate           string `yaml:"maker_fee_rate" wire:"makerFeeRate,decimal"`
 	FuturesTakerFeeRate    string `yaml:"futures_taker_fee_rate" wire:"futuresTakerFeeRate,decimal"`
 	FuturesMakerFeeRate    string `yaml:"futures_maker_fee_rate" wire:"futuresMakerFeeRate,decimal"`
-	// MarginRatioWalk lowers the served margin ratio over time, towards
-	// the maintenance margin ratio; nil keeps it still.
-	MarginRatioWalk *MarginRatioWalk `yaml:"margin_ratio_walk"`
+	// MarginRatioWalk walks MarginRatio towards MaintenanceMarginRatio.
+	MarginRatioWalk *Walk `yaml:"margin_ratio_walk"`
 }
 
-// MarginRatioWalk moves the margin ratio by Step every Every of server
-// time since the exchange's Start (or since the event that added it) towards the
-// maintenance margin ratio, never past it: an account walking towards
-// liquidation.
-type MarginRatioWalk = Walk
-
-// defaultAccountInfo is served for an account whose scenario sets none: a
-// spot account far from any margin call, without fee rates, as captured.
+// defaultAccountInfo is a spot account far from any margin call, as captured.
 var defaultAccountInfo = AccountInfo{
 	AccountMode: "PURE_SPOT", Leverage: "0", MarginRatio: "10", OpenMarginRatio: "10",
 	InitialMarginRatio: "10", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",

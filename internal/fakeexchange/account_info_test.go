@@ -67,7 +67,7 @@ func TestAccountInfoRejectsParametersAndCountsItsOwnBudget(t *testing.T) {
 func TestMarginRatioWalksToMaintenance(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].AccountInfo = &AccountInfo{MarginRatio: "0.1", MaintenanceMarginRatio: "0.03", TakerFeeRate: "0.0005",
-		MarginRatioWalk: &MarginRatioWalk{Every: 5 * time.Second, Step: "0.02"}}
+		MarginRatioWalk: &Walk{Every: 5 * time.Second, Step: "0.02"}}
 	h := newHarness(t, s, WithRateLimit(0, 0))
 	ratio := func() any { return dataOf(t, wantOK(t, h.get(PathAccountInfo, "", "a1")))["marginRatio"] }
 	if got := ratio(); got != "0.1" {

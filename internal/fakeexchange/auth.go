@@ -19,13 +19,11 @@ const (
 	SignatureQuerySorted = "sorted"
 )
 
-// TimestampWindow is how far x-api-timestamp may be from server time: a
-// difference of this much or more is rejected.
+// TimestampWindow is how far x-api-timestamp may be off server time.
 const TimestampWindow = 300 * time.Second
 
-// Sign returns the lowercase hex HMAC-SHA256 the exchange expects for a
-// request without body: timestamp + method + path + ("?" + rawQuery when
-// rawQuery is not empty).
+// Sign returns the lowercase hex HMAC-SHA256 the exchange expects over
+// timestamp, method, path and, when set, "?" and rawQuery.
 func Sign(secret, timestampMs, method, path, rawQuery string) string {
 	signed := timestampMs + method + path
 	if rawQuery != "" {
@@ -36,8 +34,7 @@ func Sign(secret, timestampMs, method, path, rawQuery string) string {
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-// VerifySignature reports whether signature is the one Sign computes for the
-// same inputs. Only lowercase hex is accepted.
+// VerifySignature reports whether signature is Sign's (lowercase hex only).
 func VerifySignature(secret, timestampMs, method, path, rawQuery, signature string) bool {
 	want := Sign(secret, timestampMs, method, path, rawQuery)
 	return hmac.Equal([]byte(want), []byte(signature))
@@ -49,8 +46,7 @@ type keyRef struct {
 	key     Key
 }
 
-// authenticate checks the request's signature headers and returns the key
-// they name. The path signed is the path exactly as it arrived on the wire.
+// authenticate checks the signature headers and returns the key they name.
 func (e *Exchange) authenticate(r *http.Request, now time.Time) (keyRef, *apiError) {
 	apiKey := r.Header.Get("x-api-key")
 	if apiKey == "" {
@@ -113,8 +109,7 @@ func ipAllowed(ip netip.Addr, allowed []string) bool {
 	return false
 }
 
-// sortQuery orders the parameters of a raw query by name, keeping each
-// name=value as sent (no re-escaping) and repeated names in their order.
+// sortQuery orders a raw query's parameters by name, each kept as sent.
 func sortQuery(rawQuery string) string {
 	params := strings.Split(rawQuery, "&")
 	slices.SortStableFunc(params, func(a, b string) int {

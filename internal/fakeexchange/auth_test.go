@@ -124,20 +124,23 @@ func TestServerTimeOffsetShiftsTimestampWindow(t *testing.T) {
 func TestRemovedAndUpdatedKeys(t *testing.T) {
 	h := newHarness(t, testScenario())
 	wantOK(t, h.get(PathCredentials, "", "b1"))
-	if err := h.ex.UpdateKey("b1", func(k *Key) { k.Permissions = []string{"TRADE"} }); err != nil {
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "b", Row: Key{APIKey: "b1", Permissions: []string{"TRADE"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	wantError(t, h.get(PathCredentials, "", "b1"), 401, "-1002")
-	if !h.ex.RemoveKey("b1") {
-		t.Fatal("RemoveKey(b1) = false")
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "b", Row: Key{APIKey: "b1"}, Remove: true}}); err != nil {
+		t.Fatal(err)
 	}
 	wantError(t, h.get(PathCredentials, "", "b1"), 401, "-1002")
-	if err := h.ex.AddKey("b", Key{APIKey: "b1", APISecret: "s-b1", Permissions: []string{"READ"}}); err != nil {
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "b", Row: Key{APIKey: "b1"}, Remove: true}}); err == nil {
+		t.Error("removing a key removed already: no error")
+	}
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "b", Row: Key{APIKey: "b1", APISecret: "s-b1", Permissions: []string{"READ"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	wantOK(t, h.get(PathCredentials, "", "b1"))
-	if err := h.ex.AddKey("b", Key{APIKey: "a1", APISecret: "x"}); err == nil {
-		t.Error("AddKey with another account's key: no error")
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "b", Row: Key{APIKey: "a1", APISecret: "x"}}}); err == nil {
+		t.Error("adding another account's key: no error")
 	}
 }
 

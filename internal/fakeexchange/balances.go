@@ -12,12 +12,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointBalances = endpoint.Balances
-
-// PathBalances is the endpoint's path in the endpoint table.
-var PathBalances = endpoint.PathOf(endpoint.Balances)
-
 func init() {
 	r := balances.route()
 	validate, apply := r.validateEvent, r.apply
@@ -29,9 +23,8 @@ func init() {
 		m := ev.UnrecordedBalanceMove
 		return validateEventAccount("unrecorded_balance_move", m.Account, accounts, m.validate())
 	}
-	// An event sets or removes a balance, then moves one. A balance moved
-	// with no record is money the exchange does not explain, which a
-	// reconciliation of balances with the history must notice.
+	// An event sets or removes a balance, then moves one with no record: money
+	// a reconciliation with the history must notice.
 	r.apply = func(e *Exchange, ev Event) error {
 		err := apply(e, ev)
 		if m := ev.UnrecordedBalanceMove; m != nil {
@@ -49,12 +42,10 @@ func init() {
 	addRoute(endpoint.Balances, r)
 }
 
-// balances answer data.holding in token order with the account's userId,
-// stamped with the time they were read; a token filter serves its row
-// alone. Every history record appended moves its token's holding in the
-// same step. An event replaces a token's row or removes it; the
-// unreadable row, token UNREADABLE1, 2, ..., has a holding that is not a
-// number, a string in every reading.
+// balances answer data.holding in token order with the userId, stamped when
+// read; a token filter serves its row alone. Appended records move holdings in
+// the same step. The unreadable row (UNREADABLE1, ...) has a holding that is
+// not a number.
 var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances", event: "balance",
 	sorted: true, change: replace,
 	scenario: func(_ *Scenario, a Account) []Balance { return a.Balances },
@@ -65,11 +56,9 @@ var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balance
 	unreadable: func(e *Exchange, i int) any {
 		return e.with(wireObject{{"token", "UNREADABLE" + strconv.Itoa(i+1)}}, "holding", "1.2.3")
 	},
-	demo: demoBalances,
 }
 
-// Balance is one token of the balances endpoint. Amounts are exact decimal
-// text; an empty one is left out of the answer.
+// Balance is one token's balance: exact decimal text, empty left out.
 type Balance struct {
 	Token            string `yaml:"token" wire:"token,key"`
 	Holding          string `yaml:"holding" wire:"holding,decimal"`
@@ -81,8 +70,7 @@ type Balance struct {
 	timestamp int64 `wire:"timestamp,row_time"`
 }
 
-// BalanceMoveEvent moves one token's balance of an account with no history
-// record.
+// BalanceMoveEvent moves a balance by a signed Amount with no history record.
 type BalanceMoveEvent struct {
 	Account string `yaml:"account"`
 	Token   string `yaml:"token"`
@@ -112,9 +100,8 @@ func parseAmount(text string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// moveBalance adds d exactly to token's holding (an empty one counts as 0)
-// and, when the row has one, its available balance; a token without a row
-// gets one holding d, all of it available. The caller holds mu.
+// moveBalance adds d to token's holding and available balance, if set; a new
+// token gets a row of d. The caller holds mu.
 func (a *accountState) moveBalance(token string, d decimal.Decimal) {
 	rows := balances.rowsOf(nil, a)
 	i, found := balances.find(*rows, Balance{Token: token})
@@ -129,8 +116,7 @@ func (a *accountState) moveBalance(token string, d decimal.Decimal) {
 	}
 }
 
-// addDecimal is text (validated decimal text, or empty for 0) plus d, as
-// exact decimal text.
+// addDecimal is text (decimal, or empty for 0) plus d.
 func addDecimal(text string, d decimal.Decimal) string {
 	v, _ := decimal.NewFromString(cmp.Or(text, "0"))
 	return v.Add(d).String()
@@ -145,24 +131,15 @@ func serveBalances(e *Exchange, account, rawQuery string) (any, *apiError) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	a := e.accounts[account]
-	// Read with the balances, so the answer holds exactly the money of the
-	// records dated up to its timestamp (see datedLocked).
+	// Read with the balances, so the answer holds what is dated up to its
+	// stamp.
 	now := e.now()
 	a.balancesAt = max(a.balancesAt, now.UnixMilli())
 	listed := slices.DeleteFunc(balances.rowsNow(e, a, now), func(b Balance) bool { return hasToken && b.Token != token })
-	total := e.listLength(EndpointBalances, len(listed))
+	total := e.listLength(endpoint.Balances, len(listed))
 	if hasToken {
 		total = len(listed) // its one row at most: no unreadable row
 	}
-	rows := e.listRows(EndpointBalances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
+	rows := e.listRows(endpoint.Balances, len(listed), 0, total, func(i int) any { return e.render(listed[i]) })
 	return stamped{data: e.with(wireObject{{"holding", rows}}, "userId", e.integer(a.userID)), ms: now.UnixMilli()}, nil
-}
-
-// demoBalances are two tokens of "main" and one of "sub".
-func demoBalances(s *Scenario) {
-	s.account("main").Balances = []Balance{
-		{Token: "BTC", Holding: "0.04", Frozen: "0.01", Staked: "0", AvailableBalance: "0.03", MarkPrice: "65000.5"},
-		{Token: "USDT", Holding: "2186.25", Frozen: "300", Staked: "100", AvailableBalance: "1786.25", MarkPrice: "1"},
-	}
-	s.account("sub").Balances = []Balance{{Token: "ETH", Holding: "1.5", Frozen: "0", Staked: "0", AvailableBalance: "1.5", MarkPrice: "3000"}}
 }

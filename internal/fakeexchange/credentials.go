@@ -8,22 +8,14 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointCredentials = endpoint.Credentials
-
-// PathCredentials is the endpoint's path in the endpoint table.
-var PathCredentials = endpoint.PathOf(endpoint.Credentials)
-
 func init() {
 	r := credentials.route()
-	r.validateEvent, r.apply = validateCredentialsEvent, applyCredentialsEvent
+	r.validateEvent, r.apply = validateKeyEvent, applyKeyEvent
 	addRoute(endpoint.Credentials, r)
 }
 
-// credentials answer data.rows of the account's keys, or of the rows
-// ListCredentials set, a page at a time, camelCase whatever the scenario's
-// spelling; an event changes a key's permissions or allowed IPs. The
-// unreadable row has no apiKey.
+// credentials answer data.rows of the account's keys (or ListCredentials' rows)
+// a page at a time, in camelCase. The unreadable row has no apiKey.
 var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
 	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
 		keys := a.listed
@@ -44,79 +36,86 @@ var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: t
 	},
 }
 
-// credential is one row of the credentials endpoint: a key as listed, in
-// camelCase whatever the scenario's spelling.
+// credential is a key as listed, in camelCase whatever the scenario's spelling.
 type credential struct {
 	AccountName string   `wire:"accountName,always,snake=accountName"`
 	UserID      int64    `wire:"userId,integer,always,snake=userId"`
 	APIKey      string   `wire:"apiKey,snake=apiKey"`
 	Permissions []string `wire:"permissions"`
-	// AllowedIPs is left out for a key without a list, and [] for a key
-	// whose list is empty, as the exchange may send it.
+	// AllowedIPs is left out without a list, [] for an empty one.
 	AllowedIPs []string `wire:"allowedIPs,snake=allowedIPs"`
 }
 
-// KeyEvent changes an API key's permissions or allowed IPs, as its owner
-// does in the exchange's console; the key keeps its secret and still signs.
-// A field left out stays as it was; allowed_ips: [] lifts the restriction.
-type KeyEvent struct {
-	APIKey      string    `yaml:"api_key"`
-	Permissions *[]string `yaml:"permissions"`
-	AllowedIPs  *[]string `yaml:"allowed_ips"`
-}
-
-func (k KeyEvent) validate() error {
-	if k.Permissions == nil && k.AllowedIPs == nil {
-		return fieldErr("api_key", "sets neither permissions nor allowed_ips")
-	}
-	if k.AllowedIPs != nil {
-		return validateIPs(*k.AllowedIPs)
-	}
-	return nil
-}
-
-func validateCredentialsEvent(s *Scenario, ev Event, _ map[string]bool) error {
-	k := ev.UpdateKey
-	if k == nil {
+// validateKeyEvent checks a key event: a key, a change, a secret for a new key.
+func validateKeyEvent(s *Scenario, ev Event, accounts map[string]bool) error {
+	c := ev.Key
+	if c == nil {
 		return nil
 	}
 	known := false
 	for _, a := range s.Accounts {
-		known = known || slices.ContainsFunc(a.Keys, func(key Key) bool { return key.APIKey == k.APIKey })
+		known = known || slices.ContainsFunc(a.Keys, func(k Key) bool { return k.APIKey == c.Row.APIKey })
 	}
-	if !known {
-		return fieldErr("update_key.api_key", "not a key of the scenario") // the value may be secret-like: not echoed
+	err := keyChangeErr(c)
+	if err == nil && !known && !c.Remove && c.Row.APISecret == "" {
+		err = fieldErr("api_secret", "must not be empty for a key the scenario does not have")
 	}
-	if err := k.validate(); err != nil {
-		return fmt.Errorf("update_key.%w", err)
-	}
-	return nil
+	return validateEventAccount("key", c.Account, accounts, err)
 }
 
-func applyCredentialsEvent(e *Exchange, ev Event) error {
-	k := ev.UpdateKey
-	if k == nil {
+func keyChangeErr(c *Change[Key]) error {
+	switch {
+	case c.Row.APIKey == "":
+		return fieldErr("api_key", "must not be empty")
+	case c.Remove:
+		return nil
+	case c.Row.APISecret == "" && c.Row.Permissions == nil && c.Row.AllowedIPs == nil:
+		return fieldErr("api_key", "sets neither api_secret, permissions nor allowed_ips")
+	}
+	return validateIPs(c.Row.AllowedIPs)
+}
+
+// applyKeyEvent adds a key, changes what the event sets of it (allowed_ips: []
+// lifts the restriction) or with replace all of it, or revokes it.
+func applyKeyEvent(e *Exchange, ev Event) error {
+	c := ev.Key
+	if c == nil {
 		return nil
 	}
-	if err := k.validate(); err != nil {
-		return fmt.Errorf("update key event: %w", err)
+	if err := keyChangeErr(c); err != nil {
+		return fmt.Errorf("key event: %w", err)
 	}
-	return e.UpdateKey(k.APIKey, func(key *Key) {
-		if k.Permissions != nil {
-			key.Permissions = append([]string{}, *k.Permissions...)
+	return e.withAccount("key event", c.Account, func(a *accountState) error {
+		ref, listed := e.keys[c.Row.APIKey]
+		switch {
+		case listed && ref.account != a.name:
+			return fmt.Errorf("key event: the key is another account's")
+		case c.Remove && !listed:
+			return fmt.Errorf("key event: account %q has no such key", a.name)
+		case c.Remove:
+			delete(e.keys, c.Row.APIKey)
+			a.keyOrder = slices.DeleteFunc(a.keyOrder, func(k string) bool { return k == c.Row.APIKey })
+			return nil
 		}
-		if k.AllowedIPs != nil {
-			key.AllowedIPs = append([]string{}, *k.AllowedIPs...)
+		k := c.Row
+		if listed && !c.Replace {
+			k = ref.key
+			patchRow(&k, c.Row)
 		}
+		if err := validateKey(k, map[string]bool{}); err != nil {
+			return fmt.Errorf("key event: %w", err)
+		}
+		if !listed {
+			a.keyOrder = append(a.keyOrder, k.APIKey)
+		}
+		e.keys[k.APIKey] = keyRef{account: a.name, key: cloneKey(k)}
+		return nil
 	})
 }
 
-// ListCredentials makes the credentials endpoint list rows for the account,
-// in order, instead of its keys, which sign as before: a list that
-// disagrees with the keys the exchange accepts, repeating a key or leaving
-// out the one that signs, for clients that must not trust it blindly. Only
-// the rows' keys, permissions and allowed IPs are used. nil lists the
-// account's keys again.
+// ListCredentials makes the credentials endpoint list rows (their keys,
+// permissions and allowed IPs) instead of the account's keys, which still sign:
+// a list clients must not trust blindly. nil lists the keys again.
 func (e *Exchange) ListCredentials(account string, rows []Key) error {
 	for i, k := range rows {
 		if k.APIKey == "" {
@@ -124,13 +123,7 @@ func (e *Exchange) ListCredentials(account string, rows []Key) error {
 		}
 	}
 	return e.withAccount("list credentials", account, func(a *accountState) error {
-		a.listed = nil
-		for _, k := range rows {
-			a.listed = append(a.listed, cloneKey(k))
-		}
-		if rows != nil && a.listed == nil {
-			a.listed = []Key{}
-		}
+		a.listed = slices.Clone(rows) // nil stays nil, [] stays []
 		return nil
 	})
 }

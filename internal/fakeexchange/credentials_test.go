@@ -84,9 +84,9 @@ func TestCredentialsPagingAndSnakeCaseMeta(t *testing.T) {
 	}
 }
 
-// An update_key event replaces what it sets of the key's access, and the key
+// A key event replaces what it sets of the key's access, and the key
 // still signs; an empty allow-list is served as [], no list not at all.
-func TestUpdateKeyEventChangesTheListedAccess(t *testing.T) {
+func TestKeyEventChangesTheListedAccess(t *testing.T) {
 	s, err := ParseScenario([]byte(`
 accounts:
   - name: a
@@ -94,8 +94,8 @@ accounts:
       - {api_key: a1, api_secret: s-a1, permissions: [READ]}
       - {api_key: a-ip, api_secret: s-ip, permissions: [READ], allowed_ips: [10.0.0.1]}
 events:
-  - {after: 1ms, update_key: {api_key: a-ip, allowed_ips: [6.6.6.6]}}
-  - {after: 2ms, update_key: {api_key: a1, permissions: [TRADE, READ], allowed_ips: []}}
+  - {after: 1ms, key: {account: a, api_key: a-ip, allowed_ips: [6.6.6.6]}}
+  - {after: 2ms, key: {account: a, api_key: a1, permissions: [TRADE, READ], allowed_ips: []}}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -119,25 +119,26 @@ events:
 	}
 }
 
-func TestUpdateKeyEventErrors(t *testing.T) {
+func TestKeyEventErrors(t *testing.T) {
 	for _, tc := range []struct{ event, want string }{
-		{`{api_key: nobody, allowed_ips: [6.6.6.6]}`, "update_key.api_key: not a key of the scenario"},
-		{`{api_key: a1}`, "update_key.api_key: sets neither"},
-		{`{api_key: a1, allowed_ips: [not-an-ip]}`, "update_key.allowed_ips[0]: not an IP address"},
+		{`{account: a, api_key: nobody, allowed_ips: [6.6.6.6]}`, "key.api_secret: must not be empty for a key the scenario does not have"},
+		{`{account: a, api_key: a1}`, "key.api_key: sets neither"},
+		{`{account: a, api_key: a1, allowed_ips: [not-an-ip]}`, "key.allowed_ips[0]: not an IP address"},
+		{`{account: b, api_key: a1, permissions: [READ]}`, "key.account: unknown account"},
 	} {
 		_, err := ParseScenario([]byte(`
 accounts:
   - name: a
     keys: [{api_key: a1, api_secret: s-a1, permissions: [READ]}]
 events:
-  - {after: 1s, update_key: ` + tc.event + `}
+  - {after: 1s, key: ` + tc.event + `}
 `))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.event, err, tc.want)
 		}
 	}
 	h := newHarness(t, testScenario())
-	if err := h.ex.Apply(Event{UpdateKey: &KeyEvent{APIKey: "nobody", AllowedIPs: &[]string{"6.6.6.6"}}}); err == nil {
+	if err := h.ex.Apply(Event{Key: &Change[Key]{Account: "a", Row: Key{APIKey: "nobody", AllowedIPs: []string{"6.6.6.6"}}}}); err == nil {
 		t.Error("an update of an unknown key was taken")
 	}
 }

@@ -1,5 +1,7 @@
 package fakeexchange
 
+import _ "embed"
+
 // Keys of DefaultScenario, for end-to-end configurations. They are fake and
 // grant nothing anywhere else.
 const (
@@ -17,46 +19,19 @@ const (
 	DefaultSubSecret = "FAKESUBREADSECRET00000000004"
 )
 
+// defaultYAML is DefaultScenario's data (default.yaml).
+//
+//go:embed default.yaml
+var defaultYAML []byte
+
 // DefaultScenario is the built-in scenario used when none is given, a demo
-// of every endpoint: accounts "main" (Main, user 12523; keys DefaultMainKey,
-// DefaultMainReadKey and DefaultMainTradeKey) and "sub" (Sub-1, user 12524;
-// key DefaultSubKey), filled in by each endpoint's demo in its file. Each
-// call returns a fresh copy.
+// of every endpoint (default.yaml): accounts "main" (Main, user 12523; keys
+// DefaultMainKey, DefaultMainReadKey and DefaultMainTradeKey) and "sub"
+// (Sub-1, user 12524; key DefaultSubKey). Each call returns a fresh copy.
 func DefaultScenario() *Scenario {
-	s := &Scenario{
-		Accounts: []Account{
-			{
-				Name: "main", AccountName: "Main", UserID: 12523,
-				Keys: []Key{
-					{APIKey: DefaultMainKey, APISecret: DefaultMainSecret, Permissions: []string{"READ", "TRADE", "WITHDRAWAL"}},
-					{APIKey: DefaultMainReadKey, APISecret: DefaultMainReadSecret, Permissions: []string{"READ"}, AllowedIPs: []string{"127.0.0.1", "::1"}},
-					{APIKey: DefaultMainTradeKey, APISecret: DefaultMainTradeSecret, Permissions: []string{"TRADE"}},
-				},
-			},
-			{
-				Name: "sub", AccountName: "Sub-1", UserID: 12524,
-				Keys: []Key{
-					{APIKey: DefaultSubKey, APISecret: DefaultSubSecret, Permissions: []string{"READ"}},
-				},
-			},
-		},
-	}
-	for _, ep := range routes {
-		if ep.demo != nil {
-			ep.demo(s)
-		}
+	s, err := ParseScenario(defaultYAML)
+	if err != nil {
+		panic("fakeexchange: default.yaml: " + err.Error())
 	}
 	return s
-}
-
-// account is the scenario's account called name, for the endpoints' demos
-// to fill in; it panics when there is none, as only DefaultScenario's
-// accounts are asked for.
-func (s *Scenario) account(name string) *Account {
-	for i := range s.Accounts {
-		if s.Accounts[i].Name == name {
-			return &s.Accounts[i]
-		}
-	}
-	panic("fakeexchange: no account " + name)
 }

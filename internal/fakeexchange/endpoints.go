@@ -9,52 +9,33 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// route is how the fake serves one endpoint of the endpoint table, with
-// its share of the scenario: ServeHTTP does authentication, rate limits and
-// faults alike for every endpoint, and validation, New, the event runner,
-// DefaultScenario and the unreadable rows loop over the routes for the
-// rest. Each endpoint's file fills in its own; a func left nil is a share
-// it does not have.
+// route is how the fake serves one endpoint of the endpoint table and takes
+// its share of the scenario; ServeHTTP, validation, New and Apply loop over
+// the routes. A func left nil is a share the endpoint does not have.
 type route struct {
-	// Endpoint is the table's entry: name, path, per account or public
-	// (public endpoints need no key and share one per-IP budget).
 	endpoint.Endpoint
 	// last runs the route's checks, seeds and event actions after every
-	// other's: the late_record of an event moves a balance that the
-	// event's balance action set.
+	// other's: an event's late_record moves a balance its balance action set.
 	last bool
-	// serve answers a request of account ("" for a public endpoint) with
-	// the envelope's data or an error.
+	// serve answers a request of account ("" for a public endpoint).
 	serve func(e *Exchange, account, rawQuery string) (any, *apiError)
-
-	// validate checks its scenario-wide sections, naming fields from the
-	// scenario's top.
-	validate func(s *Scenario) error
-	// validateAccount checks its sections of a scenario account, naming
-	// fields from the account.
+	// validate, validateAccount and validateEvent check its sections of
+	// the scenario, of an account and of an event, naming fields from there.
+	validate        func(s *Scenario) error
 	validateAccount func(s *Scenario, a Account) error
-	// validateEvent checks its actions of an event, naming fields from the
-	// event; accounts are the scenario's account names.
-	validateEvent func(s *Scenario, ev Event, accounts map[string]bool) error
-	// seed copies its scenario-wide sections into a new exchange.
-	seed func(e *Exchange, s *Scenario)
-	// seedAccount copies its sections of a scenario account into the new
-	// account's state; created is the server time of New.
+	validateEvent   func(s *Scenario, ev Event, accounts map[string]bool) error
+	// seed and seedAccount copy its sections into a new exchange and a new
+	// account; created is the server time of New.
+	seed        func(e *Exchange, s *Scenario)
 	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time) error
-	// apply applies its actions of an event.
-	apply func(e *Exchange, ev Event) error
-	// unreadable builds its i-th row that no client can read, served on
-	// request (Scenario.UnreadableRows).
+	apply       func(e *Exchange, ev Event) error
+	// unreadable builds its i-th row no client can read (UnreadableRows).
 	unreadable func(e *Exchange, i int) any
-	// demo adds its share to DefaultScenario.
-	demo func(s *Scenario)
 }
 
-// routes are every endpoint the fake serves, in the order of the endpoint
-// table but for those marked last, which come after; in this order their
-// checks, seeds and event actions run. Each endpoint's file adds its own
-// with addRoute, at init: the serve funcs find their unreadable rows here,
-// which a package-level initializer could not refer back to.
+// routes are every endpoint the fake serves, in the table's order but for
+// those marked last; each endpoint's file adds its own at init (addRoute),
+// so that its serve func can find its route.
 var routes []route
 
 // addRoute adds the route of the table's endpoint called name.
@@ -98,67 +79,52 @@ func routeNamed(name string) (route, bool) {
 	return route{}, false
 }
 
-// Account is one exchange account (main or sub-account). All its keys share
-// one rate-limit budget and see the same history. Beyond its name and keys,
-// its fields are the endpoints' sections, each read by its endpoint's file.
+// Account is one exchange account (main or sub-account), whose keys share
+// one rate-limit budget; beyond its names and keys, its fields are the
+// endpoints' sections, each read by its endpoint's file.
 type Account struct {
-	// Name identifies the account in the fake's API and request log.
-	Name string `yaml:"name"`
-	// AccountName is the accountName the credentials endpoint reports.
+	// Name is the account's in the fake's API; AccountName the exchange's.
+	Name             string            `yaml:"name"`
 	AccountName      string            `yaml:"account_name"`
 	UserID           int64             `yaml:"user_id"`
 	Keys             []Key             `yaml:"keys"`
 	History          []HistoryEntry    `yaml:"history"`
 	HistoryGenerator *HistoryGenerator `yaml:"history_generator"`
-	// AccountInfo is what the account info endpoint reports; nil serves a
-	// spot account far from any margin call.
+	// AccountInfo nil serves a spot account far from any margin call.
 	AccountInfo *AccountInfo `yaml:"account_info"`
 	Balances    []Balance    `yaml:"balances"`
 	Transfers   []Transfer   `yaml:"transfers"`
 	SubAccounts []SubAccount `yaml:"sub_accounts"`
 	Positions   []Position   `yaml:"positions"`
-	// AccountTransfers are transfers to and from the account's main or
-	// sub-accounts, listed by the transfer history endpoint.
+	// AccountTransfers are transfers to and from the owner's other accounts.
 	AccountTransfers []AccountTransfer `yaml:"account_transfers"`
-	// TokenConfig is what the token config endpoint lists, one row per
-	// token.
-	TokenConfig []TokenConfig `yaml:"token_config"`
-	FundingFees []FundingFee  `yaml:"funding_fees"`
-	// SymbolConfig is what the symbol config endpoint lists, one row per
-	// symbol.
-	SymbolConfig []SymbolConfig `yaml:"symbol_config"`
-	// IsSubAccount makes the account a sub-account: the sub-accounts
-	// endpoint refuses its keys (HTTP 401, code -1002).
+	TokenConfig      []TokenConfig     `yaml:"token_config"`
+	FundingFees      []FundingFee      `yaml:"funding_fees"`
+	SymbolConfig     []SymbolConfig    `yaml:"symbol_config"`
+	// IsSubAccount makes the sub-accounts endpoint refuse its keys (-1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
 }
 
-// Venue is what the exchange lists of its markets, public sections of a
-// scenario: the instruments endpoint's symbols and the futures endpoint's
-// perpetuals.
+// Venue is a scenario's public market lists: the instruments endpoint's
+// symbols and the futures endpoint's perpetuals.
 type Venue struct {
 	Instruments []Instrument `yaml:"instruments"`
 	Futures     []Perpetual  `yaml:"futures"`
 }
 
-// Event is a change applied once: After the exchange's Start when a
-// scenario holds it, at once by Apply. It is the one way to change an
-// endpoint's data after New. Every action that is set is applied:
-// ClearFaults, then Fault, then each endpoint's in the order of the
-// endpoint table.
+// Event is the one way to change an endpoint's data after New: applied
+// After the exchange's Start when a scenario holds it, at once by Apply. Its
+// actions apply in order: ClearFaults, Fault, then each endpoint's.
 type Event struct {
 	After       time.Duration `yaml:"after"`
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
 
-	TokenNetwork    *TokenNetworkPatch `yaml:"token_network"`
-	AddTokenNetwork *TokenNetworkRow   `yaml:"add_token_network"`
-	// RemoveTokenNetwork removes every row of its token and network; its
-	// other fields are not used.
-	RemoveTokenNetwork *TokenNetworkRow `yaml:"remove_token_network"`
-	// SystemStatus replaces what the system info endpoint reports.
-	SystemStatus *SystemStatus `yaml:"system_status"`
-	// UpdateKey changes an API key's permissions or allowed IPs.
-	UpdateKey   *KeyEvent            `yaml:"update_key"`
+	// The account of a public endpoint's change is not used.
+	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
+	SystemStatus *Change[SystemStatus]    `yaml:"system_status"`
+	// Key adds an account's API key, changes it or revokes it.
+	Key         *Change[Key]         `yaml:"key"`
 	AccountInfo *Change[AccountInfo] `yaml:"account_info"`
 	Balance     *Change[Balance]     `yaml:"balance"`
 	// UnrecordedBalanceMove moves a balance with no history record.
@@ -169,20 +135,17 @@ type Event struct {
 	AccountTransfer       *Change[AccountTransfer] `yaml:"account_transfer"`
 	TokenConfig           *Change[TokenConfig]     `yaml:"token_config"`
 	FundingFee            *Change[FundingFee]      `yaml:"funding_fee"`
-	// Instrument sets a symbol's status or lists a new one; with remove it
-	// delists one. Futures changes a perpetual's funding and prices.
+	// Instrument sets a symbol's status, lists one or (remove) delists it.
 	Instrument   *Change[Instrument]   `yaml:"instrument"`
 	Futures      *Change[Perpetual]    `yaml:"futures"`
 	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
-	// LateRecord appends a history record whose money moves at once but
-	// which is listed only later.
+	// LateRecord appends a record whose money moves at once, listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
 }
 
-// Change is an event's action on one row of an account's endpoint: Row
-// changes the row of its key as the endpoint's file says (a new key adds
-// it), or with Replace replaces it whole, its walks starting anew; Remove
-// drops that row instead.
+// Change is an event's action on one row of an endpoint: Row changes the row
+// of its key as the endpoint's file says (a new key adds it), with Replace
+// replaces it whole (its walks starting anew); Remove drops it.
 type Change[R any] struct {
 	Account string `yaml:"account"`
 	Row     R      `yaml:",inline"`
@@ -190,17 +153,8 @@ type Change[R any] struct {
 	Remove  bool   `yaml:"remove"`
 }
 
-// rowOnly refuses the replace and remove of an event whose endpoint takes
-// neither.
-func (c *Change[R]) rowOnly() error {
-	if c.Replace || c.Remove {
-		return fieldErr("remove", "the endpoint takes neither replace nor remove")
-	}
-	return nil
-}
-
-// validateEventAccount checks an event action that names an account: the
-// account must be the scenario's, then the action valid (err nil).
+// validateEventAccount checks that an event action names a scenario account,
+// then that it is valid (err nil).
 func validateEventAccount(field, account string, accounts map[string]bool, err error) error {
 	if !accounts[account] {
 		return fieldErr(field+".account", "unknown account %q", account)

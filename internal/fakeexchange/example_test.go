@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -21,7 +22,7 @@ func Example() {
 	srv := httptest.NewServer(ex)
 	defer srv.Close()
 
-	path, query := fakeexchange.PathTokenHistory, "type=WITHDRAW&page=1&size=1"
+	path, query := endpoint.PathOf(endpoint.TokenHistory), "type=WITHDRAW&page=1&size=1"
 	ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+path+"?"+query, nil)
 	req.Header.Set("x-api-key", fakeexchange.DefaultMainKey)

@@ -16,13 +16,11 @@ type FaultKind string
 
 // Fault kinds.
 const (
-	// FaultLatency delays the answer by Fault.Delay, then answers normally
-	// (or with the next matching fault). It gives up when the client does,
-	// and ends early when the faults are cleared.
+	// FaultLatency delays the answer by Fault.Delay (until ClearFaults at
+	// most).
 	FaultLatency FaultKind = "latency"
-	// FaultHTTPError answers Fault.Status (default 502) with an HTML body
-	// when Fault.HTML is set or the status is 502/503/504, else with the
-	// -1000 envelope.
+	// FaultHTTPError answers Fault.Status (502 by default), with an HTML
+	// body when Fault.HTML is set or the status is 502/503/504.
 	FaultHTTPError FaultKind = "http_error"
 	// FaultMalformedJSON answers 200 with a body that is not JSON.
 	FaultMalformedJSON FaultKind = "malformed_json"
@@ -34,12 +32,10 @@ const (
 	FaultMaintenance FaultKind = "maintenance"
 	// FaultRateLimitStorm answers 429 with code -1003 regardless of budget.
 	FaultRateLimitStorm FaultKind = "rate_limit_storm"
-	// FaultConnectionReset closes the connection without an answer. Go's
-	// transport retries an idempotent request once when a reused connection
-	// fails this way, so give Count 0 or at least 2 to make a Go client see it.
+	// FaultConnectionReset closes the connection without an answer; Go's
+	// transport retries once, so a Count of 1 goes unseen by a Go client.
 	FaultConnectionReset FaultKind = "connection_reset"
-	// FaultOversizedBody streams a valid JSON envelope padded to Fault.Size
-	// bytes (default 20 MiB).
+	// FaultOversizedBody streams a valid envelope padded to Fault.Size bytes.
 	FaultOversizedBody FaultKind = "oversized_body"
 	// FaultWrongContent answers 200 with an HTML page.
 	FaultWrongContent FaultKind = "wrong_content"
@@ -48,22 +44,19 @@ const (
 // DefaultOversizedBodySize is the size of an oversized body fault.
 const DefaultOversizedBodySize = 20 << 20
 
-// Fault is an injected misbehaviour. Faults are applied after authentication
-// and rate-limit accounting, so a faulted request has used budget.
+// Fault is an injected misbehaviour, applied after authentication and rate
+// limits: a faulted request has used budget.
 type Fault struct {
 	// Endpoint limits the fault to one endpoint; empty means all.
 	Endpoint string    `yaml:"endpoint"`
 	Kind     FaultKind `yaml:"kind"`
 	// Count is how many requests the fault hits; 0 means until cleared.
 	Count int `yaml:"count"`
-	// Delay is the latency of FaultLatency.
-	Delay time.Duration `yaml:"delay"`
-	// Status is the HTTP status of FaultHTTPError.
-	Status int `yaml:"status"`
-	// HTML makes FaultHTTPError send an HTML body.
-	HTML bool `yaml:"html"`
-	// Size is the body size of FaultOversizedBody.
-	Size int `yaml:"size"`
+	// Delay, Status, HTML and Size are read by the kinds that name them.
+	Delay  time.Duration `yaml:"delay"`
+	Status int           `yaml:"status"`
+	HTML   bool          `yaml:"html"`
+	Size   int           `yaml:"size"`
 }
 
 func (f Fault) validate() error {
@@ -90,9 +83,8 @@ func (f Fault) validate() error {
 	return nil
 }
 
-// InjectFault adds a fault. Faults are matched in the order injected: every
-// matching latency fault adds its delay, and the first other matching fault
-// decides the answer. It panics on an invalid fault, a test bug.
+// InjectFault adds a fault: every matching latency fault adds its delay, the
+// first other one decides the answer. It panics on an invalid fault.
 func (e *Exchange) InjectFault(f Fault) {
 	if err := f.validate(); err != nil {
 		panic(fmt.Sprintf("fakeexchange: invalid fault: %v", err))
@@ -102,8 +94,7 @@ func (e *Exchange) InjectFault(f Fault) {
 	e.faults = append(e.faults, &f)
 }
 
-// ClearFaults removes every injected fault; requests held by a latency
-// fault are answered at once, as by an exchange that recovered.
+// ClearFaults removes every fault; requests held by latency are answered at once.
 func (e *Exchange) ClearFaults() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -112,8 +103,7 @@ func (e *Exchange) ClearFaults() {
 	e.cleared = make(chan struct{})
 }
 
-// takeFaults consumes the faults that apply to one request of endpoint;
-// cleared is closed when the faults are next cleared.
+// takeFaults consumes the faults of a request; cleared closes at ClearFaults.
 func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fault, cleared <-chan struct{}) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -141,8 +131,7 @@ func (e *Exchange) takeFaults(endpoint string) (delay time.Duration, answer *Fau
 	return delay, answer, e.cleared
 }
 
-// sleep waits d, or until cleared is closed, unless ctx is done first; it
-// reports whether the request should still be answered.
+// sleep waits d or until cleared is closed; false when ctx is done first.
 func sleep(ctx context.Context, d time.Duration, cleared <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -156,8 +145,7 @@ func sleep(ctx context.Context, d time.Duration, cleared <-chan struct{}) bool {
 	}
 }
 
-// answerFault writes the answer of a fault that replaces the whole answer.
-// body is the answer the request would have had, for faults that mangle it.
+// answerFault writes a fault's answer; body is the request's own answer.
 func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *RequestRecord, f Fault, status int, body []byte) {
 	rec.Fault = f.Kind
 	switch f.Kind {
@@ -197,16 +185,12 @@ func (e *Exchange) answerFault(w http.ResponseWriter, r *http.Request, rec *Requ
 	}
 }
 
-// mangles reports whether the fault needs the normal answer's body.
-func (f *Fault) mangles() bool { return f != nil && f.Kind == FaultTruncatedJSON }
-
 func htmlPage(status int, title string) []byte {
 	return []byte(fmt.Sprintf("<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n<body><center><h1>%d %s</h1></center><hr><center>nginx</center></body></html>\n",
 		status, title, status, title))
 }
 
-// resetConnection drops the connection without an HTTP answer, with an RST
-// where the connection is TCP.
+// resetConnection drops the connection, with an RST when it is TCP.
 func resetConnection(w http.ResponseWriter) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
@@ -218,8 +202,8 @@ func resetConnection(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
-// writeOversized streams a syntactically valid envelope of about size bytes:
-// an empty page plus a long padding field the client must refuse to buffer.
+// writeOversized streams a valid envelope padded to size bytes (20 MiB if not
+// positive).
 func (e *Exchange) writeOversized(ctx context.Context, w http.ResponseWriter, size int) {
 	if size <= 0 {
 		size = DefaultOversizedBodySize

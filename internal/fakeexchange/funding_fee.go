@@ -8,11 +8,9 @@ import (
 
 func init() { addRoute(endpoint.FundingFee, fundingFees.route()) }
 
-// fundingFees are served as the docs' example shows them: a paged history,
-// newest first, startTime and endTime on createdTime, symbol a filter;
-// fundingRate a JSON number, the fee and mark price strings, times in the
-// scenario's row time unit. An event adds a payment or replaces the one
-// with its id; the unreadable row, id 900000001, 2, ..., has no fundingFee.
+// fundingFees answer as the docs' example: a paged history, newest first, on
+// createdTime, a symbol filter, fundingRate a JSON number. The unreadable row
+// (id 900000001, ...) has no fundingFee.
 var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: "funding_fees", event: "funding_fee",
 	sorted: true, change: replace, paged: true, late: true, filters: []string{"symbol"},
 	history:  func(f FundingFee) int64 { return f.CreatedTime },
@@ -27,18 +25,9 @@ var fundingFees = &rowsEndpoint[FundingFee]{name: endpoint.FundingFee, section: 
 	unreadable: func(e *Exchange, i int) any {
 		return e.render(FundingFee{ID: 900_000_001 + int64(i), Symbol: "PERP_BTC_USDT", PaymentType: "Pay", CreatedTime: e.now().UnixMilli()})
 	},
-	demo: func(s *Scenario) {
-		pay := func(id int64, symbol, fee, kind string, ago time.Duration) FundingFee {
-			return FundingFee{ID: id, Symbol: symbol, FundingRate: "-0.00001445", MarkPrice: "26930.6", FundingFee: fee,
-				FundingIntervalHours: 8, PaymentType: kind, Status: "COMPLETED", CreatedAgo: ago}
-		}
-		s.account("main").FundingFees = []FundingFee{pay(1286360, "PERP_BTC_USDT", "9.56021744", "Pay", 40*time.Minute),
-			pay(1286115, "PERP_BTC_USDT", "43.14503239", "Receive", 20*time.Minute), pay(1286400, "PERP_ETH_USDT", "1.5", "Pay", 10*time.Minute)}
-	},
 }
 
-// FundingFee is one funding payment of a perpetual position: its fee is
-// unsigned, PaymentType (Pay or Receive) says which way it went.
+// FundingFee is a funding payment: an unsigned fee, PaymentType Pay or Receive.
 type FundingFee struct {
 	ID                   int64  `yaml:"id" wire:"id,integer,key"`
 	Symbol               string `yaml:"symbol" wire:"symbol,required"`
@@ -48,9 +37,8 @@ type FundingFee struct {
 	FundingIntervalHours int64  `yaml:"funding_interval_hours" wire:"fundingIntervalHours,integer"`
 	PaymentType          string `yaml:"payment_type" wire:"paymentType,required"`
 	Status               string `yaml:"status" wire:"status"`
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the payment this long before New was called (before its
-	// event, for an event's). UpdatedTime 0 serves CreatedTime.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New (or the
+	// event). UpdatedTime 0 serves CreatedTime.
 	CreatedTime int64         `yaml:"created_time" wire:"createdTime,row_time"`
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 	UpdatedTime int64         `yaml:"updated_time" wire:"updatedTime,row_time"`

@@ -6,12 +6,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointInstruments is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointInstruments = endpoint.Instruments
-
-// PathInstruments is the endpoint's path in the endpoint table.
-var PathInstruments = endpoint.PathOf(endpoint.Instruments)
-
 func init() { addRoute(endpoint.Instruments, instruments.route()) }
 
 // instruments answer data.rows in symbol order. An event sets a symbol's
@@ -23,7 +17,6 @@ var instruments = &rowsEndpoint[Instrument]{name: endpoint.Instruments, section:
 	unreadable: func(e *Exchange, i int) any {
 		return e.render(Instrument{Symbol: "SPOT_UNREADABLE" + strconv.Itoa(i+1) + "_USDT", BaseTick: "1"})
 	},
-	demo: func(s *Scenario) { s.Instruments = demoInstruments() },
 }
 
 // Instrument is one symbol the exchange lists. Limits are exact text, left
@@ -40,16 +33,4 @@ type Instrument struct {
 	OrderMode   string `yaml:"order_mode" wire:"orderMode"`
 	// FundingIntervalHours is sent for perpetuals only.
 	FundingIntervalHours int64 `yaml:"funding_interval_hours" wire:"fundingIntervalHours,integer"`
-}
-
-// demoInstruments list, all trading, the spot pairs and perpetuals of the
-// demo's balances and positions.
-func demoInstruments() []Instrument {
-	var out []Instrument
-	for _, base := range []string{"BTC", "ETH", "LTC", "WOO"} {
-		out = append(out,
-			Instrument{Symbol: "SPOT_" + base + "_USDT", Status: "TRADING", BaseMin: "0.0001", BaseTick: "0.0001", QuoteTick: "0.01", MinNotional: "10", OrderMode: "NORMAL"},
-			Instrument{Symbol: "PERP_" + base + "_USDT", Status: "TRADING", BaseMin: "0.0001", BaseTick: "0.0001", QuoteTick: "0.1", MinNotional: "10", OrderMode: "NORMAL", FundingIntervalHours: 8})
-	}
-	return out
 }

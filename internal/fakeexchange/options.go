@@ -1,11 +1,10 @@
 package fakeexchange
 
 import (
+	"sync"
 	"time"
 
 	"github.com/go-kit/log"
-
-	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // Option configures an Exchange.
@@ -19,20 +18,17 @@ type options struct {
 	rateWindow, publicWindow     time.Duration
 }
 
-// WithClock sets the clock the server time, timestamp window and rate
-// limits are based on. The scenario's server_time_offset is added to it.
+// WithClock sets the clock of server time, timestamps and rate limits.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.clock = now }
 }
 
-// WithRateLimit sets the per-account limit of every private endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
+// WithRateLimit overrides every private endpoint's limit; zero disables it.
 func WithRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.rateRequests, o.rateWindow = &requests, window }
 }
 
-// WithPublicRateLimit sets the per-IP limit of the public endpoint,
-// overriding the scenario. Zero requests or window disables the limit.
+// WithPublicRateLimit overrides the public per-IP limit; zero disables it.
 func WithPublicRateLimit(requests int, window time.Duration) Option {
 	return func(o *options) { o.publicRequests, o.publicWindow = &requests, window }
 }
@@ -47,36 +43,30 @@ func WithRequestLogLimit(n int) Option {
 	return func(o *options) { o.maxRequests = n }
 }
 
-// privateLimiters are the limiters of the private endpoints, by name.
+// privateLimiters are the private endpoints' limiters by name: each one's
+// published limit, overridden by rate_limit, rate_limits and the options in
+// turn.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
 	for _, ep := range routes {
+		n, w := ep.Limit.Requests, ep.Limit.Window
+		if s.RateLimit != "" {
+			n, w, _ = ParseRateLimit(s.RateLimit)
+		}
+		if l, ok := s.RateLimits[ep.Name]; ok {
+			n, w, _ = ParseRateLimit(l)
+		}
+		if o.rateRequests != nil {
+			n, w = *o.rateRequests, o.rateWindow
+		}
 		if ep.PerAccount {
-			limiters[ep.Name] = newSlidingWindow(o.privateLimit(s, ep.Endpoint))
+			limiters[ep.Name] = newSlidingWindow(n, w)
 		}
 	}
 	return limiters
 }
 
-// privateLimit returns the per-account limit of the private endpoint:
-// the published one (the endpoint table's), overridden by the scenario's
-// rate_limit, then by its rate_limits, then by the options.
-func (o *options) privateLimit(s *Scenario, ep endpoint.Endpoint) (n int, w time.Duration) {
-	n, w = ep.Limit.Requests, ep.Limit.Window
-	if s.RateLimit != "" {
-		n, w, _ = ParseRateLimit(s.RateLimit)
-	}
-	if l, ok := s.RateLimits[ep.Name]; ok {
-		n, w, _ = ParseRateLimit(l)
-	}
-	if o.rateRequests != nil {
-		n, w = *o.rateRequests, o.rateWindow
-	}
-	return n, w
-}
-
-// publicLimit returns the per-IP limit of the public endpoints: the
-// default, overridden by the scenario, overridden by the options.
+// publicLimit is 10/1s, overridden by the scenario, then the options.
 func (o *options) publicLimit(s *Scenario) (pn int, pw time.Duration) {
 	pn, pw = DefaultPublicRateLimitRequests, DefaultPublicRateLimitWindow
 	if s.PublicRateLimit != "" {
@@ -86,4 +76,45 @@ func (o *options) publicLimit(s *Scenario) (pn int, pw time.Duration) {
 		pn, pw = *o.publicRequests, o.publicWindow
 	}
 	return pn, pw
+}
+
+// The default public limit, 10 per second per client IP, as the public pages
+// publish; a private endpoint's is its published limit (endpoint.All).
+const (
+	DefaultPublicRateLimitRequests = 10
+	DefaultPublicRateLimitWindow   = time.Second
+)
+
+// slidingWindow admits at most limit events per window for each key, looking
+// back exactly window (no buckets whose edge lets bursts through).
+type slidingWindow struct {
+	mu     sync.Mutex
+	limit  int
+	window time.Duration
+	events map[string][]time.Time
+}
+
+func newSlidingWindow(limit int, window time.Duration) *slidingWindow {
+	return &slidingWindow{limit: limit, window: window, events: map[string][]time.Time{}}
+}
+
+// allow records an event for key if within the limit; zero admits all.
+func (s *slidingWindow) allow(key string, now time.Time) bool {
+	if s.limit <= 0 || s.window <= 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ev := s.events[key]
+	cut := 0
+	for cut < len(ev) && !ev[cut].After(now.Add(-s.window)) {
+		cut++
+	}
+	ev = ev[cut:]
+	if len(ev) >= s.limit {
+		s.events[key] = ev
+		return false
+	}
+	s.events[key] = append(ev, now)
+	return true
 }

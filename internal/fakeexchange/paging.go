@@ -13,9 +13,8 @@ import (
 	"time"
 )
 
-// MaxPageSize is the largest page the list endpoints serve; a larger size is
-// rejected with -1005 rather than capped, so a client that asks for more
-// than the documented maximum learns so instead of silently paging short.
+// MaxPageSize is the largest page served; a larger size is refused (-1005), not
+// capped, so a client learns it asked too much.
 const MaxPageSize = 1000
 
 // DefaultPageSize is the page size when the request gives none.
@@ -28,8 +27,8 @@ const (
 	RowTimeSecondsFraction = "s_fraction"
 )
 
-// number renders decimal text as a JSON string, or as a JSON number when the
-// scenario asks for it.
+// number renders decimal text as a string, or a JSON number if the scenario
+// says.
 func (e *Exchange) number(text string) any {
 	if e.s.NumbersAsJSONNumbers {
 		return json.Number(text)
@@ -37,8 +36,7 @@ func (e *Exchange) number(text string) any {
 	return text
 }
 
-// integer renders an id, timestamp or count as a JSON number, or as a JSON
-// string when the scenario sends every number as one.
+// integer renders an int as a JSON number, or a string when every number is.
 func (e *Exchange) integer(n int64) any {
 	if e.s.NumbersAsStrings {
 		return strconv.FormatInt(n, 10)
@@ -46,9 +44,7 @@ func (e *Exchange) integer(n int64) any {
 	return n
 }
 
-// meta is the pagination meta of a list answer, spelt as the docs show it
-// (camelCase) unless the scenario asks for snake_case; the scenario may
-// understate or overstate the total.
+// meta is a list answer's meta, spelt and totalled as the scenario says.
 func (e *Exchange) meta(total, page, size int) any {
 	return e.metaSpelt(e.s.SnakeCaseMeta, total, page, size)
 }
@@ -63,9 +59,8 @@ func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
 	return wireObject{{"total", e.integer(int64(total))}, {perPage, e.integer(int64(size))}, {current, e.integer(int64(page))}}
 }
 
-// pageRange is the range of n rows that page serves and the page number
-// meta reports. The scenario's cap shrinks every page without saying so;
-// clamping serves the last page for any page beyond it.
+// pageRange is the rows of n that page serves and the page meta reports, under
+// the scenario's cap and clamping.
 func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
 	per := size
 	if e.s.PageCap > 0 {
@@ -82,8 +77,8 @@ func (e *Exchange) pageRange(n, page, size int) (from, to, served int) {
 	return from, min(from+per, n), served
 }
 
-// parseQuery decodes the raw query strictly: unknown names are -1004,
-// repeated names and bad escapes -1005.
+// parseQuery decodes the raw query strictly: unknown names are -1004, repeated
+// names and bad escapes -1005.
 func parseQuery(rawQuery string, allowed ...string) (map[string]string, *apiError) {
 	vals, err := url.ParseQuery(rawQuery)
 	if err != nil {
@@ -121,42 +116,23 @@ func paging(q map[string]string) (page, size int, aerr *apiError) {
 	return page, size, nil
 }
 
-// timeParam reads a startTime or endTime, which must be 13 digits of Unix
-// milliseconds: a time in seconds (10 digits) or microseconds (16) is a
-// unit mistake the client must hear about, not a filter that matches nothing.
-func timeParam(q map[string]string, name string) (int64, bool, *apiError) {
-	v, ok := q[name]
-	if !ok {
-		return 0, false, nil
-	}
-	if !millisText.MatchString(v) {
-		return 0, false, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, false, errInvalidParam("invalid %s: %q", name, v)
-	}
-	return n, true, nil
-}
+// timeWindow is a request's startTime and endTime, optional and inclusive.
+type timeWindow [2]*int64
 
-// timeWindow is the startTime and endTime of a list request, both
-// optional and inclusive.
-type timeWindow struct {
-	start, end       int64
-	hasStart, hasEnd bool
-}
-
-// readTimeWindow reads startTime and endTime, refusing a start after the end.
+// readTimeWindow reads startTime and endTime: 13 digits of Unix ms, since
+// seconds or microseconds are a unit mistake the client must hear about.
 func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
 	var w timeWindow
-	var aerr *apiError
-	if w.start, w.hasStart, aerr = timeParam(q, "startTime"); aerr != nil {
-		return w, aerr
+	for i, name := range []string{"startTime", "endTime"} {
+		if v, ok := q[name]; ok {
+			if !millisText.MatchString(v) {
+				return w, errInvalidParam("invalid %s: %q: want 13 digits of Unix milliseconds", name, v)
+			}
+			n, _ := strconv.ParseInt(v, 10, 64) // 13 digits always parse
+			w[i] = &n
+		}
 	}
-	if w.end, w.hasEnd, aerr = timeParam(q, "endTime"); aerr != nil {
-		return w, aerr
-	}
-	if w.hasStart && w.hasEnd && w.start > w.end {
+	if w[0] != nil && w[1] != nil && *w[0] > *w[1] {
 		return w, errInvalidParam("startTime is after endTime")
 	}
 	return w, nil
@@ -164,22 +140,20 @@ func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
 
 // contains reports whether ms is within the window.
 func (w timeWindow) contains(ms int64) bool {
-	return (!w.hasStart || ms >= w.start) && (!w.hasEnd || ms <= w.end)
+	return (w[0] == nil || ms >= *w[0]) && (w[1] == nil || ms <= *w[1])
 }
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
 
-// historyQuery is a paged endpoint's query, read: its parameters, the
-// page asked for and, for a history, the time window.
+// historyQuery is a paged endpoint's query read: parameters, page and window.
 type historyQuery struct {
 	params     map[string]string
 	page, size int
 	window     timeWindow
 }
 
-// readPageQuery reads the query of a paged endpoint that takes page, size,
-// the filters named and, for a history, startTime and endTime, refusing
-// any other parameter and a bad page or time as the exchange does.
+// readPageQuery reads a paged endpoint's query: page, size, the filters and,
+// for a history, the time window; anything else is refused.
 func readPageQuery(rawQuery string, history bool, filters ...string) (historyQuery, *apiError) {
 	var h historyQuery
 	var aerr *apiError
@@ -197,11 +171,9 @@ func readPageQuery(rawQuery string, history bool, filters ...string) (historyQue
 	return h, aerr
 }
 
-// servePage answers one page of the account's rows as the paged endpoints
-// do: a history newest first (then by key), those of the startTime and
-// endTime and a share of late listing held back until its delay after the
-// row's time; those of the filters; with meta (the scenario's spelling,
-// totals and page cap) and the endpoint's unreadable rows.
+// servePage answers a page of the account's rows: a history newest first (then
+// by key) within its window, late rows held back, the filters' rows, with meta
+// and unreadable rows.
 func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any, *apiError) {
 	hq, aerr := readPageQuery(rawQuery, p.history != nil, p.filters...)
 	if aerr == nil && p.query != nil {
@@ -238,16 +210,13 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 		{"meta", meta(total, served, hq.size)}}, nil
 }
 
-// heldBack reports whether late listing holds the row back at now: its id
-// is among the share listed late and its delay after the row's time has
-// not passed.
+// heldBack reports whether late listing holds the row back at now.
 func (p *rowsEndpoint[R]) heldBack(e *Exchange, r R, now time.Time) bool {
 	l := e.s.LateListing
 	return p.late && l.Selects(rowID(r)) && now.Before(time.UnixMilli(p.history(r)).Add(l.Delay))
 }
 
-// matches reports whether row holds, in the field of each filter's wire
-// name, the value the query gives it.
+// matches reports whether row holds each filter's value in its field.
 func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
 	if !slices.ContainsFunc(p.filters, func(f string) bool { _, ok := q[f]; return ok }) {
 		return true // no reflection for a query without a filter

@@ -6,18 +6,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointPositions = endpoint.Positions
-
-// PathPositions is the endpoint's path in the endpoint table.
-var PathPositions = endpoint.PathOf(endpoint.Positions)
-
 func init() { addRoute(endpoint.Positions, positions.route()) }
 
-// positions answer with the fields of the live answer: data.positions in
-// symbol and side order, adlQuantile and leverage JSON numbers, the other
-// decimals strings. An event patches a position, opens one or removes one;
-// the unreadable row has no symbol.
+// positions answer as captured: data.positions in symbol and side order,
+// adlQuantile and leverage JSON numbers. The unreadable row has no symbol.
 var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "positions", event: "position",
 	under: "positions", sorted: true, change: patch, defaults: Position.withDefaults,
 	scenario: func(_ *Scenario, a Account) []Position { return a.Positions },
@@ -31,12 +23,10 @@ var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "posi
 	unreadable: func(e *Exchange, i int) any {
 		return e.render(Position{PositionSide: "BOTH", MarginMode: "CROSS", Holding: "1", TimestampMs: int64(i + 1)})
 	},
-	demo: func(s *Scenario) { s.account("main").Positions = defaultPositions() },
 }
 
-// Position is one futures position, identified by symbol and side. Amounts
-// are exact decimal text; an empty one is left out of the answer. The
-// exchange keeps listing a closed position with a holding of 0.
+// Position is a futures position, by symbol and side: exact decimal text, empty
+// left out. A closed position is listed with a holding of 0.
 type Position struct {
 	Symbol string `yaml:"symbol" wire:"symbol,key"`
 	// PositionSide is BOTH (one-way mode, the default), LONG or SHORT.
@@ -57,22 +47,15 @@ type Position struct {
 	Leverage             string `yaml:"leverage" wire:"leverage,number"`
 	IsolatedMarginToken  string `yaml:"isolated_margin_token" wire:"isolatedMarginToken,always"`
 	IsolatedMarginAmount string `yaml:"isolated_margin_amount" wire:"isolatedMarginAmount,decimal"`
-	// isolatedFrozenLong and isolatedFrozenShort are "0" in every answer
-	// seen.
+	// "0" in every answer seen.
 	isolatedFrozenLong  string `wire:"isolatedFrozenLong,decimal"`
 	isolatedFrozenShort string `wire:"isolatedFrozenShort,decimal"`
-	// TimestampMs is when the position last changed, in Unix milliseconds;
-	// 0 serves the time of the request.
+	// TimestampMs is when it last changed (Unix ms); 0 serves the request's
+	// time.
 	TimestampMs int64 `yaml:"timestamp_ms" wire:"timestamp,integer"`
-	// MarkPriceWalk moves the served mark price towards the estimated
-	// liquidation price over time; nil keeps it still.
-	MarkPriceWalk *MarkPriceWalk `yaml:"mark_price_walk"`
+	// MarkPriceWalk walks MarkPrice towards EstLiqPrice; nil keeps it still.
+	MarkPriceWalk *Walk `yaml:"mark_price_walk"`
 }
-
-// MarkPriceWalk moves the mark price by Step every Every of server time
-// since the exchange's Start (or since the event that added it) towards the estimated
-// liquidation price, never past it: a position walking towards liquidation.
-type MarkPriceWalk = Walk
 
 // withDefaults fills in the side, the margin mode and the frozen amounts.
 func (p Position) withDefaults() Position {
@@ -104,28 +87,12 @@ func (p Position) check() error {
 	return nil
 }
 
-// CapturedPosition is the position of the live answer captured in
-// client/testdata/captures/futures_positions.json: a one-way, cross-margin
-// long without a liquidation price.
+// CapturedPosition is the position captured live
+// (client/testdata/captures/futures_positions.json): a one-way cross long, no
+// liquidation price.
 func CapturedPosition() Position {
 	return Position{Symbol: "PERP_LTC_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0.1",
 		PendingLongQty: "0", PendingShortQty: "0", SettlePrice: "96.87", AverageOpenPrice: "96.87", Pnl24H: "0",
 		Fee24H: "0.0048435", MarkPrice: "96.83793449", EstLiqPrice: "0", TimestampMs: 1752500555823, AdlQuantile: "2",
 		IsolatedMarginToken: "", IsolatedMarginAmount: "0", Leverage: "10"}
-}
-
-// defaultPositions are the captured position (no liquidation price), an
-// isolated short 20 % from its liquidation price, and a closed position the
-// exchange still lists.
-func defaultPositions() []Position {
-	return []Position{
-		CapturedPosition(),
-		{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH", MarginMode: "ISOLATED", Holding: "-0.02", PendingLongQty: "0",
-			PendingShortQty: "0", SettlePrice: "64000", AverageOpenPrice: "64000", Pnl24H: "-12.5", Fee24H: "0.768",
-			MarkPrice: "65000", EstLiqPrice: "78000", AdlQuantile: "1", Leverage: "5",
-			IsolatedMarginToken: "USDT", IsolatedMarginAmount: "260"},
-		{Symbol: "PERP_ETH_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0", PendingLongQty: "0",
-			PendingShortQty: "0", SettlePrice: "0", AverageOpenPrice: "0", Pnl24H: "4.2", Fee24H: "0.9",
-			MarkPrice: "3000", EstLiqPrice: "0", AdlQuantile: "0", Leverage: "10", IsolatedMarginAmount: "0"},
-	}
 }

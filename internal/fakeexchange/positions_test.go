@@ -113,7 +113,7 @@ func TestMarkPriceWalksToTheLiquidationPriceAndStops(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, testScenario())
 			p := Position{Symbol: "PERP_X_USDT", Holding: "1", MarkPrice: c.mark, EstLiqPrice: c.liq,
-				MarkPriceWalk: &MarkPriceWalk{Every: time.Minute, Step: "4"}}
+				MarkPriceWalk: &Walk{Every: time.Minute, Step: "4"}}
 			if err := h.ex.Apply(Event{Position: &Change[Position]{Account: "a", Row: p, Replace: true}}); err != nil {
 				t.Fatal(err)
 			}

@@ -10,65 +10,54 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// rowsEndpoint is an endpoint served by one generic path: its rows (a
-// scenario's, else its recorded answer's, or those its source gives),
-// changed by events, each rendered by its wire tags and served whole or a
-// page at a time. What is its own is filled in.
+// rowsEndpoint is an endpoint served by one generic path: its rows (the
+// scenario's, its recorded answer's, or its source's), changed by events,
+// rendered by their wire tags, served whole or a page at a time. Each
+// endpoint fills in what is its own.
 type rowsEndpoint[R any] struct {
 	name string
 	// section and event are the YAML keys of its rows in a scenario account
-	// (the scenario, for a public endpoint) and of its event, for messages.
+	// (in the scenario, when public) and of its event.
 	section, event string
-	// under is the answer's field holding the rows; one serves a single
-	// row as the answer itself, with recorded when the scenario sets none.
+	// under is the answer's field holding the rows; one serves a single row
+	// as the answer, recorded when the scenario sets none.
 	under    string
 	one      bool
 	recorded R
-	// sorted serves the rows in key order, as the exchange does; the
+	// sorted keeps the rows in key order, as the exchange serves them;
 	// others are served as added.
 	sorted bool
-	// scenario is a scenario account's rows, or the scenario's when the
-	// endpoint is public (account is then zero).
+	// scenario is an account's rows, or the scenario's when public.
 	scenario func(s *Scenario, a Account) []R
 	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
-	// live is the row as served to account a (nil for a public endpoint)
-	// at now, set at since (zero: the exchange's Start, zero before it):
-	// walks, times that are now, what the account's name implies.
+	// live is the row as served to a (nil when public) at now, set at since
+	// (zero: Start): walks, times that are now, what the account implies.
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
-	// source, when set, gives the account's rows listed at now, which the
-	// endpoint does not store; the slice is not changed.
+	// source gives the rows listed at now when the endpoint keeps none.
 	source func(e *Exchange, a *accountState, now time.Time) []R
-	// answer wraps an account's rows as rendered (its one row) into the
-	// answer, with what they do not hold; stored are the rows as set. nil
-	// serves them as they are.
-	answer func(e *Exchange, a *accountState, stored []R, rendered []any) any
-	// unreadable builds its i-th row no client can read.
+	// answer wraps the rendered rows into the answer, with what they do not
+	// hold; stored are the rows as set.
+	answer     func(e *Exchange, a *accountState, stored []R, rendered []any) any
 	unreadable func(e *Exchange, i int) any
-	demo       func(s *Scenario)
 
-	// paged serves the rows a page at a time (see servePage); history,
-	// when set, is a paged row's time (Unix ms), by which the rows are a
-	// history. filters are the query parameters it also takes, each
-	// selecting the rows whose field of that wire name it equals; query
-	// checks or changes the account's query read (of any endpoint),
-	// without mu held. late
-	// holds back a share of the rows, by their id, as Scenario.LateListing
-	// says; reorder changes the order of the rows of a page's request,
-	// sorted, with mu held.
+	// paged serves a page at a time (servePage); history is a row's time
+	// (Unix ms) when the rows are a history, newest first. filters are
+	// query parameters that select rows by the field of their wire name.
 	paged   bool
 	history func(R) int64
 	filters []string
-	query   func(e *Exchange, account string, q *historyQuery) *apiError
-	late    bool
+	// query checks or changes the query read, without mu held.
+	query func(e *Exchange, account string, q *historyQuery) *apiError
+	// late holds back Scenario.LateListing's share of the rows, by id.
+	late bool
+	// reorder changes the order of a page request's sorted rows, mu held.
 	reorder func(e *Exchange, rows []R)
 	// meta is a page's meta; nil spells it as the scenario says.
 	meta func(e *Exchange, total, page, size int) any
-	// place dates a row set at at (the exchange's creation for a
-	// scenario's, an event's time), replacing old (nil for a new row):
-	// relative times (created_ago), times kept or set then.
+	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
 }
 
@@ -84,8 +73,7 @@ const (
 	add
 )
 
-// stored is a row and when it was set by an event: its walks start then;
-// zero for a scenario's, whose walks start with the exchange.
+// stored is a row and when an event set it, when its walks start (zero: Start).
 type stored[R any] struct {
 	row   R
 	since time.Time
@@ -93,7 +81,7 @@ type stored[R any] struct {
 
 // route is the endpoint's route, its shares all generic.
 func (p *rowsEndpoint[R]) route() route {
-	r := route{serve: p.serve, validateEvent: p.validateEvent, apply: p.apply, unreadable: p.unreadable, demo: p.demo}
+	r := route{serve: p.serve, validateEvent: p.validateEvent, apply: p.apply, unreadable: p.unreadable}
 	if p.scenario == nil {
 		return r
 	}
@@ -124,8 +112,7 @@ func (p *rowsEndpoint[R]) public() bool {
 	return !ep.PerAccount
 }
 
-// rowsOf are the rows of account a, or the exchange's when a is nil. The
-// caller holds mu or owns e.
+// rowsOf are the rows of a, or the exchange's when nil; mu held or e owned.
 func (p *rowsEndpoint[R]) rowsOf(e *Exchange, a *accountState) *[]stored[R] {
 	var m map[string]any
 	if a != nil {
@@ -231,34 +218,7 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 	return nil
 }
 
-// set validates r and changes the rows of account ("" for a public
-// endpoint) by it, at server time now; op names the change in errors.
-func (p *rowsEndpoint[R]) set(e *Exchange, op, account string, r R, how change) error {
-	if err := validateRow(p.withDefaults(r), false); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
-		if err := p.put(rows, r, how, e.now(), e.now()); err != nil {
-			return fmt.Errorf("%s: account %q: %w", op, account, err)
-		}
-		return nil
-	})
-}
-
-// remove takes the row of r's key out of account's rows.
-func (p *rowsEndpoint[R]) remove(e *Exchange, op, account string, r R) error {
-	return p.withRows(e, op, account, func(rows *[]stored[R]) error {
-		i, found := p.find(*rows, p.withDefaults(r))
-		if !found {
-			return fmt.Errorf("%s: account %q lists no %s", op, account, rowKey(p.withDefaults(r)))
-		}
-		*rows = slices.Delete(*rows, i, i+1)
-		return nil
-	})
-}
-
-// withRows runs fn on the rows of account ("" for the exchange's) with mu
-// held.
+// withRows runs fn on account's rows ("": the exchange's) with mu held.
 func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows *[]stored[R]) error) error {
 	if account == "" {
 		e.mu.Lock()
@@ -268,21 +228,13 @@ func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows
 	return e.withAccount(op, account, func(a *accountState) error { return fn(p.rowsOf(e, a)) })
 }
 
-// eventChange is ev's action on the endpoint, its field named event: nil
-// when it has none; a public endpoint's action is its row alone.
+// eventChange is ev's action on the endpoint (its field named event), or nil.
 func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Event]()) {
 		if p.event == "" || f.Tag.Get("yaml") != p.event {
 			continue
 		}
-		switch a := reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(type) {
-		case *Change[R]:
-			return a
-		case *R:
-			if a != nil {
-				return &Change[R]{Row: *a}
-			}
-		}
+		return reflect.ValueOf(ev).FieldByIndex(f.Index).Interface().(*Change[R])
 	}
 	return nil
 }
@@ -308,21 +260,37 @@ func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[stri
 	return validateEventAccount(p.event, c.Account, accounts, err)
 }
 
+// apply changes the rows of the event's account ("" when public) by its
+// action on the endpoint, if any.
 func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	c := p.eventChange(ev)
-	switch {
-	case c == nil:
+	if c == nil {
 		return nil
-	case c.Remove && !p.one:
-		return p.remove(e, p.event+" event", c.Account, c.Row)
-	case c.Replace:
-		return p.set(e, p.event+" event", c.Account, c.Row, replace)
 	}
-	return p.set(e, p.event+" event", c.Account, c.Row, p.change)
+	op, row, remove, how := p.event+" event", p.withDefaults(c.Row), c.Remove && !p.one, p.change
+	if c.Replace {
+		how = replace
+	}
+	if err := validateRow(row, remove); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return p.withRows(e, op, c.Account, func(rows *[]stored[R]) error {
+		i, found := p.find(*rows, row)
+		switch {
+		case remove && !found:
+			return fmt.Errorf("%s: account %q lists no %s", op, c.Account, rowKey(row))
+		case remove:
+			*rows = slices.Delete(*rows, i, i+1)
+		default:
+			if err := p.put(rows, c.Row, how, e.now(), e.now()); err != nil {
+				return fmt.Errorf("%s: account %q: %w", op, c.Account, err)
+			}
+		}
+		return nil
+	})
 }
 
-// rowsNow are the rows of account a (nil for the exchange's) as served at
-// now, a slice of their own. The caller holds mu.
+// rowsNow are a's rows (nil: the exchange's) as served at now; mu held.
 func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) []R {
 	if p.source != nil {
 		rows := slices.Clone(p.source(e, a, now))
@@ -344,15 +312,13 @@ func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) [
 	return rows
 }
 
-// served renders the rows of account a as served at now, with the
-// endpoint's unreadable rows. The caller holds mu.
+// served renders a's rows at now with the unreadable rows. The caller holds mu.
 func (p *rowsEndpoint[R]) served(e *Exchange, a *accountState, now time.Time) []any {
 	rows := p.rowsNow(e, a, now)
 	return e.listRows(p.name, len(rows), 0, e.listLength(p.name, len(rows)), func(i int) any { return e.render(rows[i]) })
 }
 
-// serve answers with the rows of the account, or the exchange's, whole or
-// a page of them; only a paged endpoint takes query parameters.
+// serve answers the rows whole or a page of them (only paged take a query).
 func (p *rowsEndpoint[R]) serve(e *Exchange, account, rawQuery string) (any, *apiError) {
 	if p.paged {
 		return p.servePage(e, account, rawQuery)

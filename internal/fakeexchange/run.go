@@ -11,8 +11,7 @@ import (
 	"github.com/go-kit/log/level"
 )
 
-// Start runs the scenario's history generators and timed events until ctx is
-// done. Events are timed from the call. Only the first call has an effect.
+// Start runs the generators and timed events until ctx is done, once.
 func (e *Exchange) Start(ctx context.Context) {
 	e.startOnce.Do(func() {
 		e.mu.Lock()
@@ -29,8 +28,7 @@ func (e *Exchange) Start(ctx context.Context) {
 	})
 }
 
-// runEvent applies the event after its delay, logging the actions that
-// fail.
+// runEvent applies the event after its delay, logging what fails.
 func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	if ev.After > 0 && !sleep(ctx, ev.After, nil) {
 		return
@@ -41,9 +39,8 @@ func (e *Exchange) runEvent(ctx context.Context, ev Event) {
 	level.Info(e.logger).Log("msg", "scenario event applied", "after", ev.After)
 }
 
-// Apply applies the event's actions now, whatever its After; an action
-// that fails does not keep the others from being applied. Like
-// InjectFault, it panics on an invalid fault, a test bug.
+// Apply applies the event's actions now, one failing not keeping the others; it
+// panics on an invalid fault, as InjectFault does.
 func (e *Exchange) Apply(ev Event) error {
 	if ev.ClearFaults {
 		e.ClearFaults()
@@ -63,9 +60,7 @@ func (e *Exchange) Apply(ev Event) error {
 	return errors.Join(errs...)
 }
 
-// generate appends one record every g.Every, dated when appended and
-// moving its balance, cycling through every type/token pair, with
-// deterministic pseudo-random amounts.
+// generate appends a record every g.Every, cycling through types and tokens.
 func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenerator) {
 	h := fnv.New64a()
 	h.Write([]byte(account))
@@ -93,15 +88,13 @@ func (e *Exchange) generate(ctx context.Context, account string, g HistoryGenera
 	}
 }
 
-// outflow are the types the generator gives negative amounts. The real sign
-// convention is undocumented; clients must accept both signs for every type.
+// outflow are the types generated negative; clients must take either sign.
 var outflow = map[string]bool{
 	"WITHDRAW": true, "FIAT_WITHDRAW": true, "TRANSACTION_FEE": true, "FUNDING_FEE": true,
 	"INTEREST": true, "LIQUIDATION": true, "COPY_FEE": true, "UNSTAKING_FEE": true,
 }
 
-// randomAmount returns an exact decimal with 8 places between 0.00000001
-// and 100.
+// randomAmount is an exact 8-place decimal in [0.00000001, 100].
 func randomAmount(r *rand.Rand, negative bool) string {
 	units := r.Int64N(100_0000_0000) + 1
 	s := fmt.Sprintf("%d.%08d", units/1_0000_0000, units%1_0000_0000)

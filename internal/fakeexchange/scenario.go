@@ -11,124 +11,80 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Scenario describes what the fake exchange holds and how it behaves. It is
-// loaded from YAML with LoadScenario or built in Go.
+// Scenario is what the fake holds and how it behaves, from YAML or Go.
 type Scenario struct {
-	// ServerTimeOffset moves the fake server clock ahead (positive) or
-	// behind (negative) the real one.
+	// ServerTimeOffset moves the fake's clock ahead of (or behind) the real one.
 	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
 	// RateLimits are per-account limits of single private endpoints, by
-	// endpoint name, as "N/window" (e.g. "30/10s"); "0/0s" is none. An
-	// endpoint not named has RateLimit, or else its published limit
-	// (the endpoint table's, endpoint.All).
+	// name, as "N/window" ("0/0s": none); others have RateLimit, else their
+	// published limit (endpoint.All).
 	RateLimits map[string]string `yaml:"rate_limits"`
-	// RateLimit, when set, is the per-account limit of every private
-	// endpoint that RateLimits does not name.
-	RateLimit string `yaml:"rate_limit"`
-	// PublicRateLimit is the per-IP limit the public endpoints share; empty
-	// means 10/1s, their published one.
+	RateLimit  string            `yaml:"rate_limit"`
+	// PublicRateLimit is the public endpoints' per-IP limit; empty is 10/1s.
 	PublicRateLimit string `yaml:"public_rate_limit"`
-	// NumbersAsJSONNumbers sends decimal and flag fields (token network
-	// numbers and history amounts) as JSON numbers instead of strings.
+	// NumbersAsJSONNumbers sends decimals and flags as JSON numbers.
 	NumbersAsJSONNumbers bool `yaml:"numbers_as_json_numbers"`
-	// SnakeCaseMeta sends records_per_page/current_page instead of
-	// recordsPerPage/currentPage in pagination meta.
+	// SnakeCaseMeta spells meta records_per_page/current_page.
 	SnakeCaseMeta bool `yaml:"snake_case_meta"`
-	// NumbersAsStrings sends every numeric field as a JSON string, as
-	// captured live answers do: ids, timestamps (rows and envelope),
-	// userId, meta values, error codes, amounts and flags; meta is
-	// snake_case. It excludes NumbersAsJSONNumbers.
+	// NumbersAsStrings sends every number as a JSON string, as captured
+	// answers do (ids, times, meta, error codes, amounts, flags), with meta
+	// in snake_case; it excludes NumbersAsJSONNumbers.
 	NumbersAsStrings bool `yaml:"numbers_as_strings"`
-	// SignatureQuery is the query the signature must cover: "" or "exact"
-	// (SignatureQueryExact) the query bytes exactly as sent; "sorted"
-	// (SignatureQuerySorted) the query with its parameters sorted by name,
-	// as the legacy API required, so a client signing the unsorted bytes it
-	// sends fails with -1001. Sending sorted parameters passes both.
+	// SignatureQuery is what the signature covers: "" or "exact" the query
+	// as sent; "sorted" its parameters sorted by name, as the legacy API
+	// required.
 	SignatureQuery string `yaml:"signature_query"`
-	// RowTimeUnit is how token history rows carry their timestamp: "" or
-	// "ms" (RowTimeMillis) integer milliseconds; "s" (RowTimeSeconds)
-	// integer seconds, truncated; "s_fraction" (RowTimeSecondsFraction) a
-	// JSON string of seconds with three decimals, e.g. "1579399877.041", as
-	// sibling v3 endpoints send times. startTime and endTime still filter
-	// on the records' milliseconds.
+	// RowTimeUnit is how token history, balances and funding fee rows carry times:
+	// "" or "ms", "s" (truncated), "s_fraction" ("1579399877.041"); the
+	// time filters still take milliseconds.
 	RowTimeUnit string `yaml:"row_time_unit"`
-	// MalformedIDs are history ids whose rows are served with the amount
-	// "1.2.3" (a JSON string in every number mode, so the rest of the
-	// answer stays valid JSON and only that row cannot be read).
+	// MalformedIDs are history ids served with the amount "1.2.3", a string
+	// in every number mode, so only that row cannot be read.
 	MalformedIDs []int64 `yaml:"malformed_ids"`
-	// UnreadableRows are how many rows no client can read each list
-	// endpoint serves after the first of its good rows, by the endpoint
-	// names UnreadableEndpoints returns; each endpoint's file says what its
-	// row gets wrong. Paged lists count them in meta.total.
+	// UnreadableRows are how many rows no client can read each list endpoint
+	// (UnreadableEndpoints) serves after its first good row, counted in
+	// meta.total; each endpoint's file says what its row gets wrong.
 	UnreadableRows map[string]int `yaml:"unreadable_rows"`
-	// LateListing keeps a share of history records out of the history
-	// endpoint until a while after their own timestamp, as a deposit
-	// stamped when first seen on chain is listed only after
-	// confirmations. nil lists every record at once.
+	// LateListing keeps a share of history records unlisted until a while
+	// after their timestamp, as a deposit listed after confirmations.
 	LateListing *LateListing `yaml:"late_listing"`
-	// UnstableTieOrder serves history records that share a timestamp in a
-	// different order on each history request, as offset paging over ORDER
-	// BY timestamp without a tiebreaker does in SQL databases: a client
-	// paging through a tie group at a page boundary can miss a record and
-	// see another twice.
+	// UnstableTieOrder turns records sharing a timestamp on each history
+	// request, as offset paging without a tiebreaker does in SQL.
 	UnstableTieOrder bool `yaml:"unstable_tie_order"`
-	// PageCap, when positive, serves at most this many rows per page of
-	// both list endpoints without saying so: meta.recordsPerPage still
-	// echoes the size asked, and page p holds rows [(p-1)*c, p*c) where c
-	// is the smaller of the size and the cap.
+	// PageCap serves at most this many rows a page without saying so:
+	// meta.recordsPerPage still echoes the size asked.
 	PageCap int `yaml:"page_cap"`
-	// UnderstateTotal reports meta.total of both list endpoints this much
-	// below the true count (never below 0).
+	// UnderstateTotal and OverstateTotal move meta.total below (never under
+	// 0) or above the true count.
 	UnderstateTotal int `yaml:"understate_total"`
-	// OverstateTotal reports meta.total of both list endpoints this much
-	// above the true count: rows promised that no page serves.
-	OverstateTotal int `yaml:"overstate_total"`
-	// ClampPages answers a page beyond the last with the last page again,
-	// and its number in meta.currentPage, instead of an empty page (as
-	// "reasonable" paging helpers of Java backends do).
+	OverstateTotal  int `yaml:"overstate_total"`
+	// ClampPages answers a page beyond the last with the last page, and its
+	// number, instead of an empty page.
 	ClampPages bool `yaml:"clamp_pages"`
-	// UndocumentedTypes are token history transaction types beyond the
-	// documented ones, as the exchange may start to send any day: records
-	// may carry them and the type filter takes them.
+	// UndocumentedTypes are token history types beyond the documented ones,
+	// as the exchange may start to send any day.
 	UndocumentedTypes []string `yaml:"undocumented_types"`
-	// SharedIDs lets history records of one account share an id when their
-	// token or type differ, as the exchange may give the legs of one trade
-	// one id; records then count as the same only when id, token and type
-	// all match. Without it every id of an account is unique.
+	// SharedIDs lets history records share an id when their token or type
+	// differ, as the legs of one trade may.
 	SharedIDs bool `yaml:"shared_ids"`
-	// ErrorTimestamp makes every error answer the fake builds (4xx, 5xx and
-	// success:false envelopes, 429s and authentication failures included)
-	// carry a top-level timestamp that is wrong: a client must not take it
-	// as server time. nil sends error answers without a timestamp.
+	// ErrorTimestamp gives every error answer a wrong top-level timestamp,
+	// which a client must not take as server time.
 	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
-	// SystemStatus is what GET /v3/public/systemInfo reports at first; nil
-	// means status 0, "System is functioning properly.".
-	SystemStatus *SystemStatus `yaml:"system_status"`
-	// MaintenanceWindows announce maintenance at set times after Start.
+	// SystemStatus is what system info reports at first; nil: as captured.
+	SystemStatus       *SystemStatus       `yaml:"system_status"`
 	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
-	// SnakeCaseBodies spells the fields of the account info, balances,
-	// wallet history, sub-accounts and token network answers in snake_case
-	// (the v1 spelling: margin_ratio, available_balance, token_side,
-	// allow_withdraw; a sub-account's name as account) instead of
-	// camelCase.
+	// SnakeCaseBodies spells answers in the v1 snake_case (margin_ratio, ...).
 	SnakeCaseBodies bool `yaml:"snake_case_bodies"`
-	// WalletTimeUnit is how wallet history rows carry createdTime and
-	// updatedTime, and sub-account rows createdTime: "" or "s_fraction"
-	// (RowTimeSecondsFraction) strings of seconds with three decimals, as
-	// the live exchange sends them; "ms" (RowTimeMillis) integer
-	// milliseconds, as this project guessed before live answers were
-	// captured; "s" (RowTimeSeconds) integer seconds.
+	// WalletTimeUnit is how wallet, sub-account and transfer rows carry
+	// times: "" or "s_fraction" as captured, "ms" as guessed before, "s".
 	WalletTimeUnit string `yaml:"wallet_time_unit"`
-	// CamelCaseWalletMeta spells the wallet history's meta
-	// recordsPerPage/currentPage, as the docs spell other endpoints' meta,
-	// instead of the live records_per_page/current_page.
+	// CamelCaseWalletMeta spells the wallet's meta in camelCase, as the docs
+	// spell other endpoints', instead of the live snake_case.
 	CamelCaseWalletMeta bool `yaml:"camel_case_wallet_meta"`
 	// PagedSubAccounts makes the sub-accounts endpoint take page and size
-	// and answer with meta, as this project guessed before live answers
-	// were captured. Without it the endpoint takes no query parameter
-	// (-1004) and sends no meta, as its docs show.
+	// and answer meta, as guessed before live answers were captured.
 	PagedSubAccounts bool `yaml:"paged_sub_accounts"`
-	// WalletIgnoresTimeFilter accepts startTime and endTime on the wallet
+	// WalletIgnoresTimeFilter takes startTime and endTime on the wallet
 	// history but serves every transfer: a client must filter locally.
 	WalletIgnoresTimeFilter bool `yaml:"wallet_ignores_time_filter"`
 
@@ -139,12 +95,10 @@ type Scenario struct {
 	Venue `yaml:",inline"`
 }
 
-// ErrorTimestamp is the bogus timestamp of error answers: server time plus
-// Offset, in Unit.
+// ErrorTimestamp is server time plus Offset, in Unit.
 type ErrorTimestamp struct {
 	Offset time.Duration `yaml:"offset"`
-	// Unit is "ms" (ErrorTimestampMillis, the default when empty) or "us"
-	// (ErrorTimestampMicros).
+	// Unit is "ms" (the default) or "us".
 	Unit string `yaml:"unit"`
 }
 
@@ -165,16 +119,13 @@ func (t *ErrorTimestamp) at(now time.Time) int64 {
 
 // LateListing delays the listing of a share of history records.
 type LateListing struct {
-	// Share is the fraction of records listed late, 0 to 1. Which ones is
-	// decided by a hash of the id, so the same records every run.
+	// Share is the fraction listed late, 0 to 1, chosen by a hash of the id.
 	Share float64 `yaml:"share"`
-	// Delay is how long after its own timestamp, by server time, a late
-	// record is first listed.
+	// Delay is how long after its timestamp a late record is first listed.
 	Delay time.Duration `yaml:"delay"`
 }
 
-// Selects reports whether the records with this id are among the share
-// listed late.
+// Selects reports whether the records of id are listed late.
 func (l *LateListing) Selects(id int64) bool {
 	if l == nil {
 		return false
@@ -182,8 +133,7 @@ func (l *LateListing) Selects(id int64) bool {
 	return float64(mix64(uint64(id))>>11)/(1<<53) < l.Share
 }
 
-// mix64 is the SplitMix64 finalizer: a cheap hash whose low bits depend on
-// every bit of x, so consecutive ids are selected independently.
+// mix64 is the SplitMix64 finalizer: consecutive ids are chosen independently.
 func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
@@ -197,16 +147,13 @@ func mix64(x uint64) uint64 {
 type Key struct {
 	APIKey    string `yaml:"api_key"`
 	APISecret string `yaml:"api_secret"`
-	// Permissions are e.g. READ, TRADE, WITHDRAWAL; READ is needed to call
-	// the private endpoints.
+	// Permissions: READ is needed to call the private endpoints.
 	Permissions []string `yaml:"permissions"`
-	// AllowedIPs restricts the key to these client addresses; empty means
-	// unrestricted (and the credentials endpoint omits the field).
+	// AllowedIPs restricts the key to these addresses; empty: unrestricted.
 	AllowedIPs []string `yaml:"allowed_ips"`
 }
 
-// LoadScenario reads and validates a YAML scenario file. Unknown fields are
-// errors.
+// LoadScenario reads and validates a YAML scenario; unknown fields are errors.
 func LoadScenario(path string) (*Scenario, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -17,7 +17,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 9 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
 	}
-	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Status != 2 {
+	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Row.Status != 2 {
 		t.Errorf("new fields not loaded: %+v", s)
 	}
 	if a := s.Accounts[0]; a.AccountInfo == nil || a.AccountInfo.MarginRatioWalk == nil || len(a.Balances) != 1 || len(a.Transfers) != 1 ||
@@ -52,7 +52,7 @@ func TestLoadScenarioErrorsNameFileAndField(t *testing.T) {
 		{"token_networks: [{token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: '1', allow_deposit: 2}]\n", "token_networks[0].allow_deposit"},
 		{"events: [{after: 1s}]\n", "events[0]: no action"},
 		{"events: [{after: 1s, fault: {kind: nope}}]\n", "events[0].fault.kind: unknown fault kind"},
-		{"events: [{after: 1s, token_network: {token: USDT, network: ETH, allow_withdraw: 3}}]\n", "events[0].token_network.allow_withdraw"},
+		{"events: [{after: 1s, token_network: {token: USDT, network: ETH, minimum_withdrawal: '1', withdrawal_fee: '1', allow_withdraw: 3}}]\n", "events[0].token_network.allow_withdraw"},
 	} {
 		path := filepath.Join(t.TempDir(), "s.yaml")
 		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
@@ -100,9 +100,10 @@ func TestDefaultScenarioServesItsKeys(t *testing.T) {
 func TestStartRunsEventsAndGenerator(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].HistoryGenerator = &HistoryGenerator{Every: 10 * time.Millisecond, Types: []string{"DEPOSIT", "WITHDRAW"}, Tokens: []string{"USDT"}}
-	zero := 0
+	noDeposit := s.TokenNetworks[0]
+	noDeposit.AllowDeposit = 0
 	s.Events = []Event{
-		{After: 10 * time.Millisecond, TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowDeposit: &zero}},
+		{After: 10 * time.Millisecond, TokenNetwork: &Change[TokenNetworkRow]{Row: noDeposit}},
 		{After: 20 * time.Millisecond, Fault: &Fault{Kind: FaultMaintenance, Endpoint: EndpointTokenNetwork}},
 	}
 	ex, err := New(s)

@@ -28,9 +28,7 @@ func (s *Scenario) Validate() error {
 	return s.validateEvents(names)
 }
 
-// validateSettings checks the scenario's scalar settings: number and time
-// formats, malformed ids, late listing, error timestamps, paging and rate
-// limits.
+// validateSettings checks the scenario's scalar settings.
 func (s *Scenario) validateSettings() error {
 	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
 		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
@@ -98,8 +96,7 @@ func (s *Scenario) validateSettings() error {
 	return nil
 }
 
-// validateAccounts checks every account, and returns the set of account
-// names for the events to refer to.
+// validateAccounts checks every account and returns their names.
 func (s *Scenario) validateAccounts() (map[string]bool, error) {
 	names := map[string]bool{}
 	keys := map[string]bool{}
@@ -136,8 +133,8 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 		if ev.After < 0 {
 			return fieldErr(p+".after", "must not be negative")
 		}
-		// Every action is a pointer or a flag, so an event without one
-		// equals its time alone.
+		// Every action is a pointer or a flag: an event of none is its time
+		// alone.
 		if ev == (Event{After: ev.After}) {
 			return fieldErr(p, "no action")
 		}
@@ -182,8 +179,7 @@ func validateIPs(ips []string) error {
 	return nil
 }
 
-// ParseRateLimit parses "N/window", e.g. "10/60s" or "600/1m". "0/0s" (or
-// any zero part) means no limit.
+// ParseRateLimit parses "N/window" ("10/60s"); any zero part means no limit.
 func ParseRateLimit(s string) (requests int, window time.Duration, err error) {
 	n, w, ok := strings.Cut(s, "/")
 	if !ok {
@@ -204,6 +200,5 @@ func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
 }
 
-// decimalText is a plain JSON number, so the same text can be sent as a
-// string or as a number.
+// decimalText is a plain JSON number, sent as a string or a number alike.
 var decimalText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)

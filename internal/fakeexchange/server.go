@@ -16,20 +16,16 @@ import (
 
 const contentTypeJSON = "application/json;charset=UTF-8"
 
-// DefaultRequestLogLimit is how many requests Requests keeps by default; the
-// oldest are dropped first so soak runs do not grow without bound.
+// DefaultRequestLogLimit is how many requests Requests keeps by default.
 const DefaultRequestLogLimit = 100000
 
-// Exchange is a fake WOO X REST API. It implements http.Handler and is safe
-// for concurrent use.
+// Exchange is a fake WOO X REST API, an http.Handler safe for concurrent use.
 type Exchange struct {
 	clock  func() time.Time
 	logger log.Logger
-	// s is the scenario's settings (see settings); its accounts are in
-	// accounts.
+	// s is the scenario's settings (see settings), without its accounts.
 	s Scenario
-	// private are the private endpoints' limits by endpoint name, each
-	// kept per account; public is per client IP.
+	// s is the scenario's settings (see settings), without its accounts.
 	private     map[string]*slidingWindow
 	public      *slidingWindow
 	maxRequests int
@@ -47,11 +43,10 @@ type Exchange struct {
 	started time.Time
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
-	// accountTransfers are the transfers between accounts, each listed by
-	// both of its sides that are the scenario's.
+	// accountTransfers are the transfers between accounts, listed by both
+	// sides.
 	accountTransfers []storedTransfer
-	// rows are the public endpoints' rows, by endpoint name (see
-	// rowsEndpoint).
+	// rows are the public endpoints' rows, by endpoint name.
 	rows map[string]any
 }
 
@@ -61,13 +56,12 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	// listed, when not nil, is what the credentials endpoint lists
-	// instead of the keys (ListCredentials).
+	// listed, when not nil, is what credentials lists instead
+	// (ListCredentials).
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
 	keys    map[legKey]bool
-	// listAt is when records appended late (late_record) are first
-	// listed, by server time.
+	// listAt is when records appended late are first listed.
 	listAt map[legKey]time.Time
 	// balancesAt is the timestamp of the latest balances answer (Unix ms).
 	balancesAt int64
@@ -75,32 +69,27 @@ type accountState struct {
 	generator  *HistoryGenerator
 
 	isSubAccount bool
-	// rows are its endpoints' rows, by endpoint name (see
-	// rowsEndpoint).
+	// rows are its endpoints' rows, by endpoint name.
 	rows map[string]any
 }
 
 // RequestRecord is one request the fake received, whatever its fate.
 type RequestRecord struct {
-	// Time is when it arrived, by the clock given with WithClock (without
-	// the scenario's server time offset).
+	// Time is when it arrived, by the clock (without the server time offset).
 	Time     time.Time
 	Method   string
 	Path     string
 	RawQuery string
-	// Endpoint is the name of the endpoint (EndpointTokenHistory, ...), or
-	// "" for an unknown path or method.
+	// Endpoint is the endpoint's name, "" for an unknown path or method.
 	Endpoint string
 	// Account is the account of the API key, "" for public or unknown keys.
 	Account string
 	APIKey  string
-	// Signature and APITimestamp are the x-api-signature and
-	// x-api-timestamp headers as received (empty when absent), so tests can
-	// check that no client output repeats them.
+	// Signature and APITimestamp are the headers as received, for secret
+	// checks.
 	Signature    string
 	APITimestamp string
-	// Status is the HTTP status sent, 0 when none was (connection reset or
-	// client gone).
+	// Status is the HTTP status sent, 0 when none was.
 	Status int
 	// Code is the exchange error code sent, 0 on success.
 	Code int
@@ -108,8 +97,7 @@ type RequestRecord struct {
 	Fault FaultKind
 }
 
-// New builds an exchange holding the scenario's state; a nil scenario is an
-// empty one. It starts no goroutines: call Start for generators and events.
+// New builds an exchange holding the scenario (nil: none); Start runs it.
 func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	if s == nil {
 		s = &Scenario{}
@@ -121,20 +109,6 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e := newExchange(s, o)
-	created := e.now()
-	for _, a := range s.Accounts {
-		if err := e.addAccount(a, created); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
-}
-
-// newExchange builds an exchange with the scenario's settings, events and
-// endpoints' scenario-wide sections, and the options' clock, logger and
-// limits, but no accounts yet.
-func newExchange(s *Scenario, o options) *Exchange {
 	e := &Exchange{
 		clock:       o.clock,
 		logger:      o.logger,
@@ -152,12 +126,17 @@ func newExchange(s *Scenario, o options) *Exchange {
 			ep.seed(e, s)
 		}
 	}
-	return e
+	created := e.now()
+	for _, a := range s.Accounts {
+		if err := e.addAccount(a, created); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
-// settings is a copy of the scenario's settings that changes to s after
-// New do not reach, with their defaults and what they imply filled in,
-// without the accounts.
+// settings is a copy of the scenario's settings that later changes to s do not
+// reach, defaults filled in, without the accounts.
 func settings(s *Scenario) Scenario {
 	c := *s
 	c.Accounts = nil
@@ -178,9 +157,7 @@ func settings(s *Scenario) Scenario {
 	return c
 }
 
-// addAccount adds a scenario account with its keys and every endpoint's
-// sections; created is the server time of New, from which the scenario's
-// relative times count.
+// addAccount adds a scenario account, its keys and its endpoints' sections.
 func (e *Exchange) addAccount(a Account, created time.Time) error {
 	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
 		rows: map[string]any{}}
@@ -203,13 +180,12 @@ func (e *Exchange) addAccount(a Account, created time.Time) error {
 // now is the server time: the clock plus the scenario's offset.
 func (e *Exchange) now() time.Time { return e.clock().Add(e.s.ServerTimeOffset) }
 
-// ServeHTTP answers one request: route, authenticate, rate limit, faults,
-// validate parameters, answer.
+// ServeHTTP answers a request: route, authenticate, limit, faults, validate,
+// answer.
 func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := RequestRecord{Time: e.clock(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
 		Signature: r.Header.Get("x-api-signature"), APITimestamp: r.Header.Get("x-api-timestamp")}
-	// Recorded before the answer goes out, so a caller that has its answer
-	// finds the request in Requests; when no answer goes out, on return.
+	// Recorded before the answer goes out: a caller with its answer finds it.
 	var once sync.Once
 	recordOnce := func() { once.Do(func() { e.record(rec) }) }
 	defer recordOnce()
@@ -252,18 +228,15 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if fault != nil && !fault.mangles() {
+	if fault != nil && fault.Kind != FaultTruncatedJSON { // the one that needs the answer
 		e.answerFault(w, r, &rec, *fault, 0, nil)
 		return
 	}
 
-	var data any
-	var aerr *apiError
-	data, aerr = ep.serve(e, rec.Account, r.URL.RawQuery)
+	data, aerr := ep.serve(e, rec.Account, r.URL.RawQuery)
 	status, body := http.StatusOK, []byte(nil)
 	if aerr != nil {
-		status, body = aerr.status, e.errorBody(aerr)
-		rec.Code = aerr.code
+		status, body, rec.Code = aerr.status, e.errorBody(aerr), aerr.code
 	} else {
 		body = e.successBody(data)
 	}
@@ -304,19 +277,11 @@ func (e *Exchange) record(rec RequestRecord) {
 	e.requests = append(e.requests, rec)
 }
 
-// Requests returns every request received so far (up to the request log
-// limit), oldest first.
+// Requests returns the requests received (up to the log limit), oldest first.
 func (e *Exchange) Requests() []RequestRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]RequestRecord(nil), e.requests...)
-}
-
-// envelope is the success answer of every endpoint.
-type envelope struct {
-	Success   bool `json:"success"`
-	Data      any  `json:"data"`
-	Timestamp any  `json:"timestamp"`
 }
 
 // apiError is an exchange error answer.
@@ -363,9 +328,7 @@ func (e *Exchange) writeError(w http.ResponseWriter, rec *RequestRecord, a *apiE
 	writeRaw(w, a.status, contentTypeJSON, e.errorBody(a))
 }
 
-// errorBody is the answer of a, with the code as a string when the
-// scenario sends every number as one, and the scenario's bogus timestamp
-// if it has one.
+// errorBody is a's answer in the number mode, with the bogus timestamp if any.
 func (e *Exchange) errorBody(a *apiError) []byte {
 	var ts any
 	if e.s.ErrorTimestamp != nil {

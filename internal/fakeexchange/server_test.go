@@ -84,8 +84,9 @@ func TestConcurrentRequestsAndMutations(t *testing.T) {
 				if err := h.ex.AppendHistory("a", HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: id}); err != nil {
 					t.Error(err)
 				}
-				allow := i % 2
-				if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowWithdraw: &allow}}); err != nil {
+				row := testScenario().TokenNetworks[0]
+				row.AllowWithdraw = i % 2
+				if err := h.ex.Apply(Event{TokenNetwork: &Change[TokenNetworkRow]{Row: row}}); err != nil {
 					t.Error(err)
 				}
 			}

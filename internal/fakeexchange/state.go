@@ -6,29 +6,21 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
-// AppendHistory adds records to an account's history and, in the same
-// step, moves the account's balance of each record's token by its amount,
-// so no balances answer shows the money without the record or the record
-// without the money. IDs must be new for the account
-// (with Scenario.SharedIDs, the id, token and type together); on any
-// invalid record nothing is added.
+// AppendHistory adds records to an account's history and moves its balances by
+// their amounts in the same step. IDs must be new (with SharedIDs, id, token
+// and type together); on any invalid record nothing is added.
 func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
 	return e.withAccount("append history", account, func(a *accountState) error {
 		return e.appendLocked("append history", a, recs, true, time.Time{})
 	})
 }
 
-// appendLocked adds records to a's history, moving a's balances by their
-// amounts when move is set; a listAt that is not zero is when the history
-// endpoint first lists them. On any invalid record nothing changes. The
-// caller holds mu.
+// appendLocked adds records to a's history, moving its balances when move; a
+// non-zero listAt is when they are first listed. The caller holds mu.
 func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord, move bool, listAt time.Time) error {
 	batch := map[legKey]bool{}
-	moves := map[string]decimal.Decimal{}
 	for i, r := range recs {
 		if err := validateRecord(r, e.s.UndocumentedTypes); err != nil {
 			return fmt.Errorf("%s record %d: %w", op, i, err)
@@ -38,30 +30,24 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 			return fmt.Errorf("%s record %d: duplicate %s", op, i, k)
 		}
 		batch[k] = true
-		d, _ := parseAmount(r.Amount) // validated
-		moves[r.Token] = moves[r.Token].Add(d)
 	}
-	for k := range batch {
-		a.keys[k] = true
+	for _, r := range recs {
+		k := recordKey(r, e.s.SharedIDs)
+		a.keys[k], a.maxID = true, max(a.maxID, r.ID)
 		if !listAt.IsZero() {
 			a.listAt[k] = listAt
 		}
-	}
-	for _, r := range recs {
-		a.maxID = max(a.maxID, r.ID)
-		a.history = append(a.history, r)
-	}
-	if move {
-		for token, d := range moves {
-			a.moveBalance(token, d)
+		if move {
+			d, _ := parseAmount(r.Amount) // validated
+			a.moveBalance(r.Token, d)
 		}
 	}
+	a.history = append(a.history, recs...)
 	slices.SortStableFunc(a.history, compareRecords)
 	return nil
 }
 
-// withAccount runs fn on the named account with mu held; an unknown account
-// is an error naming op.
+// withAccount runs fn on the named account with mu held.
 func (e *Exchange) withAccount(op, name string, fn func(a *accountState) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -72,8 +58,7 @@ func (e *Exchange) withAccount(op, name string, fn func(a *accountState) error) 
 	return fn(a)
 }
 
-// accountLocked is the named account, or an error naming op; the caller
-// holds mu.
+// accountLocked is the named account; the caller holds mu.
 func (e *Exchange) accountLocked(op, name string) (*accountState, error) {
 	a, ok := e.accounts[name]
 	if !ok {
@@ -82,9 +67,7 @@ func (e *Exchange) accountLocked(op, name string) (*accountState, error) {
 	return a, nil
 }
 
-// MoveRecord changes the timestamp of the account's record with id (of
-// every record with that id, under Scenario.SharedIDs), as a status update
-// that restamps a record would, keeping the history sorted.
+// MoveRecord restamps the account's records with id, as a status update may.
 func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) error {
 	if newTimestampMs < 0 {
 		return fmt.Errorf("move record %d: timestamp must not be negative", id)
@@ -105,8 +88,7 @@ func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) er
 	})
 }
 
-// legKey is what makes a history record distinct: its id, and with shared
-// ids also its token and type.
+// legKey makes a record distinct: its id (with shared ids, token and type too).
 type legKey struct {
 	id         int64
 	token, typ string
@@ -127,15 +109,14 @@ func (k legKey) String() string {
 	return fmt.Sprintf("id %d with token %s and type %s", k.id, k.token, k.typ)
 }
 
-// compareRecords orders by timestamp, then id, type and token: the reverse
-// of the order served.
+// compareRecords orders by timestamp, id, type and token (reversed when
+// served).
 func compareRecords(x, y HistoryRecord) int {
 	return cmp.Or(cmp.Compare(x.Timestamp, y.Timestamp), cmp.Compare(x.ID, y.ID),
 		strings.Compare(x.Type, y.Type), strings.Compare(x.Token, y.Token))
 }
 
-// NextHistoryID returns an id not yet used by the account: one more than the
-// largest so far, or 1.
+// NextHistoryID returns one more than the account's largest id, or 1.
 func (e *Exchange) NextHistoryID(account string) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -145,8 +126,7 @@ func (e *Exchange) NextHistoryID(account string) int64 {
 	return 1
 }
 
-// ServedHistory returns every record the fake holds for the account, oldest
-// first (by timestamp, then id), whatever any request has fetched.
+// ServedHistory returns every record the account holds, oldest first.
 func (e *Exchange) ServedHistory(account string) []HistoryRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -156,63 +136,12 @@ func (e *Exchange) ServedHistory(account string) []HistoryRecord {
 	return nil
 }
 
-// BeforeHistoryPage sets a hook called before each token history page is
-// read, after authentication, rate limiting and parameter checks, without
-// the exchange's lock held: it may call AppendHistory. nil removes it.
+// BeforeHistoryPage sets a hook run before each token history page is read,
+// after the checks and without mu held (it may append); nil removes it.
 func (e *Exchange) BeforeHistoryPage(fn func(account string, page int)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.beforeHistoryPage = fn
-}
-
-// AddKey adds an API key to an account.
-func (e *Exchange) AddKey(account string, k Key) error {
-	return e.withAccount("add key", account, func(a *accountState) error {
-		seen := map[string]bool{}
-		for k := range e.keys {
-			seen[k] = true
-		}
-		if err := validateKey(k, seen); err != nil {
-			return fmt.Errorf("add key: %w", err)
-		}
-		a.keyOrder = append(a.keyOrder, k.APIKey)
-		e.keys[k.APIKey] = keyRef{account: account, key: cloneKey(k)}
-		return nil
-	})
-}
-
-// RemoveKey revokes an API key; it reports whether the key existed.
-func (e *Exchange) RemoveKey(apiKey string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ref, ok := e.keys[apiKey]
-	if !ok {
-		return false
-	}
-	delete(e.keys, apiKey)
-	a := e.accounts[ref.account]
-	a.keyOrder = slices.DeleteFunc(a.keyOrder, func(k string) bool { return k == apiKey })
-	return true
-}
-
-// UpdateKey calls fn on a copy of the key and stores the result, e.g. to
-// change permissions or allowed IPs. The API key itself cannot change.
-func (e *Exchange) UpdateKey(apiKey string, fn func(*Key)) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ref, ok := e.keys[apiKey]
-	if !ok {
-		return fmt.Errorf("update key: unknown key")
-	}
-	k := cloneKey(ref.key)
-	fn(&k)
-	k.APIKey = apiKey
-	if err := validateKey(k, map[string]bool{}); err != nil {
-		return fmt.Errorf("update key: %w", err)
-	}
-	ref.key = k
-	e.keys[apiKey] = ref
-	return nil
 }
 
 func cloneKey(k Key) Key {

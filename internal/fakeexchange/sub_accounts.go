@@ -8,16 +8,9 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSubAccounts = endpoint.SubAccounts
-
-// PathSubAccounts is the endpoint's path in the endpoint table.
-var PathSubAccounts = endpoint.PathOf(endpoint.SubAccounts)
-
 func init() {
 	r := subAccounts.route()
-	// As the docs show: no meta, no query parameter taken; the scenario's
-	// PagedSubAccounts takes page and size and adds meta instead.
+	// As the docs show: no meta, no query; PagedSubAccounts pages instead.
 	r.serve = func(e *Exchange, account, rawQuery string) (any, *apiError) {
 		if e.s.PagedSubAccounts {
 			return subAccounts.servePage(e, account, rawQuery)
@@ -32,9 +25,8 @@ func init() {
 	addRoute(endpoint.SubAccounts, r)
 }
 
-// subAccounts are a main account's, in the order added, refused to a
-// sub-account's key; an event adds one. The unreadable row, named
-// unreadable-1, 2, ..., has no applicationId.
+// subAccounts are a main account's, in the order added. The unreadable row
+// (unreadable-1, ...) has no applicationId.
 var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section: "sub_accounts", event: "add_sub_account",
 	under: "rows", change: add,
 	query: func(e *Exchange, account string, _ *historyQuery) *apiError {
@@ -45,14 +37,9 @@ var subAccounts = &rowsEndpoint[SubAccount]{name: endpoint.SubAccounts, section:
 	},
 	scenario:   func(_ *Scenario, a Account) []SubAccount { return a.SubAccounts },
 	unreadable: func(e *Exchange, i int) any { return e.render(SubAccount{Name: "unreadable-" + strconv.Itoa(i+1)}) },
-	demo: func(s *Scenario) {
-		s.account("main").SubAccounts = []SubAccount{{ApplicationID: "6b43de5c-0955-4887-9862-d84e4689f9fe", Name: "Sub-1", CreatedTime: 1700000000000}}
-		s.account("sub").IsSubAccount = true
-	},
 }
 
-// SubAccount is one row of the sub-accounts endpoint; the v1 answer names
-// the sub-account "account".
+// SubAccount is a sub-account; the v1 answer names it "account".
 type SubAccount struct {
 	ApplicationID string `yaml:"application_id" wire:"applicationId,key"`
 	Name          string `yaml:"name" wire:"name,snake=account"`
@@ -67,6 +54,5 @@ func (s SubAccount) check() error {
 	return nil
 }
 
-// errSubAccountKey is the answer to a sub-account's key: only a main
-// account may list sub-accounts.
+// errSubAccountKey answers a sub-account's key: only a main account lists them.
 var errSubAccountKey = &apiError{status: http.StatusUnauthorized, code: -1002, message: "the API key of a sub-account may not read sub-accounts"}

@@ -115,7 +115,7 @@ func TestAccountHealthScenarioErrorsNameTheField(t *testing.T) {
 			s.Accounts[0].Transfers = []Transfer{t, t}
 		},
 		"accounts[0].account_info.margin_ratio_walk.step": func(s *Scenario) {
-			s.Accounts[0].AccountInfo = &AccountInfo{MarginRatio: "1", MaintenanceMarginRatio: "0.1", MarginRatioWalk: &MarginRatioWalk{Every: time.Second}}
+			s.Accounts[0].AccountInfo = &AccountInfo{MarginRatio: "1", MaintenanceMarginRatio: "0.1", MarginRatioWalk: &Walk{Every: time.Second}}
 		},
 		"accounts[0].sub_accounts[0].application_id": func(s *Scenario) { s.Accounts[0].SubAccounts = []SubAccount{{Name: "x"}} },
 		"maintenance_windows[0].status":              func(s *Scenario) { s.MaintenanceWindows = []MaintenanceWindow{{Duration: time.Minute, Status: 3}} },

@@ -2,12 +2,6 @@ package fakeexchange
 
 import "github.com/woox-exporter/woox_exporter/endpoint"
 
-// EndpointSymbolConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSymbolConfig = endpoint.SymbolConfig
-
-// PathSymbolConfig is the endpoint's path in the endpoint table.
-var PathSymbolConfig = endpoint.PathOf(endpoint.SymbolConfig)
-
 func init() { addRoute(endpoint.SymbolConfig, symbolConfigs.route()) }
 
 // symbolConfigs answer as the docs show: data.rows in symbol order, no
@@ -18,13 +12,6 @@ var symbolConfigs = &rowsEndpoint[SymbolConfig]{name: endpoint.SymbolConfig, sec
 	under: "rows", sorted: true, change: patch,
 	scenario:   func(_ *Scenario, a Account) []SymbolConfig { return a.SymbolConfig },
 	unreadable: func(e *Exchange, _ int) any { return e.render(SymbolConfig{MaxLeverage: "10"}) },
-	demo: func(s *Scenario) {
-		s.account("main").SymbolConfig = []SymbolConfig{
-			{Symbol: "PERP_BTC_USDT", MarginFactor: "0.00000023", MaxLeverage: "50", MaxPosition: "100000000000"},
-			{Symbol: "PERP_ETH_USDT", MarginFactor: "0.00000023", MaxLeverage: "50", MaxPosition: "100000000000"},
-			{Symbol: "PERP_WOO_USDT", MarginFactor: "0.00000023", MaxLeverage: "20", MaxPosition: "100000000000"},
-		}
-	},
 }
 
 // SymbolConfig is one symbol's limits for the account: exact decimal text,

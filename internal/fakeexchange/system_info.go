@@ -7,12 +7,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSystemInfo = endpoint.SystemInfo
-
-// PathSystemInfo is the endpoint's path in the endpoint table.
-var PathSystemInfo = endpoint.PathOf(endpoint.SystemInfo)
-
 func init() {
 	r := systemInfos.route()
 	validate := r.validate
@@ -27,9 +21,8 @@ func init() {
 	addRoute(endpoint.SystemInfo, r)
 }
 
-// systemInfos answer with the status set, as captured (a stale estimate of
-// when a past maintenance ended) by default, or the open maintenance
-// window's; an event replaces the status.
+// systemInfos answer the status set (by default as captured) or the open
+// maintenance window's.
 var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section: "system_status", event: "system_status",
 	one: true, recorded: SystemStatus{Msg: "System is functioning properly.", EstimatedEndTime: 1749963600362}, change: replace,
 	scenario: func(s *Scenario, _ Account) []SystemStatus {
@@ -47,16 +40,13 @@ var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section
 	},
 }
 
-// SystemStatus is what the system info endpoint reports, in camelCase
-// whatever the scenario's spelling.
+// SystemStatus is what the system info endpoint reports, in camelCase.
 type SystemStatus struct {
-	// Status is 0 when the system works normally, 1 under trading
-	// maintenance, 2 under system maintenance; other values are served as
-	// given, so clients can be shown to cope with new ones.
+	// Status is 0 normally, 1 under trading and 2 under system maintenance;
+	// other values are served as given.
 	Status int    `yaml:"status" wire:"status,integer,always"`
 	Msg    string `yaml:"msg" wire:"msg,always"`
-	// EstimatedEndTime is when maintenance should end, in Unix
-	// milliseconds; 0 leaves the field out of the answer.
+	// EstimatedEndTime is Unix ms; 0 leaves it out.
 	EstimatedEndTime int64 `yaml:"estimated_end_time" wire:"estimatedEndTime,integer,snake=estimatedEndTime"`
 }
 
@@ -70,15 +60,13 @@ func (s SystemStatus) check() error {
 	return nil
 }
 
-// MaintenanceWindow is maintenance announced After the exchange's Start for
-// Duration: meanwhile the system info endpoint reports Status with the
-// window's end as estimatedEndTime, and with RefusePrivate every private
-// endpoint answers -1011.
+// MaintenanceWindow is maintenance from After Start for Duration: system info
+// reports Status and its end, and with RefusePrivate private endpoints answer
+// -1011.
 type MaintenanceWindow struct {
 	After    time.Duration `yaml:"after"`
 	Duration time.Duration `yaml:"duration"`
-	// Status is SystemTradingMaintenance (1) or SystemMaintenance (2);
-	// 0 means 2.
+	// Status is 1 or 2 (the default).
 	Status        int  `yaml:"status"`
 	RefusePrivate bool `yaml:"refuse_private"`
 }
@@ -95,8 +83,7 @@ func (w MaintenanceWindow) validate() error {
 	return nil
 }
 
-// openMaintenanceLocked is the maintenance window open at server time
-// now, if any; none before Start. The caller holds mu.
+// openMaintenanceLocked is the window open at now, none before Start; mu held.
 func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool) {
 	if e.started.IsZero() {
 		return MaintenanceWindow{}, false

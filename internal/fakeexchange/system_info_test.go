@@ -27,7 +27,7 @@ func TestSystemInfoReportsTheStatusSet(t *testing.T) {
 	if r := h.systemInfo(""); r.status != 200 || string(r.body) != normal {
 		t.Errorf("default: %d %s, want %s", r.status, r.body, normal)
 	}
-	if err := h.ex.Apply(Event{SystemStatus: &SystemStatus{Status: 2, Msg: "System under maintenance.", EstimatedEndTime: 1749963600362}}); err != nil {
+	if err := h.ex.Apply(Event{SystemStatus: &Change[SystemStatus]{Row: SystemStatus{Status: 2, Msg: "System under maintenance.", EstimatedEndTime: 1749963600362}}}); err != nil {
 		t.Fatal(err)
 	}
 	const maint = `{"success":true,"data":{"status":2,"msg":"System under maintenance.","estimatedEndTime":1749963600362},"timestamp":1721295317627}`

@@ -2,64 +2,34 @@ package fakeexchange
 
 import "github.com/woox-exporter/woox_exporter/endpoint"
 
-// EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenConfig = endpoint.TokenConfig
-
-// PathTokenConfig is the endpoint's path in the endpoint table.
-var PathTokenConfig = endpoint.PathOf(endpoint.TokenConfig)
-
 func init() { addRoute(endpoint.TokenConfig, tokenConfigs.route()) }
 
-// tokenConfigs answer as the docs show: data.rows in token order, no meta,
-// no query parameter taken. An event patches a token's row, adds one or
-// removes one; its unreadable row has no token.
+// tokenConfigs answer as the docs show: data.rows in token order, no meta, no
+// query parameter. The unreadable row has no token.
 var tokenConfigs = &rowsEndpoint[TokenConfig]{name: endpoint.TokenConfig, section: "token_config", event: "token_config",
 	under: "rows", sorted: true, change: patch,
 	scenario:   func(_ *Scenario, a Account) []TokenConfig { return a.TokenConfig },
 	unreadable: func(e *Exchange, _ int) any { return e.render(TokenConfigRow("", "0.5", true)) },
-	demo:       func(s *Scenario) { s.account("main").TokenConfig = defaultTokenConfig() },
 }
 
-// TokenConfig is one token's row: how the exchange counts it in the
-// account's margin. Decimals are exact text; an empty one, or a nil flag,
-// is left out of the answer (a row without collateral_ratio, collateral or
-// can_collateral is one the client rejects).
+// TokenConfig is how the exchange counts a token in the margin: exact decimals;
+// an empty one or a nil flag is left out.
 type TokenConfig struct {
 	Token string `yaml:"token" wire:"token,key"`
-	// CollateralRatio is the share of the token's value counted as
-	// collateral ("0.85").
+	// CollateralRatio is the share of the value counted as collateral.
 	CollateralRatio string `yaml:"collateral_ratio" wire:"collateralRatio,decimal"`
 	MarginFactor    string `yaml:"margin_factor" wire:"marginFactor,decimal"`
 	// Collateral: used as collateral now; CanCollateral: may be.
 	Collateral    *bool `yaml:"collateral" wire:"collateral,flag"`
 	CanCollateral *bool `yaml:"can_collateral" wire:"canCollateral,flag"`
 	CanShort      *bool `yaml:"can_short" wire:"canShort,flag"`
-	// MarginMaxLeverage and MarginMaxPosition are sent as JSON numbers,
-	// as the docs show them.
+	// JSON numbers, as the docs show them.
 	MarginMaxLeverage string `yaml:"margin_max_leverage" wire:"marginMaxLeverage,number"`
 	MarginMaxPosition string `yaml:"margin_max_position" wire:"marginMaxPosition,number"`
 }
 
-// TokenConfigRow is a token's row with both collateral flags set to
-// collateral, for tests and scenarios written in Go.
+// TokenConfigRow is a row with both collateral flags set to collateral.
 func TokenConfigRow(token, ratio string, collateral bool) TokenConfig {
 	c, can := collateral, collateral
 	return TokenConfig{Token: token, CollateralRatio: ratio, Collateral: &c, CanCollateral: &can}
-}
-
-// defaultTokenConfig is the docs example's rows (BTC, ETH, WOO), and USDT
-// counted in full.
-func defaultTokenConfig() []TokenConfig {
-	row := func(token, ratio, factor string, collateral bool, leverage string) TokenConfig {
-		c := TokenConfigRow(token, ratio, collateral)
-		short := collateral
-		c.CanShort, c.MarginFactor, c.MarginMaxLeverage, c.MarginMaxPosition = &short, factor, leverage, "100000000000"
-		return c
-	}
-	return []TokenConfig{
-		row("BTC", "0.85", "0.00000023", true, "10"),
-		row("ETH", "0.85", "0.00000025", true, "10"),
-		row("USDT", "1", "0", true, "10"),
-		row("WOO", "0.6", "0.00000025", false, "5"),
-	}
 }

@@ -28,7 +28,7 @@ func TestTokenConfigHasTheDocsShape(t *testing.T) {
 		t.Run("docs_token_config"+suffix, func(t *testing.T) {
 			s := testScenario()
 			s.NumbersAsStrings = suffix == "_strings.json"
-			s.Accounts[0].TokenConfig = defaultTokenConfig()
+			s.Accounts[0].TokenConfig = DefaultScenario().Accounts[0].TokenConfig
 			r := newHarness(t, s).get(PathTokenConfig, "", "a1")
 			want := captureShape(t, "docs_token_config"+suffix)
 			if s.NumbersAsStrings {

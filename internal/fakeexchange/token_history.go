@@ -2,6 +2,7 @@ package fakeexchange
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -9,26 +10,17 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenHistory = endpoint.TokenHistory
-
-// PathTokenHistory is the endpoint's path in the endpoint table.
-var PathTokenHistory = endpoint.PathOf(endpoint.TokenHistory)
-
 func init() {
 	r := tokenHistory.route()
 	r.last, r.validateAccount, r.validateEvent = true, validateHistoryAccount, validateHistoryEvent
-	r.seedAccount, r.apply, r.demo = (*Exchange).seedHistoryAccount, applyHistoryEvent, demoHistory
+	r.seedAccount, r.apply = (*Exchange).seedHistoryAccount, applyHistoryEvent
 	addRoute(endpoint.TokenHistory, r)
 }
 
-// tokenHistory answers the account's records as the docs show them: a
-// paged history, newest first (then by id, type and token), a type filter
-// of the known types, times in the scenario's row time unit, records
-// appended late held back until their listing time and late listing's
-// share until its delay. Records of one timestamp turn at each request
-// under unstable_tie_order; those of malformed_ids have an amount no
-// client can read.
+// tokenHistory answers as the docs show: a paged history, newest first (then by
+// id, type and token), a type filter of the known types, late records held
+// back; unstable_tie_order turns ties at each request, malformed_ids break
+// amounts.
 var tokenHistory = &rowsEndpoint[HistoryRecord]{name: endpoint.TokenHistory, paged: true, late: true, filters: []string{"type"},
 	history: func(r HistoryRecord) int64 { return r.Timestamp },
 	query: func(e *Exchange, account string, q *historyQuery) *apiError {
@@ -71,37 +63,33 @@ type HistoryRecord struct {
 	ID    int64  `yaml:"id" wire:"id,integer,key,always"`
 	Type  string `yaml:"type" wire:"type,key"`
 	Token string `yaml:"token" wire:"token,key"`
-	// Amount is the exact decimal text sent to clients; malformedAmount
-	// replaces it when the scenario names the record's id.
+	// Amount is exact decimal text; malformedAmount replaces it
+	// (malformed_ids).
 	Amount          string `yaml:"amount" wire:"amount,decimal"`
 	malformedAmount string `wire:"amount"`
 	// Timestamp is Unix milliseconds.
 	Timestamp int64 `yaml:"timestamp" wire:"timestamp,row_time,always"`
 }
 
-// Leg returns what the record changes: its token, type and exact amount, by
-// which tests sum what the exporter should count.
+// Leg returns the record's token, type and exact amount, which tests sum.
 func (r HistoryRecord) Leg() (token, typ, amount string) { return r.Token, r.Type, r.Amount }
 
-// HistoryEntry is a scenario history record whose time may be given relative
-// to the exchange's creation instead of absolutely.
+// HistoryEntry is a scenario record whose time may be relative to New.
 type HistoryEntry struct {
 	HistoryRecord `yaml:",inline"`
-	// TimestampAgo, when set instead of Timestamp, places the record this
-	// long before New was called.
+	// TimestampAgo, set instead of Timestamp, is before New.
 	TimestampAgo time.Duration `yaml:"timestamp_ago"`
 }
 
-// HistoryGenerator appends one record every Every while the exchange runs,
-// cycling through Types and Tokens, for demos, end-to-end and soak runs.
+// HistoryGenerator appends a record every Every, cycling through Types and
+// Tokens.
 type HistoryGenerator struct {
 	Every  time.Duration `yaml:"every"`
 	Types  []string      `yaml:"types"`
 	Tokens []string      `yaml:"tokens"`
 }
 
-// rotateTies turns each run of records sharing a timestamp by n places, so
-// consecutive requests see each tie group in a different order.
+// rotateTies turns each run of records sharing a timestamp by n places.
 func rotateTies(recs []HistoryRecord, n int) {
 	for i := 0; i < len(recs); {
 		j := i + 1
@@ -110,40 +98,23 @@ func rotateTies(recs []HistoryRecord, n int) {
 		}
 		if k := j - i; k > 1 {
 			g := recs[i:j]
-			s := n % k
-			head := slices.Clone(g[:s])
-			copy(g, g[s:])
-			copy(g[k-s:], head)
+			copy(g, slices.Concat(g[n%k:], g[:n%k]))
 		}
 		i = j
 	}
 }
 
-// LateRecordEvent appends one history record as AppendHistory does, moving
-// the account's balances at once, but the history endpoint lists it (on
-// any page and in meta.total) only ListedAfter after the event, as an
-// exchange that lists a record some time after the money moved. An ID of 0
-// takes the account's next id; a Timestamp of 0 dates the record at the
-// event's server time (see datedLocked).
+// LateRecordEvent appends a record whose money moves at once but which is
+// listed (on any page and in meta.total) only ListedAfter later. An ID of 0
+// takes the next id, a Timestamp of 0 the event's time (datedLocked).
 type LateRecordEvent struct {
 	Account       string `yaml:"account"`
 	HistoryRecord `yaml:",inline"`
 	ListedAfter   time.Duration `yaml:"listed_after"`
 }
 
-func (l LateRecordEvent) validate(undocumented []string) error {
-	if err := validateRecord(l.HistoryRecord, undocumented); err != nil {
-		return err
-	}
-	if l.ListedAfter < 0 {
-		return fieldErr("listed_after", "must not be negative")
-	}
-	return nil
-}
-
-// appendNow appends records completed by datedLocked at server time now,
-// moving the account's balances, and listed from listAfter later; it
-// returns the records as appended.
+// appendNow appends records dated by datedLocked, moving balances, listed
+// listAfter later; it returns them as appended.
 func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs []HistoryRecord) ([]HistoryRecord, error) {
 	if listAfter < 0 {
 		return nil, fmt.Errorf("%s: listing delay must not be negative", op)
@@ -163,13 +134,10 @@ func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs [
 	return recs, e.appendLocked(op, a, recs, true, listAt)
 }
 
-// datedLocked returns the records with what they leave to the fake filled
-// in: an ID of 0 becomes the account's next unused id, a Timestamp of 0 the
-// server time now, read with mu held like the time of a balances answer.
-// When a balances answer of the account was already stamped this very
-// millisecond (without the record's money), the record is dated the next
-// one: a record is dated at or before a balances answer's timestamp exactly
-// when the answer holds its money. The caller holds mu.
+// datedLocked fills in an ID of 0 with the next unused id and a Timestamp of 0
+// with now, or the millisecond after the latest balances answer: a record is
+// dated at or before an answer's timestamp exactly when the answer holds its
+// money. The caller holds mu.
 func (a *accountState) datedLocked(recs []HistoryRecord, now time.Time) []HistoryRecord {
 	out := slices.Clone(recs)
 	next := max(a.maxID, 0)
@@ -189,8 +157,7 @@ func (a *accountState) datedLocked(recs []HistoryRecord, now time.Time) []Histor
 	return out
 }
 
-// validateHistoryAccount checks an account's history records and history
-// generator.
+// validateHistoryAccount checks an account's history and generator.
 func validateHistoryAccount(s *Scenario, a Account) error {
 	ids := map[legKey]bool{}
 	for j, h := range a.History {
@@ -215,37 +182,38 @@ func validateHistoryAccount(s *Scenario, a Account) error {
 
 // validateGenerator checks an account's history generator, if any.
 func validateGenerator(g *HistoryGenerator) error {
-	if g == nil {
+	switch {
+	case g == nil:
 		return nil
-	}
-	const gp = "history_generator"
-	if g.Every <= 0 {
-		return fieldErr(gp+".every", "must be positive")
-	}
-	if len(g.Types) == 0 {
-		return fieldErr(gp+".types", "must not be empty")
+	case g.Every <= 0:
+		return fieldErr("history_generator.every", "must be positive")
+	case len(g.Types) == 0:
+		return fieldErr("history_generator.types", "must not be empty")
+	case len(g.Tokens) == 0:
+		return fieldErr("history_generator.tokens", "must not be empty")
 	}
 	for k, t := range g.Types {
 		if !historyTypes[t] {
-			return fieldErr(fmt.Sprintf("%s.types[%d]", gp, k), "unknown type %q", t)
+			return fieldErr(fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t)
 		}
-	}
-	if len(g.Tokens) == 0 {
-		return fieldErr(gp+".tokens", "must not be empty")
 	}
 	return nil
 }
 
 func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
-	if l := ev.LateRecord; l != nil {
-		return validateEventAccount("late_record", l.Account, accounts, l.validate(s.UndocumentedTypes))
+	l := ev.LateRecord
+	if l == nil {
+		return nil
 	}
-	return nil
+	err := validateRecord(l.HistoryRecord, s.UndocumentedTypes)
+	if err == nil && l.ListedAfter < 0 {
+		err = fieldErr("listed_after", "must not be negative")
+	}
+	return validateEventAccount("late_record", l.Account, accounts, err)
 }
 
 // seedHistoryAccount sets the account's generator and appends its history,
-// timestamp_ago counted from created. The balances are the state at
-// creation: the history before it does not move them.
+// which does not move the balances: they are the state at New.
 func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) error {
 	if a.HistoryGenerator != nil {
 		g := *a.HistoryGenerator
@@ -271,37 +239,7 @@ func applyHistoryEvent(e *Exchange, ev Event) error {
 	return nil
 }
 
-// demoHistory is an hour of history of both accounts, and a generator
-// adding a record of "main" every 15 s.
-func demoHistory(s *Scenario) {
-	ago := func(d time.Duration, id int64, typ, token, amount string) HistoryEntry {
-		return HistoryEntry{HistoryRecord: HistoryRecord{ID: id, Type: typ, Token: token, Amount: amount}, TimestampAgo: d}
-	}
-	m := s.account("main")
-	m.History = []HistoryEntry{
-		ago(50*time.Minute, 1001, "DEPOSIT", "USDT", "2500.00000000"),
-		ago(45*time.Minute, 1002, "DEPOSIT", "BTC", "0.05000000"),
-		ago(40*time.Minute, 1003, "TRANSACTION_FEE", "USDT", "-1.25000000"),
-		ago(30*time.Minute, 1004, "REALIZED_PNL", "USDT", "-12.5"),
-		ago(20*time.Minute, 1005, "WITHDRAW", "USDT", "-300"),
-		ago(15*time.Minute, 1006, "FUNDING_FEE", "USDT", "0.0314"),
-		ago(10*time.Minute, 1007, "REBATE", "WOO", "4.2"),
-		ago(5*time.Minute, 1008, "WITHDRAW", "BTC", "-0.01"),
-	}
-	m.HistoryGenerator = &HistoryGenerator{
-		Every:  15 * time.Second,
-		Types:  []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "REALIZED_PNL"},
-		Tokens: []string{"USDT", "BTC", "ETH"},
-	}
-	s.account("sub").History = []HistoryEntry{
-		ago(55*time.Minute, 2001, "SUB_ACCOUNT_TRANSFER", "USDT", "1000"),
-		ago(25*time.Minute, 2002, "INTEREST", "USDT", "-0.0042"),
-		ago(2*time.Minute, 2003, "DEPOSIT", "ETH", "1.5"),
-	}
-}
-
-// validateRecord checks a history record of the scenario or of the Go
-// API; undocumented are the scenario's undocumented types.
+// validateRecord checks a record; undocumented are the scenario's extra types.
 func validateRecord(r HistoryRecord, undocumented []string) error {
 	if !knownType(r.Type, undocumented) {
 		return fieldErr("type", "unknown type %q", r.Type)
@@ -321,8 +259,10 @@ func validateRecord(r HistoryRecord, undocumented []string) error {
 // historyTypes are the transaction types of the token history endpoint.
 var historyTypes = map[string]bool{}
 
-// knownType reports whether typ is documented or one of the scenario's
-// undocumented types.
+// HistoryTypes returns every documented token history type, sorted.
+func HistoryTypes() []string { return slices.Sorted(maps.Keys(historyTypes)) }
+
+// knownType reports whether typ is documented or one of undocumented.
 func knownType(typ string, undocumented []string) bool {
 	return historyTypes[typ] || slices.Contains(undocumented, typ)
 }

@@ -1,68 +1,25 @@
 package fakeexchange
 
 import (
-	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenNetwork = endpoint.TokenNetwork
+func init() { addRoute(endpoint.TokenNetwork, tokenNetworks.route()) }
 
-// PathTokenNetwork is the endpoint's path in the endpoint table.
-var PathTokenNetwork = endpoint.PathOf(endpoint.TokenNetwork)
-
-func init() {
-	r := tokenNetworks.route()
-	validateAdd, applyAdd := r.validateEvent, r.apply
-	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
-		if tn := ev.TokenNetwork; tn != nil {
-			if err := tn.validate(); err != nil {
-				return fmt.Errorf("token_network.%w", err)
-			}
-		}
-		if tn := ev.RemoveTokenNetwork; tn != nil {
-			if err := validateRow(*tn, true); err != nil {
-				return fmt.Errorf("remove_token_network.%w", err)
-			}
-		}
-		return validateAdd(s, ev, accounts)
-	}
-	r.apply = func(e *Exchange, ev Event) error {
-		if p := ev.TokenNetwork; p != nil {
-			patchTokenNetwork(e, *p)
-		}
-		err := applyAdd(e, ev)
-		if r := ev.RemoveTokenNetwork; r != nil {
-			_ = tokenNetworks.withRows(e, "remove token network", "", func(s *[]stored[TokenNetworkRow]) error {
-				*s = slices.DeleteFunc(*s, func(s stored[TokenNetworkRow]) bool { return compareKeys(s.row, *r) == 0 })
-				return nil
-			})
-		}
-		return err
-	}
-	addRoute(endpoint.TokenNetwork, r)
-}
-
-// tokenNetworks answer data.rows in the docs' camelCase, or in the v1
-// snake_case (allow_withdraw, withdrawal_fee) that public clients read when
-// the scenario spells bodies so; numbers are strings unless the scenario
-// sends JSON numbers. Events patch a row, add one or remove one; the
-// unreadable row, token UNREADABLE on network NET1, 2, ..., has no
-// allowWithdraw.
-var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "add_token_network",
+// tokenNetworks answer data.rows in the docs' camelCase or the v1 snake_case.
+// The unreadable row (UNREADABLE on NET1, ...) has no allowWithdraw.
+var tokenNetworks = &rowsEndpoint[TokenNetworkRow]{name: endpoint.TokenNetwork, section: "token_networks", event: "token_network",
 	under: "rows", change: replace,
 	scenario: func(s *Scenario, _ Account) []TokenNetworkRow { return s.TokenNetworks },
 	unreadable: func(e *Exchange, i int) any {
-		return without(e.render(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"}), "allowWithdraw")
+		row := e.render(TokenNetworkRow{Token: "UNREADABLE", Network: "NET" + strconv.Itoa(i+1), MinimumWithdrawal: "1", WithdrawalFee: "0"})
+		return row[:len(row)-1] // allowWithdraw, the last field
 	},
-	demo: demoTokenNetworks,
 }
 
-// TokenNetworkRow is one row of the token network endpoint. Decimal fields
-// hold exact text; flags are 0 or 1.
+// TokenNetworkRow is a token network: exact decimals, flags 0 or 1.
 type TokenNetworkRow struct {
 	Protocol          string `yaml:"protocol" wire:"protocol"`
 	Network           string `yaml:"network" wire:"network,key"`
@@ -84,43 +41,7 @@ func (r TokenNetworkRow) check() error {
 	return nil
 }
 
-// TokenNetworkPatch changes the fields that are set of the row matching
-// Token and Network.
-type TokenNetworkPatch struct {
-	Token             string  `yaml:"token"`
-	Network           string  `yaml:"network"`
-	Protocol          *string `yaml:"protocol"`
-	Name              *string `yaml:"name"`
-	MinimumWithdrawal *string `yaml:"minimum_withdrawal"`
-	WithdrawalFee     *string `yaml:"withdrawal_fee"`
-	AllowDeposit      *int    `yaml:"allow_deposit"`
-	AllowWithdraw     *int    `yaml:"allow_withdraw"`
-}
-
-// row is r with the patch applied.
-func (p TokenNetworkPatch) row(r TokenNetworkRow) TokenNetworkRow {
-	for dst, src := range map[*string]*string{&r.Protocol: p.Protocol, &r.Name: p.Name, &r.MinimumWithdrawal: p.MinimumWithdrawal, &r.WithdrawalFee: p.WithdrawalFee} {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	for dst, src := range map[*int]*int{&r.AllowDeposit: p.AllowDeposit, &r.AllowWithdraw: p.AllowWithdraw} {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	return r
-}
-
-func (p TokenNetworkPatch) validate() error {
-	if p.Token == "" || p.Network == "" {
-		return fieldErr("token", "token and network must be set")
-	}
-	return validateRow(p.row(TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}), false)
-}
-
-// SetTokenNetworks replaces every token network row; unlike a scenario's,
-// they may repeat a row, as the exchange does.
+// SetTokenNetworks replaces every row; they may repeat, as the exchange's do.
 func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 	_ = tokenNetworks.withRows(e, "set token networks", "", func(s *[]stored[TokenNetworkRow]) error {
 		*s = nil
@@ -129,39 +50,4 @@ func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
 		}
 		return nil
 	})
-}
-
-// patchTokenNetwork applies p to the row of its token and network, adding
-// a row when there is none.
-func patchTokenNetwork(e *Exchange, p TokenNetworkPatch) {
-	_ = tokenNetworks.withRows(e, "patch token network", "", func(s *[]stored[TokenNetworkRow]) error {
-		row := TokenNetworkRow{Token: p.Token, Network: p.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"}
-		if i, found := tokenNetworks.find(*s, row); found {
-			(*s)[i].row = p.row((*s)[i].row)
-			return nil
-		}
-		*s = append(*s, stored[TokenNetworkRow]{row: p.row(row)})
-		return nil
-	})
-}
-
-// demoTokenNetworks are ten token networks, WOO on BSC with withdrawals
-// disabled and SOL on SOL with deposits disabled.
-func demoTokenNetworks(s *Scenario) {
-	tn := func(token, network, protocol, name, minW, fee string, dep, wd int) TokenNetworkRow {
-		return TokenNetworkRow{Token: token, Network: network, Protocol: protocol, Name: name,
-			MinimumWithdrawal: minW, WithdrawalFee: fee, AllowDeposit: dep, AllowWithdraw: wd}
-	}
-	s.TokenNetworks = []TokenNetworkRow{
-		tn("USDT", "ETH", "ERC20", "Ethereum", "10.00000000", "1.50000000", 1, 1),
-		tn("USDT", "TRON", "TRC20", "Tron", "2.00000000", "1.00000000", 1, 1),
-		tn("USDT", "BSC", "BEP20", "BNB Smart Chain", "2.00000000", "0.30000000", 1, 1),
-		tn("USDT", "SOL", "SPL", "Solana", "2.00000000", "0.50000000", 1, 1),
-		tn("BTC", "BTC", "BTC", "Bitcoin", "0.00100000", "0.00020000", 1, 1),
-		tn("ETH", "ETH", "ERC20", "Ethereum", "0.01000000", "0.00150000", 1, 1),
-		tn("ETH", "ARB", "ERC20", "Arbitrum One", "0.00500000", "0.00010000", 1, 1),
-		tn("WOO", "ETH", "ERC20", "Ethereum", "50.00000000", "20.00000000", 1, 1),
-		tn("WOO", "BSC", "BEP20", "BNB Smart Chain", "10.00000000", "1.00000000", 1, 0),
-		tn("SOL", "SOL", "SOL", "Solana", "0.10000000", "0.01000000", 0, 1),
-	}
 }

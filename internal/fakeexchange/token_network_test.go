@@ -40,11 +40,13 @@ func TestTokenNetworkNumbersAsJSONNumbers(t *testing.T) {
 
 func TestTokenNetworkChangesAreServed(t *testing.T) {
 	h := newHarness(t, testScenario())
-	one := 1
-	if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "USDT", Network: "ETH", AllowWithdraw: &one}}); err != nil {
+	usdt := testScenario().TokenNetworks[0]
+	usdt.AllowWithdraw = 1
+	if err := h.ex.Apply(Event{TokenNetwork: &Change[TokenNetworkRow]{Row: usdt}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.Apply(Event{TokenNetwork: &TokenNetworkPatch{Token: "BTC", Network: "BTC", AllowDeposit: &one}}); err != nil {
+	btc := TokenNetworkRow{Token: "BTC", Network: "BTC", MinimumWithdrawal: "0", WithdrawalFee: "0", AllowDeposit: 1}
+	if err := h.ex.Apply(Event{TokenNetwork: &Change[TokenNetworkRow]{Row: btc}}); err != nil {
 		t.Fatal(err)
 	}
 	rows := rowsOf(t, wantOK(t, h.public()))

@@ -10,24 +10,16 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTransferHistory = endpoint.TransferHistory
-
-// PathTransferHistory is the endpoint's path in the endpoint table.
-var PathTransferHistory = endpoint.PathOf(endpoint.TransferHistory)
-
 func init() {
 	r := accountTransfers.route()
 	r.validateAccount, r.validateEvent = validateAccountTransfers, validateAccountTransferEvent
-	r.seedAccount, r.apply, r.demo = (*Exchange).seedAccountTransfers, applyAccountTransferEvent, demoAccountTransfers
+	r.seedAccount, r.apply = (*Exchange).seedAccountTransfers, applyAccountTransferEvent
 	addRoute(endpoint.TransferHistory, r)
 }
 
-// accountTransfers answer as the docs example: a paged history, newest
-// first (then by id), held back by late listing as history records are;
-// id a number, amount a string, times strings of seconds with a fraction
-// (wallet_time_unit), from and to objects. Both sides list a transfer; the
-// unreadable row, id 900000001, 2, ..., has a createdTime that is not a
+// accountTransfers answer as the docs example: a paged history listed by both
+// sides, newest first, held back by late listing; times in wallet_time_unit.
+// The unreadable row (id 900000001, 2, ...) has a createdTime that is not a
 // time.
 var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHistory, paged: true, late: true,
 	history: func(t storedTransfer) int64 { return t.Created },
@@ -45,34 +37,28 @@ var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHist
 	},
 }
 
-// AccountTransfer is a transfer of an account to or from another account
-// of the same owner, as the account lists it. A transfer with a scenario
-// account is listed by both, and once COMPLETED writes the matching
-// SUB_ACCOUNT_TRANSFER token history record of each (negative on the
-// sending side).
+// AccountTransfer is a transfer to or from another account of the owner; once
+// COMPLETED it writes the SUB_ACCOUNT_TRANSFER record of each scenario side
+// (negative when sending).
 type AccountTransfer struct {
 	ID     int64  `yaml:"id"`
 	Token  string `yaml:"token"`
 	Amount string `yaml:"amount"`
-	// Status is COMPLETED (the default) or any other value, served as
-	// given.
+	// Status is COMPLETED by default; any value is served as given.
 	Status string `yaml:"status"`
 	// Direction is out (the default: from this account) or in.
 	Direction string `yaml:"direction"`
-	// Counterparty is the other account when it is one of the scenario's;
-	// otherwise CounterpartyApplicationID (and CounterpartyAccountName,
-	// when it has one) describe an account the exporter does not watch.
+	// Counterparty is the other account when it is the scenario's; otherwise
+	// the counterparty fields describe an account not watched.
 	Counterparty              string `yaml:"counterparty"`
 	CounterpartyApplicationID string `yaml:"counterparty_application_id"`
 	CounterpartyAccountName   string `yaml:"counterparty_account_name"`
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the transfer this long before New was called.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
 	CreatedTime int64         `yaml:"created_time"`
 	CreatedAgo  time.Duration `yaml:"created_ago"`
 }
 
-// party is one side of a stored transfer: a scenario account (name), or
-// another.
+// party is a side of a transfer: a scenario account (name), or another.
 type party struct {
 	name          string
 	ApplicationID string `wire:"applicationId"`
@@ -143,15 +129,17 @@ func validateAccountTransfers(s *Scenario, a Account) error {
 }
 
 func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	if t := ev.AccountTransfer; t != nil {
-		return validateEventAccount("account_transfer", t.Account, accounts, cmp.Or(t.rowOnly(), t.Row.validate(accounts)))
+	t := ev.AccountTransfer
+	switch {
+	case t == nil:
+		return nil
+	case t.Replace || t.Remove:
+		return fieldErr("account_transfer.remove", "the endpoint takes neither replace nor remove")
 	}
-	return nil
+	return validateEventAccount("account_transfer", t.Account, accounts, t.Row.validate(accounts))
 }
 
-// resolved is p as the exchange names it: a scenario account by its
-// application id and account name, known once every account is added.
-// The caller holds mu.
+// resolved is p as the exchange names it, once accounts are added; mu held.
 func (e *Exchange) resolved(p party) party {
 	if p.name == "" {
 		return p
@@ -177,17 +165,14 @@ func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) 
 	if t.CreatedAgo != 0 {
 		s.Created = created.Add(-t.CreatedAgo).UnixMilli()
 	}
-	if s.Created == 0 {
-		s.Created = created.UnixMilli()
-	}
+	s.Created = cmp.Or(s.Created, created.UnixMilli())
 	s.Updated = s.Created
 	return s
 }
 
-// legs writes the SUB_ACCOUNT_TRANSFER token history records of a
-// completed transfer for each side that is a scenario account already
-// added (only; the other side writes its own when added), at its update
-// time, moving balances when move. The caller holds mu or owns e.
+// legs writes the history records of a completed transfer for each side that is
+// an account already added (only, when set), moving balances when move. The
+// caller holds mu or owns e.
 func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
 	for i, p := range []party{t.From, t.To} {
 		a, ok := e.accounts[p.name]
@@ -208,10 +193,8 @@ func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
 	return nil
 }
 
-// seedAccountTransfers stores the account's transfers and writes the
-// history of each completed one: the account's own leg, and its
-// counterparty's when that account was added before; the legs of
-// transfers stored by accounts added before this one are written too.
+// seedAccountTransfers stores the account's transfers and writes the legs of
+// every completed transfer of the accounts added so far.
 func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created time.Time) error {
 	for _, t := range e.accountTransfers {
 		if t.Status == "COMPLETED" && (t.From.name == st.name || t.To.name == st.name) {
@@ -232,11 +215,9 @@ func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created tim
 	return nil
 }
 
-// applyAccountTransferEvent adds the event's transfer to its account's,
-// or replaces the transfer with its id (keeping its creation time unless
-// the event sets one), updated now; a transfer that becomes COMPLETED
-// writes its token history records and moves the balances of its scenario
-// accounts.
+// applyAccountTransferEvent adds a transfer or replaces the one of its id
+// (keeping its creation time unless set), updated now; one that becomes
+// COMPLETED writes its legs, moving balances.
 func applyAccountTransferEvent(e *Exchange, ev Event) error {
 	if ev.AccountTransfer == nil {
 		return nil
@@ -258,31 +239,16 @@ func applyAccountTransferEvent(e *Exchange, ev Event) error {
 	s := e.stored(account, t, now)
 	s.Updated = now.UnixMilli()
 	i := slices.IndexFunc(e.accountTransfers, func(o storedTransfer) bool { return o.ID == t.ID })
-	wasCompleted := false
-	if i >= 0 {
-		old := e.accountTransfers[i]
-		wasCompleted = old.Status == "COMPLETED"
-		if t.CreatedTime == 0 && t.CreatedAgo == 0 {
-			s.Created = old.Created
-		}
-		e.accountTransfers[i] = s
-	} else {
-		e.accountTransfers = append(e.accountTransfers, s)
+	if i < 0 {
+		i, e.accountTransfers = len(e.accountTransfers), append(e.accountTransfers, storedTransfer{})
 	}
-	if s.Status == "COMPLETED" && !wasCompleted {
+	old := e.accountTransfers[i]
+	if old.ID != 0 && t.CreatedTime == 0 && t.CreatedAgo == 0 {
+		s.Created = old.Created
+	}
+	e.accountTransfers[i] = s
+	if s.Status == "COMPLETED" && old.Status != "COMPLETED" {
 		return e.legs(s, "", true)
 	}
 	return nil
-}
-
-// demoAccountTransfers are transfers of "main": 250 USDT to "sub" half an
-// hour ago, 0.01 BTC back from it, and 100 USDT to an account the demo
-// does not watch (Treasury) pending for five minutes.
-func demoAccountTransfers(s *Scenario) {
-	s.account("main").AccountTransfers = []AccountTransfer{
-		{ID: 5001, Token: "USDT", Amount: "250", Counterparty: "sub", CreatedAgo: 30 * time.Minute},
-		{ID: 5002, Token: "BTC", Amount: "0.01", Direction: "in", Counterparty: "sub", CreatedAgo: 20 * time.Minute},
-		{ID: 5003, Token: "USDT", Amount: "100", Status: "PENDING", CounterpartyApplicationID: "app-treasury",
-			CounterpartyAccountName: "Treasury", CreatedAgo: 5 * time.Minute},
-	}
 }

@@ -7,12 +7,9 @@ import (
 	"strings"
 )
 
-// UnreadableEndpoints are the list endpoints that serve rows no client can
-// read on request (Scenario.UnreadableRows), in the order of the endpoint
-// table: what a test of every list endpoint loops over. Each builds its
-// rows in its own file (a field every reader needs left out, or a value of
-// the wrong kind, as an exchange may serve the same broken row on every
-// request); token history has malformed_ids instead.
+// UnreadableEndpoints are the list endpoints that serve rows no client can read
+// on request (Scenario.UnreadableRows), in the table's order; each builds its
+// row in its file.
 func UnreadableEndpoints() []string {
 	var names []string
 	for _, ep := range routes {
@@ -36,9 +33,7 @@ func validateUnreadableRows(rows map[string]int) error {
 	return nil
 }
 
-// SetUnreadableRows makes the endpoint serve n rows that no client can
-// read after the first of its good rows (before them when it has none), in
-// every account's answer; 0 serves none.
+// SetUnreadableRows serves n unreadable rows after endpoint's first good row.
 func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
 	if err := validateUnreadableRows(map[string]int{endpoint: n}); err != nil {
 		return fmt.Errorf("set unreadable rows: %w", err)
@@ -49,13 +44,11 @@ func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
 	return nil
 }
 
-// listLength is how many rows a list of n good rows of endpoint holds,
-// its unreadable rows included. The caller holds mu.
+// listLength is how many rows a list of n good rows holds. The caller holds mu.
 func (e *Exchange) listLength(endpoint string, n int) int { return n + e.s.UnreadableRows[endpoint] }
 
-// listRows is the rows [from, to) of endpoint's list of n good rows, built
-// by good from their index, with its unreadable rows after the first good
-// row. The caller holds mu.
+// listRows is the rows [from, to) of endpoint's list of n good rows (built by
+// good), its unreadable rows after the first. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
 	ep, _ := routeNamed(endpoint)
 	bad, row := e.s.UnreadableRows[endpoint], ep.unreadable

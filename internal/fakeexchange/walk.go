@@ -6,9 +6,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Walk moves a served value by Step every Every of server time, towards a
-// bound it never passes: a margin ratio towards the maintenance margin
-// ratio, a mark price towards the liquidation price.
+// Walk moves a served value by Step every Every of server time since Start (or
+// the event that set it), towards a bound it never passes.
 type Walk struct {
 	Every time.Duration `yaml:"every"`
 	Step  string        `yaml:"step"`
@@ -25,8 +24,7 @@ func (w *Walk) validate(field string) error {
 	return nil
 }
 
-// at is the value walked from start towards bound for the time between from
-// and now; start itself when the walk is nil or has not begun.
+// at is start walked towards bound from from to now; start if nil or not begun.
 func (w *Walk) at(start, bound string, from, now time.Time) string {
 	if w == nil || from.IsZero() || now.Before(from) {
 		return start

@@ -8,20 +8,12 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointWallet = endpoint.Wallet
-
-// PathWalletHistory is the endpoint's path in the endpoint table.
-var PathWalletHistory = endpoint.PathOf(endpoint.Wallet)
-
 func init() { addRoute(endpoint.Wallet, wallet.route()) }
 
-// wallet answers as captured live: a paged history, newest first (then by
-// id), times strings of seconds with a fraction (wallet_time_unit), meta
-// in snake_case (camel_case_wallet_meta), token, type, tokenSide and status
-// filters. An event adds a transfer or changes the one with its id; the
-// unreadable row, a withdrawal in flight with id unreadable-1, 2, ..., has
-// a createdTime that is not a time.
+// wallet answers as captured live: a paged history, newest first, times in
+// wallet_time_unit, meta in snake_case, token, type, tokenSide and status
+// filters. The unreadable row (unreadable-1, ...) has a createdTime that is not
+// a time.
 var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers", event: "transfer",
 	change: replace, paged: true, filters: []string{"token", "type", "tokenSide", "status"},
 	history:  func(t Transfer) int64 { return t.CreatedTime },
@@ -40,9 +32,8 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 	meta: func(e *Exchange, total, page, size int) any {
 		return e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, page, size)
 	},
-	// A replacement keeps the creation time unless it sets one, and is
-	// updated then; a new transfer without a creation time is created then:
-	// a test appends a withdrawal row at runtime this way.
+	// A replacement keeps the creation time unless it sets one and is updated
+	// then; a new transfer without one is created then.
 	place: func(old *Transfer, t Transfer, at time.Time) Transfer {
 		if t.CreatedAgo != 0 {
 			t.CreatedTime, t.CreatedAgo = at.Add(-t.CreatedAgo).UnixMilli(), 0
@@ -65,31 +56,24 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		t.externalID = t.ID
 		return e.with(e.render(t), "createdTime", "yesterday")
 	},
-	demo: demoWallet,
 }
 
-// Transfer is one deposit or withdrawal of the wallet history endpoint,
-// its fields in the order of the live answer.
+// Transfer is a deposit or withdrawal, its fields in the live answer's order.
 type Transfer struct {
-	// CreatedTime is Unix milliseconds; CreatedAgo, when set instead,
-	// places the transfer this long before New was called.
+	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
 	CreatedTime int64 `yaml:"created_time" wire:"createdTime,wallet_time"`
 	// UpdatedTime is Unix milliseconds; 0 serves CreatedTime.
 	UpdatedTime   int64  `yaml:"updated_time" wire:"updatedTime,wallet_time"`
 	ID            string `yaml:"id" wire:"id,key"`
 	externalID    string `wire:"externalId"`
 	applicationID string `wire:"applicationId"`
-	// Token is what the live exchange sends: a network-token id such as
-	// TRON_USDT (USDT on TRON), or a plain token.
+	// Token is a network-token id (TRON_USDT) or a plain token, as sent live.
 	Token string `yaml:"token" wire:"token,required"`
-	// Address is served as targetAddress: a withdrawal's destination, a
-	// deposit's own address. Tag is served as extra: the memo or
-	// destination tag of the chains that use one.
+	// Address is served as targetAddress, Tag (memo) as extra.
 	Address string `yaml:"address" wire:"targetAddress,always"`
 	_       string `wire:"sourceAddress,always"` // "" in every answer seen
 	Tag     string `yaml:"tag" wire:"extra,always"`
-	// Type is BALANCE (the default when empty: funds in or out of the
-	// account) or COLLATERAL (funds moved between portfolios).
+	// Type is BALANCE (the default) or COLLATERAL.
 	Type string `yaml:"type" wire:"type"`
 	// Side is DEPOSIT or WITHDRAW.
 	Side      string `yaml:"side" wire:"tokenSide"`
@@ -97,11 +81,10 @@ type Transfer struct {
 	_         string `wire:"txId,always"` // "" in every answer seen
 	FeeToken  string `yaml:"fee_token" wire:"feeToken,always"`
 	FeeAmount string `yaml:"fee_amount" wire:"feeAmount,decimal,always"`
-	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED,
-	// or any other value, served as given.
+	// Status is NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED, or
+	// other.
 	Status string `yaml:"status" wire:"status,required"`
-	// confirmingThreshold and confirmedNumber: null in every answer
-	// seen.
+	// null in every answer seen
 	_          *bool         `wire:"confirmingThreshold,always"`
 	_          *bool         `wire:"confirmedNumber,always"`
 	CreatedAgo time.Duration `yaml:"created_ago"`
@@ -119,19 +102,4 @@ func (t Transfer) check() error {
 		return fieldErr("created_ago", "set either created_time or created_ago")
 	}
 	return nil
-}
-
-// demoWallet are three transfers of "main", their tokens network-token ids
-// as the exchange sends them: a withdrawal stuck in PROCESSING for two
-// hours, a deposit confirming and a withdrawal completed, each with its
-// address.
-func demoWallet(s *Scenario) {
-	s.account("main").Transfers = []Transfer{
-		{ID: "wd-1001", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "300", Status: "PROCESSING", CreatedAgo: 2 * time.Hour, FeeToken: "USDT", FeeAmount: "1",
-			Address: "TTsY9uu2Y3aBH1vSir1md7oRqZe7DscA4v"},
-		{ID: "dp-1002", Token: "ARB_ETH", Side: "DEPOSIT", Amount: "0.05", Status: "CONFIRMING", CreatedAgo: 10 * time.Minute,
-			Address: "0x31d64B3230f8baDD91dE1710A65DF536aF8f7cDa"},
-		{ID: "wd-1003", Token: "BTC", Side: "WITHDRAW", Amount: "0.01", Status: "COMPLETED", CreatedAgo: 3 * time.Hour,
-			Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"},
-	}
 }

@@ -9,25 +9,20 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
-// A row type of an endpoint (rowsEndpoint) says how each field is sent with a
-// wire tag, `wire:"camelName,kind,options"`, so that one renderer serves
-// every reading of the API (snake_case bodies, numbers as strings or JSON
-// numbers, time units) and one validator and one patch serve every row.
+// A row type says how each field is sent with a wire tag,
+// `wire:"camelName,kind,options"`, so that one renderer serves every reading
+// of the API and one validator and one patch serve every row.
 //
-// Kinds: text (the default: the text as given); decimal (exact decimal
-// text, a string, a JSON number with numbers_as_json_numbers); number
-// (decimal text the exchange sends as a JSON number, a string only when
-// every number is one); integer (an id, count or time in ms); flag (a
-// *bool: see flag); wallet_time and row_time (Unix ms in the scenario's
-// time unit of wallet and of token history rows).
-//
-// Options: key (part of the row's identity: must not be empty), required
-// (must not be empty), always (sent when empty: text "", integers 0 and
-// nil pointers, as null, are otherwise left out), snake=NAME (its name in
-// snake_case bodies, when not the camelCase name's). A struct field is sent
-// as an object of its own wire fields, a slice as it is (nil left out).
+// Kinds: text (the default); decimal (exact text: a string, or a JSON number
+// with numbers_as_json_numbers); number (a JSON number, a string only when
+// every number is one); integer; flag (a *bool, see flag); wallet_time and
+// row_time (Unix ms, sent in the scenario's unit for wallet or history rows).
+// Options: key (the row's identity, must be set), required, always (sent
+// when empty; otherwise empty fields are left out), snake=NAME (its
+// snake_case name, when not derived). A struct field is sent as an object.
 type wireField struct {
 	index                 int
 	name, snake, yaml     string
@@ -71,8 +66,7 @@ func wireFieldsOf(t reflect.Type) []wireField {
 	return out
 }
 
-// wireObject is a JSON object whose fields keep their order, as the
-// exchange's answers do.
+// wireObject is a JSON object whose fields keep their order.
 type wireObject []wireValue
 
 type wireValue struct {
@@ -100,8 +94,7 @@ func (o wireObject) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// with is o and one more field, named in camelCase and spelt as the
-// scenario asks; empty text is left out.
+// with is o and one more field in the scenario's spelling; empty text left out.
 func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	if s, ok := v.(string); ok && s == "" {
 		return o
@@ -112,19 +105,7 @@ func (e *Exchange) with(o wireObject, camel string, v any) wireObject {
 	return append(o, wireValue{camel, v})
 }
 
-// without is o less the field named camel (in either spelling).
-func without(o wireObject, camel string) wireObject {
-	out := wireObject{}
-	for _, f := range o {
-		if f.name != camel && f.name != snakeCase(camel) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// render is a row as the exchange sends it, field by field in the row
-// type's order; empty fields are left out unless tagged always.
+// render is a row as sent, in its type's field order.
 func (e *Exchange) render(row any) wireObject { return e.renderValue(reflect.ValueOf(row)) }
 
 func (e *Exchange) renderValue(v reflect.Value) wireObject {
@@ -143,8 +124,7 @@ func (e *Exchange) renderValue(v reflect.Value) wireObject {
 	return o
 }
 
-// wireValueOf is one field's value as sent; ok is false for a field left
-// out.
+// wireValueOf is a field's value as sent; false for a field left out.
 func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	switch v.Kind() {
 	case reflect.Pointer: // *bool
@@ -184,10 +164,8 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 	return s, true
 }
 
-// flag renders a flag in each reading public sources leave open: true and
-// false as the docs show them, 1 and 0 as v1 answers and the scenario's
-// JSON numbers send flags, and as strings when every number is one ("1"
-// and "0" in snake_case, "true" and "false" otherwise).
+// flag renders a flag as each reading sends it: true/false (docs), 1/0 (v1 and
+// JSON numbers), and as strings when every number is one.
 func (e *Exchange) flag(b bool) any {
 	n, word := "0", "false"
 	if b {
@@ -204,9 +182,8 @@ func (e *Exchange) flag(b bool) any {
 	return b
 }
 
-// validateRow checks the tags' rules of a row: keys and required fields set,
-// decimals decimal; then the row's own check, if its type has one. With
-// keyOnly, as a removal needs, only that its key fields are set.
+// validateRow checks a row by its tags (keys and required fields set, decimals
+// decimal) and its own check; keyOnly, for a removal, checks the keys alone.
 func validateRow(row any, keyOnly bool) error {
 	v := reflect.ValueOf(row)
 	for _, f := range wireFieldsOf(v.Type()) {
@@ -227,8 +204,7 @@ func validateRow(row any, keyOnly bool) error {
 	return nil
 }
 
-// compareKeys orders rows of one type by their key fields, in order:
-// numbers as numbers, text as text.
+// compareKeys orders rows of one type by their key fields.
 func compareKeys(x, y any) int {
 	vx, vy := reflect.ValueOf(x), reflect.ValueOf(y)
 	for _, f := range wireFieldsOf(vx.Type()) {
@@ -259,8 +235,7 @@ func rowID(row any) int64 {
 	return 0
 }
 
-// rowKey is the row's identity for messages: each key field's value after
-// the last word of its YAML name ("symbol X side BOTH").
+// rowKey is the row's identity for messages ("symbol X side BOTH").
 func rowKey(row any) string {
 	v := reflect.ValueOf(row)
 	var parts []string
@@ -272,8 +247,7 @@ func rowKey(row any) string {
 	return strings.Join(parts, " ")
 }
 
-// patchRow replaces every field of *dst that src sets (is not zero); a
-// pointer's value is copied, so the two rows share nothing.
+// patchRow sets every field of *dst that src sets, copying pointed values.
 func patchRow[R any](dst *R, src R) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := range s.NumField() {
@@ -288,4 +262,77 @@ func patchRow[R any](dst *R, src R) {
 		}
 		d.Field(i).Set(f)
 	}
+}
+
+// snakeCase spells a camelCase name in snake_case.
+func snakeCase(camel string) string {
+	var b strings.Builder
+	for i, r := range camel {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// decimalField renders decimal text in the number mode; empty stays empty.
+func (e *Exchange) decimalField(text string) any {
+	if text == "" {
+		return ""
+	}
+	return e.number(text)
+}
+
+// numberField renders decimal text sent as a JSON number live (leverage), a
+// string when every number is one.
+func (e *Exchange) numberField(text string) any {
+	if text == "" {
+		return ""
+	}
+	if e.s.NumbersAsStrings {
+		return text
+	}
+	return json.Number(text)
+}
+
+// rowTime renders Unix ms in the row time unit.
+func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.s.RowTimeUnit, ms) }
+
+// walletTime renders Unix ms in the wallet time unit.
+func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.s.WalletTimeUnit, ms) }
+
+// timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
+func (e *Exchange) timeIn(unit string, ms int64) any {
+	switch unit {
+	case RowTimeSeconds:
+		return e.integer(ms / 1000)
+	case RowTimeSecondsFraction:
+		return formatSecondsFraction(ms)
+	default:
+		return e.integer(ms)
+	}
+}
+
+// formatSecondsFraction writes ms as seconds, three decimals: "1579399877.041".
+func formatSecondsFraction(ms int64) string {
+	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
+}
+
+// stamped is an answer read at ms, which its envelope carries.
+type stamped struct {
+	data any
+	ms   int64
+}
+
+// successBody is the success envelope of data, stamped now unless data is.
+func (e *Exchange) successBody(data any) []byte {
+	ms := e.now().UnixMilli()
+	if s, ok := data.(stamped); ok {
+		data, ms = s.data, s.ms
+	}
+	return mustJSON(wireObject{{"success", true}, {"data", data}, {"timestamp", e.integer(ms)}})
 }

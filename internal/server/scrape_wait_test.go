@@ -20,6 +20,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/collector"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
+	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
@@ -45,12 +46,12 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T) {
 	// The large account makes the text answer about a megabyte, far more
 	// than the shrunken socket buffers hold.
-	fake, err := fakeexchange.New(fakeexchange.LargeScenario(1000, 100))
+	fake, err := fakeexchange.New(largeaccount.Scenario(1000, 100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	if err := fake.AppendHistory("main", fakeexchange.LargeHistory(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))...); err != nil {
+	if err := fake.AppendHistory("main", largeaccount.History(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))...); err != nil {
 		t.Fatal(err)
 	}
 	fakeSrv := httptest.NewServer(fake)
@@ -65,13 +66,13 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		t.Fatal(err)
 	}
 	account, err := client.New(client.Config{BaseURL: fakeURL, Account: "main", RateLimit: limit, Budget: 1, Metrics: metrics,
-		APIKey: fakeexchange.LargeMainKey, APISecret: fakeexchange.LargeMainSecret})
+		APIKey: largeaccount.MainKey, APISecret: largeaccount.MainSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
 	exporter, err := collector.New(collector.Config{
 		Public:   public,
-		Accounts: []collector.Account{{Name: "main", APIKey: fakeexchange.LargeMainKey, API: account}},
+		Accounts: []collector.Account{{Name: "main", APIKey: largeaccount.MainKey, API: account}},
 		Intervals: map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour,
 			client.EndpointTokenHistory: 50 * time.Millisecond},
 		StallTimeout: time.Minute,
