@@ -33,6 +33,13 @@ var expectedAlerts = []string{
 	"WooxCollateralDisabled account=sub token=LTC",
 	// main withdrew to an address it never sent to (no allow-list here).
 	"WooxWithdrawalToNewAddress account=main network=TRON address=TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE amount=250",
+	// The venue at 20s: main's held PERP_LTC_USDT and sub's LTC pair
+	// suspended, PERP_ETH_USDT's rate up (main's long pays 1200), its max
+	// leverage cut.
+	"WooxHeldInstrumentNotTrading severity=critical account=main symbol=PERP_LTC_USDT",
+	"WooxHeldInstrumentNotTrading severity=warning account=sub token=LTC symbol=SPOT_LTC_USDT",
+	"WooxFundingProjectedHigh account=main symbol=PERP_ETH_USDT",
+	"WooxSymbolRiskLimitCut account=main symbol=PERP_ETH_USDT limit=max_leverage",
 }
 
 // inhibitedAlerts must reach Alertmanager but no one: it holds them back with

@@ -16,6 +16,9 @@ const (
 	TransferHistory = "transfer_history"
 	TokenConfig     = "token_config"
 	FundingFee      = "funding_fee"
+	Instruments     = "instruments"
+	Futures         = "futures"
+	SymbolConfig    = "symbol_config"
 )
 
 // All are every endpoint the exporter reads, in the order their collectors
@@ -65,4 +68,17 @@ var All = []Endpoint{
 	// found by a poll within the late window.
 	{Name: FundingFee, Path: "/v3/futures/fundingFee/history", Limit: Limit{20, time.Minute}, Page: "futures/get_fundingFee_history",
 		PerAccount: true, Paged: true, DefaultInterval: 5 * time.Minute, Description: "each account's funding fee payments"},
+	// A symbol suspended or delisted cannot be traded out of: each
+	// minute is one request of the 600 a minute published per IP.
+	{Name: Instruments, Path: "/v3/public/instruments", Limit: Limit{10, time.Second}, Page: "public_data/instruments",
+		DefaultInterval: time.Minute, Description: "the public instruments and their trading status"},
+	// Funding is announced hours before it is charged: a minute is soon
+	// enough to page before the next settlement.
+	{Name: Futures, Path: "/v3/public/futures", Limit: Limit{10, time.Second},
+		DefaultInterval: time.Minute, Description: "the public perpetuals' funding rates and prices"},
+	// A symbol's limits change rarely, and a cut pages within the hour:
+	// one request every 5 minutes of the 10 a second published.
+	{Name: SymbolConfig, Path: "/v3/account/symbolConfig", Limit: Limit{10, time.Second}, Page: "account/get_symbol_config",
+		PerAccount: true, DefaultInterval: 5 * time.Minute,
+		Description: "each account's max leverage, margin factor and max position by symbol"},
 }

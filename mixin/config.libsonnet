@@ -72,9 +72,9 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet|instruments|futures',
     dataStaleFastSeconds: 300,
-    dataStaleSlowEndpoints: 'credentials|token_network|funding_fee',
+    dataStaleSlowEndpoints: 'credentials|token_network|funding_fee|symbol_config',
     dataStaleSlowSeconds: 1200,
     dataStaleSubAccountsSeconds: 3600,
 
@@ -174,6 +174,14 @@
     // token of its symbols (each settlement token judged alone: 1000 is
     // 1000 USDT for the PERP_*_USDT symbols).
     fundingPaidHighThreshold: 1000,
+    // WooxFundingProjectedHigh: fires when a position's projected payment at
+    // the next settlement (woox:funding_projected_payment:next_settlement,
+    // holding times mark price times the estimated rate) passes this, in the
+    // symbol's quote currency (USDT for PERP_*_USDT).
+    fundingProjectedHighThreshold: 1000,
+    // WooxSymbolRiskLimitCut: a held symbol's max leverage lowered, or its
+    // margin factor raised, within this window; it fires for as long.
+    symbolRiskLimitCutWindow: '1h',
 
     // Dashboard.
     dashboardUID: 'woox-exporter',

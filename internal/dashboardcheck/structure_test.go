@@ -145,12 +145,12 @@ var (
 )
 
 // notAccountMetric: the public exchange data (token networks, exchange
-// status), the exporter's own request metrics, the rate cap's gauges and the
+// status, instruments, perpetuals), the exporter's own request metrics, the rate cap's gauges and the
 // exporter-wide families, which carry no account label.
 // woox_exporter_api_key_permission does: it is about the exporter's key on
 // each account; so do the rate cap's counters, each account's waits.
 func notAccountMetric(name string) bool {
-	for _, prefix := range []string{"woox_token_network_", "woox_exchange_", "woox_api_request_duration_", "woox_api_clock_skew_",
+	for _, prefix := range []string{"woox_token_network_", "woox_exchange_", "woox_instrument_", "woox_futures_", "woox_api_request_duration_", "woox_api_clock_skew_",
 		"woox_api_rate_cap_queued", "woox_api_rate_cap_requests_per_second", "woox:watched_token_networks"} {
 		if strings.HasPrefix(name, prefix) {
 			return true

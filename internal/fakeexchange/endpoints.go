@@ -100,8 +100,16 @@ type Account struct {
 	AccountTransfers []AccountTransfer `yaml:"account_transfers"`
 	TokenConfig      []TokenConfig     `yaml:"token_config"`
 	FundingFees      []FundingFee      `yaml:"funding_fees"`
+	SymbolConfig     []SymbolConfig    `yaml:"symbol_config"`
 	// IsSubAccount makes the sub-accounts endpoint refuse its keys (-1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
+}
+
+// Venue is a scenario's public market lists: the instruments endpoint's
+// symbols and the futures endpoint's perpetuals.
+type Venue struct {
+	Instruments []Instrument `yaml:"instruments"`
+	Futures     []Perpetual  `yaml:"futures"`
 }
 
 // Event is the one way to change an endpoint's data after New: applied
@@ -127,6 +135,10 @@ type Event struct {
 	AccountTransfer       *Change[AccountTransfer] `yaml:"account_transfer"`
 	TokenConfig           *Change[TokenConfig]     `yaml:"token_config"`
 	FundingFee            *Change[FundingFee]      `yaml:"funding_fee"`
+	// Instrument sets a symbol's status, lists one or (remove) delists it.
+	Instrument   *Change[Instrument]   `yaml:"instrument"`
+	Futures      *Change[Perpetual]    `yaml:"futures"`
+	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
 	// LateRecord appends a record whose money moves at once, listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
 }

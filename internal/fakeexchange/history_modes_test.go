@@ -408,7 +408,7 @@ func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
 func errorAnswers(h *harness) map[string]reply {
 	bad := h.signedRequest(PathCredentials, "", "a1")
 	bad.Header.Set("x-api-signature", strings.Repeat("0", 64))
-	notFound, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/v3/public/instruments", nil)
+	notFound, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/v3/public/orderbook", nil)
 	out := map[string]reply{
 		"404":           h.do(notFound),
 		"unknown key":   h.get(PathCredentials, "", "nope"),

@@ -91,6 +91,8 @@ type Scenario struct {
 	Accounts      []Account         `yaml:"accounts"`
 	TokenNetworks []TokenNetworkRow `yaml:"token_networks"`
 	Events        []Event           `yaml:"events"`
+	// Venue holds the sections of the public market lists (endpoints.go).
+	Venue `yaml:",inline"`
 }
 
 // ErrorTimestamp is server time plus Offset, in Unit.

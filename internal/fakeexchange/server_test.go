@@ -42,7 +42,7 @@ func TestInvalidQueryParameters(t *testing.T) {
 func TestUnknownPathsAndMethodsAre404(t *testing.T) {
 	h := newHarness(t, testScenario())
 	for _, tc := range []struct{ method, path string }{
-		{http.MethodGet, "/v3/public/instruments"},
+		{http.MethodGet, "/v3/public/orderbook"},
 		{http.MethodPost, PathSystemInfo},
 		{http.MethodGet, "/v3/asset/token/history/"},
 		{http.MethodPost, PathTokenNetwork},

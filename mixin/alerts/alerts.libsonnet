@@ -1190,6 +1190,143 @@ local seconds(d) =
           },
         ],
       },
+      {
+        // What the venue does to what an account holds: a symbol that stops
+        // trading, a symbol's limits cut, funding announced. Evaluated every
+        // riskEvaluationInterval, so that a suspension pages within two
+        // minutes of the status change (a 1m instruments poll, a 15s scrape,
+        // a 15s evaluation).
+        name: 'woox_exporter.venue',
+        interval: $._config.riskEvaluationInterval,
+        rules: [
+          // The projected payment of each account's position on a perpetual
+          // at its next settlement, in the symbol's quote currency:
+          // holding (negative for a short) times mark price times the
+          // estimated rate, so a long pays a positive rate and a short a
+          // negative one (positive: paid, negative: received). max by before
+          // the sum, so that a rollout's two instances count once; the hedge
+          // mode's two sides are summed.
+          {
+            record: 'woox:funding_projected_payment:next_settlement',
+            expr: |||
+              sum by (account, symbol) (
+                max by (account, symbol, position_side) (
+                  woox_position_holding{%(wooxSelector)s} * woox_position_mark_price{%(wooxSelector)s}
+                )
+              )
+                * on (symbol) group_left ()
+              max by (symbol) (woox_futures_est_funding_rate{%(wooxSelector)s})
+            ||| % $._config,
+          },
+          {
+            alert: 'WooxFundingProjectedHigh',
+            expr: 'woox:funding_projected_payment:next_settlement > %(fundingProjectedHighThreshold)s' % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} is due to pay {{ $value | printf "%.2f" }} of funding on {{ $labels.symbol }}',
+              description: 'At the estimated funding rate of {{ $labels.symbol }}, the position of account {{ $labels.account }} pays about {{ $value | printf "%%.2f" }} in the quote currency at the next settlement ({{ with printf "max(woox_futures_next_funding_timestamp_seconds{symbol=%%q})" $labels.symbol | query }}{{ . | first | value | humanizeTimestamp }}{{ else }}time unknown{{ end }}), above the threshold of %s. The rate is an estimate until the settlement: reduce or hedge the position before it if the cost is not intended.' % $._config.fundingProjectedHighThreshold,
+              runbook_url: runbook('WooxFundingProjectedHigh'),
+            },
+          },
+          // A position on a perpetual that is not trading, or that the
+          // exchange no longer lists, cannot be reduced. Judged while an
+          // exporter polled the instruments within dataStaleFastSeconds; a
+          // symbol missing from the list pages only while the list was read
+          // whole (not empty, no row rejected, none capped within the hour).
+          {
+            alert: 'WooxHeldInstrumentNotTrading',
+            local c = $._config { held: 'max by (account, symbol) (woox_position_holding{%(wooxSelector)s} != 0)' % $._config },
+            expr: |||
+              (
+                  (
+                    %(held)s
+                      and on (symbol)
+                    max by (symbol) (woox_instrument_trading{%(wooxSelector)s} == 0)
+                  )
+                or
+                  (
+                    (
+                      %(held)s
+                        unless on (symbol)
+                      max by (symbol) (woox_instrument_trading{%(wooxSelector)s})
+                    )
+                      and on ()
+                    (count(woox_instrument_trading{%(wooxSelector)s}) > 0)
+                      and on ()
+                    (max(woox_poll_rows_rejected{%(wooxSelector)s, endpoint="instruments"}) == 0)
+                      and on ()
+                    ((sum(increase(woox_exporter_series_capped_total{%(wooxSelector)s, endpoint="instruments"}[1h])) or vector(0)) == 0)
+                  )
+              )
+                and on ()
+              (min(time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="instruments"}) < %(dataStaleFastSeconds)s)
+            ||| % c,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} holds a position on {{ $labels.symbol }}, which is not trading',
+              description: 'Account {{ $labels.account }} holds {{ $value }} of {{ $labels.symbol }}, which the exchange lists with a status other than TRADING or no longer lists at all. Orders on it, a reduce-only close included, may be refused until it trades again; a delisted perpetual is settled at the exchange\'s price.',
+              runbook_url: runbook('WooxHeldInstrumentNotTrading'),
+            },
+          },
+          // A spot token held whose USDT pair is not trading: it cannot be
+          // sold on the exchange (deposits and withdrawals are watched by the
+          // network alerts).
+          {
+            alert: 'WooxHeldInstrumentNotTrading',
+            expr: |||
+              (
+                label_replace(max by (account, token) (woox_balance_holding{%(wooxSelector)s} > 0), "symbol", "SPOT_${1}_USDT", "token", "(.+)")
+                  and on (symbol)
+                max by (symbol) (woox_instrument_trading{%(wooxSelector)s} == 0)
+              )
+                and on ()
+              (min(time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="instruments"}) < %(dataStaleFastSeconds)s)
+            ||| % $._config,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} holds {{ $labels.token }}, whose pair {{ $labels.symbol }} is not trading',
+              description: 'Account {{ $labels.account }} holds {{ $value }} {{ $labels.token }}, and the exchange lists {{ $labels.symbol }} with a status other than TRADING: the token cannot be sold for USDT on the exchange until it trades again.',
+              runbook_url: runbook('WooxHeldInstrumentNotTrading'),
+            },
+          },
+          // A lower max leverage or a higher margin factor raises the
+          // maintenance margin of a position with no trade at all: the
+          // liquidation price moves closer.
+          {
+            alert: 'WooxSymbolRiskLimitCut',
+            local c = $._config { w: $._config.symbolRiskLimitCutWindow },
+            expr: |||
+              (
+                  label_replace(
+                    max by (account, symbol) (max_over_time(woox_symbol_max_leverage{%(wooxSelector)s}[%(w)s]))
+                      >
+                    max by (account, symbol) (woox_symbol_max_leverage{%(wooxSelector)s}),
+                    "limit", "max_leverage", "", ""
+                  )
+                or
+                  label_replace(
+                    max by (account, symbol) (min_over_time(woox_symbol_margin_factor{%(wooxSelector)s}[%(w)s]))
+                      <
+                    max by (account, symbol) (woox_symbol_margin_factor{%(wooxSelector)s}),
+                    "limit", "margin_factor", "", ""
+                  )
+              )
+                and on (account, symbol)
+              max by (account, symbol) (woox_position_holding{%(wooxSelector)s} != 0)
+            ||| % c,
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X cut the {{ $labels.limit }} of {{ $labels.symbol }} for account {{ $labels.account }}, which holds a position on it',
+              description: 'Within the last %s the exchange lowered the max leverage or raised the margin factor ({{ $labels.limit }}, was {{ $value }}) of {{ $labels.symbol }} for account {{ $labels.account }}, which holds a position on it. Its maintenance margin rose with no trade: check the margin ratio and the liquidation price.' % $._config.symbolRiskLimitCutWindow,
+              runbook_url: runbook('WooxSymbolRiskLimitCut'),
+            },
+          },
+        ],
+      },
     ],
   },
 }

@@ -662,7 +662,7 @@ function(cfg)
       74,
       'Net funding by symbol',
       "Funding received less funding paid per interval, by account and symbol, in the symbol's settlement token (USDT for PERP_BTC_USDT): below 0 the positions pay. Each payment counts once, when the exporter first sees it settled. Empty until a funding payment of the account is counted.",
-      [8, 24, 0, 245],
+      [8, 12, 0, 245],
       [[
         'sum by (account, symbol) (increase(woox_funding_fee_amount_total{%(acc)s, direction="received"}[$__rate_interval]) or 0 * increase(woox_funding_fee_amount_total{%(acc)s, direction="paid"}[$__rate_interval]))' +
         ' - sum by (account, symbol) (increase(woox_funding_fee_amount_total{%(acc)s, direction="paid"}[$__rate_interval]) or 0 * increase(woox_funding_fee_amount_total{%(acc)s, direction="received"}[$__rate_interval]))',
@@ -670,5 +670,36 @@ function(cfg)
       ]],
       custom={ drawStyle: 'bars' },
       legend={ calcs: ['sum'] },
+    ),
+    lib.timeseries(
+      75,
+      'Projected funding at the next settlement',
+      "What each position is due to pay at its perpetual's next funding settlement, by account and symbol, in the quote currency: holding (negative for a short) times mark price times the exchange's estimated rate, as the recording rule woox:funding_projected_payment:next_settlement computes it. Above 0 the position pays, below 0 it receives. WooxFundingProjectedHigh fires above %s. Empty while the account has no open position." % cfg.fundingProjectedHighThreshold,
+      [8, 12, 12, 245],
+      [[
+        'sum by (account, symbol) (max by (account, symbol, position_side) (woox_position_holding{%(acc)s} * woox_position_mark_price{%(acc)s}))' +
+        ' * on (symbol) group_left () max by (symbol) (woox_futures_est_funding_rate{%(sel)s})',
+        '{{account}} {{symbol}}',
+      ]],
+    ),
+    // What the venue does to what the accounts hold
+    // (WooxHeldInstrumentNotTrading, WooxSymbolRiskLimitCut).
+    lib.row(76, 'Venue', 253),
+    lib.table(
+      77,
+      'Instruments not trading',
+      'Every symbol the exchange lists with a status other than TRADING (suspended, testing, or a status the docs do not name), from --instruments.interval. WooxHeldInstrumentNotTrading pages when an account holds a position on one (critical), or a spot token whose SPOT_<TOKEN>_USDT is one (warning), or a position on a symbol no longer listed. Empty while every symbol trades.',
+      [8, 12, 0, 254],
+      ['max by (symbol) (woox_instrument_trading{%(sel)s} == 0)'],
+      columns=['symbol'],
+      hide=['Time', 'Value'],
+    ),
+    lib.timeseries(
+      78,
+      'Max leverage of held symbols',
+      "The largest leverage the exchange allows each account on the symbols it holds a position on, from --symbol-config.interval. A step down raises the position's maintenance margin with no trade: WooxSymbolRiskLimitCut fires for %s after a cut, or after a margin factor raised. Empty while the account has no open position." % cfg.symbolRiskLimitCutWindow,
+      [8, 12, 12, 254],
+      [['max by (account, symbol) (woox_symbol_max_leverage{%(acc)s}) and on (account, symbol) max by (account, symbol) (woox_position_holding{%(acc)s} != 0)', '{{account}} {{symbol}}']],
+      custom=lib.stepped,
     ),
   ]
