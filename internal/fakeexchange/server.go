@@ -25,7 +25,7 @@ type Exchange struct {
 	logger log.Logger
 	// s is the scenario's settings (see settings), without its accounts.
 	s Scenario
-	// s is the scenario's settings (see settings), without its accounts.
+	// private and public are the rate limits: per account and endpoint, per IP.
 	private     map[string]*slidingWindow
 	public      *slidingWindow
 	maxRequests int
