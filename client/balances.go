@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointBalances = endpoint.Balances
-
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the
 // exchange did not send is nil.
@@ -44,7 +41,7 @@ func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error)
 // from.
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
-	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, signed: true,
+	err := c.get(ctx, request{op: "get balances", endpoint: endpoint.Balances, signed: true,
 		decode: func(data json.RawMessage, serverMs int64) error {
 			l, err := decodeBalances(data)
 			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}

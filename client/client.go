@@ -293,11 +293,11 @@ func (c *Client) endpoints() []string {
 	switch {
 	case len(names) > 0:
 	case c.cfg.APIKey == "":
-		names = []string{EndpointTokenNetwork}
+		names = []string{endpoint.TokenNetwork}
 	default:
-		names = []string{EndpointCredentials, EndpointTokenHistory}
+		names = []string{endpoint.Credentials, endpoint.TokenHistory}
 	}
-	return append(slices.Clip(names), EndpointSystemInfo)
+	return append(slices.Clip(names), endpoint.SystemInfo)
 }
 
 // Account is the account label the client was configured with.

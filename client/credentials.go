@@ -9,13 +9,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointCredentials = endpoint.Credentials
-
 // Credentials returns every API key of the account, all pages, each key
 // once even if pages repeat it, and the rows that could not be read.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, error) {
-	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: EndpointCredentials},
+	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: endpoint.Credentials},
 		func(data json.RawMessage) (list[Credential], error) {
 			l, _, err := decodeCredentials(data)
 			return l, err

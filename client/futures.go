@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointFutures is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointFutures = endpoint.Futures
-
 // Perpetual is one row of GET /v3/public/futures: a perpetual's prices and
 // funding. A field the exchange did not send, or sent as null (an index
 // price has been seen null live), is nil.
@@ -30,7 +27,7 @@ type Perpetual struct {
 // Perpetuals returns every perpetual the exchange lists, and the rows that
 // could not be read. The endpoint is public.
 func (c *Client) Perpetuals(ctx context.Context) ([]Perpetual, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get futures", endpoint: EndpointFutures}, decodePerpetuals)
+	l, err := getData(ctx, c, request{op: "get futures", endpoint: endpoint.Futures}, decodePerpetuals)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

@@ -8,9 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointInstruments is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointInstruments = endpoint.Instruments
-
 // Instrument is one row of GET /v3/public/instruments: a symbol the
 // exchange lists (SPOT_BTC_USDT, PERP_BTC_USDT) and its status.
 type Instrument struct {
@@ -27,7 +24,7 @@ func (i Instrument) Trading() bool { return strings.EqualFold(i.Status, "TRADING
 // Instruments returns every symbol the exchange lists, and the rows that
 // could not be read. The endpoint is public.
 func (c *Client) Instruments(ctx context.Context) ([]Instrument, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get instruments", endpoint: EndpointInstruments}, decodeInstruments)
+	l, err := getData(ctx, c, request{op: "get instruments", endpoint: endpoint.Instruments}, decodeInstruments)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

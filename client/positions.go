@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointPositions is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointPositions = endpoint.Positions
-
 // Position is one row of GET /v3/futures/positions: one symbol and side of
 // the account's futures. Prices are in the symbol's quote currency, sizes
 // in its base currency. A field the exchange did not send is nil.
@@ -52,7 +49,7 @@ func (p *Position) Closed() bool {
 // Positions returns the account's futures positions, closed ones included,
 // and the rows that could not be read.
 func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get positions", endpoint: EndpointPositions, signed: true}, decodePositions)
+	l, err := getData(ctx, c, request{op: "get positions", endpoint: endpoint.Positions, signed: true}, decodePositions)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

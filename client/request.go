@@ -79,7 +79,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 			}
 		}
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != EndpointSystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
+		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != endpoint.SystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
 			e.Kind = KindMaintenance
 		}
 		kind, _ := kindOf(err)

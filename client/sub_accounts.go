@@ -7,9 +7,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSubAccounts = endpoint.SubAccounts
-
 // SubAccount is one row of GET /v3/account/subAccounts/all.
 type SubAccount struct {
 	// ApplicationID identifies the sub-account.
@@ -25,7 +22,7 @@ type SubAccount struct {
 // which NotPermitted is true. The endpoint documents no paging: see
 // getMetaList.
 func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, error) {
-	return getMetaList(ctx, c, "get sub-accounts", EndpointSubAccounts, decodeSubAccountsPage, subAccountID)
+	return getMetaList(ctx, c, "get sub-accounts", endpoint.SubAccounts, decodeSubAccountsPage, subAccountID)
 }
 
 func subAccountID(s SubAccount) string { return s.ApplicationID }

@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSymbolConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSymbolConfig = endpoint.SymbolConfig
-
 // SymbolConfig is one row of GET /v3/account/symbolConfig: the limits the
 // exchange sets the account on one symbol. A lower MaxLeverage or a higher
 // MarginFactor raises the maintenance margin with no trade at all. A field
@@ -25,7 +22,7 @@ type SymbolConfig struct {
 // once, and the rows that could not be read. The docs give the endpoint no
 // query parameters: none is sent.
 func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: EndpointSymbolConfig, signed: true}, decodeSymbolConfigs)
+	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: endpoint.SymbolConfig, signed: true}, decodeSymbolConfigs)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

@@ -8,9 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSystemInfo = endpoint.SystemInfo
-
 // Values of SystemInfo.Status the exchange documents.
 const (
 	SystemNormal             = 0
@@ -49,7 +46,7 @@ func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error)
 	if probe && c.cfg.Public != nil && c.cfg.Public != c {
 		return c.cfg.Public.systemInfo(ctx, probe)
 	}
-	return getData(ctx, c, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe}, decodeSystemInfo)
+	return getData(ctx, c, request{op: "get system info", endpoint: endpoint.SystemInfo, probe: probe}, decodeSystemInfo)
 }
 
 // systemInfoData accepts the documented camelCase and the snake_case of the

@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenConfig = endpoint.TokenConfig
-
 // TokenConfig is one row of GET /v3/account/tokenConfig: how the exchange
 // counts one token in the account's margin. The exchange may lower a ratio,
 // or stop taking a token as collateral, at any time: the account's free
@@ -36,7 +33,7 @@ type TokenConfig struct {
 // and the rows that could not be read. The endpoint documents no paging:
 // see getMetaList.
 func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow, error) {
-	rows, rejected, err := getMetaList(ctx, c, "get token config", EndpointTokenConfig, decodeTokenConfigPage, tokenConfigKey)
+	rows, rejected, err := getMetaList(ctx, c, "get token config", endpoint.TokenConfig, decodeTokenConfigPage, tokenConfigKey)
 	if err != nil {
 		return nil, nil, err
 	}

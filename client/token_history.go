@@ -15,9 +15,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenHistory = endpoint.TokenHistory
-
 // TokenHistory returns every record matching q, all pages, in the order the
 // exchange sent them, and the rows that could not be read. Records may
 // repeat across pages if the exchange's result set shifts while paging;
@@ -48,7 +45,7 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 		size = MaxPageSize
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
-		name: "token history", endpoint: EndpointTokenHistory, params: params, size: size,
+		name: "token history", endpoint: endpoint.TokenHistory, params: params, size: size,
 		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverTimeMs

@@ -10,13 +10,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenNetwork = endpoint.TokenNetwork
-
 // TokenNetworks returns every token network the exchange lists, and the
 // rows that could not be read. The endpoint is public.
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get token networks", endpoint: EndpointTokenNetwork}, decodeTokenNetworks)
+	l, err := getData(ctx, c, request{op: "get token networks", endpoint: endpoint.TokenNetwork}, decodeTokenNetworks)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 

@@ -11,9 +11,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTransferHistory = endpoint.TransferHistory
-
 // AccountTransfer is one row of GET /v3/asset/transfer/history: money moved
 // between a main account and one of its sub-accounts.
 type AccountTransfer struct {
@@ -65,7 +62,7 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 		return nil, nil, &Error{Op: "get transfer history", Kind: KindOther, Err: err}
 	}
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
-	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: EndpointTransferHistory,
+	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: endpoint.TransferHistory,
 		params: params}, decodeTransferHistory, accountTransferID, inWindow)
 }
 
@@ -73,7 +70,7 @@ func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]A
 // /v3/account/info (under that endpoint's budget): what tells the
 // transfers into the account from those out of it.
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
-	return getData(ctx, c, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true},
+	return getData(ctx, c, request{op: "get account application id", endpoint: endpoint.AccountInfo, signed: true},
 		func(data json.RawMessage) (id string, err error) {
 			f, err := readData(data, "")
 			if err == nil {

@@ -10,9 +10,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointWallet = endpoint.Wallet
-
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
 type Transfer struct {
 	ID string
@@ -65,7 +62,7 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	inWindow := func(r Transfer) bool {
 		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
 	}
-	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, params: params},
+	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: endpoint.Wallet, params: params},
 		decodeWalletHistory, transferID, inWindow)
 }
 
