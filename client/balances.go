@@ -54,13 +54,7 @@ func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 // answer: which of its rows holds the balance is unknown.
 func decodeBalances(data json.RawMessage) (list[Balance], error) {
 	l, err := decodeDataList(data, "balances", "holding", decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
-	if err == nil {
-		err = listedOnce(l.rows, "holding: token", func(b Balance) string { return b.Token })
-	}
-	if err != nil {
-		return list[Balance]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "holding: token", func(b Balance) string { return b.Token })
 }
 
 func decodeBalance(f fields) (b Balance, err error) {

@@ -40,11 +40,5 @@ func decodePerpetuals(data json.RawMessage) (list[Perpetual], error) {
 			may("markPrice", &p.MarkPrice), may("indexPrice", &p.IndexPrice), may("nextFundingTime", &p.NextFundingTimeMs))
 		return p, err
 	}, func(p Perpetual) string { return prefixed("symbol ", p.Symbol) })
-	if err == nil {
-		err = listedOnce(l.rows, "futures: symbol", func(p Perpetual) string { return p.Symbol })
-	}
-	if err != nil {
-		return list[Perpetual]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "futures: symbol", func(p Perpetual) string { return p.Symbol })
 }

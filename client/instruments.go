@@ -36,11 +36,5 @@ func decodeInstruments(data json.RawMessage) (list[Instrument], error) {
 		err = f.read(need("symbol", &i.Symbol), need("status", &i.Status))
 		return i, err
 	}, func(i Instrument) string { return prefixed("symbol ", i.Symbol) })
-	if err == nil {
-		err = listedOnce(l.rows, "instruments: symbol", func(i Instrument) string { return i.Symbol })
-	}
-	if err != nil {
-		return list[Instrument]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "instruments: symbol", func(i Instrument) string { return i.Symbol })
 }

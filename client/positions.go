@@ -58,13 +58,7 @@ func (c *Client) Positions(ctx context.Context) ([]Position, []RejectedRow, erro
 func decodePositions(data json.RawMessage) (list[Position], error) {
 	name := func(p Position) string { return prefixed("symbol ", p.Symbol) + prefixed(" side ", p.Side) }
 	l, err := decodeDataList(data, "positions", "positions", decodePosition, name)
-	if err == nil {
-		err = listedOnce(l.rows, "positions:", name)
-	}
-	if err != nil {
-		return list[Position]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "positions:", name)
 }
 
 // decodePosition reads one row. Symbol, side, margin mode and holding are

@@ -99,18 +99,21 @@ func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields
 	return decodeList(rows, decode, name), meta, nil
 }
 
-// listedOnce fails an answer that lists a key twice: which of its rows
-// holds the value is unknown. what is the start of the error.
-func listedOnce[T any](rows []T, what string, key func(T) string) error {
-	seen := make(map[string]bool, len(rows))
-	for _, r := range rows {
+// listedOnce is the list l decoded with err, failed when it lists a key
+// twice: which of its rows holds the value is unknown. what starts the error.
+func listedOnce[T any](l list[T], err error, what string, key func(T) string) (list[T], error) {
+	if err != nil {
+		return list[T]{}, err
+	}
+	seen := make(map[string]bool, len(l.rows))
+	for _, r := range l.rows {
 		k := key(r)
 		if seen[k] {
-			return fmt.Errorf("%s %s listed twice", what, k)
+			return list[T]{}, fmt.Errorf("%s %s listed twice", what, k)
 		}
 		seen[k] = true
 	}
-	return nil
+	return l, nil
 }
 
 // keys are the identities of the list's rows for paging: key of each row

@@ -35,11 +35,5 @@ func decodeSymbolConfigs(data json.RawMessage) (list[SymbolConfig], error) {
 			may("maxPosition", &s.MaxPosition))
 		return s, err
 	}, func(s SymbolConfig) string { return prefixed("symbol ", s.Symbol) })
-	if err == nil {
-		err = listedOnce(l.rows, "symbol config: symbol", func(s SymbolConfig) string { return s.Symbol })
-	}
-	if err != nil {
-		return list[SymbolConfig]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "symbol config: symbol", func(s SymbolConfig) string { return s.Symbol })
 }

@@ -53,11 +53,8 @@ func decodeTokenConfigs(data json.RawMessage) (list[TokenConfig], error) {
 // answer: which row holds its ratio is unknown.
 func decodeTokenConfigPage(data json.RawMessage) (list[TokenConfig], *PageMeta, error) {
 	l, meta, err := decodeMetaList(data, "token config", decodeTokenConfig, func(t TokenConfig) string { return prefixed("token ", t.Token) })
-	if err == nil {
-		err = listedOnce(l.rows, "token config: token", tokenConfigKey)
-	}
-	if err != nil {
-		return list[TokenConfig]{}, nil, err
+	if l, err = listedOnce(l, err, "token config: token", tokenConfigKey); err != nil {
+		return l, nil, err
 	}
 	return l, meta, nil
 }
