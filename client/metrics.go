@@ -8,16 +8,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Metrics instruments the HTTP calls of every Client that shares it. The
-// per-account counters are not registered: each account's are a collector
-// of their own (AccountMetrics), which the exporter serves as a part of its
-// own, encoded again only when that account sent a request.
+// Metrics instruments the HTTP calls of every Client that shares it. Each
+// account's counters are a collector of their own (AccountMetrics), which
+// the exporter encodes again only when that account sent a request.
 type Metrics struct {
-	duration  *prometheus.HistogramVec
-	clockSkew prometheus.Gauge
-	// The process-wide cap (RateCap): its rate and the requests waiting
-	// for it.
-	capLimit, capQueued prometheus.Gauge
+	duration            *prometheus.HistogramVec
+	clockSkew           prometheus.Gauge
+	capLimit, capQueued prometheus.Gauge // RateCap's rate and the requests waiting
 
 	mu       sync.Mutex
 	accounts map[string]*AccountMetrics
@@ -48,9 +45,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// NewProcessMetrics creates the client metrics and registers only the
-// process-wide ones on reg: each account's counters are served through
-// Client.AccountMetrics.
+// NewProcessMetrics creates the client metrics and registers the
+// process-wide ones on reg (each account's are Client.AccountMetrics).
 func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -78,8 +74,7 @@ func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// account is the account's metrics ("" for the public endpoints), made on
-// first use.
+// account is the account's metrics ("" the public endpoints'), made on first use.
 func (m *Metrics) account(name string) *AccountMetrics {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -95,16 +90,14 @@ func (m *Metrics) account(name string) *AccountMetrics {
 	return a
 }
 
-// forAccount is o with the account as a constant label: one collector per
-// account, so that each account's counters are a part of their own, with
-// the same output as an account label.
+// forAccount is o with the account as a constant label, a collector each.
 func forAccount(o prometheus.CounterOpts, account string) prometheus.CounterOpts {
 	o.ConstLabels = prometheus.Labels{"account": account}
 	return o
 }
 
-// AllAccounts collects every account's counters, the accounts of clients
-// made later included (unchecked: it describes nothing).
+// AllAccounts collects every account's counters, of clients made later too
+// (unchecked: it describes nothing).
 func (m *Metrics) AllAccounts() prometheus.Collector { return allAccounts{m} }
 
 type allAccounts struct{ m *Metrics }
@@ -123,9 +116,8 @@ func (c allAccounts) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// AccountMetrics are one account's request counters (woox_api_requests_total)
-// and, under a rate cap, its time waited and requests let through: a
-// collector whose Generation changes with every change.
+// AccountMetrics are one account's request counters and, under a rate cap,
+// its time waited and requests let through.
 type AccountMetrics struct {
 	name                 string
 	requests             *prometheus.CounterVec
@@ -134,20 +126,18 @@ type AccountMetrics struct {
 	changes              atomic.Uint64
 }
 
-// Name is the account's name, "" for the public endpoints.
+// Name is the account's name, "" the public endpoints'.
 func (a *AccountMetrics) Name() string { return a.name }
 
 // Generation changes whenever the metrics may have.
 func (a *AccountMetrics) Generation() uint64 { return a.changes.Load() }
 
-// Describe implements prometheus.Collector.
 func (a *AccountMetrics) Describe(ch chan<- *prometheus.Desc) {
 	a.requests.Describe(ch)
 	ch <- a.capWait.Desc()
 	ch <- a.capAdmitted.Desc()
 }
 
-// Collect implements prometheus.Collector.
 func (a *AccountMetrics) Collect(ch chan<- prometheus.Metric) {
 	a.requests.Collect(ch)
 	if a.capped.Load() {
