@@ -11,10 +11,8 @@ import (
 )
 
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
-// and fees. A field the exchange did not send is nil. Amounts are in the
-// exchange's quote currency, USDT. Fee rates are ratios (0.0002 is
-// 0.02 %): the exchange sends them in basis points, as its trading fee
-// endpoint does, and a live account may send none at all.
+// and fees, nil when not sent. Amounts are in USDT; fee rates are ratios
+// (0.0002 is 0.02 %), sent in basis points.
 type AccountInfo struct {
 	AccountMode            string
 	Leverage               *decimal.Decimal

@@ -44,12 +44,10 @@ func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
-// DefaultRateLimit is the limit of an endpoint the endpoint table lacks:
-// the lowest the exchange publishes for a private one.
+// DefaultRateLimit, the lowest published, is the limit of an endpoint not in the table.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
 
-// Config configures a Client for one account, or for the public endpoints
-// only when APIKey is empty.
+// Config configures a Client for one account, or without APIKey the public endpoints.
 type Config struct {
 	BaseURL   string // e.g. https://api.woox.io
 	Account   string // the account's label in metrics and logs
@@ -118,8 +116,7 @@ func (emptyBody) Close() error             { return nil }
 // noRedirects returns a 3xx answer as it is; send makes it a bad response.
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// Client talks to the exchange on behalf of one account. It is safe for
-// concurrent use; all callers share its request budgets.
+// Client talks to the exchange for one account, safe for concurrent use.
 type Client struct {
 	cfg        Config // APISecret cleared: the secret lives only inside creds
 	baseURL    *url.URL
@@ -224,8 +221,7 @@ func newCredentials(key, secret string) *credentials {
 	}}
 }
 
-// SetCredentials replaces the account's API key and secret (a rotated key);
-// budgets, clock and counters carry on.
+// SetCredentials replaces a rotated API key and secret; all else carries on.
 func (c *Client) SetCredentials(apiKey, secret string) error {
 	switch {
 	case c.cfg.APIKey == "":
@@ -237,12 +233,10 @@ func (c *Client) SetCredentials(apiKey, secret string) error {
 	return nil
 }
 
-// AccountMetrics are the client's account's request counters, for the
-// exporter to serve; nil when the client has no Metrics.
+// AccountMetrics are the account's request counters, nil without Metrics.
 func (c *Client) AccountMetrics() *AccountMetrics { return c.metrics }
 
-// endpoints are Config.Endpoints or its default, and system info, which any
-// client may ask.
+// endpoints are Config.Endpoints or its default, and system info, which any may ask.
 func (c *Client) endpoints() []string {
 	names := c.cfg.Endpoints
 	switch {
@@ -267,8 +261,7 @@ func (c *Client) ClockOffset() (offset time.Duration, ok bool) { return c.clock.
 // Clock is the clock the client signs with, shared or its own.
 func (c *Client) Clock() *Clock { return c.clock }
 
-// checkLimits refuses a limit not positive, or of which the budget leaves
-// no request.
+// checkLimits refuses a limit not positive, or that the budget leaves no request of.
 func checkLimits(cfg Config) error {
 	check := func(what string, l RateLimit) error {
 		if l.Requests <= 0 || l.Window <= 0 {
@@ -292,8 +285,7 @@ func checkLimits(cfg Config) error {
 	return nil
 }
 
-// LimitOf is the rate limit the client keeps to on endpoint name (see
-// Config.RateLimits).
+// LimitOf is the rate limit the client keeps to on endpoint name (Config.RateLimits).
 func (c *Client) LimitOf(name string) RateLimit {
 	if l, ok := c.cfg.RateLimits[name]; ok {
 		return l

@@ -45,8 +45,7 @@ func (c *Clock) ServerNow() time.Time {
 	return c.now().Add(time.Duration(c.offsetNanos.Load()))
 }
 
-// Offset is the exchange clock minus the local clock from the latest
-// trusted answer; ok is false before the first one.
+// Offset is the exchange clock minus the local clock; ok is false before a trusted answer.
 func (c *Clock) Offset() (offset time.Duration, ok bool) {
 	if !c.known.Load() {
 		return 0, false
@@ -70,8 +69,7 @@ type clockNews struct {
 	skew        skewEvent
 }
 
-// observe takes the server time of a successful answer, sent and received
-// by this clock, as the midpoint of the round trip.
+// observe takes an answer's server time as the midpoint of its round trip.
 func (c *Clock) observe(server, sent, received time.Time) clockNews {
 	trip := received.Sub(sent)
 	offset := server.Sub(sent.Add(trip / 2))

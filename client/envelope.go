@@ -141,8 +141,7 @@ func metaOf(m *pageMeta) *PageMeta {
 	return &out
 }
 
-// meta reads the pagination block beside a list's rows, nil when absent;
-// what names the answer in errors.
+// meta reads the pagination block beside a list's rows, nil when absent.
 func (f fields) meta(what string) (*PageMeta, error) {
 	m := f.get("meta")
 	if isNull(m) {

@@ -116,8 +116,7 @@ func IsMaintenance(err error) bool { return isKind(err, KindMaintenance) }
 // a 5xx answer, a timeout, a connection error or a -1011 outside maintenance.
 func IsTransient(err error) bool { return isKind(err, KindTransient) }
 
-// IsBadResponse reports whether the exchange answered with something that is
-// not the documented envelope.
+// IsBadResponse reports whether the answer was not the documented envelope.
 func IsBadResponse(err error) bool { return isKind(err, KindBadResponse) }
 
 // IsTLS reports whether the https connection could not be made or trusted.

@@ -16,8 +16,7 @@ import (
 // slices of the object: a few dozen are searched faster than a map is built.
 type fields []member
 
-// member is one field of an object: its name (unquoted) and value, slices
-// of the object, and its name's keyHash, all most comparisons need.
+// member is one field of an object, its name's keyHash all most comparisons need.
 type member struct {
 	name  []byte
 	key   uint64
@@ -29,8 +28,7 @@ func fieldKey(name string) string {
 	return strings.ToLower(strings.ReplaceAll(name, "_", ""))
 }
 
-// maxScanned is the most members searched one by one: beyond, an index
-// keeps a huge object linear.
+// maxScanned is the most members searched one by one, beyond which an index is built.
 const maxScanned = 32
 
 // readFields reads one object of valid JSON into buf's storage. Two
@@ -76,8 +74,7 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	return f, nil
 }
 
-// membersGuess is how many members to make room for: a flat object has one
-// per colon; one with objects or arrays inside has few.
+// membersGuess is a member per colon of a flat object, few for a nested one.
 func membersGuess(obj []byte) int {
 	if bytes.ContainsAny(obj[1:], "{[") {
 		return 4
@@ -129,8 +126,7 @@ func keyHash[T ~string | ~[]byte](name T) uint64 {
 	return h
 }
 
-// sameKey reports whether a and b have the same fieldKey, building neither
-// while both are ASCII.
+// sameKey reports whether a and b have one fieldKey, building neither for ASCII.
 func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
 	for i, j := 0, 0; ; i, j = i+1, j+1 {
 		for i < len(a) && a[i] == '_' {
@@ -197,8 +193,8 @@ type column struct {
 func need(name string, dst any) column { return column{name, true, dst} }
 func may(name string, dst any) column  { return column{name, false, dst} }
 
-// read reads cols in order and stops at the first error, a fieldError. A
-// row's optional decimals are allocated together: they live as long as it.
+// read reads cols in order up to an error, a fieldError. A row's optional
+// decimals are allocated together: they live as long as the row.
 func (f fields) read(cols ...column) error {
 	n := 0
 	for _, c := range cols {

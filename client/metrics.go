@@ -9,8 +9,8 @@ import (
 )
 
 // Metrics instruments the HTTP calls of every Client that shares it. Each
-// account's counters are a collector of their own (AccountMetrics), which
-// the exporter encodes again only when that account sent a request.
+// account's counters are a collector (AccountMetrics), encoded again only
+// when that account sent a request.
 type Metrics struct {
 	duration            *prometheus.HistogramVec
 	clockSkew           prometheus.Gauge
@@ -35,8 +35,7 @@ var (
 	}
 )
 
-// NewMetrics creates the client metrics and registers them all on reg,
-// every account's counters as one collector (AllAccounts).
+// NewMetrics creates the client metrics and registers them all on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := NewProcessMetrics(reg)
 	if reg != nil {
@@ -96,8 +95,7 @@ func forAccount(o prometheus.CounterOpts, account string) prometheus.CounterOpts
 	return o
 }
 
-// AllAccounts collects every account's counters, of clients made later too
-// (unchecked: it describes nothing).
+// AllAccounts collects every account's counters, of clients made later too (unchecked).
 func (m *Metrics) AllAccounts() prometheus.Collector { return allAccounts{m} }
 
 type allAccounts struct{ m *Metrics }
@@ -116,8 +114,7 @@ func (c allAccounts) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// AccountMetrics are one account's request counters and, under a rate cap,
-// its time waited and requests let through.
+// AccountMetrics are one account's request counters, and rate cap counters under one.
 type AccountMetrics struct {
 	name                 string
 	requests             *prometheus.CounterVec

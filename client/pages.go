@@ -29,8 +29,7 @@ func fnv1a(h uint64, s string, sep bool) uint64 {
 	return h
 }
 
-// DefaultPageSize is the exchange's documented default page size: a page
-// shorter is the last.
+// DefaultPageSize is the exchange's documented default: a page shorter is the last.
 const DefaultPageSize = 25
 
 // paginate fetches pages 1, 2, ... of size rows, fetch returning each row's
@@ -113,8 +112,7 @@ type listRequest[P any, K comparable] struct {
 	identities     func(P) []K
 }
 
-// getPages reads the pages of a signed list endpoint in order, handing each
-// decoded page to fn, until paginate's rules end the list or fn fails.
+// getPages hands each page of a signed list endpoint to fn, until paginate ends the list or fn fails.
 func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest[P, K], fn func(P) error) error {
 	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
 		var p P

@@ -8,8 +8,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/ratelimit"
 )
 
-// DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second
-// (docs/reliability.md derives it).
+// DefaultMaxRequestsPerSecond is derived in docs/reliability.md.
 const DefaultMaxRequestsPerSecond = 600
 
 // RateCap bounds the requests a second of every client sharing it: the

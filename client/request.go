@@ -106,8 +106,7 @@ func getData[T any](ctx context.Context, c *Client, r request, decode func(json.
 	return out, err
 }
 
-// rejectedSignature reports whether err is the exchange refusing a signed
-// request's signature or timestamp.
+// rejectedSignature reports whether err refuses a signature or timestamp.
 func rejectedSignature(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == KindAuth && (e.Code == CodeInvalidSignature || e.StatusCode == http.StatusUnauthorized)
@@ -139,12 +138,10 @@ func (c *Client) calibrate(ctx context.Context, op string, recheck bool) bool {
 	return ok
 }
 
-// systemStatusFresh is how long a system status holds in a -1011 episode,
-// so that maintenance beginning or ending within a long one is noticed.
+// systemStatusFresh is how long a system status holds, so a long episode notices a change.
 const systemStatusFresh = time.Minute
 
-// systemState is what the system status says after a -1011 answer to op,
-// asked once an episode and again once systemStatusFresh old.
+// systemState is the system status after a -1011 answer to op, asked once an episode.
 func (c *Client) systemState(ctx context.Context, op string) systemState {
 	select {
 	case c.episode.ask <- struct{}{}:
@@ -261,8 +258,7 @@ func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received
 	return nil
 }
 
-// signRequest sets the key, timestamp (the exchange's time) and signature
-// headers of req, and remembers the signature to redact it from answers.
+// signRequest signs req with the exchange's time and remembers the signature to redact it.
 func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
 	ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
 	creds := c.creds.Load()
@@ -304,8 +300,7 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	}
 }
 
-// redactURLError drops the URL from net/http errors: short, uniform errors
-// are easier to alert on.
+// redactURLError drops the URL from net/http errors: uniform ones are easier to alert on.
 func redactURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -325,8 +320,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// jitter is d plus up to a tenth, so that exporters of one account do not
-// retry in lockstep.
+// jitter is d plus up to a tenth, so that exporters do not retry in lockstep.
 func jitter(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0

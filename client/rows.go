@@ -74,8 +74,7 @@ func decodeDataList[T any](data json.RawMessage, what, field string, decode func
 	return decodeList(rows, decode, name), nil
 }
 
-// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when
-// none came.
+// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when none came.
 func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields) (T, error), name func(T) string) (list[T], *PageMeta, error) {
 	f, rows, err := decodeDataRows(data, what, "rows")
 	if err != nil {

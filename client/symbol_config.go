@@ -19,16 +19,13 @@ type SymbolConfig struct {
 }
 
 // SymbolConfigs returns the account's symbol configurations, each symbol
-// once, and the rows that could not be read. The docs give the endpoint no
-// query parameters: none is sent.
+// once, and the rows that could not be read.
 func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedRow, error) {
 	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: endpoint.SymbolConfig, signed: true}, decodeSymbolConfigs)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// decodeSymbolConfigs reads data.rows[]; fields are read under either
-// spelling, since the docs' example mixes snake_case margin_factor with
-// camelCase maxLeverage. A symbol listed twice fails the answer.
+// decodeSymbolConfigs reads data.rows[] (the docs mix margin_factor with maxLeverage).
 func decodeSymbolConfigs(data json.RawMessage) (list[SymbolConfig], error) {
 	l, err := decodeDataList(data, "symbol config", "rows", func(f fields) (s SymbolConfig, err error) {
 		err = f.read(need("symbol", &s.Symbol), may("maxLeverage", &s.MaxLeverage), may("marginFactor", &s.MarginFactor),

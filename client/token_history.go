@@ -241,17 +241,13 @@ func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
 	}
 	if b, err := requiredBytes(f.Timestamp); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
-	} else if ms, err := parseTimeBytes(b); err != nil {
+	} else if rec.Timestamp, err = parseTimeBytes(b); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
-	} else {
-		rec.Timestamp = ms
 	}
 	if b, err := requiredBytes(f.Amount); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else if v, err := parseDecimalBytes(b); err != nil {
+	} else if rec.Amount, err = parseDecimalBytes(b); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else {
-		rec.Amount = v
 	}
 	var err error
 	if rec.Type, err = optionalString(f.Type); err != nil {

@@ -30,12 +30,9 @@ type TokenNetwork struct {
 	AllowWithdraw     bool
 }
 
-// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
-// in the v3 camelCase (allowWithdraw, withdrawalFee) or the v1 snake_case
-// (allow_withdraw, withdrawal_fee), numbers as JSON numbers or strings. A
-// row that lacks a field a metric needs is rejected naming the field:
-// exported as 0 or false it would read as a free withdrawal or a disabled
-// network.
+// decodeTokenNetworks reads data.rows[]. A row without a field a metric
+// needs is rejected: as 0 or false it would read as a free withdrawal or a
+// disabled network.
 func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
 	return decodeDataList(data, "token networks", "rows", decodeTokenNetwork, TokenNetwork.rowName)
 }

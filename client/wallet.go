@@ -11,7 +11,7 @@ import (
 )
 
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
-// Values are upper case as sent; a field not sent is "", 0 or nil.
+// Type, Side and Status are upper case; a field not sent is "", 0 or nil.
 type Transfer struct {
 	ID     string
 	Token  string // the network-token id, such as TRON_USDT, or a plain token
