@@ -260,7 +260,7 @@ func (w *wiring) logStart(store *statefile.Store) {
 	}
 	w.warnUnread()
 	if len(w.configured) == 0 {
-		level.Warn(logger).Log("msg", "no account configured: exporting the public token networks and system status only; "+
+		level.Warn(logger).Log("msg", "no account configured: exporting the public endpoints only (token networks, system status, instruments, perpetuals); "+
 			"to watch an account set "+config.EnvAPIKey+" and "+config.EnvAPISecretFile+" (or "+config.EnvAPISecret+"), or list accounts in --config.file")
 	}
 	w.warnOverRateCap()

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -268,7 +269,7 @@ func TestBinaryRefusesBadConfigurationBeforeListening(t *testing.T) {
 		{"zero series per endpoint", nil, []string{"--limits.series-per-endpoint=0"}, "--limits.series-per-endpoint 0: must be greater than 0"},
 		{"negative series per endpoint", nil, []string{"--limits.series-per-endpoint=-5"}, "--limits.series-per-endpoint -5: must be greater than 0"},
 		{"wallet lookback not a duration", nil, []string{"--wallet.lookback=week"}, "--wallet.lookback"},
-		{"everything turned off", nil, []string{"--no-collector.token-network", "--no-collector.system-info"}, "nothing to poll"},
+		{"everything turned off", nil, everyPublicEndpointOff(), "nothing to poll"},
 		{"bad rate limit", nil, []string{"--api.rate-limit=ten"}, "--api.rate-limit"},
 		{"budget above one", nil, []string{"--api.budget=1.5"}, "--api.budget"},
 		{"key without secret", []string{"WOOX_API_KEY=abc"}, nil, "WOOX_API_SECRET"},
@@ -550,4 +551,16 @@ func TestBinaryLogsOneTimestampKey(t *testing.T) {
 			t.Errorf("%s: want a line of ours and one of exporter-toolkit's:\n%s", format, p.Output())
 		}
 	}
+}
+
+// everyPublicEndpointOff turns off every public endpoint of the table: with
+// no account configured, nothing is left to poll.
+func everyPublicEndpointOff() []string {
+	var args []string
+	for _, ep := range endpoint.All {
+		if !ep.PerAccount {
+			args = append(args, "--no-collector."+ep.CollectorName())
+		}
+	}
+	return args
 }
