@@ -64,8 +64,7 @@ func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), n
 	return out
 }
 
-// decodeDataList reads the rows of the array field of the envelope's data
-// (see decodeList); what names the answer in errors.
+// decodeDataList reads the rows of the data's array field (see decodeList).
 func decodeDataList[T any](data json.RawMessage, what, field string, decode func(fields) (T, error), name func(T) string) (list[T], error) {
 	_, rows, err := decodeDataRows(data, what, field)
 	if err != nil {
@@ -168,8 +167,7 @@ func prefixed(prefix, v string) string {
 	return prefix + v
 }
 
-// decodeRows splits a JSON array of rows, valid JSON, for the caller to read
-// one by one.
+// decodeRows splits a JSON array of rows for the caller to read one by one.
 func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
@@ -200,8 +198,7 @@ func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.Ra
 	return f, rows, err
 }
 
-// readData reads the envelope's data as an object; what, when set, names
-// the answer in errors.
+// readData reads the envelope's data as an object; what names it in errors.
 func readData(data json.RawMessage, what string) (fields, error) {
 	if err := checkData(data); err != nil {
 		return nil, err

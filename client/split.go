@@ -92,8 +92,7 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// unquoteKey reads a quoted key as encoding/json does, a plain one as a
-// slice of q.
+// unquoteKey reads a quoted key as encoding/json does, a plain one as a slice of q.
 func unquoteKey(q []byte) []byte {
 	inner := q[1 : len(q)-1]
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {

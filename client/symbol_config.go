@@ -18,8 +18,7 @@ type SymbolConfig struct {
 	MaxLeverage, MarginFactor, MaxPosition *decimal.Decimal
 }
 
-// SymbolConfigs returns the account's symbol configurations, each symbol
-// once, and the rows that could not be read.
+// SymbolConfigs returns the account's symbol configurations, and the rows not read.
 func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedRow, error) {
 	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: endpoint.SymbolConfig, signed: true}, decodeSymbolConfigs)
 	return l.rows, c.onPage(l.rejected, 1), err

@@ -135,6 +135,5 @@ func padDigits(digits string, n int) string {
 	return digits + strings.Repeat("0", n-len(digits))
 }
 
-// timeText is a decimal number, leniently: strings may hold leading zeros,
-// "+" and a bare ".".
+// timeText is a decimal number, leniently: with leading zeros, "+" or a bare ".".
 var timeText = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$`)

@@ -23,8 +23,7 @@ type TokenConfig struct {
 	MarginFactor, MarginMaxLeverage, MarginMaxPosition *decimal.Decimal
 }
 
-// TokenConfigs returns the account's token configurations, each token once,
-// and the rows that could not be read (see getMetaList).
+// TokenConfigs returns the account's token configurations, and the rows not read (getMetaList).
 func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow, error) {
 	rows, rejected, err := getMetaList(ctx, c, "get token config", endpoint.TokenConfig, decodeTokenConfigPage, tokenConfigKey)
 	if err != nil {

@@ -128,8 +128,7 @@ type HistoryPage struct {
 	ServerTimeMs int64
 }
 
-// MalformedRow is a token history row that could not be read. It still
-// counts as a row for paging.
+// MalformedRow is a token history row not read, still a row for paging.
 type MalformedRow struct {
 	ID string // as sent, "" when not a number or string or over maxIDText
 	// Key identifies the row across polls: "id:"+ID, or without ID "sha256:"

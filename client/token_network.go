@@ -10,15 +10,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// TokenNetworks returns every token network the exchange lists, and the
-// rows that could not be read. The endpoint is public.
+// TokenNetworks returns every token network listed, and the rows not read (a public endpoint).
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
 	l, err := getData(ctx, c, request{op: "get token networks", endpoint: endpoint.TokenNetwork}, decodeTokenNetworks)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// TokenNetwork is one row of GET /v3/public/tokenNetwork: one network a token
-// can be deposited and withdrawn on.
+// TokenNetwork is one row of GET /v3/public/tokenNetwork: a token's network.
 type TokenNetwork struct {
 	Token             string
 	Network           string

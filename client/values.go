@@ -44,8 +44,7 @@ func scalarText(b []byte) (text []byte, isNull bool, err error) {
 	return nil, false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
 }
 
-// plainString is what the JSON string b holds when b is ASCII without
-// escapes, as a slice of b.
+// plainString is the JSON string b's text, a slice of b, when ASCII without escapes.
 func plainString(b []byte) (inner []byte, ok bool) {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return nil, false
@@ -263,8 +262,7 @@ func amountBound() *bound {
 	return b
 }
 
-// parseDecimal reads a decimal from an answer: at most maxNumberText
-// characters, its magnitude at most MaxAmount.
+// parseDecimal reads a decimal of at most maxNumberText characters and MaxAmount.
 func parseDecimal(s string) (decimal.Decimal, error) {
 	if len(s) > maxNumberText {
 		return decimal.Decimal{}, fmt.Errorf("invalid decimal %q: longer than %d characters", truncateForError(s), maxNumberText)

@@ -24,8 +24,7 @@ type Transfer struct {
 	CreatedMs, UpdatedMs int64 // Unix milliseconds
 }
 
-// Final reports whether the transfer is over: COMPLETED, CANCELED (or
-// CANCELLED) or FAILED. Any other status is in flight.
+// Final reports whether the transfer is over; any other status is in flight.
 func (t Transfer) Final() bool {
 	switch strings.ToUpper(t.Status) {
 	case "COMPLETED", "CANCELED", "CANCELLED", "FAILED":
