@@ -44,7 +44,7 @@ func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
-// DefaultRateLimit, the lowest published, is the limit of an endpoint not in the table.
+// DefaultRateLimit is the limit of an endpoint not in the table, the lowest published.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
 
 // Config configures a Client for one account, or without APIKey the public endpoints.

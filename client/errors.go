@@ -12,6 +12,7 @@ import (
 // Kind classifies a failed exchange call by what a caller should do about it.
 type Kind int
 
+// The kinds of failure.
 const (
 	KindOther       Kind = iota // refused for a reason no retry fixes (bad parameter, not found, ...)
 	KindRateLimited             // HTTP 429 or code -1003

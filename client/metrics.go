@@ -129,12 +129,14 @@ func (a *AccountMetrics) Name() string { return a.name }
 // Generation changes whenever the metrics may have.
 func (a *AccountMetrics) Generation() uint64 { return a.changes.Load() }
 
+// Describe implements prometheus.Collector.
 func (a *AccountMetrics) Describe(ch chan<- *prometheus.Desc) {
 	a.requests.Describe(ch)
 	ch <- a.capWait.Desc()
 	ch <- a.capAdmitted.Desc()
 }
 
+// Collect implements prometheus.Collector.
 func (a *AccountMetrics) Collect(ch chan<- prometheus.Metric) {
 	a.requests.Collect(ch)
 	if a.capped.Load() {
