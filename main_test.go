@@ -16,7 +16,6 @@ import (
 
 	"github.com/prometheus/common/version"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -198,7 +197,7 @@ func quietNeed(accounts int, positionsEvery time.Duration) float64 {
 	need := 0.0
 	for _, ep := range endpoint.All {
 		every, n := ep.DefaultInterval, 1.0
-		if ep.Name == client.EndpointPositions {
+		if ep.Name == endpoint.Positions {
 			every = positionsEvery
 		}
 		if ep.PerAccount {

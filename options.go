@@ -299,7 +299,7 @@ func (o *options) resolveEndpoints() {
 		o.enabled[ep.Name] = *o.collectors[ep.Name] && (ep.PerAccount || o.shard.Index == 0)
 		o.intervals[ep.Name] = *o.pollEvery[ep.Name]
 		// A shard other than 0 still reads the token networks for its wallets.
-		walletReads := ep.Name == client.EndpointTokenNetwork && *o.collectors[ep.Name] && *o.collectors[client.EndpointWallet]
+		walletReads := ep.Name == endpoint.TokenNetwork && *o.collectors[ep.Name] && *o.collectors[endpoint.Wallet]
 		if !o.enabled[ep.Name] && !walletReads {
 			continue
 		}
@@ -323,9 +323,9 @@ func (o *options) validateWallet() error {
 		return fmt.Errorf("--wallet.lookback %s: must be greater than 0", o.walletLookback.d)
 	case o.walletLookbackEvery <= 0:
 		return fmt.Errorf("--wallet.lookback-interval %s: must be greater than 0", o.walletLookbackEvery)
-	case o.allowListFile != "" && !*o.collectors[client.EndpointWallet]:
+	case o.allowListFile != "" && !*o.collectors[endpoint.Wallet]:
 		return fmt.Errorf("--wallet.withdrawal-allowlist needs the wallet collector (--collector.wallet)")
-	case o.allowListFile != "" && !*o.collectors[client.EndpointTokenNetwork]:
+	case o.allowListFile != "" && !*o.collectors[endpoint.TokenNetwork]:
 		return fmt.Errorf("--wallet.withdrawal-allowlist needs the token network list, which names each withdrawal's network (--collector.token-network)")
 	}
 	return nil

@@ -245,7 +245,7 @@ func (w *wiring) collectorConfig(n int) collector.Config {
 		Idle:                      o.shard.Count > 1,
 		// Shards other than 0 export no token networks, but their
 		// wallets still split the exchange's ids by them.
-		WalletNetworks: walletNetworks(w.public, o.shard.Index, *o.collectors[client.EndpointTokenNetwork]),
+		WalletNetworks: walletNetworks(w.public, o.shard.Index, *o.collectors[endpoint.TokenNetwork]),
 		Logger:         w.logger,
 	}
 }

@@ -10,14 +10,9 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointAccountInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointAccountInfo = endpoint.AccountInfo
-
 // AccountInfo is the answer of GET /v3/account/info: the account's margin
-// and fees. A field the exchange did not send is nil. Amounts are in the
-// exchange's quote currency, USDT. Fee rates are ratios (0.0002 is
-// 0.02 %): the exchange sends them in basis points, as its trading fee
-// endpoint does, and a live account may send none at all.
+// and fees, nil when not sent. Amounts are in USDT; fee rates are ratios
+// (0.0002 is 0.02 %), sent in basis points.
 type AccountInfo struct {
 	AccountMode            string
 	Leverage               *decimal.Decimal
@@ -36,7 +31,7 @@ type AccountInfo struct {
 
 // AccountInfo returns the account's margin and fees.
 func (c *Client) AccountInfo(ctx context.Context) (AccountInfo, error) {
-	return getData(ctx, c, request{op: "get account info", endpoint: EndpointAccountInfo, signed: true}, decodeAccountInfo)
+	return getData(ctx, c, request{op: "get account info", endpoint: endpoint.AccountInfo, signed: true}, decodeAccountInfo)
 }
 
 // decodeAccountInfo reads the v3 camelCase and the v1 snake_case answer.

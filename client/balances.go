@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointBalances is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointBalances = endpoint.Balances
-
 // Balance is one token of GET /v3/asset/balances, in token units except
 // MarkPrice, the exchange's price of the token in USDT. A field the
 // exchange did not send is nil.
@@ -24,27 +21,24 @@ type Balance struct {
 	MarkPrice *decimal.Decimal
 }
 
-// BalanceSnapshot is one answer of the balances endpoint: every token's
-// balance as of TimeMs, the answer's server time in Unix milliseconds (0
-// when the answer carries none), and the rows that could not be read.
+// BalanceSnapshot is one answer of the balances endpoint, as of TimeMs, its
+// server time in Unix ms (0 when none), and the rows that could not be read.
 type BalanceSnapshot struct {
 	TimeMs   int64
 	Balances []Balance
 	Rejected []RejectedRow
 }
 
-// Balances returns the account's balance of every token it holds, and the
-// rows that could not be read.
+// Balances returns the account's balance of each token, and the rows not read.
 func (c *Client) Balances(ctx context.Context) ([]Balance, []RejectedRow, error) {
 	s, err := c.BalanceSnapshot(ctx)
 	return s.Balances, s.Rejected, err
 }
 
-// BalanceSnapshot returns the account's balances with the time they are
-// from.
+// BalanceSnapshot returns the account's balances with their time.
 func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	var out BalanceSnapshot
-	err := c.get(ctx, request{op: "get balances", endpoint: EndpointBalances, signed: true,
+	err := c.get(ctx, request{op: "get balances", endpoint: endpoint.Balances, signed: true,
 		decode: func(data json.RawMessage, serverMs int64) error {
 			l, err := decodeBalances(data)
 			out = BalanceSnapshot{TimeMs: serverMs, Balances: l.rows, Rejected: c.onPage(l.rejected, 1)}
@@ -53,17 +47,10 @@ func (c *Client) BalanceSnapshot(ctx context.Context) (BalanceSnapshot, error) {
 	return out, err
 }
 
-// decodeBalances reads data.holding[]. A token listed twice fails the
-// answer: which of its rows holds the balance is unknown.
+// decodeBalances reads data.holding[].
 func decodeBalances(data json.RawMessage) (list[Balance], error) {
 	l, err := decodeDataList(data, "balances", "holding", decodeBalance, func(b Balance) string { return prefixed("token ", b.Token) })
-	if err == nil {
-		err = listedOnce(l.rows, "holding: token", func(b Balance) string { return b.Token })
-	}
-	if err != nil {
-		return list[Balance]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "holding: token", func(b Balance) string { return b.Token })
 }
 
 func decodeBalance(f fields) (b Balance, err error) {

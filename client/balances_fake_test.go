@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // The balances through the fake: two tokens, and the row the client rejects
 // when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointBalances, listEndpoint{
+var _ = addListEndpoint(endpoint.Balances, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].Balances = []fakeexchange.Balance{{Token: "BTC", Holding: "1.5"}, {Token: "USDT", Holding: "100", AvailableBalance: "90"}}
 	},

@@ -6,17 +6,14 @@ import (
 	"sync"
 )
 
-// bodyBuffers are the buffers answers are read into, reused: every poll
-// of every account reads an answer, and each is dropped once decoded.
+// bodyBuffers are the buffers answers are read into, reused once decoded.
 var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// maxPooledBody is the largest buffer kept for reuse: a rare answer of
-// megabytes (a token network list) is not held on to.
+// maxPooledBody is the largest buffer reused: a rare large answer is not kept.
 const maxPooledBody = 256 << 10
 
-// readBody reads an answer's body into a buffer of bodyBuffers, at most
-// limit bytes and one more to tell a longer one. Give the buffer back with
-// releaseBody once nothing uses its bytes.
+// readBody reads at most limit bytes of a body, and one more to tell a
+// longer one; releaseBody gives the buffer back.
 func readBody(body io.Reader, limit int64) (*bytes.Buffer, error) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)
 	buf.Reset()

@@ -30,95 +30,68 @@ const (
 	DefaultMaxRetries   = 3
 	DefaultMaxBodyBytes = 8 << 20
 	DefaultTimeout      = 30 * time.Second
-	// SigningWindow is how far x-api-timestamp may be from the exchange's
-	// clock before the exchange rejects the signature.
-	SigningWindow = 300 * time.Second
-	// maxBackoff bounds the wait between retries of transient failures.
-	maxBackoff = 30 * time.Second
+	SigningWindow       = 300 * time.Second // how far x-api-timestamp may be from the exchange's clock
+	maxBackoff          = 30 * time.Second  // the longest wait between retries of transient failures
 )
 
-// LongestRequest is the longest one call of a method may spend on one page
-// with DefaultMaxRetries while doing nothing wrong: a window waiting for a
-// full budget, then per retry a window plus jitter after a 429 (or a shorter
-// back-off), and the request timeout per attempt; and three requests more,
-// each of which may wait a window for its budget: the system info request
-// that learns the exchange's time and the signed attempt after it, and the
-// system info request after a -1011. Callers that cancel stalled work must
-// wait longer than this.
+// LongestRequest is the longest a healthy call may spend on one page: a
+// window for a full budget, per retry a jittered window (after a 429) and a
+// timeout per attempt, and three more requests that may each wait a window
+// (system info to learn the time, the signed retry, system info after a
+// -1011). Callers that cancel stalled work must wait longer.
 func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
 }
 
-// DefaultRateLimit is the limit of an endpoint the endpoint table lacks: 10
-// requests per 60 s, the lowest the exchange publishes for a private one.
+// DefaultRateLimit is the limit of an endpoint not in the table, the lowest published.
 var DefaultRateLimit = RateLimit{Requests: 10, Window: 60 * time.Second}
 
-// Config configures a Client for one account, or for the public endpoints
-// only when APIKey is empty.
+// Config configures a Client for one account, or without APIKey the public endpoints.
 type Config struct {
-	// BaseURL is the exchange address, e.g. https://api.woox.io.
-	BaseURL string
-	// Account is the label of the account in metrics and logs.
-	Account   string
+	BaseURL   string // e.g. https://api.woox.io
+	Account   string // the account's label in metrics and logs
 	APIKey    string
 	APISecret string
-	// RateLimits are the limits of single endpoints. An endpoint not in it
-	// has RateLimit when that is set, else its published limit (its
-	// entry's Limit in endpoint.All).
+	// RateLimits are single endpoints' limits; the others have RateLimit
+	// when set, else their published one (endpoint.All).
 	RateLimits map[string]RateLimit
 	RateLimit  RateLimit
-	// Budget is the fraction of each endpoint's limit the client may use,
-	// in (0, 1].
-	Budget float64
-	// HTTPClient defaults to a client with a 30 s timeout. The client uses a
-	// copy that never follows redirects, whatever its CheckRedirect says.
-	HTTPClient *http.Client
-	// MaxRetries bounds retries of one request after transient errors and
-	// 429s; negative means none.
-	MaxRetries int
-	// MaxBodyBytes caps the answer size; larger answers are a bad response.
-	MaxBodyBytes int64
+	Budget     float64 // the fraction of each endpoint's limit the client may use, in (0, 1]
+	// HTTPClient defaults to NewHTTPClient(DefaultTimeout); the client uses
+	// a copy that never follows redirects.
+	HTTPClient   *http.Client
+	MaxRetries   int   // retries of one request after transient errors and 429s; negative means none
+	MaxBodyBytes int64 // larger answers are a bad response
 	// RateCap, when set, is shared by every client of the process: each
-	// request, after its endpoint's budget, waits its turn under it.
+	// request waits its turn under it after its endpoint's budget.
 	RateCap *RateCap
-	// Metrics, when set, instruments every request.
-	Metrics *Metrics
+	Metrics *Metrics // when set, instruments every request
 	Logger  log.Logger
-	// Clock, when set, is shared with the other clients of the exchange, so
-	// that an offset any of them learned signs the requests of all. New
-	// makes one over Now when it is nil.
+	// Clock, when set, is shared by the exchange's clients, so that an
+	// offset one learned signs the requests of all; New makes one over Now.
 	Clock *Clock
-	// Endpoints are the names of the endpoints this client will call, so
-	// that their code="429" series exist from the start (the exporter sets
-	// them with endpoint.Names). Empty means token network without an
+	// Endpoints are those this client will call, so that their code="429"
+	// series exist from the start. Empty means token network without an
 	// API key, and credentials and token history with.
 	Endpoints []string
-	// Public, when set, is the client of the public endpoints: this
-	// client asks the system status (after a -1011, or to learn the
-	// exchange's time) through it, so that every account shares one
-	// budget of the per-IP public limit. Its Clock should be this one's.
+	// Public, when set, is the client through which this one asks the
+	// system status, so that every account shares one budget of the
+	// per-IP public limit. Its Clock should be this one's.
 	Public *Client
-	// Now and Sleep replace the clock in tests. Now times budgets and
-	// requests; the offset is measured with Clock's own local clock.
+	// Now and Sleep replace the clock in tests (the offset is measured
+	// with Clock's own).
 	Now   func() time.Time
 	Sleep func(context.Context, time.Duration) error
 }
 
-// NewHTTPClient returns the HTTP client the exporter should use, one for
-// every account: connections are kept alive and shared, so that a request
-// costs no dial (against the exchange, no TLS handshake either). Two things
-// keep every request counted by the budget. net/http resends a GET whose
-// reused connection the server closed before answering, and the exchange
-// may have counted the first; send gives each request an empty body, which
-// net/http never resends once it may have written it (it still retries a
-// request it wrote nothing of). HTTP/2, whose retries and empty bodies
-// differ, is not offered. Idle connections are closed after
-// idleConnTimeout, below the usual idle timeouts of servers and load
-// balancers (60 s), so that a server seldom closes one as it is reused.
-// Redirects are not followed: net/http would resend x-api-key and
-// x-api-signature to whatever host the Location names, and the extra request
-// would bypass the budget.
+// NewHTTPClient returns the HTTP client for every account, its connections
+// kept alive and shared. Every request stays counted by the budget: send
+// gives each an empty body, so net/http never resends a GET the exchange
+// may have counted; HTTP/2, whose retries differ, is not offered; and
+// redirects, which would resend the signed headers to another host, are not
+// followed. Idle connections close below the usual 60 s of servers, so a
+// server seldom closes one as it is reused.
 func NewHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ForceAttemptHTTP2 = false
@@ -128,9 +101,7 @@ func NewHTTPClient(timeout time.Duration) *http.Client {
 	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: noRedirects}
 }
 
-// A thousand accounts at the default intervals send some 520 requests a
-// second; at a round trip of 0.1 to 0.25 s to the exchange, that is 50 to
-// 130 in flight, each on a connection of its own.
+// A thousand accounts send some 520 requests a second: 50 to 130 in flight.
 const (
 	maxIdleConns    = 128
 	idleConnTimeout = 30 * time.Second
@@ -142,40 +113,29 @@ type emptyBody struct{}
 func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
 func (emptyBody) Close() error             { return nil }
 
-// noRedirects makes net/http return a 3xx answer as it is; send turns it
-// into a bad response.
+// noRedirects returns a 3xx answer as it is; send makes it a bad response.
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// Client talks to the exchange on behalf of one account. It is safe for
-// concurrent use; all callers share its request budgets.
+// Client talks to the exchange for one account, safe for concurrent use.
 type Client struct {
-	cfg     Config // APISecret cleared: the secret lives only inside creds
-	baseURL *url.URL
-	// creds are the API key and what signs with the secret; replaced
-	// whole when the key is rotated (SetCredentials).
-	creds atomic.Pointer[credentials]
-	// signatures are the latest ones sent, redacted from what the
-	// exchange answers.
-	signatures signatureRing
+	cfg        Config // APISecret cleared: the secret lives only inside creds
+	baseURL    *url.URL
+	creds      atomic.Pointer[credentials] // replaced whole by SetCredentials
+	signatures signatureRing               // the latest sent, redacted from answers
 
-	clock *Clock
-	// metrics are the account's request counters, nil without Metrics.
-	metrics *AccountMetrics
+	clock   *Clock
+	metrics *AccountMetrics // nil without Metrics
 
 	mu      sync.Mutex
 	budgets map[string]*ratelimit.Window
-	// served is, per endpoint, the most rows the exchange has put on one
-	// page: a page shorter is the last (see paginate).
-	served map[string]int
+	served  map[string]int // per endpoint, the most rows seen on a page (see paginate)
 
-	// episode is what the system status said in the current -1011 episode:
-	// from the first -1011 until an answer succeeds.
 	episode episode
 }
 
-// episode remembers the system status of one -1011 episode, so that a run of
-// -1011 answers asks it once and not once per request. ask is a one-slot
-// lock held while asking, so concurrent requests wait for one answer.
+// episode is what the system status said from a first -1011 until an answer
+// succeeds, so that a run of -1011s asks it once; ask is a one-slot lock
+// that makes concurrent requests wait for one answer.
 type episode struct {
 	ask   chan struct{}
 	mu    sync.Mutex
@@ -192,8 +152,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("exchange URL %q: want http(s)://host", cfg.BaseURL)
 	}
-	// Every endpoint path starts at the host: a path, query or fragment
-	// here would be accepted and then every request would miss (404).
+	// Paths start at the host: anything more would make every request 404.
 	if u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return nil, fmt.Errorf("exchange URL %q: want http(s)://host[:port] with no path, query, fragment or user", u.Redacted())
 	}
@@ -212,9 +171,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = NewHTTPClient(DefaultTimeout)
 	} else {
-		// A copy, so the caller's client keeps its own redirect policy
-		// for other uses.
-		hc := *cfg.HTTPClient
+		hc := *cfg.HTTPClient // the caller's keeps its redirect policy
 		hc.CheckRedirect = noRedirects
 		cfg.HTTPClient = &hc
 	}
@@ -244,20 +201,17 @@ func New(cfg Config) (*Client, error) {
 	if m := cfg.Metrics; m != nil {
 		c.metrics = m.account(cfg.Account)
 		for _, endpoint := range c.endpoints() {
-			// A counter that appears on its first 429 starts at 1, and
-			// increase() never sees that first 429: the WooxRateLimited
-			// alert needs the series to exist at 0 before.
+			// WooxRateLimited's increase() needs each 429 series at 0 first.
 			c.metrics.expect(endpoint, "429")
 		}
 	}
 	return c, nil
 }
 
-// credentials are an account's API key and what signs with its secret.
+// credentials are an account's API key and what signs with its secret: a
+// closure, so that no formatting or reflection of the Client reaches it.
 type credentials struct {
-	key string
-	// sign signs a request string with the secret. A closure, so that no
-	// formatting or reflection of the Client can reach the secret.
+	key  string
 	sign func(timestampMs, method, pathAndQuery, body string) string
 }
 
@@ -267,9 +221,7 @@ func newCredentials(key, secret string) *credentials {
 	}}
 }
 
-// SetCredentials replaces the account's API key and secret, as when the key
-// is rotated: the next request signs with them, and the budgets, the clock
-// and the request counters carry on.
+// SetCredentials replaces a rotated API key and secret; all else carries on.
 func (c *Client) SetCredentials(apiKey, secret string) error {
 	switch {
 	case c.cfg.APIKey == "":
@@ -281,41 +233,35 @@ func (c *Client) SetCredentials(apiKey, secret string) error {
 	return nil
 }
 
-// AccountMetrics are the client's account's request counters, for the
-// exporter to serve; nil when the client has no Metrics.
+// AccountMetrics are the account's request counters, nil without Metrics.
 func (c *Client) AccountMetrics() *AccountMetrics { return c.metrics }
 
-// endpoints are the endpoints the client is meant to call: Config.Endpoints
-// or its default; and system info, which any client asks after a -1011 and
-// a signed one to learn the exchange's time.
+// endpoints are Config.Endpoints or its default, and system info, which any may ask.
 func (c *Client) endpoints() []string {
 	names := c.cfg.Endpoints
 	switch {
 	case len(names) > 0:
 	case c.cfg.APIKey == "":
-		names = []string{EndpointTokenNetwork}
+		names = []string{endpoint.TokenNetwork}
 	default:
-		names = []string{EndpointCredentials, EndpointTokenHistory}
+		names = []string{endpoint.Credentials, endpoint.TokenHistory}
 	}
-	return append(slices.Clip(names), EndpointSystemInfo)
+	return append(slices.Clip(names), endpoint.SystemInfo)
 }
 
 // Account is the account label the client was configured with.
 func (c *Client) Account() string { return c.cfg.Account }
 
-// ServerNow is the local clock corrected by the latest trusted offset to
-// the exchange's clock (see Clock.ServerNow).
+// ServerNow is the exchange's time as the client knows it (Clock.ServerNow).
 func (c *Client) ServerNow() time.Time { return c.clock.ServerNow() }
 
-// ClockOffset is the exchange clock minus the local clock from the latest
-// trusted answer; ok is false before the first one (see Clock.Offset).
+// ClockOffset is Clock.Offset.
 func (c *Client) ClockOffset() (offset time.Duration, ok bool) { return c.clock.Offset() }
 
 // Clock is the clock the client signs with, shared or its own.
 func (c *Client) Clock() *Clock { return c.clock }
 
-// checkLimits refuses a limit that is not positive, or that the budget
-// leaves no request of.
+// checkLimits refuses a limit not positive, or that the budget leaves no request of.
 func checkLimits(cfg Config) error {
 	check := func(what string, l RateLimit) error {
 		if l.Requests <= 0 || l.Window <= 0 {
@@ -339,8 +285,7 @@ func checkLimits(cfg Config) error {
 	return nil
 }
 
-// LimitOf is the rate limit the client keeps to on endpoint: its own in
-// Config.RateLimits, else Config.RateLimit, else the published one.
+// LimitOf is the rate limit the client keeps to on endpoint name (Config.RateLimits).
 func (c *Client) LimitOf(name string) RateLimit {
 	if l, ok := c.cfg.RateLimits[name]; ok {
 		return l

@@ -9,13 +9,9 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointCredentials is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointCredentials = endpoint.Credentials
-
-// Credentials returns every API key of the account, all pages, each key
-// once even if pages repeat it, and the rows that could not be read.
+// Credentials returns every API key of the account, each once, and the rows not read.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, error) {
-	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: EndpointCredentials},
+	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: endpoint.Credentials},
 		func(data json.RawMessage) (list[Credential], error) {
 			l, _, err := decodeCredentials(data)
 			return l, err
@@ -24,16 +20,13 @@ func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, 
 
 func credentialKey(c Credential) string { return c.APIKey }
 
-// Credential is one row of GET /v3/account/credentials: one API key of the
-// account and what it may do.
+// Credential is one row of GET /v3/account/credentials: an API key and what it may do.
 type Credential struct {
 	AccountName string
 	UserID      string
 	APIKey      string
 	Permissions []string
-	// AllowedIPs is empty when the key has no IP restriction (the exchange
-	// omits the field, sends null or sends an empty list).
-	AllowedIPs []string
+	AllowedIPs  []string // empty when the key has no IP restriction
 }
 
 // decodeCredentials decodes one page of GET /v3/account/credentials. A

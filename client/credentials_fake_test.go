@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // The credentials through the fake: the scenario's own keys, and the row the
 // client rejects when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointCredentials, listEndpoint{
+var _ = addListEndpoint(endpoint.Credentials, listEndpoint{
 	read: func(ctx context.Context, c *client.Client) (any, []client.RejectedRow, error) {
 		return c.Credentials(ctx)
 	},

@@ -16,19 +16,15 @@ type PageMeta struct {
 
 // envelope is the wrapper of every answer.
 type envelope struct {
-	Success *bool   `json:"success"`
-	Code    flexInt `json:"code"`
-	Message string  `json:"message"`
-	// Timestamp is read apart (serverTimeMs): an unreadable server time
-	// must not cost the answer it came with.
-	Timestamp json.RawMessage `json:"timestamp"`
+	Success   *bool           `json:"success"`
+	Code      flexInt         `json:"code"`
+	Message   string          `json:"message"`
+	Timestamp json.RawMessage `json:"timestamp"` // read apart: an unreadable one must not cost the answer
 	Data      json.RawMessage `json:"data"`
 }
 
-// decodeEnvelope reads an answer's envelope as json.Unmarshal does, but
-// leaves its data and timestamp as slices of body: they are read once more
-// by the decoders, not copied. An envelope that is not the plain case (a
-// name in another case, a value of a wrong type) goes through
+// decodeEnvelope reads an answer's envelope as json.Unmarshal does, leaving
+// data and timestamp slices of body; one not the plain case goes through
 // json.Unmarshal, which words the error.
 func decodeEnvelope(body []byte) (envelope, error) {
 	var env envelope
@@ -40,8 +36,7 @@ func decodeEnvelope(body []byte) (envelope, error) {
 	return env, err
 }
 
-// readMembers reads the valid JSON object obj; false when it needs
-// encoding/json.
+// readMembers reads the valid JSON object obj; false when it needs encoding/json.
 func (e *envelope) readMembers(obj []byte) bool {
 	var v [5][]byte
 	if !exactMembers(obj, []string{"success", "code", "message", "timestamp", "data"}, v[:]) {
@@ -68,8 +63,7 @@ func (e *envelope) readMembers(obj []byte) bool {
 	return true
 }
 
-// serverTimeMs is the envelope's server time in Unix milliseconds, 0 when
-// absent or unreadable.
+// serverTimeMs is the envelope's server time in Unix ms, 0 when unreadable.
 func (e *envelope) serverTimeMs() int64 {
 	b, present, err := fieldBytes(e.Timestamp)
 	if err != nil || !present {
@@ -91,8 +85,7 @@ type pageMeta struct {
 	CurrentPageSnake    flexInt `json:"current_page"`
 }
 
-// decode is json.Unmarshal of raw, valid JSON, into m, read member by
-// member in the plain case.
+// decode is json.Unmarshal of raw, valid JSON, read member by member when plain.
 func (m *pageMeta) decode(raw []byte) error {
 	if m.readMembers(raw) {
 		return nil
@@ -101,8 +94,7 @@ func (m *pageMeta) decode(raw []byte) error {
 	return json.Unmarshal(raw, m)
 }
 
-// readMembers reads the valid JSON object obj; false when it needs
-// encoding/json.
+// readMembers reads the valid JSON object obj; false when it needs encoding/json.
 func (m *pageMeta) readMembers(obj []byte) bool {
 	var v [5][]byte
 	if !exactMembers(obj, []string{"total", "recordsPerPage", "records_per_page", "currentPage", "current_page"}, v[:]) {
@@ -149,8 +141,7 @@ func metaOf(m *pageMeta) *PageMeta {
 	return &out
 }
 
-// meta reads the pagination block beside a list's rows; nil when absent.
-// what names the answer in errors.
+// meta reads the pagination block beside a list's rows, nil when absent.
 func (f fields) meta(what string) (*PageMeta, error) {
 	m := f.get("meta")
 	if isNull(m) {

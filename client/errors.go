@@ -12,29 +12,21 @@ import (
 // Kind classifies a failed exchange call by what a caller should do about it.
 type Kind int
 
+// The kinds of failure.
 const (
-	// KindOther is a request the exchange refused for a reason no retry fixes
-	// (bad parameter, not found, ...).
-	KindOther Kind = iota
-	// KindRateLimited is HTTP 429 or exchange code -1003.
-	KindRateLimited
-	// KindAuth is a rejected key, signature, timestamp or IP (HTTP 401, codes -1001, -1002).
-	KindAuth
-	// KindMaintenance is exchange code -1011 while the public system status
-	// says maintenance (status 1 or 2).
-	KindMaintenance
-	// KindTransient is a 5xx answer, a timeout, a connection error, or code
-	// -1011 while the system status does not say maintenance: the exchange
-	// uses -1011 for passing internal errors too.
+	KindOther       Kind = iota // refused for a reason no retry fixes (bad parameter, not found, ...)
+	KindRateLimited             // HTTP 429 or code -1003
+	KindAuth                    // a rejected key, signature, timestamp or IP (HTTP 401, codes -1001, -1002)
+	KindMaintenance             // code -1011 while the system status says maintenance
+	// KindTransient is a 5xx, a timeout, a connection error, or a -1011
+	// outside maintenance: the exchange uses -1011 for passing errors too.
 	KindTransient
-	// KindBadResponse is an answer that is not the documented JSON envelope:
-	// not JSON, truncated, success:false, missing data, over the size cap, or
-	// a redirect (3xx), which the client never follows.
+	// KindBadResponse is an answer not the documented JSON envelope: not
+	// JSON, success:false, no data, over the size cap, or a redirect.
 	KindBadResponse
-	// KindTLS is an https connection that cannot be made or trusted: the
-	// server's certificate does not verify, or the server does not speak
-	// TLS (an https URL pointed at a plain-http server). No retry fixes it:
-	// the CA bundle or the URL must change.
+	// KindTLS is an https connection that cannot be made or trusted (a
+	// certificate that does not verify, a plain-http server): the CA bundle
+	// or the URL must change.
 	KindTLS
 )
 
@@ -69,18 +61,12 @@ const (
 // Error is the one error type of the client. It never holds the API secret,
 // the signature or request headers.
 type Error struct {
-	// Op names the operation, e.g. "get token history page 2".
-	Op string
-	// Kind says what class of failure this is.
-	Kind Kind
-	// StatusCode is the HTTP status, 0 when no response came.
-	StatusCode int
-	// Code is the exchange's error code, 0 when the answer had none.
-	Code int
-	// Message is the exchange's error message, if any.
-	Message string
-	// Err is the underlying cause, if any.
-	Err error
+	Op         string // e.g. "get token history page 2"
+	Kind       Kind
+	StatusCode int    // the HTTP status, 0 when no response came
+	Code       int    // the exchange's error code, 0 when none
+	Message    string // the exchange's error message
+	Err        error  // the cause
 }
 
 func (e *Error) Error() string {
@@ -131,8 +117,7 @@ func IsMaintenance(err error) bool { return isKind(err, KindMaintenance) }
 // a 5xx answer, a timeout, a connection error or a -1011 outside maintenance.
 func IsTransient(err error) bool { return isKind(err, KindTransient) }
 
-// IsBadResponse reports whether the exchange answered with something that is
-// not the documented envelope.
+// IsBadResponse reports whether the answer was not the documented envelope.
 func IsBadResponse(err error) bool { return isKind(err, KindBadResponse) }
 
 // IsTLS reports whether the https connection could not be made or trusted.
@@ -146,8 +131,7 @@ func TLSHint(err error) string {
 	return "the server's certificate does not verify: check the CA bundle (SSL_CERT_FILE, SSL_CERT_DIR), the host name in --woox.api-url and the clock"
 }
 
-// transportKind is the Kind of an error of the HTTP client's Do: a TLS
-// failure, or else transient.
+// transportKind is the Kind of an error of the HTTP client's Do.
 func transportKind(err error) Kind {
 	var (
 		verify   *tls.CertificateVerificationError
@@ -161,8 +145,7 @@ func transportKind(err error) Kind {
 	return KindTransient
 }
 
-// notTLS reports whether an https request met a server that does not speak
-// TLS.
+// notTLS reports whether an https request met a server not speaking TLS.
 func notTLS(err error) bool {
 	var record tls.RecordHeaderError
 	return errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
@@ -174,24 +157,20 @@ func classify(status, code int) Kind {
 	case status == 429 || code == CodeTooManyRequests:
 		return KindRateLimited
 	case code == CodeMaintenance:
-		// Until the system status says maintenance (see Client.get).
-		return KindTransient
+		return KindTransient // until the system status says maintenance (see Client.get)
 	case status == 401 || status == 403 || code == CodeInvalidSignature || code == CodeUnauthorized:
 		return KindAuth
 	case status >= 500:
 		return KindTransient
 	case status >= 200 && status < 300:
-		// A 2xx answer with success:false and no recognised code.
-		return KindBadResponse
+		return KindBadResponse // success:false and no code recognised
 	default:
 		return KindOther
 	}
 }
 
-// NotPermitted reports whether the exchange refused the key this call:
-// code -1002 or HTTP 403, as a sub-account's key is refused on an endpoint
-// only a main account may read. A bad signature or timestamp (-1001) is
-// not this.
+// NotPermitted reports whether the exchange refused the key this call
+// (-1002 or HTTP 403), as a sub-account's key on a main account's endpoint.
 func NotPermitted(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && (e.Code == CodeUnauthorized || e.StatusCode == http.StatusForbidden)

@@ -11,16 +11,12 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// fields is a JSON object read by field name whatever its spelling: keys are
-// compared without case and underscores, so the v3 camelCase
-// ("marginRatio", "pnl24H") and the v1 snake_case ("margin_ratio",
-// "pnl_24h") of one field are the same field. Its members are slices of the
-// object read: a few dozen members are searched faster than a map is built.
+// fields is a JSON object read by field name without case and underscores,
+// so that v3 "pnl24H" and v1 "pnl_24h" are one field. Its members are
+// slices of the object: a few dozen are searched faster than a map is built.
 type fields []member
 
-// member is one field of an object: its name as sent (unquoted) and its
-// value, both slices of the object unless the name had escapes, and the
-// keyHash of its name, which most comparisons need alone.
+// member is one field of an object, its name's keyHash all most comparisons need.
 type member struct {
 	name  []byte
 	key   uint64
@@ -32,15 +28,12 @@ func fieldKey(name string) string {
 	return strings.ToLower(strings.ReplaceAll(name, "_", ""))
 }
 
-// maxScanned is the most members an object is searched one by one for a
-// name seen before: beyond, an index keeps a huge object linear.
+// maxScanned is the most members searched one by one, beyond which an index is built.
 const maxScanned = 32
 
-// readFields reads one JSON object, raw already known to be valid JSON (data
-// checkData passed, or a part of it). Two spellings of one field with
-// different values are an error: which one the exchange meant is unknown.
-// The fields are made in buf's storage, for a caller that reads many objects
-// one after the other.
+// readFields reads one object of valid JSON into buf's storage. Two
+// spellings of one field with different values are an error: which one the
+// exchange meant is unknown.
 func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
@@ -81,9 +74,7 @@ func readFields(buf fields, raw json.RawMessage) (fields, error) {
 	return f, nil
 }
 
-// membersGuess is how many members to make room for in the object obj: a
-// flat object has a member per colon; one with objects or arrays inside
-// (the data beside its rows) has few, and grows as it must.
+// membersGuess is a member per colon of a flat object, few for a nested one.
 func membersGuess(obj []byte) int {
 	if bytes.ContainsAny(obj[1:], "{[") {
 		return 4
@@ -111,8 +102,7 @@ func (f fields) get(name string) json.RawMessage {
 	return nil
 }
 
-// indexOf is the place in f of the member of name's fieldKey (key is its
-// hash), -1 when none.
+// indexOf is the place in f of name (key its keyHash), -1 when none.
 func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
 	for i := range f {
 		if f[i].key == key && sameKey(f[i].name, name) {
@@ -122,8 +112,7 @@ func indexOf[T ~string | ~[]byte](f fields, key uint64, name T) int {
 	return -1
 }
 
-// keyHash is the FNV-1a hash of fieldKey(name), made without building the
-// key for an ASCII name.
+// keyHash is the FNV-1a hash of fieldKey(name), without building it for ASCII.
 func keyHash[T ~string | ~[]byte](name T) uint64 {
 	h := uint64(fnvOffset)
 	for i := 0; i < len(name); i++ {
@@ -137,9 +126,7 @@ func keyHash[T ~string | ~[]byte](name T) uint64 {
 	return h
 }
 
-// sameKey reports whether a and b have the same fieldKey, building neither
-// key while both are ASCII: ASCII runes lower one for one, so the first
-// ASCII difference tells.
+// sameKey reports whether a and b have one fieldKey, building neither for ASCII.
 func sameKey[A, B ~string | ~[]byte](a A, b B) bool {
 	for i, j := 0, 0; ; i, j = i+1, j+1 {
 		for i < len(a) && a[i] == '_' {
@@ -166,8 +153,7 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// fieldError is what is wrong with one field: a row that has one is left
-// out naming the field (see decodeList).
+// fieldError is what is wrong with one field (see decodeList).
 type fieldError struct {
 	field string
 	err   error
@@ -176,8 +162,7 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 func (e *fieldError) Unwrap() error { return e.err }
 
-// errMissing is a field the row cannot do without that is absent, null or
-// "".
+// errMissing is a required field absent, null or "".
 var errMissing = errors.New("missing")
 
 // disagreeError is two spellings of one field with different values.
@@ -186,8 +171,8 @@ type disagreeError struct{ a, b string }
 func (e *disagreeError) Error() string { return fmt.Sprintf("fields %q and %q disagree", e.a, e.b) }
 
 // column is one field of a row as its endpoint declares it: its name, in
-// any spelling; whether the row is unreadable without it; and where its
-// value goes, whose type says how the value is read:
+// any spelling; whether it is required; and where its value goes, whose
+// type says how it is read:
 //
 //	*string            a JSON string or number, as text
 //	*decimal.Decimal   a decimal (see parseDecimal)
@@ -208,9 +193,8 @@ type column struct {
 func need(name string, dst any) column { return column{name, true, dst} }
 func may(name string, dst any) column  { return column{name, false, dst} }
 
-// read reads cols in order and stops at the first error, a fieldError
-// naming the field. A row's optional decimals are allocated together: they
-// live as long as the row.
+// read reads cols in order up to an error, a fieldError. A row's optional
+// decimals are allocated together: they live as long as the row.
 func (f fields) read(cols ...column) error {
 	n := 0
 	for _, c := range cols {
@@ -221,8 +205,7 @@ func (f fields) read(cols ...column) error {
 	decimals := make([]decimal.Decimal, 0, n)
 	for _, c := range cols {
 		if err := f.readColumn(c, &decimals); err != nil {
-			// A copy of the name: the column's own, kept in the error,
-			// would take every destination to the heap with it.
+			// A copy: the column's name would take every destination to the heap.
 			return &fieldError{strings.Clone(c.name), err}
 		}
 	}
@@ -277,8 +260,7 @@ func (f fields) readColumn(c column, decimals *[]decimal.Decimal) (err error) {
 	return err
 }
 
-// parseFlag reads a flag sent as 0/1 (number or string) or true/false: a
-// flag nobody sent is neither on nor off.
+// parseFlag reads a flag sent as 0/1 (number or string) or true/false.
 func parseFlag(s string) (bool, error) {
 	switch strings.ToLower(s) {
 	case "true":

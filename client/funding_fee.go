@@ -14,21 +14,13 @@ import (
 // FundingFee is one row of GET /v3/futures/fundingFee/history: a funding
 // payment of one perpetual position, paid or received.
 type FundingFee struct {
-	// ID identifies the payment, as text whether the exchange sent a
-	// number or a string.
-	ID     string
-	Symbol string
-	// Amount is the fee as sent, unsigned: Paid says which way it went
-	// (paymentType Pay, else Receive).
-	Amount decimal.Decimal
-	Paid   bool
-	// Rate and MarkPrice are what it was charged at; nil when not sent.
-	Rate, MarkPrice *decimal.Decimal
-	// Status is e.g. COMPLETED, upper case as sent; "" when not sent.
-	Status string
-	// CreatedMs and UpdatedMs are Unix milliseconds; UpdatedMs is 0 when
-	// absent.
-	CreatedMs, UpdatedMs int64
+	ID                   string // a number or a string, as text
+	Symbol               string
+	Amount               decimal.Decimal  // unsigned, as sent
+	Paid                 bool             // paymentType Pay, else Receive
+	Rate, MarkPrice      *decimal.Decimal // nil when not sent
+	Status               string           // e.g. COMPLETED, upper case as sent
+	CreatedMs, UpdatedMs int64            // Unix milliseconds, UpdatedMs 0 when not sent
 }
 
 // Completed reports whether the payment is settled: COMPLETED, or no status
@@ -39,8 +31,7 @@ func (f FundingFee) Completed() bool { return f.Status == "" || f.Status == "COM
 func (f FundingFee) LatestMs() int64 { return max(f.CreatedMs, f.UpdatedMs) }
 
 // FundingFees returns the account's funding payments from startMs to endMs
-// (Unix milliseconds), all pages, each id once, and the rows that could
-// not be read.
+// (Unix ms), each id once, and the rows that could not be read.
 func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]FundingFee, []RejectedRow, error) {
 	params, err := HistoryQuery{StartTime: startMs, EndTime: endMs}.params()
 	if err != nil {
@@ -52,15 +43,13 @@ func (c *Client) FundingFees(ctx context.Context, startMs, endMs int64) ([]Fundi
 
 func fundingFeeID(f FundingFee) string { return f.ID }
 
-// decodeFundingFees reads one page: data.rows[] in camelCase or
-// snake_case, numbers or strings, times in any unit ParseTime reads.
+// decodeFundingFees reads one page: data.rows[].
 func decodeFundingFees(data json.RawMessage) (list[FundingFee], error) {
 	return decodeDataList(data, "funding fee history", "rows", decodeFundingFee, func(f FundingFee) string { return prefixed("id ", f.ID) })
 }
 
-// decodeFundingFee reads one row. Its id, symbol, fee, direction and time
-// are required: a payment counted under no symbol, or the wrong way, would
-// misstate what the account paid.
+// decodeFundingFee reads one row. Id, symbol, fee, direction and time are
+// required: without them a payment would misstate what the account paid.
 func decodeFundingFee(f fields) (p FundingFee, err error) {
 	var kind string
 	if err = f.read(need("id", &p.ID), need("symbol", &p.Symbol), need("fundingFee", &p.Amount), need("paymentType", &kind)); err != nil {

@@ -9,45 +9,29 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointFutures is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointFutures = endpoint.Futures
-
 // Perpetual is one row of GET /v3/public/futures: a perpetual's prices and
-// funding. A field the exchange did not send, or sent as null (an index
-// price has been seen null live), is nil.
+// funding, nil when not sent or null (an index price has been, live).
 type Perpetual struct {
 	Symbol string
-	// EstFundingRate is the rate expected at the next settlement;
-	// LastFundingRate the one of the last. A positive rate means longs pay
-	// shorts.
+	// EstFundingRate is expected at the next settlement, LastFundingRate was
+	// at the last; a positive rate means longs pay shorts.
 	EstFundingRate, LastFundingRate *decimal.Decimal
 	MarkPrice, IndexPrice           *decimal.Decimal
-	// NextFundingTimeMs is the next settlement in Unix milliseconds, as
-	// sent (it has been seen in the past live); 0 when not sent.
-	NextFundingTimeMs int64
+	NextFundingTimeMs               int64 // Unix ms as sent (seen in the past live); 0 when not sent
 }
 
-// Perpetuals returns every perpetual the exchange lists, and the rows that
-// could not be read. The endpoint is public.
+// Perpetuals returns every perpetual listed, and the rows not read (a public endpoint).
 func (c *Client) Perpetuals(ctx context.Context) ([]Perpetual, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get futures", endpoint: EndpointFutures}, decodePerpetuals)
+	l, err := getData(ctx, c, request{op: "get futures", endpoint: endpoint.Futures}, decodePerpetuals)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// decodePerpetuals reads data.rows[]. Only the symbol is required: each
-// other field is a series of its own, left out when not sent. A symbol
-// listed twice fails the answer.
+// decodePerpetuals reads data.rows[]; only the symbol is required.
 func decodePerpetuals(data json.RawMessage) (list[Perpetual], error) {
 	l, err := decodeDataList(data, "futures", "rows", func(f fields) (p Perpetual, err error) {
 		err = f.read(need("symbol", &p.Symbol), may("estFundingRate", &p.EstFundingRate), may("lastFundingRate", &p.LastFundingRate),
 			may("markPrice", &p.MarkPrice), may("indexPrice", &p.IndexPrice), may("nextFundingTime", &p.NextFundingTimeMs))
 		return p, err
 	}, func(p Perpetual) string { return prefixed("symbol ", p.Symbol) })
-	if err == nil {
-		err = listedOnce(l.rows, "futures: symbol", func(p Perpetual) string { return p.Symbol })
-	}
-	if err != nil {
-		return list[Perpetual]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "futures: symbol", func(p Perpetual) string { return p.Symbol })
 }

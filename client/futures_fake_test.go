@@ -13,7 +13,7 @@ import (
 
 // The perpetuals through the fake, and the row the client rejects when the
 // fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointFutures, listEndpoint{
+var _ = addListEndpoint(endpoint.Futures, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Futures = []fakeexchange.Perpetual{{Symbol: "PERP_BTC_USDT", MarkPrice: "65000", EstFundingRate: "0.0001"}, {Symbol: "PERP_ETH_USDT", MarkPrice: "3000"}}
 	},

@@ -13,7 +13,7 @@ import (
 // The instruments through the fake: a symbol trading and one suspended, and
 // the row the client rejects when the fake breaks one
 // (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointInstruments, listEndpoint{
+var _ = addListEndpoint(endpoint.Instruments, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Instruments = []fakeexchange.Instrument{{Symbol: "PERP_BTC_USDT", Status: "TRADING"}, {Symbol: "PERP_WOO_USDT", Status: "SUSPENDED"}}
 	},

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
 // An endpoint's own limit comes first, then the one for all, then the
@@ -14,25 +16,25 @@ func TestLimitOfEachEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for endpoint, want := range map[string]RateLimit{
-		EndpointPositions:   {Requests: 30, Window: 10 * time.Second},
-		EndpointBalances:    {Requests: 10, Window: time.Second},
-		EndpointAccountInfo: {Requests: 10, Window: time.Minute},
-		"no_such_endpoint":  DefaultRateLimit,
+	for name, want := range map[string]RateLimit{
+		endpoint.Positions:   {Requests: 30, Window: 10 * time.Second},
+		endpoint.Balances:    {Requests: 10, Window: time.Second},
+		endpoint.AccountInfo: {Requests: 10, Window: time.Minute},
+		"no_such_endpoint":   DefaultRateLimit,
 	} {
-		if got := published.LimitOf(endpoint); got != want {
-			t.Errorf("published: LimitOf(%s) = %s, want %s", endpoint, got, want)
+		if got := published.LimitOf(name); got != want {
+			t.Errorf("published: LimitOf(%s) = %s, want %s", name, got, want)
 		}
 	}
 	overridden, err := New(Config{APIKey: "k", APISecret: "s", RateLimit: RateLimit{Requests: 4, Window: time.Second},
-		RateLimits: map[string]RateLimit{EndpointPositions: {Requests: 2, Window: time.Second}}})
+		RateLimits: map[string]RateLimit{endpoint.Positions: {Requests: 2, Window: time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := overridden.LimitOf(EndpointPositions); got != (RateLimit{Requests: 2, Window: time.Second}) {
+	if got := overridden.LimitOf(endpoint.Positions); got != (RateLimit{Requests: 2, Window: time.Second}) {
 		t.Errorf("LimitOf(positions) = %s, want its own 2/1s", got)
 	}
-	if got := overridden.LimitOf(EndpointBalances); got != (RateLimit{Requests: 4, Window: time.Second}) {
+	if got := overridden.LimitOf(endpoint.Balances); got != (RateLimit{Requests: 4, Window: time.Second}) {
 		t.Errorf("LimitOf(balances) = %s, want the one for all, 4/1s", got)
 	}
 }
@@ -44,8 +46,8 @@ func TestNewRefusesALimitTheBudgetLeavesNothingOf(t *testing.T) {
 		limits map[string]RateLimit
 		want   string
 	}{
-		{map[string]RateLimit{EndpointPositions: {Requests: 0, Window: time.Second}}, "of positions: must be positive"},
-		{map[string]RateLimit{EndpointBalances: {Requests: 1, Window: time.Second}}, "budget 0.5 of 1/1s of balances allows no request at all"},
+		{map[string]RateLimit{endpoint.Positions: {Requests: 0, Window: time.Second}}, "of positions: must be positive"},
+		{map[string]RateLimit{endpoint.Balances: {Requests: 1, Window: time.Second}}, "budget 0.5 of 1/1s of balances allows no request at all"},
 	} {
 		_, err := New(Config{APIKey: "k", APISecret: "s", RateLimits: tc.limits})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -62,10 +64,10 @@ func TestEachEndpointsBudgetHoldsItsOwnLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for endpoint, want := range map[string]RateLimit{EndpointPositions: {Requests: 15, Window: 10 * time.Second},
-		EndpointAccountInfo: {Requests: 5, Window: time.Minute}, EndpointBalances: {Requests: 5, Window: time.Second}} {
-		if got := c.budgetFor(endpoint).Limit(); got != want {
-			t.Errorf("%s: budget of %s, want %s", endpoint, got, want)
+	for name, want := range map[string]RateLimit{endpoint.Positions: {Requests: 15, Window: 10 * time.Second},
+		endpoint.AccountInfo: {Requests: 5, Window: time.Minute}, endpoint.Balances: {Requests: 5, Window: time.Second}} {
+		if got := c.budgetFor(name).Limit(); got != want {
+			t.Errorf("%s: budget of %s, want %s", name, got, want)
 		}
 	}
 }

@@ -1,11 +1,9 @@
 package client
 
-// MaskAPIKey shortens an API key for logs, labels and rejected rows to its
-// ends joined by "...": 4 characters of each for a real key (24 characters),
-// never more than a quarter of the value at each end, and "****" for a value
-// of 8 characters or fewer. A value shaped like an API secret (a key and
-// secret swapped) shows nothing, even with showFull: the exchange never
-// lists one as a key. With showFull a key is returned as it is.
+// MaskAPIKey shortens an API key to its ends joined by "...", 4 characters
+// of each at most a quarter of it, "****" for 8 characters or fewer; with
+// showFull it is as it is. A value shaped like a secret (key and secret
+// swapped) shows nothing even so.
 func MaskAPIKey(key string, showFull bool) string {
 	if secretShaped(key) {
 		return hidden
@@ -21,11 +19,10 @@ func MaskAPIKey(key string, showFull bool) string {
 	return string(r[:n]) + "..." + string(r[len(r)-n:])
 }
 
-// hidden is a masked value that shows nothing of it.
 const hidden = "****"
 
-// secretLength is the length of a WOO X API secret: 28 capital letters and
-// digits (an API key is 24 characters of base64, ending in "==").
+// secretLength is the length of an API secret, capital letters and digits
+// (a key is 24 characters of base64).
 const secretLength = 28
 
 // secretShaped reports whether s has an API secret's length and alphabet.

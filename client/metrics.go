@@ -8,16 +8,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Metrics instruments the HTTP calls of every Client that shares it. The
-// per-account counters are not registered: each account's are a collector
-// of their own (AccountMetrics), which the exporter serves as a part of its
-// own, encoded again only when that account sent a request.
+// Metrics instruments the HTTP calls of every Client that shares it. Each
+// account's counters are a collector (AccountMetrics), encoded again only
+// when that account sent a request.
 type Metrics struct {
-	duration  *prometheus.HistogramVec
-	clockSkew prometheus.Gauge
-	// The process-wide cap (RateCap): its rate and the requests waiting
-	// for it.
-	capLimit, capQueued prometheus.Gauge
+	duration            *prometheus.HistogramVec
+	clockSkew           prometheus.Gauge
+	capLimit, capQueued prometheus.Gauge // RateCap's rate and the requests waiting
 
 	mu       sync.Mutex
 	accounts map[string]*AccountMetrics
@@ -38,8 +35,7 @@ var (
 	}
 )
 
-// NewMetrics creates the client metrics and registers them all on reg,
-// every account's counters as one collector (AllAccounts).
+// NewMetrics creates the client metrics and registers them all on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := NewProcessMetrics(reg)
 	if reg != nil {
@@ -48,9 +44,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// NewProcessMetrics creates the client metrics and registers only the
-// process-wide ones on reg: each account's counters are served through
-// Client.AccountMetrics.
+// NewProcessMetrics creates the client metrics and registers the
+// process-wide ones on reg (each account's are Client.AccountMetrics).
 func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -78,8 +73,7 @@ func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// account is the account's metrics ("" for the public endpoints), made on
-// first use.
+// account is the account's metrics ("" the public endpoints'), made on first use.
 func (m *Metrics) account(name string) *AccountMetrics {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -95,16 +89,13 @@ func (m *Metrics) account(name string) *AccountMetrics {
 	return a
 }
 
-// forAccount is o with the account as a constant label: one collector per
-// account, so that each account's counters are a part of their own, with
-// the same output as an account label.
+// forAccount is o with the account as a constant label, a collector each.
 func forAccount(o prometheus.CounterOpts, account string) prometheus.CounterOpts {
 	o.ConstLabels = prometheus.Labels{"account": account}
 	return o
 }
 
-// AllAccounts collects every account's counters, the accounts of clients
-// made later included (unchecked: it describes nothing).
+// AllAccounts collects every account's counters, of clients made later too (unchecked).
 func (m *Metrics) AllAccounts() prometheus.Collector { return allAccounts{m} }
 
 type allAccounts struct{ m *Metrics }
@@ -123,9 +114,7 @@ func (c allAccounts) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// AccountMetrics are one account's request counters (woox_api_requests_total)
-// and, under a rate cap, its time waited and requests let through: a
-// collector whose Generation changes with every change.
+// AccountMetrics are one account's request counters, and rate cap counters under one.
 type AccountMetrics struct {
 	name                 string
 	requests             *prometheus.CounterVec
@@ -134,7 +123,7 @@ type AccountMetrics struct {
 	changes              atomic.Uint64
 }
 
-// Name is the account's name, "" for the public endpoints.
+// Name is the account's name, "" the public endpoints'.
 func (a *AccountMetrics) Name() string { return a.name }
 
 // Generation changes whenever the metrics may have.

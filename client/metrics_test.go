@@ -125,7 +125,7 @@ func TestLatencyHistogramObservesEveryRequestByEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each call is one page of keys, clearly the last.
-	creds := gatherHistogram(t, h.reg, client.EndpointCredentials)
+	creds := gatherHistogram(t, h.reg, endpoint.Credentials)
 	if creds == nil || creds.GetSampleCount() != 3 {
 		t.Fatalf("credentials histogram = %v, want 3 observations", creds)
 	}
@@ -135,10 +135,10 @@ func TestLatencyHistogramObservesEveryRequestByEndpoint(t *testing.T) {
 	if creds.GetSampleSum() < 0.08 {
 		t.Errorf("sum of durations %v s, want at least the 80 ms delay", creds.GetSampleSum())
 	}
-	if nets := gatherHistogram(t, h.reg, client.EndpointTokenNetwork); nets == nil || nets.GetSampleCount() != 1 {
+	if nets := gatherHistogram(t, h.reg, endpoint.TokenNetwork); nets == nil || nets.GetSampleCount() != 1 {
 		t.Errorf("token_network histogram = %v, want 1 observation", nets)
 	}
-	if hist := gatherHistogram(t, h.reg, client.EndpointTokenHistory); hist != nil {
+	if hist := gatherHistogram(t, h.reg, endpoint.TokenHistory); hist != nil {
 		t.Errorf("token_history histogram = %v, want none: no request was sent", hist)
 	}
 }
@@ -184,7 +184,7 @@ woox_api_requests_total{account="main",code="503",endpoint="token_history"} 1
 		t.Error(err)
 	}
 	// The failed connection is timed too.
-	if creds := gatherHistogram(t, h.reg, client.EndpointCredentials); creds.GetSampleCount() != 2 {
+	if creds := gatherHistogram(t, h.reg, endpoint.Credentials); creds.GetSampleCount() != 2 {
 		t.Errorf("credentials histogram has %d observations, want 2", creds.GetSampleCount())
 	}
 }

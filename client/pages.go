@@ -13,8 +13,7 @@ import (
 // MaxPageSize is the largest page the exchange serves on list endpoints.
 const MaxPageSize = 1000
 
-// maxPages stops paging through an answer that never ends, so a misbehaving
-// exchange cannot keep a poll spending the budget forever.
+// maxPages stops a list that never ends from spending the budget forever.
 const maxPages = 10000
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
@@ -30,29 +29,21 @@ func fnv1a(h uint64, s string, sep bool) uint64 {
 	return h
 }
 
-// DefaultPageSize is the exchange's documented default page size. No
-// silent cap explains a page shorter than this: it is the last.
+// DefaultPageSize is the exchange's documented default: a page shorter is the last.
 const DefaultPageSize = 25
 
-// paginate fetches pages 1, 2, ... of size rows until a page comes back
-// empty, brings no row the page before it did not (an exchange may answer a
-// page beyond the last with the last again), is clearly the last, or
-// maxPages were fetched. fetch returns the identity of each row of its page.
-// Only the previous page's rows are remembered, so a long catch-up costs no
-// memory here.
+// paginate fetches pages 1, 2, ... of size rows, fetch returning each row's
+// identity, until a page is empty, brings no row new to the page before (an
+// exchange may serve the last page again), is clearly the last, or maxPages
+// were fetched. Only the previous page is remembered, as a slice: a poll
+// waiting for its next request holds no map.
 //
-// A page is clearly the last when it holds fewer rows than the exchange is
-// known to serve a page: DefaultPageSize, or served, the most rows it has
-// put on one page (of an earlier paging, or of this one), which no cap it
-// applies can be below. A shorter page than asked is not enough: an
-// exchange may cap pages below the size asked without saying so in
-// meta.recordsPerPage, and understate meta.total, and stopping there would
-// lose the records beyond for good. paginate returns served, raised by what
-// this paging showed.
+// A page is clearly the last when shorter than the exchange is known to
+// serve: DefaultPageSize, or served, the most rows it has put on a page. A
+// page shorter than asked is not enough: an exchange may cap pages silently
+// and understate meta.total, and stopping there would lose records for
+// good. paginate returns served, raised by what it saw.
 func paginate[K comparable](size, served int, fetch func(page, size int) (identities []K, err error)) (int, error) {
-	// The previous page's identities are kept as a slice, and a set made
-	// of them only to compare: a poll waiting for its next request (a
-	// thousand accounts' first polls wait at once) holds no map.
 	var previous []K
 	for page := 1; page <= maxPages; page++ {
 		ids, err := fetch(page, size)
@@ -93,11 +84,9 @@ func pageParams(params []param, page, size int) []param {
 	return append(slices.Clip(params), param{"page", strconv.Itoa(page)}, param{"size", strconv.Itoa(size)})
 }
 
-// encodeQuery builds the raw query string with the parameters sorted by
-// name, as the legacy API required for signing: sorted parameters are
-// accepted whether the exchange verifies the signature over the query as
-// sent or over the query sorted. The result is sent and signed byte for
-// byte as returned.
+// encodeQuery builds the raw query, sent and signed as returned, with the
+// parameters sorted by name (as the legacy API signed them): accepted
+// whether the exchange verifies the query as sent or sorted.
 func encodeQuery(params []param) string {
 	sorted := slices.Clone(params)
 	slices.SortStableFunc(sorted, func(a, b param) int { return strings.Compare(a.key, b.key) })
@@ -114,19 +103,16 @@ func encodeQuery(params []param) string {
 }
 
 // listRequest is one list endpoint as getPages reads it: P is its decoded
-// page, K what identifies one of its rows.
+// page, K what identifies one of its rows; name is for errors.
 type listRequest[P any, K comparable] struct {
-	// name names it in errors: "get NAME page 2".
 	name, endpoint string
 	params         []param
 	size           int
-	// decode reads one page, number page of the list.
-	decode     func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
-	identities func(P) []K
+	decode         func(data json.RawMessage, serverTimeMs int64, page int) (P, error)
+	identities     func(P) []K
 }
 
-// getPages reads the pages of a signed list endpoint in order, handing each
-// decoded page to fn, until paginate's rules end the list or fn fails.
+// getPages hands each page of a signed list endpoint to fn, until paginate ends the list or fn fails.
 func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest[P, K], fn func(P) error) error {
 	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
 		var p P
@@ -148,25 +134,22 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 	return err
 }
 
-// pageServed is the most rows the exchange has put on a page of endpoint,
-// 0 before a page was seen.
+// pageServed is the most rows the exchange has put on a page of endpoint.
 func (c *Client) pageServed(endpoint string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.served[endpoint]
 }
 
-// pageServe remembers that the exchange served n rows on a page of
-// endpoint.
+// pageServe remembers that the exchange served n rows on a page of endpoint.
 func (c *Client) pageServe(endpoint string, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.served[endpoint] = max(c.served[endpoint], n)
 }
 
-// getList reads every page of a signed list endpoint whose pages decode
-// reads: each row once by its key, and only the rows keep holds (nil keeps
-// all); each rejected row once.
+// getList reads every page of a signed list endpoint: each row once by key,
+// only those keep holds (nil keeps all), and each rejected row once.
 func getList[T any](ctx context.Context, c *Client, r listRequest[list[T], string], decode func(json.RawMessage) (list[T], error),
 	key func(T) string, keep func(T) bool) ([]T, []RejectedRow, error) {
 	all := newPagedList[T]()
@@ -184,12 +167,10 @@ func getList[T any](ctx context.Context, c *Client, r listRequest[list[T], strin
 	return all.rows, all.rejected, err
 }
 
-// getMetaList reads a signed list endpoint that documents no query
-// parameters: an exchange that refuses unknown ones (-1004) would fail
-// every poll that sent page or size, so the first request sends none. Only
-// an answer whose meta counts more rows than were read is followed by
-// page=2, 3, ... The rows come each once by key; on an error, those read
-// before it.
+// getMetaList reads a signed list endpoint that documents no parameters:
+// the first request sends none, as an exchange refusing unknown ones (-1004)
+// would fail every poll. Only a meta counting more rows than read brings
+// page=2, 3, ... Each row comes once by key; on an error, those read before.
 func getMetaList[T any](ctx context.Context, c *Client, op, name string, decode func(json.RawMessage) (list[T], *PageMeta, error),
 	key func(T) string) ([]T, []RejectedRow, error) {
 	all := newPagedList[T]()
@@ -208,8 +189,7 @@ func getMetaList[T any](ctx context.Context, c *Client, op, name string, decode 
 			return all.rows, all.rejected, err
 		}
 		l.rejected = c.onPage(l.rejected, page)
-		// No meta, a total reached, or a page that brings nothing new (an
-		// exchange answering any page with the first) ends the list.
+		// No meta, a total reached, or a page of nothing new ends the list.
 		if fresh := all.add(l, key, nil); meta == nil || len(all.rows)+len(all.rejected) >= meta.Total || fresh == 0 {
 			return all.rows, all.rejected, nil
 		}

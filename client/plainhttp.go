@@ -7,11 +7,9 @@ import (
 	"strings"
 )
 
-// CheckPlainHTTP refuses an http:// exchange URL whose host is not
-// loopback: every signed request carries the API key and a signature that
-// the exchange accepts again for minutes, and over plain http anyone on the
-// path reads both. Other faults of the URL are left to New, which names
-// them.
+// CheckPlainHTTP refuses an http:// exchange URL not to loopback: anyone on
+// the path would read the API key and signatures valid for minutes. Other
+// faults are left to New.
 func CheckPlainHTTP(baseURL string) error {
 	u, err := url.Parse(baseURL)
 	if err != nil || !strings.EqualFold(u.Scheme, "http") || u.Host == "" || isLoopbackHost(u.Hostname()) {
@@ -20,8 +18,7 @@ func CheckPlainHTTP(baseURL string) error {
 	return fmt.Errorf("%s: plain http to %s would send the API key and request signatures unencrypted", u.Redacted(), u.Hostname())
 }
 
-// isLoopbackHost reports whether host is localhost or a loopback address
-// (127.0.0.0/8, ::1), the hosts whose traffic never leaves the machine.
+// isLoopbackHost reports whether host is localhost or a loopback address.
 func isLoopbackHost(host string) bool {
 	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true

@@ -14,7 +14,7 @@ import (
 
 // The positions through the fake: the captured position and a short, and
 // the row the client rejects when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointPositions, listEndpoint{
+var _ = addListEndpoint(endpoint.Positions, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].Positions = []fakeexchange.Position{fakeexchange.CapturedPosition(), {Symbol: "PERP_BTC_USDT", Holding: "-0.5", TimestampMs: 1752500000000}}
 	},

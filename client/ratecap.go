@@ -8,22 +8,17 @@ import (
 	"github.com/woox-exporter/woox_exporter/ratelimit"
 )
 
-// DefaultMaxRequestsPerSecond is the default of --api.max-requests-per-second:
-// a thousand accounts polled at the default intervals, with room for pages,
-// retries and the public endpoints (docs/reliability.md derives it).
+// DefaultMaxRequestsPerSecond is derived in docs/reliability.md.
 const DefaultMaxRequestsPerSecond = 600
 
-// RateCap bounds the requests a second of every client that shares it: the
-// exporter shares one across all its accounts and the public client, since
-// the exchange sees one IP address and may limit it more than it publishes.
-// A nil *RateCap caps nothing.
+// RateCap bounds the requests a second of every client sharing it: the
+// exchange sees one IP address and may limit it below what it publishes. A
+// nil *RateCap caps nothing.
 type RateCap = ratelimit.Cap
 
-// NewRateCap returns a cap of perSecond requests a second, or nil (no cap)
-// when perSecond is 0 or less. m, when set, shows the cap, the requests
-// waiting and each account's waits. Its LongestWait covers LongestRequest's
-// attempts and the three requests beside them; callers that cancel stalled
-// work add it to LongestRequest.
+// NewRateCap returns a cap of perSecond requests a second, nil when
+// perSecond is not positive; m, when set, shows it. Callers that cancel
+// stalled work add its LongestWait to LongestRequest.
 func NewRateCap(perSecond float64, m *Metrics) *RateCap {
 	var o ratelimit.Observer
 	if m != nil {
@@ -47,11 +42,10 @@ func (c capMetrics) Account(name string) func(time.Duration) {
 
 func (c capMetrics) Queued(n int) { c.m.capQueued.Set(float64(n)) }
 
-// OnTurn calls run once the rate cap gives the client's account a slot,
-// with a context whose first request to the exchange uses that slot, so
-// that a poll due while many wait holds no goroutine until its turn (see
-// RateCap.Reserve). Once ctx is done run is called at once, with ctx. Without a
-// cap run is called at once.
+// OnTurn calls run once the rate cap gives the account a slot, with a
+// context whose first request uses it, so that a poll due while many wait
+// holds no goroutine (see RateCap.Reserve). Without a cap, or once ctx is
+// done, run is called at once.
 func (c *Client) OnTurn(ctx context.Context, run func(context.Context)) {
 	account := c.cfg.Account
 	c.cfg.RateCap.Reserve(ctx, account, func(slot time.Time, err error) {
@@ -63,8 +57,7 @@ func (c *Client) OnTurn(ctx context.Context, run func(context.Context)) {
 	})
 }
 
-// reservedSlot is a slot OnTurn got, for the first request of its account
-// made with the context.
+// reservedSlot is a slot OnTurn got, for its account's first request.
 type reservedSlot struct {
 	account string
 	slot    time.Time
@@ -73,8 +66,8 @@ type reservedSlot struct {
 
 type reservedSlotKey struct{}
 
-// waitTurn waits for the account's slot under the cap, unless ctx carries
-// one OnTurn reserved for it, unused and fresh.
+// waitTurn waits for the account's slot under the cap, unless ctx carries a
+// fresh one OnTurn reserved.
 func (c *Client) waitTurn(ctx context.Context) error {
 	if s, ok := ctx.Value(reservedSlotKey{}).(*reservedSlot); ok && s.account == c.cfg.Account &&
 		c.cfg.RateCap.Fresh(s.slot) && s.used.CompareAndSwap(false, true) {

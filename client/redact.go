@@ -6,21 +6,17 @@ import (
 	"sync"
 )
 
-// redacted replaces a secret in text the exchange sent before it reaches an
-// error, a log line or a metric.
+// redacted replaces a secret in text the exchange sent.
 const redacted = "[REDACTED]"
 
-// hexRun is what a signature (64 hex digits), a secret or a hash looks like
-// in text: 32 hex digits or more.
+// hexRun is a signature, a secret or a hash in text.
 var hexRun = regexp.MustCompile(`[0-9A-Fa-f]{32,}`)
 
-// recentSignatures is how many of its latest signatures a client redacts
-// from the exchange's messages: an answer echoes the headers of its own
-// request, or of one shortly before.
+// recentSignatures is how many latest signatures a client redacts: an
+// answer echoes its request's headers, or those of one shortly before.
 const recentSignatures = 16
 
-// signatureRing holds a client's latest signatures. A signature stays
-// valid for SigningWindow, so one quoted back must not be logged.
+// signatureRing holds a client's latest signatures, valid for SigningWindow.
 type signatureRing struct {
 	mu   sync.Mutex
 	sigs [recentSignatures]string
@@ -48,8 +44,8 @@ func (r *signatureRing) redact(s string) string {
 // redactHex replaces every run of 32 hex digits or more.
 func redactHex(s string) string { return hexRun.ReplaceAllLiteralString(s, redacted) }
 
-// redact removes from a message of the exchange the client's API key, the
-// signatures it sent lately and any long hex run, before it is cut to size.
+// redact removes from an exchange message the API key, the latest
+// signatures and long hex runs, before it is cut to size.
 func (c *Client) redact(s string) string {
 	if k := c.creds.Load().key; k != "" {
 		s = strings.ReplaceAll(s, k, redacted)

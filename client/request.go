@@ -22,11 +22,9 @@ type request struct {
 	endpoint string // budget key, metric label and path (endpoint.All)
 	query    string // raw query, sent and signed as is
 	signed   bool
-	// probe marks a system info request the client makes on its own
-	// behalf: one attempt, and no system info request of its own.
-	probe bool
+	probe    bool // the client's own system info request: one attempt, no probe of its own
 	// decode reads the envelope's data, given the answer's server time in
-	// Unix milliseconds (0 when none); its error makes a bad response.
+	// Unix ms (0 when none); its error makes a bad response.
 	decode func(data json.RawMessage, serverTimeMs int64) error
 }
 
@@ -39,11 +37,10 @@ const (
 	systemMaintenance
 )
 
-// get sends r, retrying transient failures and 429s within the budget, and
-// decodes the envelope's data with r.decode. Two things it learns on the
-// way: a signed request rejected before any offset to the exchange's clock
-// was known is tried once more after learning it; a -1011 answer is
-// maintenance only if the system status says so (see systemState).
+// get sends r, retrying transient failures and 429s within the budget. A
+// signed request rejected with no recent offset to the exchange's clock is
+// tried once more after learning it; a -1011 is maintenance only if the
+// system status says so.
 func (c *Client) get(ctx context.Context, r request) error {
 	if r.signed && c.cfg.APIKey == "" {
 		return &Error{Op: r.op, Kind: KindAuth, Message: "no API key configured"}
@@ -70,22 +67,18 @@ func (c *Client) get(ctx context.Context, r request) error {
 			return nil
 		}
 		if r.signed && !calibrated && rejectedSignature(err) && ctx.Err() == nil && (!offsetKnown || !c.clock.freshWithin(staleOffset)) {
-			// The local clock may be beyond the signing window, or may
-			// have been stepped since the offset was learned: learn the
-			// exchange's time and sign once more with it.
 			calibrated = true
 			if c.calibrate(ctx, r.op, offsetKnown) {
 				continue
 			}
 		}
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != EndpointSystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
+		if errors.As(err, &e) && e.Code == CodeMaintenance && r.endpoint != endpoint.SystemInfo && c.systemState(ctx, r.op) == systemMaintenance {
 			e.Kind = KindMaintenance
 		}
 		kind, _ := kindOf(err)
 		if kind == KindRateLimited {
-			// Someone (maybe the user's own bots) used up the account's
-			// budget: stay away for a whole window.
+			// Someone (the user's own bots?) used the budget: stay away a window.
 			b.Block(jitter(c.LimitOf(r.endpoint).Window))
 		}
 		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {
@@ -113,23 +106,20 @@ func getData[T any](ctx context.Context, c *Client, r request, decode func(json.
 	return out, err
 }
 
-// rejectedSignature reports whether err is the exchange refusing a signed
-// request's signature or timestamp.
+// rejectedSignature reports whether err refuses a signature or timestamp.
 func rejectedSignature(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == KindAuth && (e.Code == CodeInvalidSignature || e.StatusCode == http.StatusUnauthorized)
 }
 
-// staleOffset is how old the latest trusted answer must be before a refused
-// signature asks the exchange's time again although an offset is known:
-// the public pollers refresh it every minute by default, and a key that is
-// simply wrong must not cost the public budget a request each time.
+// staleOffset is how old a known offset must be before a refused signature
+// asks the exchange's time again: the public pollers refresh it each minute,
+// and a wrong key must not cost the public budget a request each time.
 const staleOffset = 5 * time.Minute
 
-// calibrate learns the offset to the exchange's clock from the public system
-// info endpoint, unless another client sharing the clock learned it
-// meanwhile, and reports whether an offset is now known (with recheck, one
-// fresher than staleOffset).
+// calibrate learns the offset to the exchange's clock from system info,
+// unless a client sharing the clock just did, and reports whether one is
+// known (with recheck, fresher than staleOffset).
 func (c *Client) calibrate(ctx context.Context, op string, recheck bool) bool {
 	if recheck && c.clock.freshWithin(staleOffset) {
 		return true
@@ -148,14 +138,10 @@ func (c *Client) calibrate(ctx context.Context, op string, recheck bool) bool {
 	return ok
 }
 
-// systemStatusFresh is how long the system status asked in a -1011 episode
-// holds: a long episode asks again, so maintenance that begins or ends
-// within it is noticed.
+// systemStatusFresh is how long a system status holds, so a long episode notices a change.
 const systemStatusFresh = time.Minute
 
-// systemState is what the system status says after a -1011 answer to op:
-// asked once per episode, and again once the answer is systemStatusFresh
-// old.
+// systemState is the system status after a -1011 answer to op, asked once an episode.
 func (c *Client) systemState(ctx context.Context, op string) systemState {
 	select {
 	case c.episode.ask <- struct{}{}:
@@ -219,9 +205,7 @@ func (c *Client) send(ctx context.Context, r request) error {
 	}
 	defer resp.Body.Close()
 	buf, readErr := readBody(resp.Body, c.cfg.MaxBodyBytes)
-	// Nothing kept from the answer points into buf: decoders copy what
-	// they keep.
-	defer releaseBody(buf)
+	defer releaseBody(buf) // decoders copy what they keep
 	body := buf.Bytes()
 	received := c.clock.now()
 	c.observe(r.endpoint, strconv.Itoa(resp.StatusCode), start)
@@ -232,16 +216,13 @@ func (c *Client) send(ctx context.Context, r request) error {
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: fmt.Errorf("answer exceeds %d bytes", c.cfg.MaxBodyBytes)}
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		// The API never redirects; following one would send the signed
-		// headers elsewhere. The Location is left out: its query may
-		// carry anything.
+		// The API never redirects. The Location is left out: its query may carry anything.
 		return &Error{Op: r.op, Kind: KindBadResponse, StatusCode: resp.StatusCode, Err: errors.New("answer is a redirect, which is never followed")}
 	}
 	return c.decodeAnswer(r, resp.StatusCode, body, sent, received)
 }
 
-// decodeAnswer reads the envelope of an answer with status code status,
-// sent and received by the client's clock, and hands its data to r.decode.
+// decodeAnswer reads the envelope of an answer and hands its data to r.decode.
 func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received time.Time) error {
 	env, decodeErr := decodeEnvelope(body)
 	if status < 200 || status > 299 {
@@ -266,8 +247,7 @@ func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received
 		}
 		return e
 	}
-	// Only a successful answer sets the clock: error answers may come from
-	// a proxy or carry a time that is not the server's.
+	// Only a success sets the clock: an error may come from a proxy.
 	serverMs := env.serverTimeMs()
 	if serverMs != 0 {
 		c.recordClock(time.UnixMilli(serverMs), sent, received)
@@ -278,10 +258,8 @@ func (c *Client) decodeAnswer(r request, status int, body []byte, sent, received
 	return nil
 }
 
-// signRequest sets the key, timestamp and signature headers of req, and
-// remembers the signature to redact it from answers.
+// signRequest signs req with the exchange's time and remembers the signature to redact it.
 func (c *Client) signRequest(req *http.Request, pathAndQuery string) {
-	// The exchange checks the timestamp against its own clock.
 	ts := strconv.FormatInt(c.clock.ServerNow().UnixMilli(), 10)
 	creds := c.creds.Load()
 	sig := creds.sign(ts, http.MethodGet, c.baseURL.Path+pathAndQuery, "")
@@ -298,8 +276,7 @@ func (c *Client) observe(endpoint, code string, start time.Time) {
 	}
 }
 
-// recordClock hands the server time of a successful answer to the clock and
-// reports what it made of it.
+// recordClock hands an answer's server time to the clock and logs what it made of it.
 func (c *Client) recordClock(server, sent, received time.Time) {
 	news := c.clock.observe(server, sent, received)
 	switch {
@@ -323,8 +300,7 @@ func (c *Client) recordClock(server, sent, received time.Time) {
 	}
 }
 
-// redactURLError drops the request URL from net/http errors: it holds no
-// secret, but keeping errors short and uniform makes them easier to alert on.
+// redactURLError drops the URL from net/http errors: uniform ones are easier to alert on.
 func redactURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -344,8 +320,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// jitter returns d plus up to a tenth of it, so that several exporters of one
-// account do not retry in lockstep.
+// jitter is d plus up to a tenth, so that exporters do not retry in lockstep.
 func jitter(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0

@@ -8,43 +8,32 @@ import (
 	"strconv"
 )
 
-// RejectedRow is a row of a list answer that could not be read. It is left
-// out and the rest of the answer kept: the exchange serves the same row on
-// every poll, and failing the whole answer for it would hide every good row
-// for good.
+// RejectedRow is a row of a list answer that could not be read, left out
+// while the rest is kept: the exchange serves it on every poll, and failing
+// the answer for it would hide every good row for good.
 type RejectedRow struct {
-	// Page is the page of the list the row came on, from 1; Index is its
-	// position on that page, from 0.
-	Page, Index int
-	// ID names the row by what identifies it, when that could be read:
-	// "token USDT network TRON", "api key +Pxx...xx==" (masked as
-	// MaskAPIKey masks), "symbol PERP_BTC_USDT", "id 123". Never a secret.
-	ID string
-	// Field is the field at fault, "" when the row is not an object.
-	Field string
-	// Err says what is wrong. It quotes at most 64 characters of a value,
-	// and nothing of a credentials row's values.
-	Err string
-	// hash identifies the row's bytes within one paging.
-	hash uint64
+	Page, Index int // the page from 1, the position on it from 0
+	// ID names the row when that could be read, never by a secret: "token
+	// USDT network TRON", "api key +Pxx...xx==", "id 123".
+	ID    string
+	Field string // the field at fault, "" when the row is not an object
+	// Err quotes at most 64 characters of a value, none of a credential's.
+	Err  string
+	hash uint64 // the row's bytes, within one paging
 }
 
-// list is the rows of one answer that could be read, in order, and the
-// rows that could not.
+// list is the rows of one answer read, in order, and those rejected.
 type list[T any] struct {
 	rows     []T
 	rejected []RejectedRow
 }
 
-// decodeList reads rows one by one with decode. A row that is not an
+// decodeList reads rows, valid JSON, one by one with decode. A row not an
 // object, or that decode fails, is rejected naming the field at fault and
-// identified by name of what decode read of it before failing (name must
-// give "" for a zero T); the other rows are kept. The rows are those
-// decodeDataRows gave: valid JSON.
+// named by name of what decode read (name gives "" for a zero T).
 func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), name func(T) string) list[T] {
 	out := list[T]{rows: make([]T, 0, len(rows))}
-	// One row's fields at a time: decode keeps nothing of them.
-	var buf fields
+	var buf fields // one row's at a time: decode keeps nothing of them
 	for i, raw := range rows {
 		var v T
 		var err error
@@ -75,8 +64,7 @@ func decodeList[T any](rows []json.RawMessage, decode func(fields) (T, error), n
 	return out
 }
 
-// decodeDataList reads the rows of the array field of the envelope's data
-// (see decodeList); what names the answer in errors.
+// decodeDataList reads the rows of the data's array field (see decodeList).
 func decodeDataList[T any](data json.RawMessage, what, field string, decode func(fields) (T, error), name func(T) string) (list[T], error) {
 	_, rows, err := decodeDataRows(data, what, field)
 	if err != nil {
@@ -85,8 +73,7 @@ func decodeDataList[T any](data json.RawMessage, what, field string, decode func
 	return decodeList(rows, decode, name), nil
 }
 
-// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when
-// none came.
+// decodeMetaList is decodeDataList of data.rows[] with data.meta, nil when none came.
 func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields) (T, error), name func(T) string) (list[T], *PageMeta, error) {
 	f, rows, err := decodeDataRows(data, what, "rows")
 	if err != nil {
@@ -99,24 +86,25 @@ func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields
 	return decodeList(rows, decode, name), meta, nil
 }
 
-// listedOnce fails an answer that lists a key twice: which of its rows
-// holds the value is unknown. what is the start of the error.
-func listedOnce[T any](rows []T, what string, key func(T) string) error {
-	seen := make(map[string]bool, len(rows))
-	for _, r := range rows {
+// listedOnce is the list l decoded with err, failed when it lists a key
+// twice: which of its rows holds the value is unknown. what starts the error.
+func listedOnce[T any](l list[T], err error, what string, key func(T) string) (list[T], error) {
+	if err != nil {
+		return list[T]{}, err
+	}
+	seen := make(map[string]bool, len(l.rows))
+	for _, r := range l.rows {
 		k := key(r)
 		if seen[k] {
-			return fmt.Errorf("%s %s listed twice", what, k)
+			return list[T]{}, fmt.Errorf("%s %s listed twice", what, k)
 		}
 		seen[k] = true
 	}
-	return nil
+	return l, nil
 }
 
 // keys are the identities of the list's rows for paging: key of each row
-// read, and the bytes of each row rejected (a page of rows that cannot be
-// read is still a page of rows), after a NUL no key or id is expected to
-// hold.
+// read, and a NUL and the hash of each rejected (still a row of the page).
 func (l list[T]) keys(key func(T) string) []string {
 	ids := make([]string, 0, len(l.rows)+len(l.rejected))
 	for _, r := range l.rows {
@@ -128,9 +116,8 @@ func (l list[T]) keys(key func(T) string) []string {
 	return ids
 }
 
-// pagedList gathers the pages of a list: each row once by its key, each
-// rejected row once by its bytes, as pages may repeat rows when the list
-// shifts during paging.
+// pagedList gathers the pages of a list, which may repeat rows as the list
+// shifts: each row once by key, each rejected row once by its bytes.
 type pagedList[T any] struct {
 	rows     []T
 	rejected []RejectedRow
@@ -142,9 +129,8 @@ func newPagedList[T any]() *pagedList[T] {
 	return &pagedList[T]{seen: map[string]bool{}, seenBad: map[uint64]bool{}}
 }
 
-// add keeps the rows of l not seen before for which keep holds (nil keeps
-// all), and the rejected rows not seen before; it returns how many rows
-// were new.
+// add keeps the rows of l new and for which keep holds (nil keeps all), and
+// the rejected rows new; it returns how many were new.
 func (p *pagedList[T]) add(l list[T], key func(T) string, keep func(T) bool) int {
 	fresh := 0
 	for _, r := range l.rows {
@@ -164,9 +150,7 @@ func (p *pagedList[T]) add(l list[T], key func(T) string, keep func(T) bool) int
 	return fresh
 }
 
-// onPage marks the rows rejected on page of a list as on it, and removes
-// from their errors what the client never repeats (its key, its latest
-// signatures, long hex runs).
+// onPage marks the rows rejected on page as on it, redacting their errors.
 func (c *Client) onPage(rejected []RejectedRow, page int) []RejectedRow {
 	for i := range rejected {
 		rejected[i].Page = page
@@ -175,8 +159,7 @@ func (c *Client) onPage(rejected []RejectedRow, page int) []RejectedRow {
 	return rejected
 }
 
-// prefixed is prefix and v, or "" when v is: a row's name once its
-// identifying field was read.
+// prefixed is prefix and v, or "" when v is: a row's name once read.
 func prefixed(prefix, v string) string {
 	if v == "" {
 		return ""
@@ -184,9 +167,7 @@ func prefixed(prefix, v string) string {
 	return prefix + v
 }
 
-// decodeRows splits a JSON array of rows, raw a part of data checkData
-// passed; each row is read as the caller gets to it, so an answer's rows
-// are never all held as fields at once.
+// decodeRows splits a JSON array of rows for the caller to read one by one.
 func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
@@ -201,10 +182,9 @@ func decodeRows(raw json.RawMessage, field string) ([]json.RawMessage, error) {
 	return rows, nil
 }
 
-// decodeDataRows reads the envelope's data as an object and splits the rows
-// of its array field (read them with decodeList); what names the answer in
-// errors. The object's fields are returned too, for what sits beside the
-// rows (meta).
+// decodeDataRows reads the envelope's data as an object, returned for what
+// sits beside the rows (meta), and splits the rows of its array field; what
+// names the answer in errors.
 func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.RawMessage, error) {
 	f, err := readData(data, what)
 	if err != nil {
@@ -218,8 +198,7 @@ func decodeDataRows(data json.RawMessage, what, field string) (fields, []json.Ra
 	return f, rows, err
 }
 
-// readData reads the envelope's data as an object; what, when set, names
-// the answer in the errors of its members.
+// readData reads the envelope's data as an object; what names it in errors.
 func readData(data json.RawMessage, what string) (fields, error) {
 	if err := checkData(data); err != nil {
 		return nil, err

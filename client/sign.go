@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 )
 
-// Sign returns the request signature the exchange expects: the lowercase hex
-// HMAC-SHA256, keyed by the API secret, of timestamp + METHOD + request path
-// (with "?query" for GET and DELETE) + body. pathAndQuery must be byte for
-// byte what is sent on the wire.
+// Sign returns the hex HMAC-SHA256, keyed by the API secret, of timestamp +
+// METHOD + path ("?query" for GET and DELETE, as sent) + body.
 func Sign(secret, timestampMs, method, pathAndQuery, body string) string {
 	mac := hmac.New(sha256.New, []byte(secret))
 	mac.Write([]byte(timestampMs))

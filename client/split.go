@@ -7,11 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// An answer's rows are read as slices of the answer itself: splitting the
-// data object and its rows array with encoding/json copies every byte of
-// them once per level (an 8 MiB token network list became four 8 MiB
-// copies at once). The functions below walk JSON that json.Valid accepted,
-// so they need no error handling of their own.
+// An answer's rows are read as slices of it: encoding/json would copy every
+// byte once per level. These walk JSON json.Valid accepted: no errors.
 
 // objectMembers calls fn with each member of the valid JSON object b, in
 // order: its key unquoted (see unquoteKey), and its value as a slice of b.
@@ -30,8 +27,7 @@ func objectMembers(b []byte, fn func(key, value []byte)) {
 	}
 }
 
-// arrayElements returns the elements of the valid JSON array b as slices
-// of b.
+// arrayElements returns the elements of the valid JSON array b as slices of b.
 func arrayElements(b []byte) []json.RawMessage {
 	var out []json.RawMessage
 	i := skipSpace(b, 1)
@@ -96,9 +92,7 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// unquoteKey reads a quoted key as encoding/json does (escapes, invalid
-// UTF-8 replaced). The plain keys every answer has cost nothing: they are
-// returned as slices of q.
+// unquoteKey reads a quoted key as encoding/json does, a plain one as a slice of q.
 func unquoteKey(q []byte) []byte {
 	inner := q[1 : len(q)-1]
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
@@ -110,10 +104,9 @@ func unquoteKey(q []byte) []byte {
 }
 
 // exactMembers reads the valid JSON object obj as json.Unmarshal reads it
-// into a struct whose fields are names, leaving each value a slice of obj:
-// values[i] is the value of names[i], nil when absent. ok is false when a
-// name comes twice, or comes only in another case (which json.Unmarshal
-// takes for the same field): the caller then asks json.Unmarshal.
+// into a struct of names: values[i] is names[i]'s, a slice of obj, nil when
+// absent. ok is false when a name comes twice or in another case: the
+// caller then asks json.Unmarshal.
 func exactMembers(obj []byte, names []string, values [][]byte) (ok bool) {
 	ok = obj[0] == '{'
 	if !ok {

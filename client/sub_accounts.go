@@ -7,25 +7,17 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSubAccounts is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSubAccounts = endpoint.SubAccounts
-
 // SubAccount is one row of GET /v3/account/subAccounts/all.
 type SubAccount struct {
-	// ApplicationID identifies the sub-account.
-	ApplicationID string
-	// Name is the sub-account's name; "" when not sent.
-	Name string
-	// CreatedMs is Unix milliseconds, 0 when not sent.
-	CreatedMs int64
+	ApplicationID string // identifies the sub-account
+	Name          string // "" when not sent
+	CreatedMs     int64  // Unix milliseconds, 0 when not sent
 }
 
-// SubAccounts returns the sub-accounts of a main account, each once. Only a
-// main account's key may read them: a sub-account's key gets an error for
-// which NotPermitted is true. The endpoint documents no paging: see
-// getMetaList.
+// SubAccounts returns the sub-accounts of a main account, each once (see
+// getMetaList). A sub-account's key gets an error NotPermitted is true of.
 func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, error) {
-	return getMetaList(ctx, c, "get sub-accounts", EndpointSubAccounts, decodeSubAccountsPage, subAccountID)
+	return getMetaList(ctx, c, "get sub-accounts", endpoint.SubAccounts, decodeSubAccountsPage, subAccountID)
 }
 
 func subAccountID(s SubAccount) string { return s.ApplicationID }
@@ -36,9 +28,8 @@ func decodeSubAccounts(data json.RawMessage) (list[SubAccount], error) {
 	return l, err
 }
 
-// decodeSubAccountsPage reads one answer: data.rows[] with the v3 names
-// (applicationId, name, createdTime) or the v1 ones (application_id,
-// account, created_time), and data.meta if one came.
+// decodeSubAccountsPage reads one answer: data.rows[] (v3 name or v1
+// account) and data.meta if one came.
 func decodeSubAccountsPage(data json.RawMessage) (list[SubAccount], *PageMeta, error) {
 	return decodeMetaList(data, "sub-accounts", decodeSubAccount, func(s SubAccount) string { return prefixed("application id ", s.ApplicationID) })
 }

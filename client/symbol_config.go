@@ -9,9 +9,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSymbolConfig is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSymbolConfig = endpoint.SymbolConfig
-
 // SymbolConfig is one row of GET /v3/account/symbolConfig: the limits the
 // exchange sets the account on one symbol. A lower MaxLeverage or a higher
 // MarginFactor raises the maintenance margin with no trade at all. A field
@@ -21,28 +18,18 @@ type SymbolConfig struct {
 	MaxLeverage, MarginFactor, MaxPosition *decimal.Decimal
 }
 
-// SymbolConfigs returns the account's symbol configurations, each symbol
-// once, and the rows that could not be read. The docs give the endpoint no
-// query parameters: none is sent.
+// SymbolConfigs returns the account's symbol configurations, and the rows not read.
 func (c *Client) SymbolConfigs(ctx context.Context) ([]SymbolConfig, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: EndpointSymbolConfig, signed: true}, decodeSymbolConfigs)
+	l, err := getData(ctx, c, request{op: "get symbol config", endpoint: endpoint.SymbolConfig, signed: true}, decodeSymbolConfigs)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// decodeSymbolConfigs reads data.rows[]; fields are read under either
-// spelling, since the docs' example mixes snake_case margin_factor with
-// camelCase maxLeverage. A symbol listed twice fails the answer.
+// decodeSymbolConfigs reads data.rows[] (the docs mix margin_factor with maxLeverage).
 func decodeSymbolConfigs(data json.RawMessage) (list[SymbolConfig], error) {
 	l, err := decodeDataList(data, "symbol config", "rows", func(f fields) (s SymbolConfig, err error) {
 		err = f.read(need("symbol", &s.Symbol), may("maxLeverage", &s.MaxLeverage), may("marginFactor", &s.MarginFactor),
 			may("maxPosition", &s.MaxPosition))
 		return s, err
 	}, func(s SymbolConfig) string { return prefixed("symbol ", s.Symbol) })
-	if err == nil {
-		err = listedOnce(l.rows, "symbol config: symbol", func(s SymbolConfig) string { return s.Symbol })
-	}
-	if err != nil {
-		return list[SymbolConfig]{}, err
-	}
-	return l, nil
+	return listedOnce(l, err, "symbol config: symbol", func(s SymbolConfig) string { return s.Symbol })
 }

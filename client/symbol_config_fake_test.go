@@ -13,7 +13,7 @@ import (
 
 // The symbol config through the fake, and the row the client rejects when
 // the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointSymbolConfig, listEndpoint{
+var _ = addListEndpoint(endpoint.SymbolConfig, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].SymbolConfig = []fakeexchange.SymbolConfig{{Symbol: "PERP_BTC_USDT", MaxLeverage: "50"}, {Symbol: "PERP_WOO_USDT", MaxLeverage: "20"}}
 	},

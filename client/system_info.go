@@ -8,9 +8,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointSystemInfo is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointSystemInfo = endpoint.SystemInfo
-
 // Values of SystemInfo.Status the exchange documents.
 const (
 	SystemNormal             = 0
@@ -20,20 +17,14 @@ const (
 
 // SystemInfo is the answer of GET /v3/public/systemInfo.
 type SystemInfo struct {
-	// Status is SystemNormal, SystemTradingMaintenance or
-	// SystemMaintenance; other values are kept as sent.
-	Status int
-	// Message is the exchange's text, e.g. "System is functioning
-	// properly.".
-	Message string
-	// EstimatedEndTime is when maintenance should end, in Unix
-	// milliseconds; 0 when absent or unreadable, since the status matters
-	// and the estimate does not.
+	Status  int    // one of the above, or as sent
+	Message string // e.g. "System is functioning properly."
+	// EstimatedEndTime is when maintenance should end, in Unix ms; 0 when
+	// unreadable, which does not cost the status.
 	EstimatedEndTime int64
 }
 
-// Maintenance reports whether the status is one of the two maintenance
-// states.
+// Maintenance reports whether the status is a maintenance one.
 func (s SystemInfo) Maintenance() bool {
 	return s.Status == SystemTradingMaintenance || s.Status == SystemMaintenance
 }
@@ -43,17 +34,15 @@ func (c *Client) SystemInfo(ctx context.Context) (SystemInfo, error) {
 	return c.systemInfo(ctx, false)
 }
 
-// systemInfo asks the system status; as a probe, once and without asking
-// the status again about its own -1011.
+// systemInfo asks the system status; as a probe, once (see request.probe).
 func (c *Client) systemInfo(ctx context.Context, probe bool) (SystemInfo, error) {
 	if probe && c.cfg.Public != nil && c.cfg.Public != c {
 		return c.cfg.Public.systemInfo(ctx, probe)
 	}
-	return getData(ctx, c, request{op: "get system info", endpoint: EndpointSystemInfo, probe: probe}, decodeSystemInfo)
+	return getData(ctx, c, request{op: "get system info", endpoint: endpoint.SystemInfo, probe: probe}, decodeSystemInfo)
 }
 
-// systemInfoData accepts the documented camelCase and the snake_case of the
-// legacy endpoint, numbers as numbers or strings.
+// systemInfoData accepts camelCase and the legacy snake_case.
 type systemInfoData struct {
 	Status                flexInt         `json:"status"`
 	Msg                   string          `json:"msg"`

@@ -7,25 +7,19 @@ import (
 	"strings"
 )
 
-// ParseTime reads a time the exchange sent, as the text of a JSON number or
-// string, and returns it in Unix milliseconds. Every time field of every
-// answer goes through it, because the exchange's endpoints disagree on the
-// unit: token history rows and the envelope carry milliseconds, sibling
-// endpoints strings of seconds with a fraction ("1579399877.041"), and
-// nothing documents which one a field uses. The magnitude of the value
-// tells the unit, since any time between 1973 and 5138 falls in exactly one
-// band:
+// ParseTime reads a time the exchange sent, the text of a JSON number or
+// string, in Unix milliseconds. The endpoints disagree on the unit (token
+// history has milliseconds, others seconds with a fraction) and nothing
+// documents which a field uses; the magnitude tells, since any time
+// between 1973 and 5138 falls in exactly one band:
 //
 //	0     < v < 1e11  seconds, with or without a fraction
 //	1e11 <= v < 1e14  milliseconds
 //	1e14 <= v < 1e17  microseconds
 //	1e17 <= v < 2^63  nanoseconds (as int64 holds them, to 2262)
 //
-// A larger value, zero, a negative value, or one less than a millisecond
-// after 1970 is an error, as is anything that is not a decimal number. Digits
-// finer than a millisecond are cut off, not rounded, so a time never moves
-// into the next millisecond. The arithmetic is on the decimal digits, so
-// no value is rounded through a float.
+// Anything else is an error. Digits finer than a millisecond are cut off,
+// not rounded, and no value goes through a float.
 func ParseTime(text string) (int64, error) {
 	if ms, ok := plainTime(text); ok {
 		return ms, nil
@@ -41,10 +35,8 @@ func parseTimeBytes(b []byte) (int64, error) {
 	return parseTimeText(string(b))
 }
 
-// plainTime reads the times answers hold, seconds with or without a
-// fraction and milliseconds (1 to 14 integer digits, the first not 0), as
-// parseTimeText does, without its regular expression; ok is false for any
-// other text.
+// plainTime is parseTimeText, without its regular expression, of the times
+// answers hold (1 to 14 integer digits, the first not 0, and a fraction).
 func plainTime[T ~string | ~[]byte](s T) (ms int64, ok bool) {
 	intDigits := 0
 	for intDigits < len(s) && s[intDigits] >= '0' && s[intDigits] <= '9' {
@@ -95,7 +87,6 @@ func parseTimeText(text string) (int64, error) {
 	}
 	exp := 0
 	if expText != "" {
-		// An exponent of more than 9 digits is beyond any band either way.
 		e, err := strconv.ParseInt(expText, 10, 32)
 		switch {
 		case err != nil && strings.HasPrefix(expText, "-"):
@@ -105,8 +96,7 @@ func parseTimeText(text string) (int64, error) {
 		}
 		exp = int(e)
 	}
-	// The value is digits × 10^exp; intDigits is how many digits its
-	// integer part has, which picks the band.
+	// The value is digits × 10^exp; its integer digits pick the band.
 	exp -= len(frac)
 	intDigits := len(digits) + exp
 	var shift int // power of ten that turns the unit into milliseconds
@@ -137,8 +127,7 @@ func parseTimeText(text string) (int64, error) {
 // maxInt64Text is math.MaxInt64 in decimal: 19 digits.
 const maxInt64Text = "9223372036854775807"
 
-// padDigits is the first n digits of digits, padded with zeros to n: the
-// integer part of a value whose integer part has n digits.
+// padDigits is the first n digits of digits, padded with zeros to n.
 func padDigits(digits string, n int) string {
 	if n <= len(digits) {
 		return digits[:n]
@@ -146,6 +135,5 @@ func padDigits(digits string, n int) string {
 	return digits + strings.Repeat("0", n-len(digits))
 }
 
-// timeText is a decimal number as JSON writes it, leniently: leading zeros,
-// a leading "+" and a bare "." are accepted, since strings may hold them.
+// timeText is a decimal number, leniently: with leading zeros, "+" or a bare ".".
 var timeText = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$`)

@@ -19,7 +19,7 @@ import (
 
 // The token config through the fake: two tokens, and the row the client
 // rejects when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointTokenConfig, listEndpoint{
+var _ = addListEndpoint(endpoint.TokenConfig, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].TokenConfig = []fakeexchange.TokenConfig{
 			fakeexchange.TokenConfigRow("BTC", "0.85", true), fakeexchange.TokenConfigRow("WOO", "0.6", false)}

@@ -15,13 +15,9 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenHistory = endpoint.TokenHistory
-
-// TokenHistory returns every record matching q, all pages, in the order the
-// exchange sent them, and the rows that could not be read. Records may
-// repeat across pages if the exchange's result set shifts while paging;
-// callers deduplicate by ID.
+// TokenHistory returns every record matching q, all pages, in the order
+// sent, and the rows that could not be read. Records may repeat across
+// pages if the result set shifts: callers deduplicate by ID.
 func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, []MalformedRow, error) {
 	var all []HistoryRecord
 	var malformed []MalformedRow
@@ -33,11 +29,9 @@ func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRec
 	return all, malformed, err
 }
 
-// TokenHistoryPages calls fn for each page of records matching q, in order,
-// so a caller can process a large backlog page by page. The last page is
-// empty, brings only rows already seen, or is shorter than the exchange is
-// known to serve (see paginate). It stops at the first error, from the
-// exchange or from fn.
+// TokenHistoryPages calls fn for each page of records matching q, in order
+// (see paginate), so that a large backlog is processed page by page. It
+// stops at the first error, from the exchange or from fn.
 func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(HistoryPage) error) error {
 	params, err := q.params()
 	if err != nil {
@@ -48,7 +42,7 @@ func (c *Client) TokenHistoryPages(ctx context.Context, q HistoryQuery, fn func(
 		size = MaxPageSize
 	}
 	return getPages(ctx, c, listRequest[HistoryPage, rowIdentity]{
-		name: "token history", endpoint: EndpointTokenHistory, params: params, size: size,
+		name: "token history", endpoint: endpoint.TokenHistory, params: params, size: size,
 		decode: func(data json.RawMessage, serverTimeMs int64, _ int) (HistoryPage, error) {
 			p, err := decodeHistory(data)
 			p.ServerTimeMs = serverTimeMs
@@ -82,11 +76,10 @@ func (q HistoryQuery) params() ([]param, error) {
 	return params, nil
 }
 
-// rowIdentity identifies a token history row within one paging: the id with
-// a hash of token and type for a record (the legs of one trade may share an
-// id), a hash of the key for a malformed row. Small and without pointers, so
-// that a 50,000-record catch-up remembers its rows cheaply; a hash collision
-// could only end paging if every row of a page collided.
+// rowIdentity identifies a token history row within one paging: the id and
+// a hash of token and type (the legs of a trade may share an id), or a hash
+// of a malformed row's key. Small and without pointers for long catch-ups;
+// a collision could end paging only if every row of a page collided.
 type rowIdentity struct {
 	id     int64
 	hash   uint64
@@ -106,70 +99,51 @@ func historyIdentities(p HistoryPage) []rowIdentity {
 
 // HistoryRecord is one row of GET /v3/asset/token/history: one balance change.
 type HistoryRecord struct {
-	ID     int64
-	Type   string
-	Token  string
-	Amount decimal.Decimal
-	// Timestamp is the record time in Unix milliseconds.
-	Timestamp int64
+	ID        int64
+	Type      string
+	Token     string
+	Amount    decimal.Decimal
+	Timestamp int64 // Unix milliseconds
 }
 
 // HistoryQuery selects token history records. Zero fields are not sent.
 type HistoryQuery struct {
-	// Type filters by transaction type, e.g. "DEPOSIT".
-	Type string
-	// StartTime and EndTime bound the record timestamps, in Unix
-	// milliseconds. They must have 13 digits: a time in seconds or
-	// microseconds is a unit mistake that the exchange would refuse or
-	// match against nothing.
+	Type string // e.g. "DEPOSIT"
+	// StartTime and EndTime bound the record times in Unix milliseconds, of
+	// 13 digits: seconds or microseconds would be a unit mistake.
 	StartTime int64
 	EndTime   int64
-	// PageSize is the number of rows per page; 0 means the maximum (1000),
-	// and so does anything above it.
-	PageSize int
+	PageSize  int // rows per page; 0 or above MaxPageSize means MaxPageSize
 }
 
 // HistoryPage is one page of token history.
 type HistoryPage struct {
-	// Records are the rows of the page that could be read.
 	Records []HistoryRecord
-	// Malformed are the rows that could not be read, in page order; the
-	// caller decides whether one fails the poll or is skipped.
+	// Malformed are the rows that could not be read, in page order: the
+	// caller decides whether one fails the poll.
 	Malformed []MalformedRow
 	Meta      PageMeta
-	// ServerTimeMs is the exchange's time in the answer that carried the
-	// page, in Unix milliseconds, 0 when the answer had none (or none that
-	// could be read). Records stamped after it may not be listed yet.
+	// ServerTimeMs is the answer's server time in Unix milliseconds, 0 when
+	// unreadable: records stamped after it may not be listed yet.
 	ServerTimeMs int64
 }
 
-// MalformedRow is a token history row that could not be read: a field is
-// missing or not what it should be. It still counts as a row for paging.
+// MalformedRow is a token history row not read, still a row for paging.
 type MalformedRow struct {
-	// ID is the id as sent (the text of the JSON number or string), "" when
-	// absent or not a number or string, or longer than 100 characters.
-	ID string
-	// Key identifies the row across polls: "id:"+ID when ID is not empty,
-	// else "sha256:" and the first 16 hex digits of the SHA-256 of the
-	// row's bytes as sent.
-	Key string
-	// Timestamp is the row's time in Unix milliseconds, 0 when it could
-	// not be read.
-	Timestamp int64
-	// Err says what is wrong, naming each bad field; it quotes at most 64
-	// characters of a value.
-	Err string
+	ID string // as sent, "" when not a number or string or over maxIDText
+	// Key identifies the row across polls: "id:"+ID, or without ID "sha256:"
+	// and 16 hex digits of the SHA-256 of the row as sent.
+	Key       string
+	Timestamp int64  // Unix milliseconds, 0 when unreadable
+	Err       string // names each bad field, quoting at most 64 characters of a value
 }
 
 type historyData struct {
-	// Rows are decoded one by one, so that one bad row does not cost the
-	// page.
-	Rows []json.RawMessage `json:"rows"`
+	Rows []json.RawMessage `json:"rows"` // one by one: a bad row does not cost the page
 	Meta *pageMeta         `json:"meta"`
 }
 
-// historyFields are the fields of a history row, each read apart so that
-// every bad one is named.
+// historyFields are a history row's fields, read apart to name each bad one.
 type historyFields struct {
 	ID        json.RawMessage `json:"id"`
 	Type      json.RawMessage `json:"type"`
@@ -178,10 +152,8 @@ type historyFields struct {
 	Timestamp json.RawMessage `json:"timestamp"`
 }
 
-// readHistoryData is decodeData of data into historyData, with the rows
-// left as slices of data: a page of a thousand rows is not copied twice
-// over. A page that is not the plain case goes through json.Unmarshal, which
-// words the error.
+// readHistoryData is decodeData of data into historyData, the rows left as
+// slices of data; a page not the plain case goes through json.Unmarshal.
 func readHistoryData(data json.RawMessage) (historyData, error) {
 	var d historyData
 	var v [2][]byte
@@ -214,13 +186,13 @@ func readHistoryFields(raw json.RawMessage) (f historyFields, ok bool) {
 	return historyFields{ID: v[0], Type: v[1], Token: v[2], Amount: v[3], Timestamp: v[4]}, true
 }
 
-// maxIDText is the longest id text a MalformedRow keeps: an id is at most 20
-// characters when valid, and a longer one must not make the key unbounded.
+// maxIDText is the longest id a MalformedRow keeps (a valid one has 20
+// characters at most), so that its key stays bounded.
 const maxIDText = 100
 
 // decodeHistory decodes one page of GET /v3/asset/token/history. Rows that
-// cannot be read become MalformedRows; only data that is not an object with
-// a rows array fails the page.
+// cannot be read become MalformedRows; only data not an object with rows
+// fails the page.
 func decodeHistory(data json.RawMessage) (HistoryPage, error) {
 	d, err := readHistoryData(data)
 	if err != nil {
@@ -241,9 +213,8 @@ func decodeHistory(data json.RawMessage) (HistoryPage, error) {
 	return p, nil
 }
 
-// decodeHistoryRow reads one row. A record without id, timestamp or amount
-// cannot be counted exactly once, so each is required; type and token are
-// not, as before.
+// decodeHistoryRow reads one row. Id, timestamp and amount are required:
+// without one a record cannot be counted exactly once.
 func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
 	f, ok := readHistoryFields(raw)
 	if !ok {
@@ -269,17 +240,13 @@ func decodeHistoryRow(raw json.RawMessage) (HistoryRecord, *MalformedRow) {
 	}
 	if b, err := requiredBytes(f.Timestamp); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
-	} else if ms, err := parseTimeBytes(b); err != nil {
+	} else if rec.Timestamp, err = parseTimeBytes(b); err != nil {
 		problems = append(problems, "timestamp: "+err.Error())
-	} else {
-		rec.Timestamp = ms
 	}
 	if b, err := requiredBytes(f.Amount); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else if v, err := parseDecimalBytes(b); err != nil {
+	} else if rec.Amount, err = parseDecimalBytes(b); err != nil {
 		problems = append(problems, "amount: "+err.Error())
-	} else {
-		rec.Amount = v
 	}
 	var err error
 	if rec.Type, err = optionalString(f.Type); err != nil {

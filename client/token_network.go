@@ -10,18 +10,13 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTokenNetwork is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTokenNetwork = endpoint.TokenNetwork
-
-// TokenNetworks returns every token network the exchange lists, and the
-// rows that could not be read. The endpoint is public.
+// TokenNetworks returns every token network listed, and the rows not read (a public endpoint).
 func (c *Client) TokenNetworks(ctx context.Context) ([]TokenNetwork, []RejectedRow, error) {
-	l, err := getData(ctx, c, request{op: "get token networks", endpoint: EndpointTokenNetwork}, decodeTokenNetworks)
+	l, err := getData(ctx, c, request{op: "get token networks", endpoint: endpoint.TokenNetwork}, decodeTokenNetworks)
 	return l.rows, c.onPage(l.rejected, 1), err
 }
 
-// TokenNetwork is one row of GET /v3/public/tokenNetwork: one network a token
-// can be deposited and withdrawn on.
+// TokenNetwork is one row of GET /v3/public/tokenNetwork: a token's network.
 type TokenNetwork struct {
 	Token             string
 	Network           string
@@ -33,12 +28,9 @@ type TokenNetwork struct {
 	AllowWithdraw     bool
 }
 
-// decodeTokenNetworks decodes the data of GET /v3/public/tokenNetwork: rows
-// in the v3 camelCase (allowWithdraw, withdrawalFee) or the v1 snake_case
-// (allow_withdraw, withdrawal_fee), numbers as JSON numbers or strings. A
-// row that lacks a field a metric needs is rejected naming the field:
-// exported as 0 or false it would read as a free withdrawal or a disabled
-// network.
+// decodeTokenNetworks reads data.rows[]. A row without a field a metric
+// needs is rejected: as 0 or false it would read as a free withdrawal or a
+// disabled network.
 func decodeTokenNetworks(data json.RawMessage) (list[TokenNetwork], error) {
 	return decodeDataList(data, "token networks", "rows", decodeTokenNetwork, TokenNetwork.rowName)
 }

@@ -11,38 +11,27 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointTransferHistory is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointTransferHistory = endpoint.TransferHistory
-
 // AccountTransfer is one row of GET /v3/asset/transfer/history: money moved
 // between a main account and one of its sub-accounts.
 type AccountTransfer struct {
-	// ID identifies the transfer, as text whether the exchange sent a
-	// number or a string.
-	ID    string
-	Token string
-	// Amount is the magnitude moved, as sent.
-	Amount decimal.Decimal
-	// Status is e.g. COMPLETED, upper case as sent; see Completed.
-	Status   string
-	From, To TransferParty
-	// CreatedMs and UpdatedMs are Unix milliseconds; UpdatedMs is 0 when
-	// absent.
-	CreatedMs, UpdatedMs int64
+	ID                   string // a number or a string, as text
+	Token                string
+	Amount               decimal.Decimal // the magnitude moved
+	Status               string          // e.g. COMPLETED, upper case as sent
+	From, To             TransferParty
+	CreatedMs, UpdatedMs int64 // Unix milliseconds, UpdatedMs 0 when not sent
 }
 
 // TransferParty is one side of a transfer.
 type TransferParty struct {
 	ApplicationID string
-	// AccountName is "" when the exchange sent none.
-	AccountName string
+	AccountName   string // "" when not sent
 }
 
 // Completed reports whether the money has moved.
 func (t AccountTransfer) Completed() bool { return t.Status == "COMPLETED" }
 
-// Final reports whether the transfer is over: completed, canceled or
-// failed. Every other status, known or not, is in flight.
+// Final reports whether the transfer is over; any other status is in flight.
 func (t AccountTransfer) Final() bool {
 	switch t.Status {
 	case "COMPLETED", "CANCELED", "CANCELLED", "FAILED":
@@ -54,26 +43,24 @@ func (t AccountTransfer) Final() bool {
 // LatestMs is the transfer's latest time: updated, else created.
 func (t AccountTransfer) LatestMs() int64 { return max(t.CreatedMs, t.UpdatedMs) }
 
-// TransferHistory returns the account's transfers to and from its main or
-// sub-accounts from startMs to endMs (Unix milliseconds), all pages, each
-// id once, and the rows that could not be read. Which time startTime
-// filters on is not documented: a row is kept unless both its times lie
-// before startMs (an exchange ignoring the filter).
+// TransferHistory returns the account's transfers with its main or
+// sub-accounts from startMs to endMs (Unix ms), each id once, and the rows
+// that could not be read. Which time startTime filters is not documented: a
+// row is left out only when both its times are before startMs.
 func (c *Client) TransferHistory(ctx context.Context, startMs, endMs int64) ([]AccountTransfer, []RejectedRow, error) {
 	params, err := HistoryQuery{StartTime: startMs, EndTime: endMs}.params()
 	if err != nil {
 		return nil, nil, &Error{Op: "get transfer history", Kind: KindOther, Err: err}
 	}
 	inWindow := func(t AccountTransfer) bool { return t.LatestMs() >= startMs }
-	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: EndpointTransferHistory,
+	return getList(ctx, c, listRequest[list[AccountTransfer], string]{name: "transfer history", endpoint: endpoint.TransferHistory,
 		params: params}, decodeTransferHistory, accountTransferID, inWindow)
 }
 
-// ApplicationID returns the account's own applicationId, from GET
-// /v3/account/info (under that endpoint's budget): what tells the
-// transfers into the account from those out of it.
+// ApplicationID returns the account's own applicationId (GET
+// /v3/account/info), which tells transfers in from transfers out.
 func (c *Client) ApplicationID(ctx context.Context) (string, error) {
-	return getData(ctx, c, request{op: "get account application id", endpoint: EndpointAccountInfo, signed: true},
+	return getData(ctx, c, request{op: "get account application id", endpoint: endpoint.AccountInfo, signed: true},
 		func(data json.RawMessage) (id string, err error) {
 			f, err := readData(data, "")
 			if err == nil {
@@ -85,8 +72,7 @@ func (c *Client) ApplicationID(ctx context.Context) (string, error) {
 
 func accountTransferID(t AccountTransfer) string { return t.ID }
 
-// decodeTransferHistory reads one page: data.rows[] in camelCase or
-// snake_case, numbers or strings, times in any unit ParseTime reads.
+// decodeTransferHistory reads one page: data.rows[].
 func decodeTransferHistory(data json.RawMessage) (list[AccountTransfer], error) {
 	return decodeDataList(data, "transfer history", "rows", decodeAccountTransfer, func(t AccountTransfer) string { return prefixed("id ", t.ID) })
 }
@@ -106,8 +92,7 @@ func decodeAccountTransfer(f fields) (t AccountTransfer, err error) {
 	return t, f.read(need("createdTime", &t.CreatedMs), may("updatedTime", &t.UpdatedMs))
 }
 
-// party reads one side of a transfer: an object with applicationId and,
-// when sent, accountName.
+// party reads one side of a transfer.
 func (f fields) party(name string) (p TransferParty, err error) {
 	raw := f.get(name)
 	if isNull(raw) {
@@ -118,7 +103,6 @@ func (f fields) party(name string) (p TransferParty, err error) {
 		return p, &fieldError{name, err}
 	}
 	if err = party.read(need("applicationId", &p.ApplicationID), may("accountName", &p.AccountName)); err != nil {
-		// Named as a field of the field: from.applicationId.
 		var fe *fieldError
 		errors.As(err, &fe)
 		return p, &fieldError{name + "." + fe.field, fe.err}

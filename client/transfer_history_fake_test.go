@@ -14,7 +14,7 @@ import (
 // The transfer history through the fake: one transfer out, one in flight
 // in, and the row the client rejects when the fake breaks one
 // (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointTransferHistory, listEndpoint{
+var _ = addListEndpoint(endpoint.TransferHistory, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].AccountTransfers = []fakeexchange.AccountTransfer{
 			{ID: 1, Token: "USDT", Amount: "250", CounterpartyApplicationID: "app-x", CounterpartyAccountName: "X", CreatedAgo: 2 * time.Hour},

@@ -15,12 +15,10 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The scalar values of an answer: text, integers and decimals. The exchange
-// sends numbers sometimes as JSON numbers and sometimes as JSON strings
-// ("10.00000000", "1", "-1011"); both are read, never through float64.
-// Nearly every value is plain: a string without escapes, a number of at most
-// 18 digits. Those are read from the answer's bytes, without the copy, the
-// encoding/json call or the big.Int arithmetic a general read costs.
+// The scalar values of an answer. Numbers come as JSON numbers or strings
+// ("10.00000000", "-1011"), never read through float64. A plain value (no
+// escapes, at most 18 digits) is read from the answer's bytes, without the
+// copy, encoding/json or big.Int arithmetic a general read costs.
 
 // scalarText is the text of a JSON number, string (unquoted, trimmed) or
 // boolean, a slice of b unless the string had escapes; isNull for null.
@@ -46,8 +44,7 @@ func scalarText(b []byte) (text []byte, isNull bool, err error) {
 	return nil, false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
 }
 
-// plainString is what the JSON string b holds when b is ASCII without
-// escapes, as a slice of b.
+// plainString is the JSON string b's text, a slice of b, when ASCII without escapes.
 func plainString(b []byte) (inner []byte, ok bool) {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return nil, false
@@ -84,8 +81,7 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 	}
 	v, ok := parseInt64Bytes(t)
 	if !ok {
-		// An UnmarshalTypeError, because encoding/json adds the field's
-		// name to it and to no other error.
+		// An UnmarshalTypeError: encoding/json adds the field's name to no other.
 		return &json.UnmarshalTypeError{Value: fmt.Sprintf("invalid integer %q (not an integer within int64)", truncateForError(string(t))), Type: reflect.TypeFor[int64]()}
 	}
 	n.Value, n.set = v, true
@@ -100,10 +96,9 @@ func parseInt64Bytes(b []byte) (int64, bool) {
 	return parseInt64(string(b))
 }
 
-// parseInt64 reads an integer that may be written with a fraction or an
-// exponent ("1.0", 1e3), and refuses anything outside int64 rather than
-// letting it wrap. Plain digits that ParseInt refuses are refused without an
-// arbitrary-precision parse, whose cost grows with the square of the length.
+// parseInt64 reads an integer, maybe written with a fraction or exponent
+// ("1.0", 1e3), refusing anything outside int64 rather than wrapping, and
+// digits ParseInt refuses without an arbitrary-precision parse.
 func parseInt64(s string) (int64, bool) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	switch {
@@ -119,8 +114,7 @@ func parseInt64(s string) (int64, bool) {
 	if d.IsZero() {
 		return 0, true
 	}
-	// Integer digits beyond int64's 19 fail without building 10^exponent
-	// for the comparison (the decimal package allows exponents to 10000).
+	// More integer digits than int64 holds fail before building 10^exponent.
 	if int64(len(d.Coefficient().String()))+int64(d.Exponent()) > 20 {
 		return 0, false
 	}
@@ -135,18 +129,15 @@ var (
 	maxInt64 = decimal.NewFromInt(math.MaxInt64)
 )
 
-// maxNumberText is the longest number text read from an answer: far beyond
-// any real value, and short enough that a decimal parse of it costs
-// microseconds (its cost grows with the square of the length).
+// maxNumberText is the longest number read: far beyond any real value, and
+// parsed in microseconds (the cost grows with the square of the length).
 const maxNumberText = 400
 
-// maxPlainDigits is the most digits smallDecimal reads: any 18 digits fit
-// an int64.
+// maxPlainDigits is the most digits smallDecimal reads: 18 fit an int64.
 const maxPlainDigits = 18
 
-// smallDecimal reads b when it is digits, maybe after a minus and with a
-// fraction: the decimal coef × 10^exp. ok is false for anything else and
-// for more than maxPlainDigits digits.
+// smallDecimal reads b when it is digits, maybe signed and with a fraction,
+// as coef × 10^exp; ok is false otherwise or beyond maxPlainDigits digits.
 func smallDecimal[T ~string | ~[]byte](b T) (coef int64, exp int32, ok bool) {
 	i := 0
 	if len(b) > 0 && b[0] == '-' {
@@ -179,10 +170,9 @@ func smallDecimal[T ~string | ~[]byte](b T) (coef int64, exp int32, ok bool) {
 	return coef, exp, true
 }
 
-// zeros are 0 at each exponent smallDecimal gives, 0 to -maxPlainDigits,
-// and smallInts the integers 1 to 100 (leverages, ranks, a stablecoin's
-// price): a decimal is never changed once made, so one can stand for every
-// such value read.
+// zeros are 0 at each exponent smallDecimal gives, smallInts 1 to 100
+// (leverages, ranks, a stablecoin's price): a decimal never changes, so one
+// stands for every such value read.
 var zeros, smallInts = func() (z [maxPlainDigits + 1]decimal.Decimal, n [101]decimal.Decimal) {
 	for k := range z {
 		z[k] = decimal.New(0, int32(-k))
@@ -214,9 +204,8 @@ func abs64(v int64) int64 {
 	return v
 }
 
-// bound is MaxAmount and what a plain decimal is held to: within[k] is
-// the largest coefficient c for which c × 10^-k is within max, at most
-// math.MaxInt64.
+// bound is MaxAmount and, in within[k], the largest coefficient c (at most
+// math.MaxInt64) for which c × 10^-k is within it.
 type bound struct {
 	max    decimal.Decimal
 	within [maxPlainDigits + 1]int64
@@ -235,18 +224,16 @@ func newBound(m decimal.Decimal) *bound {
 	return b
 }
 
-// DefaultMaxAmount is the default of SetMaxAmount: float64 keeps about 15
-// significant digits, so a counter past 1e15 token units no longer shows a
-// 0.1 deposit.
+// DefaultMaxAmount is the default of SetMaxAmount: past 1e15, a float64
+// counter no longer shows a 0.1 deposit.
 var DefaultMaxAmount = decimal.New(1, 15)
 
 var maxAmount, defaultBound atomic.Pointer[bound]
 
-// SetMaxAmount sets, for the whole process, the largest magnitude of a
-// decimal read from an answer (an amount, a balance, a price): a row with a
-// larger one is unreadable, so that no exported value or counter is beyond
-// what a float64 carries meaningfully. Set it once at start, as
-// decimal.MaxDecodeExponent. Zero restores DefaultMaxAmount.
+// SetMaxAmount sets, for the process, the largest magnitude of a decimal
+// read from an answer: a row with a larger one is unreadable, so that no
+// exported value is beyond what a float64 carries. Set it once at start;
+// zero restores DefaultMaxAmount.
 func SetMaxAmount(d decimal.Decimal) {
 	if d.IsZero() {
 		d = DefaultMaxAmount
@@ -275,8 +262,7 @@ func amountBound() *bound {
 	return b
 }
 
-// parseDecimal reads a decimal from an answer: at most maxNumberText
-// characters, its magnitude at most MaxAmount.
+// parseDecimal reads a decimal of at most maxNumberText characters and MaxAmount.
 func parseDecimal(s string) (decimal.Decimal, error) {
 	if len(s) > maxNumberText {
 		return decimal.Decimal{}, fmt.Errorf("invalid decimal %q: longer than %d characters", truncateForError(s), maxNumberText)
@@ -291,11 +277,9 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// truncateForError cuts text from the exchange to quote in an error. Its
-// long hex runs are redacted before the cut, which could shorten one below
-// the length that is recognised; only a prefix is redacted, as the regexp's
-// cost over millions of digits is seconds, and redaction shrinks a run to
-// no less than a third, so the quote lies well within the prefix.
+// truncateForError cuts text from the exchange to quote in an error, its
+// hex runs redacted before the cut could hide one: only in a prefix, which
+// the quote lies well within, as the regexp over megabytes costs seconds.
 func truncateForError(s string) string {
 	const redactPrefix = 4096
 	if len(s) > redactPrefix {

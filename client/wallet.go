@@ -10,36 +10,21 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// EndpointWallet is the endpoint's name in the endpoint table (endpoint.All).
-const EndpointWallet = endpoint.Wallet
-
 // Transfer is one deposit or withdrawal of GET /v3/asset/wallet/history.
+// Type, Side and Status are upper case; a field not sent is "", 0 or nil.
 type Transfer struct {
-	ID string
-	// Token is the network-token id the exchange sends, such as TRON_USDT
-	// (USDT on the TRON network), or a plain token.
-	Token string
-	// Type is BALANCE (funds in or out of the account), COLLATERAL (funds
-	// moved between portfolios) or another value as sent; "" when absent.
-	Type string
-	// Side is DEPOSIT or WITHDRAW, or another value as sent.
-	Side string
-	// Status is e.g. NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED or
-	// FAILED, or another value as sent; see Final.
-	Status string
-	// Amount is nil when the exchange did not send it.
+	ID     string
+	Token  string // the network-token id, such as TRON_USDT, or a plain token
+	Type   string // BALANCE (in or out of the account), COLLATERAL (between portfolios), ...
+	Side   string // DEPOSIT or WITHDRAW
+	Status string // NEW, CONFIRMING, PROCESSING, COMPLETED, CANCELED, FAILED, ...
 	Amount *decimal.Decimal
-	// TargetAddress is where the transfer went (a withdrawal's
-	// destination) and Tag its memo or destination tag (extra), for the
-	// chains that use one; "" when absent or empty.
-	TargetAddress, Tag string
-	// CreatedMs and UpdatedMs are Unix milliseconds; UpdatedMs is 0 when
-	// absent.
-	CreatedMs, UpdatedMs int64
+	// TargetAddress is a withdrawal's destination, Tag its memo (extra).
+	TargetAddress, Tag   string
+	CreatedMs, UpdatedMs int64 // Unix milliseconds
 }
 
-// Final reports whether the transfer is over: COMPLETED, CANCELED (or
-// CANCELLED) or FAILED. Every other status, known or not, is in flight.
+// Final reports whether the transfer is over; any other status is in flight.
 func (t Transfer) Final() bool {
 	switch strings.ToUpper(t.Status) {
 	case "COMPLETED", "CANCELED", "CANCELLED", "FAILED":
@@ -48,15 +33,12 @@ func (t Transfer) Final() bool {
 	return false
 }
 
-// WalletTypeBalance is the wallet history type of deposits to and
-// withdrawals from the account, the one the exporter asks for.
+// WalletTypeBalance is the wallet history type of deposits and withdrawals.
 const WalletTypeBalance = "BALANCE"
 
-// WalletHistory returns the account's deposits and withdrawals (type
-// BALANCE) created from startMs to endMs (Unix milliseconds, both included),
-// all pages, each id once, and the rows that could not be read. Rows
-// created outside the window or of another type are left out here too, in
-// case the exchange ignores a filter.
+// WalletHistory returns the account's deposits and withdrawals created from
+// startMs to endMs (Unix ms, both included), each id once, and the rows that
+// could not be read; rows outside the filters are left out here too.
 func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Transfer, []RejectedRow, error) {
 	params, err := HistoryQuery{Type: WalletTypeBalance, StartTime: startMs, EndTime: endMs}.params()
 	if err != nil {
@@ -65,14 +47,13 @@ func (c *Client) WalletHistory(ctx context.Context, startMs, endMs int64) ([]Tra
 	inWindow := func(r Transfer) bool {
 		return r.CreatedMs >= startMs && r.CreatedMs <= endMs && (r.Type == "" || r.Type == WalletTypeBalance)
 	}
-	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: EndpointWallet, params: params},
+	return getList(ctx, c, listRequest[list[Transfer], string]{name: "wallet history", endpoint: endpoint.Wallet, params: params},
 		decodeWalletHistory, transferID, inWindow)
 }
 
 func transferID(t Transfer) string { return t.ID }
 
-// decodeWalletHistory reads one page: data.rows[] in v3 camelCase or v1
-// snake_case, with times in any unit ParseTime reads.
+// decodeWalletHistory reads one page: data.rows[].
 func decodeWalletHistory(data json.RawMessage) (list[Transfer], error) {
 	return decodeDataList(data, "wallet history", "rows", decodeTransfer, func(t Transfer) string { return prefixed("id ", t.ID) })
 }

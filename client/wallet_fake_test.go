@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // The wallet history through the fake: two transfers in flight, and the row
 // the client rejects when the fake breaks one (TestTheFakesUnreadableRowsAreRejectedAlone).
-var _ = addListEndpoint(client.EndpointWallet, listEndpoint{
+var _ = addListEndpoint(endpoint.Wallet, listEndpoint{
 	fill: func(s *fakeexchange.Scenario) {
 		s.Accounts[0].Transfers = []fakeexchange.Transfer{
 			{ID: "w1", Token: "TRON_USDT", Side: "WITHDRAW", Amount: "500", Status: "PROCESSING", CreatedAgo: 2 * time.Hour},

@@ -4,13 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointAccountInfo, oddAnswer{path: endpoint.PathOf(endpoint.AccountInfo), family: "woox_account_info",
+var _ = addOddAnswer(endpoint.AccountInfo, oddAnswer{path: endpoint.PathOf(endpoint.AccountInfo), family: "woox_account_info",
 	body: `{"success":true,"data":{"applicationId":"app-main","accountMode":"FUT\xffURES","marginRatio":"2","takerFeeRate":"0.0005"},"timestamp":1700000000000}`})
 
 // setAccountInfo sets what the account info of "main" reports.
@@ -31,20 +30,20 @@ func TestAccountInfoMetrics(t *testing.T) {
 		FreeCollateral: "1000", TotalAccountValue: "13000.5", TakerFeeRate: "5", MakerFeeRate: "2",
 		FuturesTakerFeeRate: "6", FuturesMakerFeeRate: "-1",
 	})
-	e := onlyEndpoint(t, r, client.EndpointAccountInfo)
-	expectMetrics(t, e.byName[client.EndpointAccountInfo], "account_info.metrics")
+	e := onlyEndpoint(t, r, endpoint.AccountInfo)
+	expectMetrics(t, e.byName[endpoint.AccountInfo], "account_info.metrics")
 
 	// A field the exchange stops sending stops being exported; a failed
 	// poll keeps the last answer.
 	r.setAccountInfo(t, fakeexchange.AccountInfo{MarginRatio: "2", TakerFeeRate: "4"})
 	e.pollers[0].pollOnce(context.Background())
-	expectMetrics(t, e.byName[client.EndpointAccountInfo], "account_info_partial.metrics")
+	expectMetrics(t, e.byName[endpoint.AccountInfo], "account_info_partial.metrics")
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.AccountInfo, Kind: fakeexchange.FaultMaintenance})
 	e.pollers[0].pollOnce(context.Background())
 	if e.pollers[0].lastStatus().success {
 		t.Fatal("the poll succeeded through maintenance")
 	}
-	expectMetrics(t, e.byName[client.EndpointAccountInfo], "account_info_partial.metrics")
+	expectMetrics(t, e.byName[endpoint.AccountInfo], "account_info_partial.metrics")
 }
 
 // An answer equal to the last one leaves the collector's generation alone,
@@ -60,18 +59,18 @@ func TestUnchangedAnswersKeepTheGeneration(t *testing.T) {
 		}
 	}
 	set("2", "1")
-	for _, endpoint := range []string{client.EndpointAccountInfo, client.EndpointBalances} {
-		e := onlyEndpoint(t, r, endpoint)
-		c := e.byName[endpoint].(versioned)
+	for _, name := range []string{endpoint.AccountInfo, endpoint.Balances} {
+		e := onlyEndpoint(t, r, name)
+		c := e.byName[name].(versioned)
 		first := c.generation()
 		e.pollers[0].pollOnce(context.Background())
 		if got := c.generation(); got != first {
-			t.Errorf("%s: the same answer moved the generation from %d to %d", endpoint, first, got)
+			t.Errorf("%s: the same answer moved the generation from %d to %d", name, first, got)
 		}
 		set("1.9", "0.9")
 		e.pollers[0].pollOnce(context.Background())
 		if got := c.generation(); got != first+1 {
-			t.Errorf("%s: a changed answer: generation %d, want %d", endpoint, got, first+1)
+			t.Errorf("%s: a changed answer: generation %d, want %d", name, got, first+1)
 		}
 		set("2", "1")
 	}

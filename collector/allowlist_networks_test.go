@@ -7,7 +7,7 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/allowlist"
-	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -30,7 +30,7 @@ func TestAllowListEntriesOnUnlistedNetworksAreWarnedOfOnce(t *testing.T) {
 	if got := sumOf(t, l, "woox_wallet_allowlist_unknown_network_entries"); got != 0 || strings.Contains(r.logs.String(), "allow-list entry") {
 		t.Fatalf("before any token network list: gauge %v, log:\n%s", got, r.logs.String())
 	}
-	networks := e.byName[client.EndpointTokenNetwork].(*TokenNetworkCollector)
+	networks := e.byName[endpoint.TokenNetwork].(*TokenNetworkCollector)
 	for range 2 {
 		if _, err := networks.poll(t.Context(), func() {}); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/exposition"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -32,7 +33,7 @@ func manyAccounts(b *testing.B) *Exporter {
 	}
 	r := newRig(b, s)
 	cfg := r.config()
-	cfg.Collectors = map[string]bool{client.EndpointSystemInfo: false}
+	cfg.Collectors = map[string]bool{endpoint.SystemInfo: false}
 	e := newExporter(b, cfg)
 	pollAll(e)
 	return e
@@ -46,7 +47,7 @@ func manyAccounts(b *testing.B) *Exporter {
 func BenchmarkScrapeOneAccountChanged(b *testing.B) {
 	e := manyAccounts(b)
 	reg := prometheus.NewRegistry()
-	balances := e.byName[client.EndpointBalances].(*BalancesCollector)
+	balances := e.byName[endpoint.Balances].(*BalancesCollector)
 	for _, withLive := range []bool{true, false} {
 		b.Run(map[bool]string{true: "all", false: "data"}[withLive], func(b *testing.B) {
 			src := e.Source(reg)

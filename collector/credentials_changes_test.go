@@ -10,7 +10,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -49,7 +48,7 @@ func (x *keyRig) startWith(handoff *Handoff) {
 	cfg := x.config()
 	cfg.Public, cfg.Collectors, cfg.Handoff = nil, map[string]bool{}, handoff
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointCredentials
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.Credentials
 	}
 	if x.state != "" {
 		store, err := openState(x.state, x.clock.Now())
@@ -89,7 +88,7 @@ func (x *keyRig) changes() string {
 		got[name] = -1
 	}
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(x.e.byName[client.EndpointCredentials])
+	reg.MustRegister(x.e.byName[endpoint.Credentials])
 	mfs, err := reg.Gather()
 	if err != nil {
 		x.t.Fatal(err)
@@ -179,7 +178,7 @@ func TestKeyChangesAnAllowedIPSwapIsCountedThoughNoGaugeMoves(t *testing.T) {
 
 // gauges is the changed key's allowed_ips and ip_restricted gauges.
 func (x *keyRig) gauges() string {
-	c := x.e.byName[client.EndpointCredentials].(*CredentialsCollector)
+	c := x.e.byName[endpoint.Credentials].(*CredentialsCollector)
 	for _, k := range c.accounts[0].snap.Load().keys {
 		if k.label == changedKeyLabel {
 			return fmt.Sprintf("allowed_ips %d, permissions %v", k.allowedIPs, k.permissions)

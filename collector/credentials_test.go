@@ -19,7 +19,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointCredentials, oddAnswer{path: endpoint.PathOf(endpoint.Credentials), family: "woox_api_key_info",
+var _ = addOddAnswer(endpoint.Credentials, oddAnswer{path: endpoint.PathOf(endpoint.Credentials), family: "woox_api_key_info",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"accountName":"M\xffain","userId":12,"apiKey":"` + faultKey + `","permissions":["READ","NEW_\xffPERM",""],"allowedIPs":[]},` +
 		`{"accountName":"Main","userId":12,"apiKey":"k\xff\xfe-other-key-with-bad-bytes","permissions":["READ"],"allowedIPs":null}` +

@@ -8,7 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
@@ -39,7 +39,7 @@ func e2eScenario() *fakeexchange.Scenario {
 func mustPollHistory(t *testing.T, e *Exporter) {
 	t.Helper()
 	for _, p := range e.pollers {
-		if p.endpoint == client.EndpointTokenHistory {
+		if p.endpoint == endpoint.TokenHistory {
 			p.pollOnce(context.Background())
 			if st := p.lastStatus(); !st.success {
 				t.Fatal("token history poll failed")
@@ -55,7 +55,7 @@ func checkExported(t *testing.T, r *rig, e *Exporter, from, until time.Time) {
 	t.Helper()
 	recs := r.served("main", from, until)
 	checkTotals(t, e.history.accounts[0].snap.Load().Totals, recs)
-	hist := e.byName[client.EndpointTokenHistory]
+	hist := e.byName[endpoint.TokenHistory]
 	if n := sumOf(t, hist, "woox_token_history_records_total"); n != float64(len(recs)) {
 		t.Errorf("woox_token_history_records_total sums to %v, want %d", n, len(recs))
 	}
@@ -150,7 +150,7 @@ func TestEndToEndCollectorsAgainstFakeExchange(t *testing.T) {
 	if !e.Ready() {
 		t.Error("not ready after every first poll")
 	}
-	expectMetrics(t, e.byName[client.EndpointTokenNetwork], "e2e_token_network.metrics")
-	expectMetrics(t, e.byName[client.EndpointCredentials], "e2e_credentials.metrics")
+	expectMetrics(t, e.byName[endpoint.TokenNetwork], "e2e_token_network.metrics")
+	expectMetrics(t, e.byName[endpoint.Credentials], "e2e_credentials.metrics")
 	checkExported(t, r, e, r.clock.Now().Add(-time.Hour), r.clock.Now())
 }

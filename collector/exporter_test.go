@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
@@ -61,7 +60,7 @@ func sumOf(t *testing.T, c prometheus.Collector, name string) float64 {
 // health goldens of these tests leave out.
 func testConfig(r *rig) Config {
 	cfg := r.config()
-	cfg.Collectors = map[string]bool{client.EndpointSystemInfo: false}
+	cfg.Collectors = map[string]bool{endpoint.SystemInfo: false}
 	return cfg
 }
 
@@ -105,13 +104,13 @@ func TestCollectNeverWaitsForAPollInProgress(t *testing.T) {
 	for _, c := range e.collectors {
 		collectWithin(t, c, 2*time.Second)
 	}
-	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 1 {
+	if got := sumOf(t, e.byName[endpoint.TokenHistory], "woox_token_history_records_total"); got != 1 {
 		t.Errorf("records exported while the poll hangs after page 1 = %v, want 1", got)
 	}
 	release()
 	r.fake.ClearFaults()
 	testsupport.WaitFor(t, "every first poll", e.Ready)
-	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 2 {
+	if got := sumOf(t, e.byName[endpoint.TokenHistory], "woox_token_history_records_total"); got != 2 {
 		t.Errorf("records after the poll finished = %v, want 2", got)
 	}
 }
@@ -143,7 +142,7 @@ func TestPollNeverWaitsForAScrape(t *testing.T) {
 		for range ch {
 		}
 	}()
-	if got := sumOf(t, e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); got != 2 {
+	if got := sumOf(t, e.byName[endpoint.TokenHistory], "woox_token_history_records_total"); got != 2 {
 		t.Errorf("records = %v, want 2", got)
 	}
 }
@@ -167,8 +166,8 @@ func TestFailedPollsKeepLastDataAndReadyCountsThem(t *testing.T) {
 			t.Errorf("%s %s: a poll succeeded through the fault", p.endpoint, p.account)
 		}
 	}
-	for name, golden := range map[string]string{client.EndpointTokenNetwork: "token_network.metrics",
-		client.EndpointCredentials: "credentials.metrics", client.EndpointTokenHistory: "token_history_one.metrics"} {
+	for name, golden := range map[string]string{endpoint.TokenNetwork: "token_network.metrics",
+		endpoint.Credentials: "credentials.metrics", endpoint.TokenHistory: "token_history_one.metrics"} {
 		expectMetrics(t, e.byName[name], golden)
 	}
 	if err := testutil.CollectAndCompare(e.byName["health"], strings.NewReader(allFailedHealth(testConfig(r))),
@@ -247,7 +246,7 @@ func TestStalledPollIsCancelled(t *testing.T) {
 	r := newTestRig(t)
 	r.holdTokenNetworks()
 	c := newTokenNetworkCollector(r.public, nil, nil)
-	p := testPoller(client.EndpointTokenNetwork, "", c.poll, historyNow)
+	p := testPoller(endpoint.TokenNetwork, "", c.poll, historyNow)
 	p.interval, p.stallAfter = 50*time.Millisecond, 50*time.Millisecond
 	var logs testsupport.SyncBuffer
 	p.logger = log.NewLogfmtLogger(&logs)
@@ -267,7 +266,7 @@ func TestStalledPollIsCancelled(t *testing.T) {
 }
 
 func TestProgressKeepsALongPollAlive(t *testing.T) {
-	p := testPoller(client.EndpointTokenHistory, "main", withoutRows(func(ctx context.Context, progress func()) error {
+	p := testPoller(endpoint.TokenHistory, "main", withoutRows(func(ctx context.Context, progress func()) error {
 		for range 6 { // 6 × 30ms of paging, longer than the 100ms interval
 			select {
 			case <-ctx.Done():
@@ -291,7 +290,7 @@ func TestStallTimeoutLongerThanIntervalLetsAPollWaitForBudget(t *testing.T) {
 	r := newTestRig(t)
 	// Five intervals without progress.
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenNetwork, Kind: fakeexchange.FaultLatency, Delay: 150 * time.Millisecond, Count: 1})
-	e := newExporter(t, Config{Public: r.public, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute})
+	e := newExporter(t, Config{Public: r.public, Intervals: map[string]time.Duration{endpoint.TokenNetwork: 30 * time.Millisecond}, StallTimeout: time.Minute})
 	if got := e.pollers[0].stallAfter; got != time.Minute {
 		t.Fatalf("stallAfter = %v, want the 1m stall timeout", got)
 	}
@@ -312,7 +311,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"account without name": {Accounts: []Account{{API: api}}},
 		"account twice":        {Accounts: []Account{{Name: "a", API: api}, {Name: "a", API: api}}},
 		"account without API":  {Accounts: []Account{{Name: "a"}}},
-		"negative interval":    {Public: r.public, Intervals: map[string]time.Duration{client.EndpointTokenNetwork: -time.Second}},
+		"negative interval":    {Public: r.public, Intervals: map[string]time.Duration{endpoint.TokenNetwork: -time.Second}},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("%s: no error", name)
@@ -333,7 +332,7 @@ func TestZeroHistoryDurationsAreTheFlagDefaults(t *testing.T) {
 		t.Errorf("first window starts %d, want now - 1h = %d", l.Start(), want)
 	}
 	for _, p := range e.pollers {
-		if p.endpoint == client.EndpointTokenHistory {
+		if p.endpoint == endpoint.TokenHistory {
 			p.pollOnce(context.Background())
 		}
 	}

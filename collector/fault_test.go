@@ -130,14 +130,14 @@ func (r *faultRig) exact() bool {
 	return len(totalsDiff(r.exporter.ledgers["main"].Load().Snapshot().Totals, r.fake.ServedHistory("main"))) == 0
 }
 
-var faultEndpoints = []string{client.EndpointTokenNetwork, client.EndpointCredentials, client.EndpointTokenHistory}
+var faultEndpoints = []string{endpoint.TokenNetwork, endpoint.Credentials, endpoint.TokenHistory}
 
-func pollSuccess(endpoint string) string {
+func pollSuccess(name string) string {
 	account := "main"
-	if endpoint == client.EndpointTokenNetwork {
+	if name == endpoint.TokenNetwork {
 		account = ""
 	}
-	return "woox_poll_success{account=" + account + ",endpoint=" + endpoint + "}"
+	return "woox_poll_success{account=" + account + ",endpoint=" + name + "}"
 }
 
 // checkBudget fails the test if any endpoint of any account got more
@@ -232,7 +232,7 @@ func TestFaultsKeepLastGoodDataAndRecoverExactlyOnce(t *testing.T) {
 				failing := faultEndpoints
 				if tc.name == "signature rejected" {
 					// The public endpoint needs no signature.
-					failing = []string{client.EndpointCredentials, client.EndpointTokenHistory}
+					failing = []string{endpoint.Credentials, endpoint.TokenHistory}
 				}
 				testsupport.WaitFor(t, "woox_poll_success 0 on every endpoint", func() bool {
 					m := r.gather(t)

@@ -4,13 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointFutures, oddAnswer{path: endpoint.PathOf(endpoint.Futures), family: "woox_futures_mark_price",
+var _ = addOddAnswer(endpoint.Futures, oddAnswer{path: endpoint.PathOf(endpoint.Futures), family: "woox_futures_mark_price",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"PERP_B\xffTC_USDT","markPrice":"65000","indexPrice":null},` +
 		`{"symbol":"` + oddLong + `","markPrice":1,"estFundingRate":"0.0001"},` +
@@ -28,8 +27,8 @@ func TestFuturesInEveryEncoding(t *testing.T) {
 				{Symbol: "PERP_ETH_USDT", MarkPrice: "3000", EstFundingRate: "-0.00002", LastFundingRate: "0", NextFundingTime: 1796083200000},
 			}}}
 			mode(s)
-			e := onlyPublic(t, newRig(t, s), client.EndpointFutures)
-			expectMetrics(t, e.byName[client.EndpointFutures], "futures.metrics")
+			e := onlyPublic(t, newRig(t, s), endpoint.Futures)
+			expectMetrics(t, e.byName[endpoint.Futures], "futures.metrics")
 		})
 	}
 }
@@ -41,7 +40,7 @@ func TestFuturesRateChange(t *testing.T) {
 			NextFundingTime: 1796083200000, OpenInterest: "1520.5"},
 		{Symbol: "PERP_ETH_USDT", MarkPrice: "3000", EstFundingRate: "-0.00002", LastFundingRate: "0", NextFundingTime: 1796083200000},
 	}}})
-	e := onlyPublic(t, r, client.EndpointFutures)
+	e := onlyPublic(t, r, endpoint.Futures)
 	if err := r.fake.Apply(fakeexchange.Event{Futures: &fakeexchange.Change[fakeexchange.Perpetual]{
 		Row: fakeexchange.Perpetual{Symbol: "PERP_BTC_USDT", EstFundingRate: "0.003", NextFundingTime: 1796112000000}}}); err != nil {
 		t.Fatal(err)
@@ -50,5 +49,5 @@ func TestFuturesRateChange(t *testing.T) {
 	if st := e.pollers[0].lastStatus(); !st.success {
 		t.Fatal("futures poll failed")
 	}
-	expectMetrics(t, e.byName[client.EndpointFutures], "futures_changed.metrics")
+	expectMetrics(t, e.byName[endpoint.Futures], "futures_changed.metrics")
 }

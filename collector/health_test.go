@@ -96,7 +96,7 @@ func TestPollDurationPerEndpointAndAccount(t *testing.T) {
 // poll, and each failure counts under what an operator does about it.
 func TestPollFailuresByReason(t *testing.T) {
 	var next error
-	p := testPoller(client.EndpointBalances, "main", withoutRows(func(ctx context.Context, _ func()) error {
+	p := testPoller(endpoint.Balances, "main", withoutRows(func(ctx context.Context, _ func()) error {
 		if errors.Is(next, errStalled) {
 			<-ctx.Done()
 			return &client.Error{Op: "get balances", Kind: client.KindTransient, Err: ctx.Err()}

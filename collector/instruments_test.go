@@ -6,13 +6,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointInstruments, oddAnswer{path: endpoint.PathOf(endpoint.Instruments), family: "woox_instrument_trading",
+var _ = addOddAnswer(endpoint.Instruments, oddAnswer{path: endpoint.PathOf(endpoint.Instruments), family: "woox_instrument_trading",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"SPOT_B\xffTC_USDT","status":"TRADING"},` +
 		`{"symbol":"` + oddLong + `","status":"\ud800"},` +
@@ -50,8 +49,8 @@ func TestInstrumentTradingInEveryEncoding(t *testing.T) {
 				{Symbol: "PERP_ODD_USDT", Status: "HALTED"},
 			}}}
 			mode(s)
-			e := onlyPublic(t, newRig(t, s), client.EndpointInstruments)
-			expectMetrics(t, e.byName[client.EndpointInstruments], "instruments.metrics")
+			e := onlyPublic(t, newRig(t, s), endpoint.Instruments)
+			expectMetrics(t, e.byName[endpoint.Instruments], "instruments.metrics")
 		})
 	}
 }
@@ -70,7 +69,7 @@ var encodings = map[string]func(*fakeexchange.Scenario){
 func TestInstrumentSuspendedResumedDelisted(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{Venue: fakeexchange.Venue{Instruments: []fakeexchange.Instrument{
 		{Symbol: "PERP_BTC_USDT", Status: "TRADING"}, {Symbol: "PERP_WOO_USDT", Status: "TRADING"}, {Symbol: "SPOT_WOO_USDT", Status: "TRADING"}}}})
-	e := onlyPublic(t, r, client.EndpointInstruments)
+	e := onlyPublic(t, r, endpoint.Instruments)
 	for _, c := range []fakeexchange.Change[fakeexchange.Instrument]{
 		{Row: fakeexchange.Instrument{Symbol: "PERP_BTC_USDT", Status: "SUSPENDED"}},
 		{Row: fakeexchange.Instrument{Symbol: "PERP_BTC_USDT", Status: "TRADING"}},
@@ -86,8 +85,8 @@ func TestInstrumentSuspendedResumedDelisted(t *testing.T) {
 	if st := e.pollers[0].lastStatus(); !st.success {
 		t.Fatal("instruments poll failed")
 	}
-	expectMetrics(t, e.byName[client.EndpointInstruments], "instruments_changed.metrics")
-	if n := testutil.CollectAndCount(e.byName[client.EndpointInstruments], "woox_instrument_trading"); n != 3 {
+	expectMetrics(t, e.byName[endpoint.Instruments], "instruments_changed.metrics")
+	if n := testutil.CollectAndCount(e.byName[endpoint.Instruments], "woox_instrument_trading"); n != 3 {
 		t.Errorf("%d series, want 3: PERP_WOO_USDT delisted", n)
 	}
 }

@@ -160,7 +160,7 @@ func TestOnlyTheChangedAccountsPartMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range e.pollers {
-		if p.endpoint == client.EndpointBalances {
+		if p.endpoint == endpoint.Balances {
 			p.pollOnce(context.Background())
 		}
 	}
@@ -242,7 +242,7 @@ func TestPollHealthMovesOnlyThePolledAccountsPart(t *testing.T) {
 		t.Fatalf("health parts %v, want the 4 accounts' and the public endpoints'", before)
 	}
 	for _, p := range e.pollers {
-		if p.account == "main" && p.endpoint == client.EndpointBalances {
+		if p.account == "main" && p.endpoint == endpoint.Balances {
 			p.pollOnce(context.Background())
 		}
 	}
@@ -270,7 +270,7 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 	}
 	pollBalances := func() {
 		for _, p := range e.pollers {
-			if p.account == "main" && p.endpoint == client.EndpointBalances {
+			if p.account == "main" && p.endpoint == endpoint.Balances {
 				p.pollOnce(context.Background())
 			}
 		}
@@ -339,7 +339,7 @@ func TestPollTimesAndRequestCountersAreOnePart(t *testing.T) {
 	}
 	g := main.Generation()
 	for _, p := range e.pollers {
-		if p.account == "main" && p.endpoint == client.EndpointBalances {
+		if p.account == "main" && p.endpoint == endpoint.Balances {
 			p.pollOnce(context.Background())
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/go-kit/log"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
@@ -47,7 +48,7 @@ func TestFirstPollsDoneIsLoggedOnce(t *testing.T) {
 func TestRecoveryIsLoggedOnceWithHowLongItFailed(t *testing.T) {
 	clock := testsupport.NewClock(historyNow)
 	fail := false
-	p := testPoller(client.EndpointBalances, "main", func(context.Context, func()) (leftOut, error) {
+	p := testPoller(endpoint.Balances, "main", func(context.Context, func()) (leftOut, error) {
 		if fail {
 			return leftOut{}, errors.New("connection refused")
 		}
@@ -90,7 +91,7 @@ func TestTLSFailureIsNamedOnceWithWhatToCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := testPoller(client.EndpointBalances, "main", func(ctx context.Context, _ func()) (leftOut, error) {
+	p := testPoller(endpoint.Balances, "main", func(ctx context.Context, _ func()) (leftOut, error) {
 		_, _, err := api.Balances(ctx)
 		return leftOut{}, err
 	}, historyNow)

@@ -7,13 +7,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointPositions, oddAnswer{path: endpoint.PathOf(endpoint.Positions), family: "woox_position_holding",
+var _ = addOddAnswer(endpoint.Positions, oddAnswer{path: endpoint.PathOf(endpoint.Positions), family: "woox_position_holding",
 	body: `{"success":true,"data":{"positions":[` +
 		`{"symbol":"PERP_\xffBTC_USDT","positionSide":"BO\xfeTH","marginMode":"CR\xc3\x28OSS","holding":"1","markPrice":"2"},` +
 		`{"symbol":"` + oddLong + `","positionSide":"X\u0000Y","marginMode":"\ud800","holding":"-1","estLiqPrice":"3"}` +
@@ -28,7 +27,7 @@ func positionsRig(t *testing.T, mode func(*fakeexchange.Scenario), positions ...
 	s := &fakeexchange.Scenario{Accounts: []fakeexchange.Account{main}}
 	mode(s)
 	r := newRig(t, s)
-	return r, onlyEndpoint(t, r, client.EndpointPositions)
+	return r, onlyEndpoint(t, r, endpoint.Positions)
 }
 
 // riskyShort is an isolated hedge-mode short 4 % below its liquidation
@@ -49,7 +48,7 @@ func TestPositionsMetricsInEveryEncoding(t *testing.T) {
 			closed := fakeexchange.Position{Symbol: "PERP_ETH_USDT", Holding: "0", PendingLongQty: "0", PendingShortQty: "0",
 				MarkPrice: "3000", EstLiqPrice: "0", Pnl24H: "12", Fee24H: "1", AdlQuantile: "1", Leverage: "10"}
 			_, e := positionsRig(t, mode, fakeexchange.CapturedPosition(), riskyShort, closed)
-			expectMetrics(t, e.byName[client.EndpointPositions], "positions.metrics")
+			expectMetrics(t, e.byName[endpoint.Positions], "positions.metrics")
 		})
 	}
 }
@@ -59,7 +58,7 @@ func TestPositionsMetricsInEveryEncoding(t *testing.T) {
 // with no holding open.
 func TestPositionsOpenMoveAndClose(t *testing.T) {
 	r, e := positionsRig(t, func(*fakeexchange.Scenario) {}, fakeexchange.CapturedPosition())
-	c := e.byName[client.EndpointPositions]
+	c := e.byName[endpoint.Positions]
 	poll := func() {
 		t.Helper()
 		e.pollers[0].pollOnce(context.Background())
@@ -107,7 +106,7 @@ func TestPositionsMarkPriceWalk(t *testing.T) {
 	walking.MarkPrice, walking.MarkPriceWalk = "60000", &fakeexchange.Walk{Every: time.Minute, Step: "2000"}
 	r, e := positionsRig(t, func(*fakeexchange.Scenario) {}, walking)
 	r.fake.Start(t.Context())
-	c := e.byName[client.EndpointPositions]
+	c := e.byName[endpoint.Positions]
 	for minute, want := range []float64{60000, 62000, 64000, 65000, 65000} {
 		e.pollers[0].pollOnce(context.Background())
 		if got := sumOf(t, c, "woox_position_mark_price"); got != want {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/statefile"
@@ -35,7 +34,7 @@ func newReadingsRig(t *testing.T, s *fakeexchange.Scenario) *readingsRig {
 	x := &readingsRig{rig: newRig(t, s), stateFile: filepath.Join(t.TempDir(), "state.json")}
 	x.cfg = x.config()
 	x.cfg.Public = nil
-	x.cfg.Intervals[client.EndpointTokenHistory] = time.Minute
+	x.cfg.Intervals[endpoint.TokenHistory] = time.Minute
 	x.cfg.HistorySkipMalformedAfter = 3
 	x.start(t)
 	return x

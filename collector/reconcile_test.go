@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
@@ -44,7 +43,7 @@ func (x *reconcileRig) start() {
 	cfg.State, cfg.Public = store, nil
 	cfg.Collectors = map[string]bool{}
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory || ep.Name == client.EndpointBalances
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.TokenHistory || ep.Name == endpoint.Balances
 	}
 	x.e = newExporter(x.t, cfg)
 }
@@ -68,9 +67,9 @@ func (x *reconcileRig) poll(endpoint string) {
 func (x *reconcileRig) round(d time.Duration) {
 	x.t.Helper()
 	x.clock.Add(d)
-	x.poll(client.EndpointBalances)
+	x.poll(endpoint.Balances)
 	x.clock.Add(time.Second)
-	x.poll(client.EndpointTokenHistory)
+	x.poll(endpoint.TokenHistory)
 }
 
 // want compares the exact unexplained change and the exported gauge.
@@ -88,7 +87,7 @@ func (x *reconcileRig) want(what string, want map[string]string) {
 		x.t.Errorf("%s: unexplained %v, want %v", what, texts, want)
 	}
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(x.e.byName[client.EndpointBalances])
+	reg.MustRegister(x.e.byName[endpoint.Balances])
 	mfs, err := reg.Gather()
 	if err != nil {
 		x.t.Fatal(err)

@@ -44,7 +44,7 @@ func rowsRig(t *testing.T) (*rig, *Exporter) {
 	r := newRig(t, fakeexchange.DefaultScenario())
 	cfg := r.config()
 	cfg.Accounts = slices.DeleteFunc(cfg.Accounts, func(a Account) bool { return a.Name != "main" })
-	cfg.Collectors = map[string]bool{client.EndpointSubAccounts: true}
+	cfg.Collectors = map[string]bool{endpoint.SubAccounts: true}
 	return r, newExporter(t, cfg)
 }
 
@@ -152,14 +152,14 @@ func TestUnreadableRowsCostOnlyThemselves(t *testing.T) {
 			t.Errorf("no warn line of %s:\n%s", line, r.logs)
 		}
 	}
-	if err := r.fake.SetUnreadableRows(client.EndpointBalances, 0); err != nil {
+	if err := r.fake.SetUnreadableRows(endpoint.Balances, 0); err != nil {
 		t.Fatal(err)
 	}
 	pollAll(e)
-	if v := healthOf(t, e, "woox_poll_rows_rejected")[[2]string{client.EndpointBalances, "main"}]; v != 0 {
+	if v := healthOf(t, e, "woox_poll_rows_rejected")[[2]string{endpoint.Balances, "main"}]; v != 0 {
 		t.Errorf("woox_poll_rows_rejected of balances %v once the row is fixed, want 0", v)
 	}
-	if err := r.fake.SetUnreadableRows(client.EndpointBalances, 1); err != nil {
+	if err := r.fake.SetUnreadableRows(endpoint.Balances, 1); err != nil {
 		t.Fatal(err)
 	}
 	pollAll(e)
@@ -188,7 +188,7 @@ func TestHoldingsOfAnAnswerWithARowLeftOutAreNotReconciled(t *testing.T) {
 func TestTokenHistoryCountsTheSkippedRowsItsWindowHolds(t *testing.T) {
 	x := newReadingsRig(t, &fakeexchange.Scenario{MalformedIDs: []int64{5}})
 	x.add(t, hist(4, x.clock.Now().Add(-2*time.Minute), "DEPOSIT", "USDT", "1"))
-	p := testPoller(client.EndpointTokenHistory, "main", x.account.poll, historyNow)
+	p := testPoller(endpoint.TokenHistory, "main", x.account.poll, historyNow)
 	rejected := func() (int, bool) { st := p.lastStatus(); return st.rejected, st.success }
 	p.pollOnce(context.Background())
 	if n, ok := rejected(); n != 0 || !ok {

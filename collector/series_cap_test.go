@@ -10,7 +10,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
@@ -27,7 +26,7 @@ func cappedRig(t *testing.T) (*rig, *Exporter, []fakeexchange.HistoryRecord) {
 	r.add(t, recs...)
 	cfg := r.config()
 	cfg.SeriesPerEndpoint = 10
-	cfg.Collectors = map[string]bool{client.EndpointSubAccounts: true}
+	cfg.Collectors = map[string]bool{endpoint.SubAccounts: true}
 	e := newExporter(t, cfg)
 	pollAll(e)
 	pollAll(e)
@@ -37,10 +36,10 @@ func cappedRig(t *testing.T) (*rig, *Exporter, []fakeexchange.HistoryRecord) {
 func TestSeriesCapBoundsEveryEndpointsRows(t *testing.T) {
 	r, e, _ := cappedRig(t)
 	for name, fam := range map[string]string{
-		client.EndpointTokenNetwork: "woox_token_network_info",
-		client.EndpointCredentials:  "woox_api_key_info",
-		client.EndpointBalances:     "woox_balance_holding",
-		client.EndpointSubAccounts:  "woox_sub_account_info",
+		endpoint.TokenNetwork: "woox_token_network_info",
+		endpoint.Credentials:  "woox_api_key_info",
+		endpoint.Balances:     "woox_balance_holding",
+		endpoint.SubAccounts:  "woox_sub_account_info",
 	} {
 		if n := testutil.CollectAndCount(e.byName[name], fam); n != 10 {
 			t.Errorf("%s: %d series, want the cap of 10", fam, n)
@@ -48,7 +47,7 @@ func TestSeriesCapBoundsEveryEndpointsRows(t *testing.T) {
 	}
 	// 40 tokens × 27 types: 10 pairs by name, __other__ of 10 types, then
 	// __other__ of __other__.
-	if n := testutil.CollectAndCount(e.byName[client.EndpointTokenHistory], "woox_token_history_records_total"); n != 21 {
+	if n := testutil.CollectAndCount(e.byName[endpoint.TokenHistory], "woox_token_history_records_total"); n != 21 {
 		t.Errorf("token history: %d series, want 21", n)
 	}
 	if !strings.Contains(r.logs.String(), "more distinct rows than --limits.series-per-endpoint") {
@@ -61,12 +60,12 @@ func TestSeriesCappedCountsTheRowsDroppedPerPoll(t *testing.T) {
 	// The endpoints whose rows outgrew the cap; every other endpoint's
 	// series, where it has one, is 0.
 	want := map[[2]string]float64{
-		{client.EndpointTokenNetwork, ""}:    2 * 50,
-		{client.EndpointCredentials, "main"}: 2 * 50,
-		{client.EndpointBalances, "main"}:    2 * 30, // the 40 tokens of the history
-		{client.EndpointSubAccounts, "main"}: 2 * 40,
+		{endpoint.TokenNetwork, ""}:    2 * 50,
+		{endpoint.Credentials, "main"}: 2 * 50,
+		{endpoint.Balances, "main"}:    2 * 30, // the 40 tokens of the history
+		{endpoint.SubAccounts, "main"}: 2 * 40,
 		// Each record of a pair beyond the first 10, once.
-		{client.EndpointTokenHistory, "main"}: float64(len(recs) - 10),
+		{endpoint.TokenHistory, "main"}: float64(len(recs) - 10),
 	}
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(e.byName["health"])

@@ -14,7 +14,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointSubAccounts, oddAnswer{path: endpoint.PathOf(endpoint.SubAccounts), family: "woox_sub_account_info",
+var _ = addOddAnswer(endpoint.SubAccounts, oddAnswer{path: endpoint.PathOf(endpoint.SubAccounts), family: "woox_sub_account_info",
 	body: `{"success":true,"data":{"rows":[{"applicationId":"a\xff1","account":"d\xc3\x28sk"},{"applicationId":"` + oddLong + `","account":""}]},"timestamp":1700000000000}`})
 
 func TestSubAccountsMetrics(t *testing.T) {
@@ -28,8 +28,8 @@ func TestSubAccountsMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := onlyEndpoint(t, r, client.EndpointSubAccounts)
-	expectMetrics(t, e.byName[client.EndpointSubAccounts], "sub_accounts.metrics")
+	e := onlyEndpoint(t, r, endpoint.SubAccounts)
+	expectMetrics(t, e.byName[endpoint.SubAccounts], "sub_accounts.metrics")
 }
 
 // A sub-account's key is refused: logged once at warn, never asked again,

@@ -4,13 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointSymbolConfig, oddAnswer{path: endpoint.PathOf(endpoint.SymbolConfig), family: "woox_symbol_max_leverage",
+var _ = addOddAnswer(endpoint.SymbolConfig, oddAnswer{path: endpoint.PathOf(endpoint.SymbolConfig), family: "woox_symbol_max_leverage",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"symbol":"PERP_B\xffTC_USDT","margin_factor":"0.00000023","maxLeverage":50,"maxPosition":100000000000},` +
 		`{"symbol":"` + oddLong + `","maxLeverage":"20"},` +
@@ -26,14 +25,14 @@ func symbolConfigRig(t *testing.T, mode func(*fakeexchange.Scenario)) (*rig, *Ex
 	s := &fakeexchange.Scenario{Accounts: []fakeexchange.Account{main}}
 	mode(s)
 	r := newRig(t, s)
-	return r, onlyEndpoint(t, r, client.EndpointSymbolConfig)
+	return r, onlyEndpoint(t, r, endpoint.SymbolConfig)
 }
 
 func TestSymbolConfigInEveryEncoding(t *testing.T) {
 	for name, mode := range encodings {
 		t.Run(name, func(t *testing.T) {
 			_, e := symbolConfigRig(t, mode)
-			expectMetrics(t, e.byName[client.EndpointSymbolConfig], "symbol_config.metrics")
+			expectMetrics(t, e.byName[endpoint.SymbolConfig], "symbol_config.metrics")
 		})
 	}
 }
@@ -56,5 +55,5 @@ func TestSymbolConfigCut(t *testing.T) {
 	if st := e.pollers[0].lastStatus(); !st.success {
 		t.Fatal("symbol config poll failed")
 	}
-	expectMetrics(t, e.byName[client.EndpointSymbolConfig], "symbol_config_cut.metrics")
+	expectMetrics(t, e.byName[endpoint.SymbolConfig], "symbol_config_cut.metrics")
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointSystemInfo, oddAnswer{path: endpoint.PathOf(endpoint.SystemInfo), family: "woox_exchange_status",
+var _ = addOddAnswer(endpoint.SystemInfo, oddAnswer{path: endpoint.PathOf(endpoint.SystemInfo), family: "woox_exchange_status",
 	body: `{"success":true,"data":{"status":7,"msg":"odd\xff status"},"timestamp":1700000000000}`})
 
 // The system status through the real client and the fake: every known

@@ -6,13 +6,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenConfig, oddAnswer{path: endpoint.PathOf(endpoint.TokenConfig), family: "woox_token_collateral_ratio",
+var _ = addOddAnswer(endpoint.TokenConfig, oddAnswer{path: endpoint.PathOf(endpoint.TokenConfig), family: "woox_token_collateral_ratio",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"token":"B\xffTC","collateralRatio":"0.85","collateral":true,"canCollateral":true},` +
 		`{"token":"` + oddLong + `","collateralRatio":"0.5","collateral":false,"canCollateral":"\ud800"},` +
@@ -28,7 +27,7 @@ func tokenConfigRig(t *testing.T, mode func(*fakeexchange.Scenario), rows ...fak
 	s := &fakeexchange.Scenario{Accounts: []fakeexchange.Account{main}}
 	mode(s)
 	r := newRig(t, s)
-	return r, onlyEndpoint(t, r, client.EndpointTokenConfig)
+	return r, onlyEndpoint(t, r, endpoint.TokenConfig)
 }
 
 // The docs example's rows, USDT counted in full, and a token with only the
@@ -47,7 +46,7 @@ func TestTokenConfigMetricsInEveryEncoding(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, e := tokenConfigRig(t, mode, tokenConfigRows()...)
-			expectMetrics(t, e.byName[client.EndpointTokenConfig], "token_config.metrics")
+			expectMetrics(t, e.byName[endpoint.TokenConfig], "token_config.metrics")
 		})
 	}
 }
@@ -57,7 +56,7 @@ func TestTokenConfigMetricsInEveryEncoding(t *testing.T) {
 // the tokens exported.
 func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 	r, e := tokenConfigRig(t, func(*fakeexchange.Scenario) {}, tokenConfigRows()...)
-	c := e.byName[client.EndpointTokenConfig]
+	c := e.byName[endpoint.TokenConfig]
 	poll := func() {
 		t.Helper()
 		e.pollers[0].pollOnce(context.Background())
@@ -92,14 +91,14 @@ func TestTokenConfigCutRemoveAndCap(t *testing.T) {
 	cfg := r.config()
 	cfg.SeriesPerEndpoint, cfg.Public, cfg.Collectors = 2, nil, map[string]bool{}
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenConfig
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.TokenConfig
 	}
 	for _, token := range []string{"BTC", "ETH", "SOL", "USDT", "WOO"} {
 		set(fakeexchange.TokenConfigRow(token, "0.5", true))
 	}
 	capped := newExporter(t, cfg)
 	pollAll(capped)
-	if n := testutil.CollectAndCount(capped.byName[client.EndpointTokenConfig], "woox_token_collateral_ratio"); n != 2 {
+	if n := testutil.CollectAndCount(capped.byName[endpoint.TokenConfig], "woox_token_collateral_ratio"); n != 2 {
 		t.Errorf("%d ratios under a cap of 2", n)
 	}
 	if n := capped.caps[0].capped.Load(); n != 3 {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -31,7 +30,7 @@ func restoreRig(t *testing.T, ahead, offset time.Duration) (*rig, *Exporter, *st
 	cfg := r.config()
 	cfg.Public, cfg.State, cfg.Collectors = nil, store, map[string]bool{}
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.TokenHistory
 	}
 	e := newExporter(t, cfg)
 	e.pollers[0].pollOnce(context.Background())
@@ -63,7 +62,7 @@ func TestRestoredCursorAheadOfALocalClockBehindIsKept(t *testing.T) {
 		t.Errorf("totals %v, want the saved 7 USDT", got)
 	}
 	// The exchange's time came from one small read before the window.
-	if q := r.requests(client.EndpointTokenHistory); len(q) < 2 || query(t, q[0], "size") != "1" {
+	if q := r.requests(endpoint.TokenHistory); len(q) < 2 || query(t, q[0], "size") != "1" {
 		t.Errorf("token history requests %v, want a one-row read first", q)
 	}
 	if _, ok := savedStates(store)["main"]; !ok || strings.Contains(r.logs.String(), "impossible") {
@@ -130,7 +129,7 @@ func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.
 	cfg := r.config()
 	cfg.Public, cfg.State, cfg.Collectors, cfg.HistoryOverlap = nil, store, map[string]bool{}, 5*time.Minute
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointTokenHistory
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.TokenHistory
 	}
 	e := newExporter(t, cfg)
 	inflow := func() decimal.Decimal {
@@ -143,7 +142,7 @@ func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.
 
 	e.history.accounts[0].slowFirst = 0 // every first poll is slow: its line says why
 	e.pollers[0].pollOnce(context.Background())
-	q := r.requests(client.EndpointTokenHistory)
+	q := r.requests(endpoint.TokenHistory)
 	if len(q) != 1 || query(t, q[0], "startTime") != strconv.FormatInt(newest, 10) {
 		t.Errorf("the first poll's requests %v, want one from the newest record counted, %d", q, newest)
 	}
@@ -151,7 +150,7 @@ func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.
 		t.Errorf("inflow after the first poll %s, want 7 (3 saved, 4 new)", got)
 	}
 	e.pollers[0].pollOnce(context.Background())
-	if q := r.requests(client.EndpointTokenHistory); len(q) < 2 || query(t, q[1], "startTime") != strconv.FormatInt(cursor, 10) {
+	if q := r.requests(endpoint.TokenHistory); len(q) < 2 || query(t, q[1], "startTime") != strconv.FormatInt(cursor, 10) {
 		t.Errorf("the second poll's requests %v, want one from the saved cursor %d", q, cursor)
 	}
 	if got := inflow(); !got.Equal(dec("15")) {

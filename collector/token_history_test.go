@@ -10,14 +10,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenHistory, oddAnswer{path: endpoint.PathOf(endpoint.TokenHistory), family: "woox_token_history_records_total",
+var _ = addOddAnswer(endpoint.TokenHistory, oddAnswer{path: endpoint.PathOf(endpoint.TokenHistory), family: "woox_token_history_records_total",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":1,"type":"NEW\xffTYPE","token":"U\xffSDT","amount":"1.000000000000000000000000000001","timestamp":1700000000000},` +
 		`{"id":2,"type":"NEW\xfeTYPE","token":"U\xfeSDT","amount":"-1","timestamp":1700000000000},` +
@@ -78,7 +77,7 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 		}
 	})
 	a := newTestHistory(r, 1)
-	p := testPoller(client.EndpointTokenHistory, "main", a.poll, historyNow)
+	p := testPoller(endpoint.TokenHistory, "main", a.poll, historyNow)
 	p.pollOnce(context.Background())
 	if st := p.lastStatus(); !st.polled || st.success {
 		t.Fatalf("status %+v, want a failed poll", st)

@@ -5,13 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointTokenNetwork, oddAnswer{path: endpoint.PathOf(endpoint.TokenNetwork), family: "woox_token_network_info",
+var _ = addOddAnswer(endpoint.TokenNetwork, oddAnswer{path: endpoint.PathOf(endpoint.TokenNetwork), family: "woox_token_network_info",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"protocol":"ERC20","network":"ETH","token":"US\xffDT","name":"Eth\xc3\x28ereum","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
 		`{"protocol":"ERC20","network":"ETH","token":"US\xfeDT","name":"dup after sanitising","minimumWithdrawal":"10","withdrawalFee":"1.5","allowDeposit":1,"allowWithdraw":1},` +
@@ -46,7 +45,7 @@ func TestTokenNetworkFailedPollKeepsLastDataAndShowsFailure(t *testing.T) {
 	r := newTestRig(t)
 	c := newTokenNetworkCollector(r.public, nil, nil)
 	now := time.Unix(1_700_000_000, 0)
-	p := testPoller(client.EndpointTokenNetwork, "", c.poll, now)
+	p := testPoller(endpoint.TokenNetwork, "", c.poll, now)
 	p.pollOnce(context.Background())
 	r.fake.InjectFault(fakeexchange.Fault{Endpoint: endpoint.TokenNetwork, Kind: fakeexchange.FaultHTTPError, Status: 503})
 	p.now = func() time.Time { return now.Add(time.Minute) }

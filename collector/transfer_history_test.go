@@ -8,7 +8,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/ledger"
@@ -16,7 +15,7 @@ import (
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape);
 // the account's own applicationId is the fake's "app-main".
-var _ = addOddAnswer(client.EndpointTransferHistory, oddAnswer{path: endpoint.PathOf(endpoint.TransferHistory), family: "woox_transfers_total",
+var _ = addOddAnswer(endpoint.TransferHistory, oddAnswer{path: endpoint.PathOf(endpoint.TransferHistory), family: "woox_transfers_total",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":"t\xff1","token":"U\xffSDT","amount":"1","status":"COMPLETED","from":{"applicationId":"app-main"},` +
 		`"to":{"applicationId":"a\xffpp","accountName":"S\xffub"},"createdTime":` + oddCreated + `},` +
@@ -72,15 +71,15 @@ func TestTransferHistoryMetrics(t *testing.T) {
 		{ID: 7, Token: "USDT", Amount: "9", Status: "FAILED", Counterparty: "sub", CreatedTime: historyNow.Add(-time.Minute).UnixMilli()},
 	}
 	r := newRig(t, s)
-	e := transferExporter(t, r, nil, client.EndpointTransferHistory)
-	expectMetrics(t, e.byName[client.EndpointTransferHistory], "transfer_history.metrics")
+	e := transferExporter(t, r, nil, endpoint.TransferHistory)
+	expectMetrics(t, e.byName[endpoint.TransferHistory], "transfer_history.metrics")
 }
 
 // transferTotal is the amount counted of account's transfers of token in
 // direction, over every counterparty.
 func transferTotal(e *Exporter, account, token, direction string) decimal.Decimal {
 	var sum decimal.Decimal
-	for _, a := range e.byName[client.EndpointTransferHistory].(*TransferHistoryCollector).accounts {
+	for _, a := range e.byName[endpoint.TransferHistory].(*TransferHistoryCollector).accounts {
 		if a.account != account {
 			continue
 		}
@@ -105,7 +104,7 @@ func TestTransfersAreCountedOnceAcrossPollsLateRowsAndARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := transferExporter(t, r, store, client.EndpointTransferHistory)
+	e := transferExporter(t, r, store, endpoint.TransferHistory)
 	// In flight, then completed; a transfer created 20 minutes ago that the
 	// exchange lists only now (late).
 	put := func(tr fakeexchange.AccountTransfer) {
@@ -143,7 +142,7 @@ func TestTransfersAreCountedOnceAcrossPollsLateRowsAndARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.clock.Add(time.Minute)
-	e2 := transferExporter(t, r, store2, client.EndpointTransferHistory)
+	e2 := transferExporter(t, r, store2, endpoint.TransferHistory)
 	for _, acct := range []string{"main", "sub"} {
 		dir := map[string]string{"main": ledger.DirectionOut, "sub": ledger.DirectionIn}[acct]
 		if got := transferTotal(e2, acct, "USDT", dir); !got.Equal(dec("16")) {
@@ -164,7 +163,7 @@ func TestLateListedTransfersAreCountedOnce(t *testing.T) {
 	s := &fakeexchange.Scenario{Accounts: transferAccounts(), LateListing: &fakeexchange.LateListing{Share: 1, Delay: 30 * time.Minute}}
 	s.Accounts[0].AccountTransfers = []fakeexchange.AccountTransfer{transferOut(1, "USDT", "10", "sub", 10*time.Minute)}
 	r := newRig(t, s)
-	e := transferExporter(t, r, nil, client.EndpointTransferHistory)
+	e := transferExporter(t, r, nil, endpoint.TransferHistory)
 	if got := transferTotal(e, "main", "USDT", ledger.DirectionOut); !got.IsZero() {
 		t.Fatalf("counted %s before it was listed", got)
 	}
@@ -187,7 +186,7 @@ func TestSubAccountTransferHistoryAgreesWithTransfers(t *testing.T) {
 	}
 	s.Accounts[1].AccountTransfers = []fakeexchange.AccountTransfer{transferOut(3, "BTC", "0.5", "main", 15*time.Minute)}
 	r := newRig(t, s)
-	e := transferExporter(t, r, nil, client.EndpointTransferHistory, client.EndpointTokenHistory)
+	e := transferExporter(t, r, nil, endpoint.TransferHistory, endpoint.TokenHistory)
 	if err := r.fake.Apply(fakeexchange.Event{AccountTransfer: &fakeexchange.Change[fakeexchange.AccountTransfer]{Account: "sub",
 		Row: transferOut(4, "USDT", "3", "main", 0)}}); err != nil {
 		t.Fatal(err)
@@ -221,7 +220,7 @@ func TestTransfersNeedTheAccountsApplicationID(t *testing.T) {
 	s.Accounts[0].AccountTransfers = []fakeexchange.AccountTransfer{{ID: 1, Token: "USDT", Amount: "1", CounterpartyApplicationID: "x"}}
 	r := newRig(t, s)
 	r.fake.InjectFault(fakeexchange.Fault{Kind: fakeexchange.FaultSuccessFalse, Endpoint: endpoint.AccountInfo, Count: 1})
-	e := transferExporter(t, r, nil, client.EndpointTransferHistory)
+	e := transferExporter(t, r, nil, endpoint.TransferHistory)
 	if st := e.pollers[0].lastStatus(); st.success {
 		t.Fatal("a poll without the applicationId succeeded")
 	}

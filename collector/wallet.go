@@ -89,7 +89,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 	c.emit = c.emitAccount
 	// The token network endpoint is on unless Collectors turns it off; when
 	// it is off, a shard other than 0 still reads the list for its wallets.
-	on, set := b.cfg.Collectors[client.EndpointTokenNetwork]
+	on, set := b.cfg.Collectors[endpoint.TokenNetwork]
 	selfNetworks := len(b.cfg.Accounts) > 0 && b.cfg.WalletNetworks != nil && set && !on
 	counters, err := newWithdrawalCounters(b, (b.cfg.Public != nil && (on || !set)) || selfNetworks)
 	if err != nil {
@@ -97,7 +97,7 @@ func buildWallet(b *builder) (prometheus.Collector, error) {
 	}
 	if selfNetworks {
 		api := b.cfg.WalletNetworks
-		b.pollEndpoint(client.EndpointTokenNetwork, b.every[client.EndpointTokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
+		b.pollEndpoint(endpoint.TokenNetwork, b.every[endpoint.TokenNetwork], c, "", func(ctx context.Context, _ func()) (leftOut, error) {
 			networks, rejected, err := api.TokenNetworks(ctx)
 			if err == nil {
 				c.networks.store(dedupeTokenNetworks(networks))

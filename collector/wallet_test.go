@@ -13,7 +13,7 @@ import (
 )
 
 // Odd bytes in every label (TestInvalidUTF8AndOddLabelValuesDoNotBreakTheScrape).
-var _ = addOddAnswer(client.EndpointWallet, oddAnswer{path: endpoint.PathOf(endpoint.Wallet), family: "woox_wallet_transfers_in_flight",
+var _ = addOddAnswer(endpoint.Wallet, oddAnswer{path: endpoint.PathOf(endpoint.Wallet), family: "woox_wallet_transfers_in_flight",
 	body: `{"success":true,"data":{"rows":[` +
 		`{"id":"w\xff1","token":"U\xffSDT","tokenSide":"WITH\xfeDRAW","status":"PROC\xffESSING","createdTime":` + oddCreated + `},` +
 		`{"id":"w\xfe1","token":"U\xfeSDT","tokenSide":"WITH\xffDRAW","status":"PROC\xfeESSING","createdTime":` + oddCreated + `}` +
@@ -63,9 +63,9 @@ func TestWalletMetrics(t *testing.T) {
 		transfer("old", "TRON_USDT", "WITHDRAW", "PROCESSING", 8*24*time.Hour),
 	}
 	r.putTransfers(t, transfers...)
-	e := onlyEndpoint(t, r, client.EndpointWallet)
+	e := onlyEndpoint(t, r, endpoint.Wallet)
 	e.networks.store(walletNetworks)
-	expectMetrics(t, e.byName[client.EndpointWallet], "wallet.metrics")
+	expectMetrics(t, e.byName[endpoint.Wallet], "wallet.metrics")
 	var windows [][2]string
 	polls := 0
 	for _, q := range r.requests(endpoint.Wallet) {
@@ -86,7 +86,7 @@ func TestWalletMetrics(t *testing.T) {
 	}
 	r.putTransfers(t, transfers...)
 	e.pollers[0].pollOnce(context.Background())
-	expectMetrics(t, e.byName[client.EndpointWallet], "wallet_empty.metrics")
+	expectMetrics(t, e.byName[endpoint.Wallet], "wallet_empty.metrics")
 }
 
 // Before the token networks are read (or with their collector off), ids
@@ -95,8 +95,8 @@ func TestWalletMetrics(t *testing.T) {
 func TestWalletSplitsIDsOnceTheNetworksArrive(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})
 	r.putTransfers(t, transfer("w1", "TRON_USDT", "WITHDRAW", "PROCESSING", time.Hour))
-	e := onlyEndpoint(t, r, client.EndpointWallet)
-	c := e.byName[client.EndpointWallet].(*WalletCollector)
+	e := onlyEndpoint(t, r, endpoint.Wallet)
+	c := e.byName[endpoint.Wallet].(*WalletCollector)
 	expectMetrics(t, c, "wallet_unsplit.metrics", "woox_wallet_transfers_in_flight")
 	before := c.generation()
 	e.networks.store(walletNetworks)
@@ -119,7 +119,7 @@ func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
 	r.fake.SetTokenNetworks(rows)
 	collectors := map[string]bool{}
 	for _, ep := range endpoint.All {
-		collectors[ep.Name] = ep.Name == client.EndpointWallet
+		collectors[ep.Name] = ep.Name == endpoint.Wallet
 	}
 	for _, c := range []struct {
 		name     string
@@ -139,14 +139,14 @@ func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
 			}
 			for _, p := range e.pollers {
 				p.pollOnce(context.Background())
-				if p.endpoint != client.EndpointWallet && p.endpoint != client.EndpointTokenNetwork {
+				if p.endpoint != endpoint.Wallet && p.endpoint != endpoint.TokenNetwork {
 					t.Errorf("poller of %s", p.endpoint)
 				}
 			}
-			if _, ok := e.byName[client.EndpointTokenNetwork]; ok {
+			if _, ok := e.byName[endpoint.TokenNetwork]; ok {
 				t.Error("token networks exported with their collector off")
 			}
-			expectMetrics(t, e.byName[client.EndpointWallet], c.golden, "woox_wallet_transfers_in_flight")
+			expectMetrics(t, e.byName[endpoint.Wallet], c.golden, "woox_wallet_transfers_in_flight")
 		})
 	}
 }

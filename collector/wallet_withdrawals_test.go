@@ -57,9 +57,9 @@ func walletExporter(t *testing.T, r *rig, mod func(*Config)) *Exporter {
 	cfg := r.config()
 	cfg.Collectors = map[string]bool{}
 	for _, ep := range endpoint.All {
-		cfg.Collectors[ep.Name] = ep.Name == client.EndpointWallet || ep.Name == client.EndpointTokenNetwork
+		cfg.Collectors[ep.Name] = ep.Name == endpoint.Wallet || ep.Name == endpoint.TokenNetwork
 	}
-	cfg.Intervals[client.EndpointWallet] = 15 * time.Second
+	cfg.Intervals[endpoint.Wallet] = 15 * time.Second
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -77,7 +77,7 @@ func pollAfter(r *rig, e *Exporter, d time.Duration) {
 func withdrawalValues(t *testing.T, e *Exporter) map[string]float64 {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(e.byName[client.EndpointWallet])
+	reg.MustRegister(e.byName[endpoint.Wallet])
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +271,7 @@ func TestWithdrawalsWaitForTheTokenNetworks(t *testing.T) {
 	e := walletExporter(t, r, func(c *Config) { c.WithdrawalAllowList = list })
 	// The first poll waits for the token networks a moment; here they
 	// never come.
-	e.byName[client.EndpointWallet].(*WalletCollector).reads[0].networksWait = time.Millisecond
+	e.byName[endpoint.Wallet].(*WalletCollector).reads[0].networksWait = time.Millisecond
 	wallet := e.pollers[1]
 	wallet.pollOnce(context.Background())
 	if got := withdrawalValues(t, e); len(got) != 0 {
@@ -289,7 +289,7 @@ func TestAnAllowListWithoutTokenNetworksIsRefused(t *testing.T) {
 	r := walletRig(t, 0)
 	list, _ := allowlist.New(nil)
 	cfg := r.config()
-	cfg.Collectors = map[string]bool{client.EndpointTokenNetwork: false}
+	cfg.Collectors = map[string]bool{endpoint.TokenNetwork: false}
 	cfg.WithdrawalAllowList = list
 	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "token network") {
 		t.Errorf("New = %v, want the token networks named", err)

@@ -12,7 +12,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
@@ -209,7 +208,7 @@ type leadRun struct {
 
 func (r *leadRun) String() string {
 	if r.interval == 0 {
-		ep, _ := endpoint.Of(client.EndpointPositions)
+		ep, _ := endpoint.Of(endpoint.Positions)
 		return fmt.Sprintf("default flags (positions every %s)", ep.DefaultInterval)
 	}
 	return "--positions.interval=" + r.interval.String()

@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/common/model"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
@@ -33,7 +32,7 @@ func rejectedWant() map[string]float64 {
 		for _, a := range accounts {
 			v := 0.0
 			for _, u := range unreadableEndpoints {
-				if u == ep.Name && (a != "sub" || u != client.EndpointSubAccounts) {
+				if u == ep.Name && (a != "sub" || u != endpoint.SubAccounts) {
 					v = 1
 				}
 			}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
@@ -152,7 +151,7 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	}
 	// Every per-account endpoint: --collector.sub-accounts turns on the one
 	// off by default.
-	perAccount := len(endpoint.Names(true, map[string]bool{client.EndpointSubAccounts: true}))
+	perAccount := len(endpoint.Names(true, map[string]bool{endpoint.SubAccounts: true}))
 	if len(keys) != accounts*perAccount {
 		t.Errorf("requests for %d (account, endpoint) pairs, want each of the %d per-account endpoints of %d accounts", len(keys), perAccount, accounts)
 	}

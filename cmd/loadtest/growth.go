@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/client"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
@@ -416,9 +417,8 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		note, allowed := "(polls while nobody scraped, or after each account's first)", 1.0
 		if row.quietFirst[ep] {
 			note = "(each account's first poll, the only one in the run; its list fits one page)"
-			// A fresh client reads the page after a first page of
-			// client.DefaultPageSize rows or more to know the list ended.
-			if ep == client.EndpointTokenHistory && firstPageRows(row.shape) >= client.DefaultPageSize {
+			// A fresh client reads on past a first page of DefaultPageSize rows or more.
+			if ep == endpoint.TokenHistory && firstPageRows(row.shape) >= client.DefaultPageSize {
 				note, allowed = "(each account's first poll, the only one in the run: its history's one page, and the empty page after it that a fresh client reads to know the list ended)", 2
 			}
 		}

@@ -90,7 +90,7 @@ func TestPrivateEndpointsDefaultToTheirPublishedLimits(t *testing.T) {
 	for _, tc := range []struct {
 		path     string
 		endpoint string
-	}{{PathPositions, client.EndpointPositions}, {PathBalances, client.EndpointBalances}, {PathCredentials, client.EndpointCredentials}} {
+	}{{PathPositions, endpoint.Positions}, {PathBalances, endpoint.Balances}, {PathCredentials, endpoint.Credentials}} {
 		ep, ok := endpoint.Of(tc.endpoint)
 		if !ok {
 			t.Fatalf("%s has no published limit", tc.endpoint)
@@ -116,7 +116,7 @@ func TestPrivateEndpointsDefaultToTheirPublishedLimits(t *testing.T) {
 func TestRateLimitsOfOneEndpointFromScenario(t *testing.T) {
 	s := testScenario()
 	s.RateLimit = "5/10s"
-	s.RateLimits = map[string]string{client.EndpointPositions: "2/10s"}
+	s.RateLimits = map[string]string{endpoint.Positions: "2/10s"}
 	h := newHarness(t, s)
 	wantOK(t, h.get(PathPositions, "", "a1"))
 	wantOK(t, h.get(PathPositions, "", "a1"))

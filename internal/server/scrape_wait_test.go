@@ -18,6 +18,7 @@ import (
 
 	"github.com/woox-exporter/woox_exporter/client"
 	"github.com/woox-exporter/woox_exporter/collector"
+	"github.com/woox-exporter/woox_exporter/endpoint"
 	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
 	"github.com/woox-exporter/woox_exporter/internal/largeaccount"
@@ -73,8 +74,8 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	exporter, err := collector.New(collector.Config{
 		Public:   public,
 		Accounts: []collector.Account{{Name: "main", APIKey: largeaccount.MainKey, API: account}},
-		Intervals: map[string]time.Duration{client.EndpointTokenNetwork: time.Hour, client.EndpointCredentials: time.Hour,
-			client.EndpointTokenHistory: 50 * time.Millisecond},
+		Intervals: map[string]time.Duration{endpoint.TokenNetwork: time.Hour, endpoint.Credentials: time.Hour,
+			endpoint.TokenHistory: 50 * time.Millisecond},
 		StallTimeout: time.Minute,
 		Logger:       log.NewNopLogger(),
 	})
