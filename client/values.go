@@ -23,7 +23,7 @@ import (
 // scalarText is the text of a JSON number, string (unquoted, trimmed) or
 // boolean, a slice of b unless the string had escapes; isNull for null.
 func scalarText(b []byte) (text []byte, isNull bool, err error) {
-	b = bytes.TrimSpace(b)
+	b = trimJSONSpace(b)
 	switch {
 	case len(b) == 0:
 		return nil, false, errors.New("empty value")
@@ -42,6 +42,16 @@ func scalarText(b []byte) (text []byte, isNull bool, err error) {
 		return b, false, nil
 	}
 	return nil, false, fmt.Errorf("expected a number or string, got %s", truncateForError(string(b)))
+}
+
+// trimJSONSpace drops JSON's whitespace (space, tab, CR, LF) from both ends;
+// any other space character is not JSON and stays for the parser to refuse.
+func trimJSONSpace(b []byte) []byte {
+	b = b[skipSpace(b, 0):]
+	for len(b) > 0 && skipSpace(b[len(b)-1:], 0) == 1 {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // plainString is the JSON string b's text, a slice of b, when ASCII without escapes.
