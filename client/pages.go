@@ -167,17 +167,21 @@ func getList[T any](ctx context.Context, c *Client, r listRequest[list[T], strin
 	return all.rows, all.rejected, err
 }
 
-// getMetaList reads a signed list endpoint that documents no parameters:
-// the first request sends none, as an exchange refusing unknown ones (-1004)
-// would fail every poll. Only a meta counting more rows than read brings
-// page=2, 3, ... Each row comes once by key; on an error, those read before.
-func getMetaList[T any](ctx context.Context, c *Client, op, name string, decode func(json.RawMessage) (list[T], *PageMeta, error),
+// getMetaList reads a signed list endpoint, each request with the query
+// base: the first without a page, as an endpoint that documents no
+// parameters is asked none (an exchange refusing unknown ones, -1004, would
+// fail every poll). Only a meta counting more rows than read brings page=2,
+// 3, ... Each row comes once by key; on an error, those read before.
+func getMetaList[T any](ctx context.Context, c *Client, op, name string, base []param, decode func(json.RawMessage) (list[T], *PageMeta, error),
 	key func(T) string) ([]T, []RejectedRow, error) {
 	all := newPagedList[T]()
 	for page := 1; page <= maxPages; page++ {
 		r := request{op: op, endpoint: name, signed: true}
+		if len(base) > 0 {
+			r.query = encodeQuery(base)
+		}
 		if page > 1 {
-			r.query, r.op = encodeQuery([]param{{"page", strconv.Itoa(page)}}), fmt.Sprintf("%s page %d", op, page)
+			r.query, r.op = encodeQuery(append(slices.Clip(base), param{"page", strconv.Itoa(page)})), fmt.Sprintf("%s page %d", op, page)
 		}
 		var l list[T]
 		var meta *PageMeta

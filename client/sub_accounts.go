@@ -17,7 +17,7 @@ type SubAccount struct {
 // SubAccounts returns the sub-accounts of a main account, each once (see
 // getMetaList). A sub-account's key gets an error NotPermitted is true of.
 func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, error) {
-	return getMetaList(ctx, c, "get sub-accounts", endpoint.SubAccounts, decodeSubAccountsPage, subAccountID)
+	return getMetaList(ctx, c, "get sub-accounts", endpoint.SubAccounts, nil, decodeSubAccountsPage, subAccountID)
 }
 
 func subAccountID(s SubAccount) string { return s.ApplicationID }

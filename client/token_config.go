@@ -25,7 +25,7 @@ type TokenConfig struct {
 
 // TokenConfigs returns the account's token configurations, and the rows not read (getMetaList).
 func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow, error) {
-	rows, rejected, err := getMetaList(ctx, c, "get token config", endpoint.TokenConfig, decodeTokenConfigPage, tokenConfigKey)
+	rows, rejected, err := getMetaList(ctx, c, "get token config", endpoint.TokenConfig, nil, decodeTokenConfigPage, tokenConfigKey)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,6 +19,8 @@ const (
 	Instruments     = "instruments"
 	Futures         = "futures"
 	SymbolConfig    = "symbol_config"
+	Orders          = "orders"
+	AlgoOrders      = "algo_orders"
 )
 
 // All are every endpoint the exporter reads, in the order their collectors
@@ -81,4 +83,12 @@ var All = []Endpoint{
 	{Name: SymbolConfig, Path: "/v3/account/symbolConfig", Limit: Limit{10, time.Second}, Page: "account/get_symbol_config",
 		PerAccount: true, DefaultInterval: 5 * time.Minute,
 		Description: "each account's max leverage, margin factor and max position by symbol"},
+	// A runaway bot floods the book in seconds: every 15 s, one request
+	// of a page of one row (meta.total counts them all) of the 10 a second.
+	{Name: Orders, Path: "/v3/trade/orders", Limit: Limit{10, time.Second}, Page: "trading/get_orders",
+		PerAccount: true, DefaultInterval: 15 * time.Second, Description: "each account's count of open orders"},
+	// Stops are few: their pages every 15 s, of the 10 a second.
+	{Name: AlgoOrders, Path: "/v3/trade/algoOrders", Limit: Limit{10, time.Second}, Page: "trading/get_algo_orders",
+		PerAccount: true, Paged: true, DefaultInterval: 15 * time.Second,
+		Description: "each account's open algo orders (stops, take-profits) by symbol and type"},
 }

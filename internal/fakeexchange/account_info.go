@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
@@ -13,6 +14,10 @@ func init() { addRoute(endpoint.AccountInfo, accountInfos.route()) }
 // the fields it sets.
 var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, section: "account_info", event: "account_info",
 	one: true, recorded: defaultAccountInfo, change: patch,
+	defaults: func(a AccountInfo) AccountInfo {
+		a.PositionMode = cmp.Or(a.PositionMode, "ONE_WAY")
+		return a
+	},
 	scenario: func(_ *Scenario, a Account) []AccountInfo {
 		if a.AccountInfo == nil {
 			return nil
@@ -28,7 +33,7 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		o = e.with(o, "account", a.accountName)
 		o = e.with(e.with(o, "alias", a.accountName), "otpauth", true)
 		o = append(o, rows[0].(wireObject)...)
-		o = e.with(e.with(o, "positionMode", "ONE_WAY"), "totalTradingValue", e.decimalField(set[0].TotalAccountValue))
+		o = e.with(o, "totalTradingValue", e.decimalField(set[0].TotalAccountValue))
 		for _, name := range []string{"totalVaultValue", "totalStakingValue", "totalLaunchpadValue", "totalEarnValue"} {
 			o = e.with(o, name, e.decimalField("0"))
 		}
@@ -44,7 +49,9 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 // empty left out. Fee rates are in basis points, sent only when set (the live
 // answer has none).
 type AccountInfo struct {
-	AccountMode            string `yaml:"account_mode" wire:"accountMode"`
+	AccountMode string `yaml:"account_mode" wire:"accountMode"`
+	// PositionMode is ONE_WAY (the default) or HEDGE_MODE.
+	PositionMode           string `yaml:"position_mode" wire:"positionMode"`
 	Leverage               string `yaml:"leverage" wire:"leverage,number"`
 	MarginRatio            string `yaml:"margin_ratio" wire:"marginRatio,decimal"`
 	OpenMarginRatio        string `yaml:"open_margin_ratio" wire:"openMarginRatio,decimal"`
@@ -63,7 +70,7 @@ type AccountInfo struct {
 
 // defaultAccountInfo is a spot account far from any margin call, as captured.
 var defaultAccountInfo = AccountInfo{
-	AccountMode: "PURE_SPOT", Leverage: "0", MarginRatio: "10", OpenMarginRatio: "10",
+	AccountMode: "PURE_SPOT", PositionMode: "ONE_WAY", Leverage: "0", MarginRatio: "10", OpenMarginRatio: "10",
 	InitialMarginRatio: "10", MaintenanceMarginRatio: "0.03", TotalCollateral: "0", FreeCollateral: "0",
 	TotalAccountValue: "0",
 }

@@ -101,6 +101,8 @@ type Account struct {
 	TokenConfig      []TokenConfig     `yaml:"token_config"`
 	FundingFees      []FundingFee      `yaml:"funding_fees"`
 	SymbolConfig     []SymbolConfig    `yaml:"symbol_config"`
+	Orders           []Order           `yaml:"orders"`
+	AlgoOrders       []AlgoOrder       `yaml:"algo_orders"`
 	// IsSubAccount makes the sub-accounts endpoint refuse its keys (-1002).
 	IsSubAccount bool `yaml:"is_sub_account"`
 }
@@ -139,6 +141,8 @@ type Event struct {
 	Instrument   *Change[Instrument]   `yaml:"instrument"`
 	Futures      *Change[Perpetual]    `yaml:"futures"`
 	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
+	Order        *Change[Order]        `yaml:"order"`
+	AlgoOrder    *Change[AlgoOrder]    `yaml:"algo_order"`
 	// LateRecord appends a record whose money moves at once, listed only later.
 	LateRecord *LateRecordEvent `yaml:"late_record"`
 }

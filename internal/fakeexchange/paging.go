@@ -175,7 +175,11 @@ func readPageQuery(rawQuery string, history bool, filters ...string) (historyQue
 // by key) within its window, late rows held back, the filters' rows, with meta
 // and unreadable rows.
 func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any, *apiError) {
-	hq, aerr := readPageQuery(rawQuery, p.history != nil, p.filters...)
+	filters := p.filters
+	if p.status != nil {
+		filters = append(slices.Clip(filters), "status")
+	}
+	hq, aerr := readPageQuery(rawQuery, p.history != nil, filters...)
 	if aerr == nil && p.query != nil {
 		aerr = p.query(e, account, &hq)
 	}
@@ -216,8 +220,17 @@ func (p *rowsEndpoint[R]) heldBack(e *Exchange, r R, now time.Time) bool {
 	return p.late && l.Selects(rowID(r)) && now.Before(time.UnixMilli(p.history(r)).Add(l.Delay))
 }
 
-// matches reports whether row holds each filter's value in its field.
+// statusBundles are the status parameter's values that stand for several.
+var statusBundles = map[string][]string{"INCOMPLETE": {"NEW", "PARTIAL_FILLED"}, "COMPLETED": {"CANCELLED", "FILLED", "REJECTED"}}
+
+// matches reports whether row holds each filter's value in its field, and
+// the status asked, if any.
 func (p *rowsEndpoint[R]) matches(row R, q map[string]string) bool {
+	if want, ok := q["status"]; ok && p.status != nil {
+		if got := p.status(row); got != want && !slices.Contains(statusBundles[want], got) {
+			return false
+		}
+	}
 	if !slices.ContainsFunc(p.filters, func(f string) bool { _, ok := q[f]; return ok }) {
 		return true // no reflection for a query without a filter
 	}

@@ -49,6 +49,11 @@ type rowsEndpoint[R any] struct {
 	paged   bool
 	history func(R) int64
 	filters []string
+	// status is a row's order status, for the status parameter, which
+	// also takes the bundles INCOMPLETE and COMPLETED (statusBundles).
+	status func(R) string
+	// copies lists a row as several (a flood of orders set by one row).
+	copies func(R) []R
 	// query checks or changes the query read, without mu held.
 	query func(e *Exchange, account string, q *historyQuery) *apiError
 	// late holds back Scenario.LateListing's share of the rows, by id.
@@ -309,7 +314,14 @@ func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) [
 			rows[i] = p.live(e, a, s.row, cmp.Or(s.since, e.started), now)
 		}
 	}
-	return rows
+	if p.copies == nil {
+		return rows
+	}
+	var all []R
+	for _, r := range rows {
+		all = append(all, p.copies(r)...)
+	}
+	return all
 }
 
 // served renders a's rows at now with the unreadable rows. The caller holds mu.
