@@ -75,8 +75,8 @@ func FuzzDecodeAccountInfo(f *testing.F) {
 			if err != nil {
 				return err
 			}
-			if info.AccountMode != rawField(t, d, "accountMode") {
-				t.Fatalf("account mode %q", info.AccountMode)
+			if info.AccountMode != rawField(t, d, "accountMode") || info.PositionMode != rawField(t, d, "positionMode") {
+				t.Fatalf("account mode %q, position mode %q", info.AccountMode, info.PositionMode)
 			}
 			for field, v := range map[string]*decimal.Decimal{
 				"leverage": info.Leverage, "marginRatio": info.MarginRatio, "openMarginRatio": info.OpenMarginRatio,

@@ -15,6 +15,7 @@ import (
 // (0.0002 is 0.02 %), sent in basis points.
 type AccountInfo struct {
 	AccountMode            string
+	PositionMode           string // ONE_WAY or HEDGE_MODE; "" when not sent
 	Leverage               *decimal.Decimal
 	MarginRatio            *decimal.Decimal
 	OpenMarginRatio        *decimal.Decimal
@@ -41,7 +42,7 @@ func decodeAccountInfo(data json.RawMessage) (AccountInfo, error) {
 		return AccountInfo{}, err
 	}
 	var out AccountInfo
-	if err = f.read(may("accountMode", &out.AccountMode), may("leverage", &out.Leverage), may("marginRatio", &out.MarginRatio),
+	if err = f.read(may("accountMode", &out.AccountMode), may("positionMode", &out.PositionMode), may("leverage", &out.Leverage), may("marginRatio", &out.MarginRatio),
 		may("openMarginRatio", &out.OpenMarginRatio), may("initialMarginRatio", &out.InitialMarginRatio),
 		may("maintenanceMarginRatio", &out.MaintenanceMarginRatio), may("totalCollateral", &out.TotalCollateral),
 		may("freeCollateral", &out.FreeCollateral), may("totalAccountValue", &out.TotalAccountValue),

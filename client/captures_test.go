@@ -88,8 +88,8 @@ func TestCaptureAccountInfo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.AccountMode != "FUTURES" {
-				t.Errorf("account mode %q", got.AccountMode)
+			if got.AccountMode != "FUTURES" || got.PositionMode != "ONE_WAY" {
+				t.Errorf("account mode %q, position mode %q", got.AccountMode, got.PositionMode)
 			}
 			for _, f := range []struct {
 				name      string

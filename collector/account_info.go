@@ -13,8 +13,8 @@ import (
 var (
 	accountInfoDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "account", "info"),
-		"The account's mode as the exchange reports it; always 1."+refreshed,
-		[]string{"account", "account_mode"}, nil)
+		"The account's mode and position mode (ONE_WAY or HEDGE_MODE) as the exchange reports them; always 1."+refreshed,
+		[]string{"account", "account_mode", "position_mode"}, nil)
 	accountFeeRateDesc = prometheus.NewDesc(
 		prometheus.BuildFQName(namespace, "account", "fee_rate"),
 		"The account's trading fee rate as a ratio of the traded amount (0.0005 is 0.05 %; the exchange sends basis points), "+
@@ -64,17 +64,22 @@ func init() { register(endpoint.AccountInfo, buildAccountInfo) }
 // last polled; a field the exchange did not send is not exported.
 func buildAccountInfo(b *builder) (prometheus.Collector, error) {
 	c := &perAccount[client.AccountInfo]{descs: descsOf(accountGauges, accountInfoDesc, accountFeeRateDesc), emit: emitAccountInfo}
+	settings := b.settingWatchOf()
 	return c.pollEach(b, c, func(a Account) readFunc[client.AccountInfo] {
+		watch := settings.accounts[a.Name]
 		return func(ctx context.Context) (client.AccountInfo, []client.RejectedRow, error) {
 			info, err := a.API.AccountInfo(ctx)
+			if err == nil {
+				watch.observeAccountInfo(info)
+			}
 			return info, nil, err
 		}
 	}), nil
 }
 
 func emitAccountInfo(ch chan<- prometheus.Metric, account string, info *client.AccountInfo) {
-	if info.AccountMode != "" {
-		ch <- prometheus.MustNewConstMetric(accountInfoDesc, prometheus.GaugeValue, 1, account, info.AccountMode)
+	if info.AccountMode != "" || info.PositionMode != "" {
+		ch <- prometheus.MustNewConstMetric(accountInfoDesc, prometheus.GaugeValue, 1, account, info.AccountMode, info.PositionMode)
 	}
 	emitGauges(ch, accountGauges, info, account)
 	for _, f := range accountFeeRates {

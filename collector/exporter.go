@@ -144,6 +144,9 @@ type Exporter struct {
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
+	// settings are the account settings the account info and positions
+	// polls see, nil until one of them is built.
+	settings *settingWatch
 	// parts are the data collectors and the poll health, each gathered
 	// when it changed: see Source.
 	parts []*exposition.Collected

@@ -61,11 +61,16 @@ func init() { register(endpoint.Positions, buildPositions) }
 // not.
 func buildPositions(b *builder) (prometheus.Collector, error) {
 	c := &perAccount[[]client.Position]{descs: descsOf(positionGauges), emit: emitPositions}
+	settings := b.settingWatchOf()
 	return c.pollEach(b, c, func(a Account) readFunc[[]client.Position] {
-		sc := b.seriesCap(a.Name)
+		sc, watch := b.seriesCap(a.Name), settings.accounts[a.Name]
 		return func(ctx context.Context) ([]client.Position, []client.RejectedRow, error) {
 			ps, rejected, err := a.API.Positions(ctx)
-			return capRows(sc, openPositions(ps)), rejected, err
+			open := capRows(sc, openPositions(ps))
+			if err == nil {
+				watch.observePositions(open, len(rejected) == 0)
+			}
+			return open, rejected, err
 		}
 	}), nil
 }
