@@ -72,7 +72,7 @@
     // Seconds without a successful poll before WooxDataStale, per group of
     // endpoints: about three poll intervals at the default flags. Raise them
     // with the matching --*.interval flags.
-    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet|instruments|futures',
+    dataStaleFastEndpoints: 'token_history|system_info|account_info|balances|positions|token_config|transfer_history|wallet|instruments|futures|orders|algo_orders',
     dataStaleFastSeconds: 300,
     dataStaleSlowEndpoints: 'credentials|token_network|funding_fee|symbol_config',
     dataStaleSlowSeconds: 1200,
@@ -182,6 +182,27 @@
     // WooxSymbolRiskLimitCut: a held symbol's max leverage lowered, or its
     // margin factor raised, within this window; it fires for as long.
     symbolRiskLimitCutWindow: '1h',
+
+    // WooxAccountSettingChanged fires for this long after a poll counted a
+    // change of an account's settings (woox_account_setting_changes_total):
+    // critical when the account's or a position's leverage is above its
+    // lowest within the window, warning otherwise.
+    accountSettingChangeWindow: '1h',
+    // WooxOpenOrdersSurge: an account's open orders at least
+    // openOrdersSurgeMinimum and above openOrdersSurgeFactor times their
+    // median over openOrdersSurgeWindow (at least 1), for openOrdersSurgeFor.
+    // A runaway bot's flood pages within minutes of a fresh start too; a
+    // level held for half the window becomes the new median and stops it.
+    openOrdersSurgeMinimum: 100,
+    openOrdersSurgeFactor: 5,
+    openOrdersSurgeWindow: '1h',
+    openOrdersSurgeFor: '1m',
+    // WooxPositionWithoutStop: a position with no open algo order of these
+    // types on its symbol for 10 minutes. Off by default: many desks close
+    // positions by hand or from their own risk system. The dashboard's
+    // "Positions without a stop" table shows them either way.
+    positionWithoutStopAlert: false,
+    stopAlgoTypes: 'STOP|STOP_LOSS|TP_SL|POSITIONAL_TP_SL|TRAILING_STOP|OCO|BRACKET',
 
     // Dashboard.
     dashboardUID: 'woox-exporter',

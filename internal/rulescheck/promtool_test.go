@@ -139,3 +139,30 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// TestSwitchedAlertTestsPass: the alerts a mixin switch turns on (off by
+// default, so absent from the shipped rules) pass their own promtool cases,
+// against the rules rendered with the switches on.
+func TestSwitchedAlertTestsPass(t *testing.T) {
+	promtool := testsupport.Tool(t, "promtool", "prometheus")
+	testsupport.Tool(t, "jsonnet", "jsonnet")
+	testsupport.Tool(t, "jq", "jq")
+	rules, err := exec.Command("bash", "../../scripts/mixin.sh", "rules", "{positionWithoutStopAlert: true}").Output()
+	if err != nil {
+		t.Fatalf("render the rules with the switches on: %v", err)
+	}
+	tests, err := os.ReadFile("../../alerts/woox_exporter.switches.test.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, content := range map[string][]byte{"woox_exporter.switches.rules.yml": rules, "woox_exporter.switches.test.yml": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report(t, promtoolProblems(promtool, "test", "rules", filepath.Join(dir, "woox_exporter.switches.test.yml")))
+	if !strings.Contains(string(rules), "WooxPositionWithoutStop") {
+		t.Error("the rules rendered with the switches on have no WooxPositionWithoutStop")
+	}
+}

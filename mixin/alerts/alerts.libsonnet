@@ -1327,6 +1327,103 @@ local seconds(d) =
           },
         ],
       },
+      {
+        name: 'woox_exporter.account_activity',
+        interval: $._config.riskEvaluationInterval,
+        local leverageRaised = |||
+          (
+              label_replace(
+                max by (account) (woox_account_leverage{%(wooxSelector)s})
+                  >
+                min by (account) (min_over_time(woox_account_leverage{%(wooxSelector)s}[%(accountSettingChangeWindow)s])),
+                "setting", "leverage", "", ""
+              )
+            or
+              label_replace(
+                max by (account, symbol, position_side) (woox_position_leverage{%(wooxSelector)s})
+                  >
+                min by (account, symbol, position_side) (min_over_time(woox_position_leverage{%(wooxSelector)s}[%(accountSettingChangeWindow)s])),
+                "setting", "position_leverage", "", ""
+              )
+          )
+            and on (account, setting)
+          (max by (account, setting) (increase(woox_account_setting_changes_total{%(wooxSelector)s}[%(accountSettingChangeWindow)s])) > 0)
+        ||| % $._config,
+        rules: [
+          // A leverage raised, of the account or of a position: the same
+          // move against it liquidates sooner. Its value is the leverage now.
+          {
+            alert: 'WooxAccountSettingChanged',
+            expr: leverageRaised,
+            'for': '0m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'The {{ $labels.setting }} of WOO X account {{ $labels.account }} was raised{{ with $labels.symbol }} on {{ . }}{{ end }}',
+              description: 'Within the last %s the {{ $labels.setting }} of account {{ $labels.account }}{{ with $labels.symbol }} on {{ . }} {{ $labels.position_side }}{{ end }} was raised, to {{ $value }}. Any key with TRADE can do this; a higher leverage brings liquidation closer for the same move. Find who changed it and match it to a change ticket.' % $._config.accountSettingChangeWindow,
+              runbook_url: runbook('WooxAccountSettingChanged'),
+            },
+          },
+          {
+            alert: 'WooxAccountSettingChanged',
+            expr: |||
+              (max by (account, setting) (increase(woox_account_setting_changes_total{%(wooxSelector)s}[%(accountSettingChangeWindow)s])) > 0)
+                unless on (account, setting)
+              (%(raised)s)
+            ||| % ($._config { raised: std.stripChars(leverageRaised, '\n') }),
+            'for': '0m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'The {{ $labels.setting }} of WOO X account {{ $labels.account }} changed',
+              description: 'Within the last %s the {{ $labels.setting }} of account {{ $labels.account }} changed about {{ $value | printf "%%.0f" }} time(s) (a leverage lowered, the account or position mode switched, a position moved between CROSS and ISOLATED margin). Any key with TRADE can do this. Find who changed it and match it to a change ticket.' % $._config.accountSettingChangeWindow,
+              runbook_url: runbook('WooxAccountSettingChanged'),
+            },
+          },
+          // A runaway bot: far more open orders than the account's own
+          // recent level. The median ignores the surge until it lasts half
+          // the window; clamp_min keeps an account with no orders judged.
+          {
+            alert: 'WooxOpenOrdersSurge',
+            expr: |||
+              (max by (account) (woox_open_orders{%(wooxSelector)s}) >= %(openOrdersSurgeMinimum)s)
+                and on (account)
+              (
+                max by (account) (woox_open_orders{%(wooxSelector)s})
+                  >
+                %(openOrdersSurgeFactor)s * clamp_min(max by (account) (quantile_over_time(0.5, woox_open_orders{%(wooxSelector)s}[%(openOrdersSurgeWindow)s])), 1)
+              )
+            ||| % $._config,
+            'for': $._config.openOrdersSurgeFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'WOO X account {{ $labels.account }} has {{ $value }} open orders, far above its usual level',
+              description: 'Account {{ $labels.account }} has {{ $value }} open orders, more than %s times their median over the last %s. A trading bot may be placing orders in a loop: check its logs, and cancel its orders or revoke its key if it runs away.' % [$._config.openOrdersSurgeFactor, $._config.openOrdersSurgeWindow],
+              runbook_url: runbook('WooxOpenOrdersSurge'),
+            },
+          },
+        ] + (if $._config.positionWithoutStopAlert then [
+               // Judged while the algo orders poll is fresh: a failing poll
+               // is WooxPollFailing's, not a missing stop.
+               {
+                 alert: 'WooxPositionWithoutStop',
+                 expr: |||
+                   (
+                     max by (account, symbol) (woox_position_holding{%(wooxSelector)s} != 0)
+                       unless on (account, symbol)
+                     max by (account, symbol) (woox_open_algo_orders{%(wooxSelector)s, algo_type=~"%(stopAlgoTypes)s"} > 0)
+                   )
+                     and on (account)
+                   (min by (account) (time() - woox_poll_last_success_timestamp_seconds{%(wooxSelector)s, endpoint="algo_orders"}) < %(dataStaleFastSeconds)s)
+                 ||| % $._config,
+                 'for': '10m',
+                 labels: { severity: 'warning' },
+                 annotations: {
+                   summary: 'WOO X account {{ $labels.account }} holds {{ $labels.symbol }} without a stop',
+                   description: 'Account {{ $labels.account }} holds {{ $value }} of {{ $labels.symbol }} and has had no open stop-type algo order (%s) on it for 10 minutes.' % $._config.stopAlgoTypes,
+                   runbook_url: runbook('WooxPositionWithoutStop'),
+                 },
+               },
+             ] else []),
+      },
     ],
   },
 }

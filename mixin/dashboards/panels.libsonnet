@@ -298,14 +298,14 @@ function(cfg)
       'Mode, margin ratios and leverage of each account as the exchange reports them.',
       [8, 12, 12, 98],
       [
-        'max by (account, account_mode) (woox_account_info{%(acc)s})',
+        'max by (account, account_mode, position_mode) (woox_account_info{%(acc)s})',
         'max by (account) (woox_account_margin_ratio{%(acc)s})',
         'max by (account) (woox_account_initial_margin_ratio{%(acc)s})',
         'max by (account) (woox_account_maintenance_margin_ratio{%(acc)s})',
         'max by (account) (woox_account_leverage{%(acc)s})',
       ],
-      columns=['account', 'account_mode', 'Value #B', 'Value #C', 'Value #D', 'Value #E'],
-      rename={ 'Value #B': 'margin ratio', 'Value #C': 'initial margin ratio', 'Value #D': 'maintenance margin ratio', 'Value #E': 'leverage', account_mode: 'mode' },
+      columns=['account', 'account_mode', 'position_mode', 'Value #B', 'Value #C', 'Value #D', 'Value #E'],
+      rename={ 'Value #B': 'margin ratio', 'Value #C': 'initial margin ratio', 'Value #D': 'maintenance margin ratio', 'Value #E': 'leverage', account_mode: 'mode', position_mode: 'position mode' },
       hide=['Time', 'Value #A'],
     ),
     // Collateral: the ratio of each token the account holds (a haircut on a
@@ -701,5 +701,34 @@ function(cfg)
       [8, 12, 12, 254],
       [['max by (account, symbol) (woox_symbol_max_leverage{%(acc)s}) and on (account, symbol) max by (account, symbol) (woox_position_holding{%(acc)s} != 0)', '{{account}} {{symbol}}']],
       custom=lib.stepped,
+    ),
+    // Who changed the account, and its orders
+    // (WooxAccountSettingChanged, WooxOpenOrdersSurge, WooxPositionWithoutStop).
+    lib.row(79, 'Orders and settings', 262),
+    lib.timeseries(
+      80,
+      'Setting changes',
+      'Changes of each account setting (leverage, account_mode, position_mode of the account; position_leverage, margin_mode of an open position) within each interval, from the account info and positions polls. WooxAccountSettingChanged fires for %s after one: critical when a leverage was raised. Empty bars while nothing changed.' % cfg.accountSettingChangeWindow,
+      [8, 8, 0, 263],
+      [['sum by (account, setting) (increase(woox_account_setting_changes_total{%(acc)s}[$__rate_interval]))', '{{account}} {{setting}}']],
+      custom=lib.stackedBars,
+    ),
+    lib.timeseries(
+      81,
+      'Open orders',
+      'Open orders of each account (NEW and PARTIAL_FILLED) as the exchange counts them, from --orders.interval. WooxOpenOrdersSurge fires at %s or more open orders, above %s times their median over %s: a runaway bot.' % [cfg.openOrdersSurgeMinimum, cfg.openOrdersSurgeFactor, cfg.openOrdersSurgeWindow],
+      [8, 8, 8, 263],
+      [['max by (account) (woox_open_orders{%(acc)s})', '{{account}}']],
+      custom=lib.stepped,
+    ),
+    lib.table(
+      82,
+      'Positions without a stop',
+      'Open positions with no open algo order of a stop type (%s) on their symbol, from --algo-orders.interval. WooxPositionWithoutStop pages on them after 10 minutes when the mixin turns it on (positionWithoutStopAlert). Empty while every position has a stop.' % std.join(', ', std.split(cfg.stopAlgoTypes, '|')),
+      [8, 8, 16, 263],
+      ['max by (account, symbol) (woox_position_holding{%(acc)s} != 0) unless on (account, symbol) max by (account, symbol) (woox_open_algo_orders{%(acc)s, algo_type=~"' + cfg.stopAlgoTypes + '"} > 0)'],
+      columns=['account', 'symbol', 'Value'],
+      rename={ Value: 'holding' },
+      hide=['Time'],
     ),
   ]
