@@ -40,6 +40,11 @@ var expectedAlerts = []string{
 	"WooxHeldInstrumentNotTrading severity=warning account=sub token=LTC symbol=SPOT_LTC_USDT",
 	"WooxFundingProjectedHigh account=main symbol=PERP_ETH_USDT",
 	"WooxSymbolRiskLimitCut account=main symbol=PERP_ETH_USDT limit=max_leverage",
+	// At 20s main's leverage raised, sub's position mode switched; from
+	// 60s main's bot floods the book.
+	"WooxAccountSettingChanged severity=critical account=main setting=leverage",
+	"WooxAccountSettingChanged severity=warning account=sub setting=position_mode",
+	"WooxOpenOrdersSurge account=main",
 }
 
 // inhibitedAlerts must reach Alertmanager but no one: it holds them back with

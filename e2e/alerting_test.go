@@ -36,7 +36,7 @@ const (
 	// WooxBalanceUnexplainedChange keeps two minutes, longer than the late
 	// record's 75 s, which must not fire it; the risk groups are evaluated
 	// every evaluateEvery like the rest.
-	rulesConfig = `{balanceUnexplainedFor: "2m", riskEvaluationInterval: "2s", positionAdlFor: "20s", positionLiquidationWarningFor: "1m"}`
+	rulesConfig = `{balanceUnexplainedFor: "2m", riskEvaluationInterval: "2s", positionAdlFor: "20s", positionLiquidationWarningFor: "1m", openOrdersSurgeFor: "10s"}`
 )
 
 // TestAlertsAndDashboardEndToEnd runs the whole chain on 127.0.0.1: the fake

@@ -29,6 +29,23 @@ var restoredCounters = []string{
 	"woox_token_history_records_by_type_total", "woox_token_history_late_records_total",
 	"woox_token_history_shared_id_records_total", "woox_transfers_total", "woox_transfer_amount_total",
 	"woox_api_key_allowed_ips_changes_total", "woox_api_key_permission_changes_total", "woox_wallet_withdrawals_total",
+	"woox_account_setting_changes_total",
+}
+
+// settingChange is the n-th change of main's settings the crash test makes:
+// the account's leverage, the LTC position's leverage, its margin mode.
+func settingChange(n int64) fakeexchange.Event {
+	leverage := fmt.Sprint(5 + n%4*5)
+	switch n % 3 {
+	case 0:
+		return fakeexchange.Event{AccountInfo: &fakeexchange.Change[fakeexchange.AccountInfo]{Account: "main",
+			Row: fakeexchange.AccountInfo{Leverage: leverage}}}
+	case 1:
+		return fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: "main",
+			Row: fakeexchange.Position{Symbol: "PERP_LTC_USDT", PositionSide: "BOTH", Leverage: leverage}}}
+	}
+	return fakeexchange.Event{Position: &fakeexchange.Change[fakeexchange.Position]{Account: "main",
+		Row: fakeexchange.Position{Symbol: "PERP_LTC_USDT", PositionSide: "BOTH", MarginMode: []string{"CROSS", "ISOLATED"}[n/3%2]}}}
 }
 
 // counterWatch scrapes whichever exporter process is current every 0.2 s and
@@ -169,6 +186,14 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 				t.Error(err)
 				return
 			}
+			// Every second a setting changes: the account's leverage, a
+			// position's leverage or margin mode, in turn.
+			if id%40 == 0 {
+				if err := fake.Apply(settingChange(id / 40)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
 		}
 	})
 	t.Cleanup(func() {
@@ -303,6 +328,11 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 		len(kinds), done, watch.scrapes, len(watch.scraped), len(watch.highest), len(watch.decreases), len(left), tempsRemoved, len(fake.ServedHistory("main")))
 	if len(watch.decreases) > 0 {
 		t.Errorf("restored counters went down across kills:\n%s", strings.Join(watch.decreases, "\n"))
+	}
+	for _, setting := range []string{"leverage", "position_leverage", "margin_mode"} {
+		if series := `woox_account_setting_changes_total{account="main", setting="` + setting + `"}`; watch.highest[series] < 2 {
+			t.Errorf("%s reached %v: the settings changed every second did not count", series, watch.highest[series])
+		}
 	}
 	// A decrease shows across a kill only when both processes were
 	// scraped; some kills come before the first scrape of a process.

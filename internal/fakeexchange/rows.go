@@ -196,7 +196,7 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 			patchRow(&(*rows)[0].row, r)
 			return nil
 		}
-		*rows = []stored[R]{{row: r, since: since}}
+		*rows = []stored[R]{{row: p.withDefaults(r), since: since}}
 		return nil
 	}
 	i, found := p.find(*rows, p.withDefaults(r))
