@@ -15,7 +15,7 @@ import (
 type route struct {
 	endpoint.Endpoint
 	// last runs the route's checks, seeds and event actions after every
-	// other's: an event's late_record moves a balance its balance action set.
+	// other's: an event's history moves a balance its balance action set.
 	last bool
 	// serve answers a request of account ("" for a public endpoint).
 	serve func(e *Exchange, account, rawQuery string) (any, *apiError)
@@ -114,17 +114,24 @@ type Venue struct {
 
 // Event is the one way to change an endpoint's data after New: applied
 // After the exchange's Start when a scenario holds it, at once by Apply. Its
-// actions apply in order: ClearFaults, Fault, then each endpoint's.
+// actions apply in order: ClearFaults, Fault, UnreadableRows, then each
+// endpoint's.
 type Event struct {
 	After       time.Duration `yaml:"after"`
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
+	// UnreadableRows sets Scenario.UnreadableRows of the endpoints it names.
+	UnreadableRows *map[string]int `yaml:"unreadable_rows"`
 
 	// The account of a public endpoint's change is not used.
 	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
 	SystemStatus *Change[SystemStatus]    `yaml:"system_status"`
 	// Key adds an account's API key, changes it or revokes it.
-	Key         *Change[Key]         `yaml:"key"`
+	Key *Change[Key] `yaml:"key"`
+	// Credentials makes the credentials endpoint list its Rows (All) instead
+	// of the account's keys, which still sign: a list clients must not trust
+	// blindly. Remove lists the keys again.
+	Credentials *Change[Key]         `yaml:"credentials"`
 	AccountInfo *Change[AccountInfo] `yaml:"account_info"`
 	Balance     *Change[Balance]     `yaml:"balance"`
 	// UnrecordedBalanceMove moves a balance with no history record.
@@ -139,18 +146,20 @@ type Event struct {
 	Instrument   *Change[Instrument]   `yaml:"instrument"`
 	Futures      *Change[Perpetual]    `yaml:"futures"`
 	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
-	// LateRecord appends a record whose money moves at once, listed only later.
-	LateRecord *LateRecordEvent `yaml:"late_record"`
+	History      *HistoryEvent         `yaml:"history"`
 }
 
-// Change is an event's action on one row of an endpoint: Row changes the row
-// of its key as the endpoint's file says (a new key adds it), with Replace
-// replaces it whole (its walks starting anew); Remove drops it.
+// Change is an event's action on an endpoint's rows: Row changes the row of
+// its key as the endpoint's file says (a new key adds it), with Replace
+// replaces it whole (its walks starting anew); Remove drops it. All replaces
+// every row by Rows as given, repeats and all, as the exchange may list them.
 type Change[R any] struct {
 	Account string `yaml:"account"`
 	Row     R      `yaml:",inline"`
 	Replace bool   `yaml:"replace"`
 	Remove  bool   `yaml:"remove"`
+	All     bool   `yaml:"all"`
+	Rows    []R    `yaml:"rows"`
 }
 
 // validateEventAccount checks that an event action names a scenario account,

@@ -241,23 +241,34 @@ func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
 
 func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	c := p.eventChange(ev)
-	if c == nil {
-		return nil
-	}
-	err := validateRow(p.withDefaults(c.Row), false)
 	switch {
-	case c.Remove && p.one:
-		err = fieldErr("remove", "a single answer is not removed")
-	case c.Remove:
-		err = validateRow(p.withDefaults(c.Row), true)
-	}
-	if p.public() {
-		if err != nil {
+	case c == nil:
+		return nil
+	case p.public():
+		if err := p.changeErr(c); err != nil {
 			return fmt.Errorf("%s.%w", p.event, err)
 		}
 		return nil
 	}
-	return validateEventAccount(p.event, c.Account, accounts, err)
+	return validateEventAccount(p.event, c.Account, accounts, p.changeErr(c))
+}
+
+// changeErr is what is wrong with c, naming its field.
+func (p *rowsEndpoint[R]) changeErr(c *Change[R]) error {
+	switch {
+	case c.Remove && p.one:
+		return fieldErr("remove", "a single answer is not removed")
+	case c.All && p.one:
+		return fieldErr("all", "a single answer is not a list")
+	case c.All:
+		for i, r := range c.Rows {
+			if err := validateRow(p.withDefaults(r), false); err != nil {
+				return fmt.Errorf("rows[%d].%w", i, err)
+			}
+		}
+		return nil
+	}
+	return validateRow(p.withDefaults(c.Row), c.Remove)
 }
 
 // apply changes the rows of the event's account ("" when public) by its
@@ -267,19 +278,30 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	if c == nil {
 		return nil
 	}
-	op, row, remove, how := p.event+" event", p.withDefaults(c.Row), c.Remove && !p.one, p.change
+	op, row, how := p.event+" event", p.withDefaults(c.Row), p.change
 	if c.Replace {
 		how = replace
 	}
-	if err := validateRow(row, remove); err != nil {
+	if err := p.changeErr(c); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return p.withRows(e, op, c.Account, func(rows *[]stored[R]) error {
 		i, found := p.find(*rows, row)
 		switch {
-		case remove && !found:
+		case c.All:
+			*rows = nil
+			for _, r := range c.Rows {
+				if p.place != nil {
+					r = p.place(nil, r, e.now())
+				}
+				*rows = append(*rows, stored[R]{row: p.withDefaults(r), since: e.now()})
+			}
+			if p.sorted {
+				slices.SortStableFunc(*rows, func(x, y stored[R]) int { return compareKeys(x.row, y.row) })
+			}
+		case c.Remove && !found:
 			return fmt.Errorf("%s: account %q lists no %s", op, c.Account, rowKey(row))
-		case remove:
+		case c.Remove:
 			*rows = slices.Delete(*rows, i, i+1)
 		default:
 			if err := p.put(rows, c.Row, how, e.now(), e.now()); err != nil {

@@ -143,6 +143,11 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 				return fmt.Errorf("%s.fault.%w", p, err)
 			}
 		}
+		if u := ev.UnreadableRows; u != nil {
+			if err := validateUnreadableRows(*u); err != nil {
+				return fmt.Errorf("%s.%w", p, err)
+			}
+		}
 		for _, ep := range routes {
 			if ep.validateEvent == nil {
 				continue

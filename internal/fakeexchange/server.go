@@ -56,8 +56,7 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	// listed, when not nil, is what credentials lists instead
-	// (ListCredentials).
+	// listed, when not nil, is what credentials lists instead.
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
 	keys    map[legKey]bool
@@ -144,7 +143,7 @@ func settings(s *Scenario) Scenario {
 	c.WalletTimeUnit = cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction)
 	c.MalformedIDs, c.UndocumentedTypes = slices.Clone(s.MalformedIDs), slices.Clone(s.UndocumentedTypes)
 	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
-	c.UnreadableRows = map[string]int{} // of its own: SetUnreadableRows changes it
+	c.UnreadableRows = map[string]int{} // of its own: events change it
 	maps.Copy(c.UnreadableRows, s.UnreadableRows)
 	if s.LateListing != nil {
 		l := *s.LateListing

@@ -104,13 +104,17 @@ func rotateTies(recs []HistoryRecord, n int) {
 	}
 }
 
-// LateRecordEvent appends a record whose money moves at once but which is
-// listed (on any page and in meta.total) only ListedAfter later. An ID of 0
-// takes the next id, a Timestamp of 0 the event's time (datedLocked).
-type LateRecordEvent struct {
-	Account       string `yaml:"account"`
-	HistoryRecord `yaml:",inline"`
-	ListedAfter   time.Duration `yaml:"listed_after"`
+// HistoryEvent appends Records to an account's history, their money moving
+// at once, listed (on any page and in meta.total) only ListedAfter later. An
+// ID of 0 takes the next id, a Timestamp of 0 the event's time (datedLocked);
+// ids must be new (with shared_ids, with their token and type), and none is
+// added when one is wrong. With Restamp, each record instead moves the
+// account's records of its ID to its Timestamp, as a status update may.
+type HistoryEvent struct {
+	Account     string          `yaml:"account"`
+	Records     []HistoryRecord `yaml:"records"`
+	ListedAfter time.Duration   `yaml:"listed_after"`
+	Restamp     bool            `yaml:"restamp"`
 }
 
 // appendNow appends records dated by datedLocked, moving balances, listed
@@ -201,15 +205,26 @@ func validateGenerator(g *HistoryGenerator) error {
 }
 
 func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
-	l := ev.LateRecord
-	if l == nil {
-		return nil
+	if h := ev.History; h != nil {
+		return validateEventAccount("history", h.Account, accounts, h.check(s.UndocumentedTypes))
 	}
-	err := validateRecord(l.HistoryRecord, s.UndocumentedTypes)
-	if err == nil && l.ListedAfter < 0 {
-		err = fieldErr("listed_after", "must not be negative")
+	return nil
+}
+
+func (h *HistoryEvent) check(undocumented []string) error {
+	if h.ListedAfter < 0 {
+		return fieldErr("listed_after", "must not be negative")
 	}
-	return validateEventAccount("late_record", l.Account, accounts, err)
+	for i, r := range h.Records {
+		err := validateRecord(r, undocumented)
+		if h.Restamp && r.Timestamp >= 0 {
+			err = nil // only its id and time are read
+		}
+		if err != nil {
+			return fmt.Errorf("records[%d].%w", i, err)
+		}
+	}
+	return nil
 }
 
 // seedHistoryAccount sets the account's generator and appends its history,
@@ -232,10 +247,32 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 }
 
 func applyHistoryEvent(e *Exchange, ev Event) error {
-	if l := ev.LateRecord; l != nil {
-		_, err := e.appendNow("late record event", l.Account, l.ListedAfter, []HistoryRecord{l.HistoryRecord})
+	switch h := ev.History; {
+	case h == nil:
+		return nil
+	case h.Restamp:
+		return e.withAccount("restamp event", h.Account, func(a *accountState) error { return a.restamp(h.Records) })
+	default:
+		_, err := e.appendNow("history event", h.Account, h.ListedAfter, h.Records)
 		return err
 	}
+}
+
+// restamp moves the records of each record's id to its timestamp; mu held.
+func (a *accountState) restamp(recs []HistoryRecord) error {
+	for _, r := range recs {
+		if r.Timestamp < 0 || !slices.ContainsFunc(a.history, func(h HistoryRecord) bool { return h.ID == r.ID }) {
+			return fmt.Errorf("restamp: account %q has no id %d or the time %d is negative", a.name, r.ID, r.Timestamp)
+		}
+	}
+	for _, r := range recs {
+		for i := range a.history {
+			if a.history[i].ID == r.ID {
+				a.history[i].Timestamp = r.Timestamp
+			}
+		}
+	}
+	slices.SortStableFunc(a.history, compareRecords)
 	return nil
 }
 

@@ -40,14 +40,3 @@ func (r TokenNetworkRow) check() error {
 	}
 	return nil
 }
-
-// SetTokenNetworks replaces every row; they may repeat, as the exchange's do.
-func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
-	_ = tokenNetworks.withRows(e, "set token networks", "", func(s *[]stored[TokenNetworkRow]) error {
-		*s = nil
-		for _, r := range rows {
-			*s = append(*s, stored[TokenNetworkRow]{row: r})
-		}
-		return nil
-	})
-}

@@ -33,14 +33,14 @@ func validateUnreadableRows(rows map[string]int) error {
 	return nil
 }
 
-// SetUnreadableRows serves n unreadable rows after endpoint's first good row.
-func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
-	if err := validateUnreadableRows(map[string]int{endpoint: n}); err != nil {
-		return fmt.Errorf("set unreadable rows: %w", err)
+// setUnreadableRows applies an event's UnreadableRows.
+func (e *Exchange) setUnreadableRows(rows map[string]int) error {
+	if err := validateUnreadableRows(rows); err != nil {
+		return fmt.Errorf("unreadable rows event: %w", err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.s.UnreadableRows[endpoint] = n
+	maps.Copy(e.s.UnreadableRows, rows)
 	return nil
 }
 
