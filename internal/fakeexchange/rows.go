@@ -59,6 +59,9 @@ type rowsEndpoint[R any] struct {
 	meta func(e *Exchange, total, page, size int) any
 	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
+	// changed follows an event that set a's row s, replacing old (nil if
+	// new), with mu held.
+	changed func(e *Exchange, a *accountState, old *R, s stored[R])
 }
 
 // change is what a row set by an event does to the row of its key.
@@ -218,14 +221,14 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 	return nil
 }
 
-// withRows runs fn on account's rows ("": the exchange's) with mu held.
-func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows *[]stored[R]) error) error {
+// withRows runs fn on account's rows ("": the exchange's, a nil) with mu held.
+func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(a *accountState, rows *[]stored[R]) error) error {
 	if account == "" {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		return fn(p.rowsOf(e, nil))
+		return fn(nil, p.rowsOf(e, nil))
 	}
-	return e.withAccount(op, account, func(a *accountState) error { return fn(p.rowsOf(e, a)) })
+	return e.withAccount(op, account, func(a *accountState) error { return fn(a, p.rowsOf(e, a)) })
 }
 
 // eventChange is ev's action on the endpoint (its field named event), or nil.
@@ -285,16 +288,17 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	if err := p.changeErr(c); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return p.withRows(e, op, c.Account, func(rows *[]stored[R]) error {
+	now := e.now()
+	return p.withRows(e, op, c.Account, func(a *accountState, rows *[]stored[R]) error {
 		i, found := p.find(*rows, row)
 		switch {
 		case c.All:
 			*rows = nil
 			for _, r := range c.Rows {
 				if p.place != nil {
-					r = p.place(nil, r, e.now())
+					r = p.place(nil, r, now)
 				}
-				*rows = append(*rows, stored[R]{row: p.withDefaults(r), since: e.now()})
+				*rows = append(*rows, stored[R]{row: p.withDefaults(r), since: now})
 			}
 			if p.sorted {
 				slices.SortStableFunc(*rows, func(x, y stored[R]) int { return compareKeys(x.row, y.row) })
@@ -304,8 +308,17 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 		case c.Remove:
 			*rows = slices.Delete(*rows, i, i+1)
 		default:
-			if err := p.put(rows, c.Row, how, e.now(), e.now()); err != nil {
+			var old *R
+			if found {
+				o := (*rows)[i].row
+				old = &o
+			}
+			if err := p.put(rows, c.Row, how, now, now); err != nil {
 				return fmt.Errorf("%s: account %q: %w", op, c.Account, err)
+			}
+			if p.changed != nil {
+				i, _ = p.find(*rows, row)
+				p.changed(e, a, old, (*rows)[i])
 			}
 		}
 		return nil

@@ -43,9 +43,6 @@ type Exchange struct {
 	started time.Time
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
-	// accountTransfers are the transfers between accounts, listed by both
-	// sides.
-	accountTransfers []storedTransfer
 	// rows are the public endpoints' rows, by endpoint name.
 	rows map[string]any
 }
