@@ -94,8 +94,8 @@ type AccountTransfer struct {
 	// Status is COMPLETED by default; any value is served as given.
 	Status string `yaml:"status" wire:"status"`
 	// from and to are the sides as listed, owner the account that set it.
-	from  party  `wire:"from"`
-	to    party  `wire:"to"`
+	from  party `wire:"from"`
+	to    party `wire:"to"`
 	owner string
 	// Direction is out (the default: from this account) or in.
 	Direction string `yaml:"direction"`
