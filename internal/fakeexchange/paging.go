@@ -44,13 +44,9 @@ func (e *Exchange) integer(n int64) any {
 	return n
 }
 
-// meta is a list answer's meta, spelt and totalled as the scenario says.
-func (e *Exchange) meta(total, page, size int) any {
-	return e.metaSpelt(e.s.SnakeCaseMeta, total, page, size)
-}
-
-// metaSpelt is meta in snake_case or camelCase.
-func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
+// meta is a list answer's meta, in snake_case or camelCase, totalled as the
+// scenario says.
+func (e *Exchange) meta(snake bool, total, page, size int) any {
 	total = max(0, total-e.s.UnderstateTotal) + e.s.OverstateTotal
 	perPage, current := "recordsPerPage", "currentPage"
 	if snake {
@@ -202,12 +198,9 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 	}
 	total := e.listLength(p.name, len(rows))
 	from, to, served := e.pageRange(total, hq.page, hq.size)
-	meta := e.meta
-	if p.meta != nil {
-		meta = func(total, page, size int) any { return p.meta(e, total, page, size) }
-	}
+	snake := e.s.SnakeCaseMeta || p.snakeMeta != nil && p.snakeMeta(e)
 	return wireObject{{"rows", e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) })},
-		{"meta", meta(total, served, hq.size)}}, nil
+		{"meta", e.meta(snake, total, served, hq.size)}}, nil
 }
 
 // heldBack reports whether late listing holds the row back at now.

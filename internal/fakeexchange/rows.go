@@ -55,8 +55,8 @@ type rowsEndpoint[R any] struct {
 	late bool
 	// reorder changes the order of a page request's sorted rows, mu held.
 	reorder func(e *Exchange, rows []R)
-	// meta is a page's meta; nil spells it as the scenario says.
-	meta func(e *Exchange, total, page, size int) any
+	// snakeMeta spells a page's meta in snake_case whatever the scenario says.
+	snakeMeta func(e *Exchange) bool
 	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
 	// changed follows an event that set a's row s, replacing old (nil if
@@ -141,6 +141,7 @@ func (p *rowsEndpoint[R]) withDefaults(r R) R {
 // validateRows checks a scenario's rows: each valid, no key twice.
 func (p *rowsEndpoint[R]) validateRows(rows []R) error {
 	seen := map[string]bool{}
+	keys := slices.DeleteFunc(slices.Clone(wireFieldsOf(reflect.TypeFor[R]())), func(f wireField) bool { return !f.key })
 	for i, r := range rows {
 		at := fmt.Sprintf("%s[%d]", p.section, i)
 		if p.one {
@@ -150,29 +151,15 @@ func (p *rowsEndpoint[R]) validateRows(rows []R) error {
 			return fmt.Errorf("%s.%w", at, err)
 		}
 		key := rowKey(p.withDefaults(r))
-		if seen[key] && !p.one {
-			if f, single := p.singleKey(); single {
-				return fieldErr(at+"."+f.yaml, "duplicate %q", fmt.Sprint(reflect.ValueOf(r).Field(f.index).Interface()))
-			}
+		switch {
+		case seen[key] && len(keys) == 1:
+			return fieldErr(at+"."+keys[0].yaml, "duplicate %q", fmt.Sprint(reflect.ValueOf(r).Field(keys[0].index).Interface()))
+		case seen[key]:
 			return fieldErr(at, "duplicate %s", key)
 		}
 		seen[key] = true
 	}
 	return nil
-}
-
-// singleKey is the one key field of R, if it has one alone.
-func (p *rowsEndpoint[R]) singleKey() (wireField, bool) {
-	var keys []wireField
-	for _, f := range wireFieldsOf(reflect.TypeFor[R]()) {
-		if f.key {
-			keys = append(keys, f)
-		}
-	}
-	if len(keys) != 1 {
-		return wireField{}, false
-	}
-	return keys[0], true
 }
 
 // find is where the row of r's key is, or would be inserted.

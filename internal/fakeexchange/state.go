@@ -42,20 +42,11 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 func (e *Exchange) withAccount(op, name string, fn func(a *accountState) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, err := e.accountLocked(op, name)
-	if err != nil {
-		return err
-	}
-	return fn(a)
-}
-
-// accountLocked is the named account; the caller holds mu.
-func (e *Exchange) accountLocked(op, name string) (*accountState, error) {
 	a, ok := e.accounts[name]
 	if !ok {
-		return nil, fmt.Errorf("%s: unknown account %q", op, name)
+		return fmt.Errorf("%s: unknown account %q", op, name)
 	}
-	return a, nil
+	return fn(a)
 }
 
 // legKey makes a record distinct: its id (with shared ids, token and type too).

@@ -120,22 +120,14 @@ type HistoryEvent struct {
 // appendNow appends records dated by datedLocked, moving balances, listed
 // listAfter later; it returns them as appended.
 func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs []HistoryRecord) ([]HistoryRecord, error) {
-	if listAfter < 0 {
-		return nil, fmt.Errorf("%s: listing delay must not be negative", op)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked(op, account)
-	if err != nil {
-		return nil, err
-	}
-	now := e.now()
-	recs = a.datedLocked(recs, now)
-	var listAt time.Time
-	if listAfter > 0 {
-		listAt = now.Add(listAfter)
-	}
-	return recs, e.appendLocked(op, a, recs, true, listAt)
+	err := e.withAccount(op, account, func(a *accountState) error {
+		now, listAt := e.now(), time.Time{}
+		if recs = a.datedLocked(recs, now); listAfter > 0 {
+			listAt = now.Add(listAfter)
+		}
+		return e.appendLocked(op, a, recs, true, listAt)
+	})
+	return recs, err
 }
 
 // datedLocked fills in an ID of 0 with the next unused id and a Timestamp of 0
@@ -247,22 +239,25 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 }
 
 func applyHistoryEvent(e *Exchange, ev Event) error {
-	switch h := ev.History; {
-	case h == nil:
+	h := ev.History
+	if h == nil {
 		return nil
-	case h.Restamp:
-		return e.withAccount("restamp event", h.Account, func(a *accountState) error { return a.restamp(h.Records) })
-	default:
-		_, err := e.appendNow("history event", h.Account, h.ListedAfter, h.Records)
-		return err
 	}
+	if err := h.check(e.s.UndocumentedTypes); err != nil {
+		return fmt.Errorf("history event: %w", err)
+	}
+	if h.Restamp {
+		return e.withAccount("restamp event", h.Account, func(a *accountState) error { return a.restamp(h.Records) })
+	}
+	_, err := e.appendNow("history event", h.Account, h.ListedAfter, h.Records)
+	return err
 }
 
 // restamp moves the records of each record's id to its timestamp; mu held.
 func (a *accountState) restamp(recs []HistoryRecord) error {
 	for _, r := range recs {
-		if r.Timestamp < 0 || !slices.ContainsFunc(a.history, func(h HistoryRecord) bool { return h.ID == r.ID }) {
-			return fmt.Errorf("restamp: account %q has no id %d or the time %d is negative", a.name, r.ID, r.Timestamp)
+		if !slices.ContainsFunc(a.history, func(h HistoryRecord) bool { return h.ID == r.ID }) {
+			return fmt.Errorf("restamp: account %q has no id %d", a.name, r.ID)
 		}
 	}
 	for _, r := range recs {

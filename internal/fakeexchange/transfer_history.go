@@ -93,10 +93,9 @@ type AccountTransfer struct {
 	Amount string `yaml:"amount" wire:"amount,decimal,required"`
 	// Status is COMPLETED by default; any value is served as given.
 	Status string `yaml:"status" wire:"status"`
-	// from and to are the sides as listed, owner the account that set it.
-	from  party `wire:"from"`
-	to    party `wire:"to"`
-	owner string
+	// from and to are the sides as listed.
+	from party `wire:"from"`
+	to   party `wire:"to"`
 	// Direction is out (the default: from this account) or in.
 	Direction string `yaml:"direction"`
 	// Counterparty is the other account when it is the scenario's; otherwise
@@ -160,7 +159,7 @@ func scenarioAccounts(s *Scenario) map[string]bool {
 // its event's, or its creation when set by New.
 func sides(owner string, s stored[AccountTransfer]) AccountTransfer {
 	t := s.row
-	t.owner, t.updated = owner, t.CreatedTime
+	t.updated = t.CreatedTime
 	if !s.since.IsZero() {
 		t.updated = s.since.UnixMilli()
 	}

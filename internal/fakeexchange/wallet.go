@@ -29,9 +29,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		return nil
 	},
 	// The live wallet history spells its meta in snake_case.
-	meta: func(e *Exchange, total, page, size int) any {
-		return e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, page, size)
-	},
+	snakeMeta: func(e *Exchange) bool { return !e.s.CamelCaseWalletMeta },
 	// A replacement keeps the creation time unless it sets one and is updated
 	// then; a new transfer without one is created then.
 	place: func(old *Transfer, t Transfer, at time.Time) Transfer {
