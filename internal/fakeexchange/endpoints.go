@@ -44,7 +44,7 @@ func addRoute(name string, r route) {
 	if !ok {
 		panic("fakeexchange: no endpoint " + name + " in the endpoint table")
 	}
-	if _, twice := routeNamed(name); twice {
+	if _, twice := routeOf(name); twice {
 		panic("fakeexchange: two routes of endpoint " + name)
 	}
 	r.Endpoint = ep
@@ -59,24 +59,13 @@ func addRoute(name string, r route) {
 	slices.SortFunc(routes, func(a, b route) int { return cmp.Compare(order(a), order(b)) })
 }
 
-// routeAt finds the route of the endpoint served at path.
-func routeAt(path string) (route, bool) {
-	for _, r := range routes {
-		if r.Path == path {
-			return r, true
-		}
+// routeOf finds the route of the endpoint called, or served at, key.
+func routeOf(key string) (route, bool) {
+	i := slices.IndexFunc(routes, func(r route) bool { return r.Name == key || r.Path == key })
+	if i < 0 {
+		return route{}, false
 	}
-	return route{}, false
-}
-
-// routeNamed finds the route of the endpoint called name.
-func routeNamed(name string) (route, bool) {
-	for _, r := range routes {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return route{}, false
+	return routes[i], true
 }
 
 // Account is one exchange account (main or sub-account), whose keys share

@@ -60,7 +60,7 @@ type Fault struct {
 }
 
 func (f Fault) validate() error {
-	if _, known := routeNamed(f.Endpoint); f.Endpoint != "" && !known {
+	if _, known := routeOf(f.Endpoint); f.Endpoint != "" && !known {
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
 	switch f.Kind {

@@ -187,7 +187,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	ep, ok := routeAt(r.URL.Path)
+	ep, ok := routeOf(r.URL.Path)
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return

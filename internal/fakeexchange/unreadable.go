@@ -50,7 +50,7 @@ func (e *Exchange) listLength(endpoint string, n int) int { return n + e.s.Unrea
 // listRows is the rows [from, to) of endpoint's list of n good rows (built by
 // good), its unreadable rows after the first. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
-	ep, _ := routeNamed(endpoint)
+	ep, _ := routeOf(endpoint)
 	bad, row := e.s.UnreadableRows[endpoint], ep.unreadable
 	at := min(1, n)
 	out := make([]any, 0, to-from)
