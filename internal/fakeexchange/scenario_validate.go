@@ -2,11 +2,11 @@ package fakeexchange
 
 import (
 	"cmp"
-	"maps"
-	"slices"
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
