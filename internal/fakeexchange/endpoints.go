@@ -24,10 +24,10 @@ type route struct {
 	validate        func(s *Scenario) error
 	validateAccount func(s *Scenario, a Account) error
 	validateEvent   func(s *Scenario, ev Event, accounts map[string]bool) error
-	// seed and seedAccount copy its sections into a new exchange and a new
-	// account; created is the server time of New.
+	// seed and seedAccount copy its validated sections into a new exchange
+	// and a new account; created is the server time of New.
 	seed        func(e *Exchange, s *Scenario)
-	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time) error
+	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time)
 	apply       func(e *Exchange, ev Event) error
 	// unreadable builds its i-th row no client can read (UnreadableRows).
 	unreadable func(e *Exchange, i int) any

@@ -16,20 +16,17 @@ import (
 // endpoint fills in what is its own.
 type rowsEndpoint[R any] struct {
 	name string
-	// section and event are the YAML keys of its rows in a scenario account
-	// (in the scenario, when public) and of its event.
+	// section and event are the YAML keys of its rows (in an account unless
+	// public) and of its event; scenario reads the section.
 	section, event string
+	scenario       func(s *Scenario, a Account) []R
 	// under is the answer's field holding the rows; one serves a single row
 	// as the answer, recorded when the scenario sets none.
 	under    string
 	one      bool
 	recorded R
-	// sorted keeps the rows in key order, as the exchange serves them;
-	// others are served as added.
+	// sorted keeps the rows in key order, as the exchange serves them.
 	sorted bool
-	// scenario is an account's rows, or the scenario's when public.
-	scenario func(s *Scenario, a Account) []R
-	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
@@ -38,14 +35,14 @@ type rowsEndpoint[R any] struct {
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
 	// source gives the rows listed at now when the endpoint keeps none.
 	source func(e *Exchange, a *accountState, now time.Time) []R
-	// answer wraps the rendered rows into the answer, with what they do not
-	// hold; stored are the rows as set.
+	// answer wraps the rendered rows with what they do not hold; stored are
+	// the rows as set.
 	answer     func(e *Exchange, a *accountState, stored []R, rendered []any) any
 	unreadable func(e *Exchange, i int) any
 
-	// paged serves a page at a time (servePage); history is a row's time
-	// (Unix ms) when the rows are a history, newest first. filters are
-	// query parameters that select rows by the field of their wire name.
+	// paged serves a page at a time; history is a row's time (Unix ms) when
+	// the rows are a history, newest first; filters are query parameters
+	// matching the field of their wire name.
 	paged   bool
 	history func(R) int64
 	filters []string
@@ -54,13 +51,11 @@ type rowsEndpoint[R any] struct {
 	// late holds back Scenario.LateListing's share of the rows, by id.
 	late bool
 	// reorder changes the order of a page request's sorted rows, mu held.
-	reorder func(e *Exchange, rows []R)
-	// snakeMeta spells a page's meta in snake_case whatever the scenario says.
-	snakeMeta func(e *Exchange) bool
+	reorder   func(e *Exchange, rows []R)
+	snakeMeta func(e *Exchange) bool // a page's meta in snake_case whatever the scenario says
 	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
-	// changed follows an event that set a's row s, replacing old (nil if
-	// new), with mu held.
+	// changed follows an event that set a's row s over old (nil if new), mu held.
 	changed func(e *Exchange, a *accountState, old *R, s stored[R])
 }
 
@@ -102,9 +97,8 @@ func (p *rowsEndpoint[R]) route() route {
 		r.seed = func(e *Exchange, s *Scenario) { seed(e, p.rowsOf(e, nil), s, Account{}, e.now()) }
 	} else {
 		r.validateAccount = validate
-		r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
+		r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) {
 			seed(e, p.rowsOf(e, st), nil, a, created)
-			return nil
 		}
 	}
 	return r

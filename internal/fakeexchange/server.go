@@ -124,9 +124,7 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
-		if err := e.addAccount(a, created); err != nil {
-			return nil, err
-		}
+		e.addAccount(a, created)
 	}
 	return e, nil
 }
@@ -142,35 +140,32 @@ func settings(s *Scenario) Scenario {
 	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
 	c.UnreadableRows = map[string]int{} // of its own: events change it
 	maps.Copy(c.UnreadableRows, s.UnreadableRows)
-	if s.LateListing != nil {
-		l := *s.LateListing
-		c.LateListing = &l
-	}
-	if s.ErrorTimestamp != nil {
-		t := *s.ErrorTimestamp
-		c.ErrorTimestamp = &t
-	}
+	c.LateListing, c.ErrorTimestamp = clone(s.LateListing), clone(s.ErrorTimestamp)
 	return c
 }
 
+func clone[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
 // addAccount adds a scenario account, its keys and its endpoints' sections.
-func (e *Exchange) addAccount(a Account, created time.Time) error {
-	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
-		rows: map[string]any{}}
+func (e *Exchange) addAccount(a Account, created time.Time) {
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, isSubAccount: a.IsSubAccount,
+		keys: map[legKey]bool{}, listAt: map[legKey]time.Time{}, rows: map[string]any{}}
 	e.accounts[a.Name] = st
 	for _, k := range a.Keys {
 		st.keyOrder = append(st.keyOrder, k.APIKey)
 		e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
 	}
 	for _, ep := range routes {
-		if ep.seedAccount == nil {
-			continue
-		}
-		if err := ep.seedAccount(e, st, a, created); err != nil {
-			return fmt.Errorf("invalid scenario: %w", err)
+		if ep.seedAccount != nil {
+			ep.seedAccount(e, st, a, created)
 		}
 	}
-	return nil
 }
 
 // now is the server time: the clock plus the scenario's offset.

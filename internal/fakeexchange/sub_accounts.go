@@ -3,7 +3,6 @@ package fakeexchange
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -16,11 +15,6 @@ func init() {
 			return subAccounts.servePage(e, account, rawQuery)
 		}
 		return subAccounts.serve(e, account, rawQuery)
-	}
-	seed := r.seedAccount
-	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
-		st.isSubAccount = a.IsSubAccount
-		return seed(e, st, a, created)
 	}
 	addRoute(endpoint.SubAccounts, r)
 }

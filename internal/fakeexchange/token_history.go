@@ -221,7 +221,7 @@ func (h *HistoryEvent) check(undocumented []string) error {
 
 // seedHistoryAccount sets the account's generator and appends its history,
 // which does not move the balances: they are the state at New.
-func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) error {
+func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) {
 	if a.HistoryGenerator != nil {
 		g := *a.HistoryGenerator
 		st.generator = &g
@@ -234,8 +234,7 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 		}
 		recs = append(recs, r)
 	}
-	// No lock: New has not shared the exchange yet.
-	return e.appendLocked("append history", st, recs, false, time.Time{})
+	_ = e.appendLocked("append history", st, recs, false, time.Time{}) // validated; New owns e
 }
 
 func applyHistoryEvent(e *Exchange, ev Event) error {

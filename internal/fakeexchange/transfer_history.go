@@ -47,12 +47,11 @@ func init() {
 	}
 	// The legs of a completed transfer are written, without moving balances,
 	// for each side once it is added.
-	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
-		_ = seedAccount(e, st, a, created) // validated: no error
+	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) {
+		seedAccount(e, st, a, created)
 		for _, t := range e.transfersOf(st.name) {
 			e.legs(t, false)
 		}
-		return nil
 	}
 	addRoute(endpoint.TransferHistory, r)
 }
