@@ -42,10 +42,7 @@ type SubAccount struct {
 }
 
 func (s SubAccount) check() error {
-	if s.CreatedTime < 0 {
-		return fieldErr("created_time", "must not be negative")
-	}
-	return nil
+	return fieldErrIf(s.CreatedTime < 0, "created_time", "must not be negative")
 }
 
 // errSubAccountKey answers a sub-account's key: only a main account lists them.

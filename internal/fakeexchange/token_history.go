@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -178,22 +179,16 @@ func validateHistoryAccount(s *Scenario, a Account) error {
 
 // validateGenerator checks an account's history generator, if any.
 func validateGenerator(g *HistoryGenerator) error {
-	switch {
-	case g == nil:
+	if g == nil {
 		return nil
-	case g.Every <= 0:
-		return fieldErr("history_generator.every", "must be positive")
-	case len(g.Types) == 0:
-		return fieldErr("history_generator.types", "must not be empty")
-	case len(g.Tokens) == 0:
-		return fieldErr("history_generator.tokens", "must not be empty")
 	}
+	err := cmp.Or(fieldErrIf(g.Every <= 0, "history_generator.every", "must be positive"),
+		fieldErrIf(len(g.Types) == 0, "history_generator.types", "must not be empty"),
+		fieldErrIf(len(g.Tokens) == 0, "history_generator.tokens", "must not be empty"))
 	for k, t := range g.Types {
-		if !historyTypes[t] {
-			return fieldErr(fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t)
-		}
+		err = cmp.Or(err, fieldErrIf(!historyTypes[t], fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t))
 	}
-	return nil
+	return err
 }
 
 func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
@@ -272,19 +267,9 @@ func (a *accountState) restamp(recs []HistoryRecord) error {
 
 // validateRecord checks a record; undocumented are the scenario's extra types.
 func validateRecord(r HistoryRecord, undocumented []string) error {
-	if !knownType(r.Type, undocumented) {
-		return fieldErr("type", "unknown type %q", r.Type)
-	}
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if _, err := parseAmount(r.Amount); err != nil {
-		return err
-	}
-	if r.Timestamp < 0 {
-		return fieldErr("timestamp", "must not be negative")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(!knownType(r.Type, undocumented), "type", "unknown type %q", r.Type),
+		fieldErrIf(r.Token == "", "token", "must not be empty"), amountErr(r.Amount),
+		fieldErrIf(r.Timestamp < 0, "timestamp", "must not be negative"))
 }
 
 // historyTypes are the transaction types of the token history endpoint.

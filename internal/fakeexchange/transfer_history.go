@@ -116,22 +116,13 @@ type party struct {
 }
 
 func (t AccountTransfer) check() error {
-	switch {
-	case t.ID < 0:
-		return fieldErr("id", "must be positive")
-	case t.Direction != "" && t.Direction != "out" && t.Direction != "in":
-		return fieldErr("direction", "must be out or in, got %q", t.Direction)
-	case (t.Counterparty == "") == (t.CounterpartyApplicationID == ""):
-		return fieldErr("counterparty", "set either counterparty (a scenario account) or counterparty_application_id")
-	case t.CreatedTime < 0 || t.CreatedAgo < 0:
-		return fieldErr("created_time", "must not be negative")
-	case t.CreatedTime != 0 && t.CreatedAgo != 0:
-		return fieldErr("created_ago", "set either created_time or created_ago")
-	}
-	if d, _ := parseAmount(t.Amount); !d.IsPositive() { // a decimal: validated
-		return fieldErr("amount", "must be positive, got %q", t.Amount)
-	}
-	return nil
+	d, _ := parseAmount(t.Amount) // a decimal: validated first
+	return cmp.Or(fieldErrIf(t.ID < 0, "id", "must be positive"),
+		fieldErrIf(t.Direction != "" && t.Direction != "out" && t.Direction != "in", "direction", "must be out or in, got %q", t.Direction),
+		fieldErrIf((t.Counterparty == "") == (t.CounterpartyApplicationID == ""), "counterparty",
+			"set either counterparty (a scenario account) or counterparty_application_id"),
+		createdErr(t.CreatedTime, t.CreatedAgo),
+		fieldErrIf(!d.IsPositive(), "amount", "must be positive, got %q", t.Amount))
 }
 
 // counterpartyErr checks that account's transfer is to another of accounts.

@@ -89,15 +89,13 @@ type Transfer struct {
 }
 
 func (t Transfer) check() error {
-	switch {
-	case t.Side != "DEPOSIT" && t.Side != "WITHDRAW":
-		return fieldErr("side", "must be DEPOSIT or WITHDRAW, got %q", t.Side)
-	case t.Type != "BALANCE" && t.Type != "COLLATERAL":
-		return fieldErr("type", "must be BALANCE or COLLATERAL, got %q", t.Type)
-	case t.CreatedTime < 0 || t.CreatedAgo < 0:
-		return fieldErr("created_time", "must not be negative")
-	case t.CreatedTime != 0 && t.CreatedAgo != 0:
-		return fieldErr("created_ago", "set either created_time or created_ago")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(t.Side != "DEPOSIT" && t.Side != "WITHDRAW", "side", "must be DEPOSIT or WITHDRAW, got %q", t.Side),
+		fieldErrIf(t.Type != "BALANCE" && t.Type != "COLLATERAL", "type", "must be BALANCE or COLLATERAL, got %q", t.Type),
+		createdErr(t.CreatedTime, t.CreatedAgo))
+}
+
+// createdErr checks a creation time set as a time or (ago) before New.
+func createdErr(created int64, ago time.Duration) error {
+	return cmp.Or(fieldErrIf(created < 0 || ago < 0, "created_time", "must not be negative"),
+		fieldErrIf(created != 0 && ago != 0, "created_ago", "set either created_time or created_ago"))
 }
