@@ -55,8 +55,8 @@ type rowsEndpoint[R any] struct {
 	snakeMeta func(e *Exchange) bool // a page's meta in snake_case whatever the scenario says
 	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
-	// changed follows an event that set a's row s over old (nil if new), mu held.
-	changed func(e *Exchange, a *accountState, old *R, s stored[R])
+	// changed follows an event, on each of a's rows, mu held.
+	changed func(e *Exchange, a *accountState, s stored[R])
 }
 
 // change is what a row set by an event does to the row of its key.
@@ -289,17 +289,13 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 		case c.Remove:
 			*rows = slices.Delete(*rows, i, i+1)
 		default:
-			var old *R
-			if found {
-				o := (*rows)[i].row
-				old = &o
-			}
 			if err := p.put(rows, c.Row, how, now, now); err != nil {
 				return fmt.Errorf("%s: account %q: %w", op, c.Account, err)
 			}
+		}
+		for _, s := range *rows {
 			if p.changed != nil {
-				i, _ = p.find(*rows, row)
-				p.changed(e, a, old, (*rows)[i])
+				p.changed(e, a, s)
 			}
 		}
 		return nil

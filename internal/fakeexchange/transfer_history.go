@@ -20,12 +20,8 @@ func init() {
 		}
 		return rows
 	}
-	// A transfer an event makes COMPLETED writes its legs, moving balances.
-	p.changed = func(e *Exchange, a *accountState, old *AccountTransfer, s stored[AccountTransfer]) {
-		if old == nil || old.Status != "COMPLETED" {
-			e.legs(sides(a.name, s), true)
-		}
-	}
+	// A transfer an event made COMPLETED writes its legs, moving balances.
+	p.changed = func(e *Exchange, a *accountState, s stored[AccountTransfer]) { e.legs(sides(a.name, s), true) }
 	r := p.route()
 	validateAccount, validateEvent, seedAccount := r.validateAccount, r.validateEvent, r.seedAccount
 	r.validateAccount = func(s *Scenario, a Account) error {
