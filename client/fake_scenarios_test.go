@@ -44,7 +44,8 @@ func TestMalformedRowIsReportedAndTheGoodRowsArrive(t *testing.T) {
 		s.MalformedIDs = []int64{2}
 		h := newHarness(t, s)
 		base := time.Now().Add(-time.Hour).UnixMilli()
-		if err := h.fake.AppendHistory("main", records(1, 3, base)...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(1, 3, base)}}); err != nil {
 			t.Fatal(err)
 		}
 		recs, bad, err := h.client(t, nil).TokenHistory(context.Background(), client.HistoryQuery{})
@@ -133,7 +134,8 @@ func TestExchangeClockTenMinutesOffStillPolls(t *testing.T) {
 				s.ServerTimeOffset = off
 				h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
 				base := time.Now().Add(off - time.Hour).UnixMilli()
-				if err := h.fake.AppendHistory("main", records(1, 3, base)...); err != nil {
+				if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+					Records: records(1, 3, base)}}); err != nil {
 					t.Fatal(err)
 				}
 				shared := client.NewClock(nil)
@@ -238,7 +240,8 @@ func TestCappedPagesWithUnderstatedTotalYieldEveryRecord(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		s.PageCap, s.UnderstateTotal = 500, 1200
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
-		if err := h.fake.AppendHistory("main", records(1, 2500, time.Now().Add(-time.Hour).UnixMilli())...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(1, 2500, time.Now().Add(-time.Hour).UnixMilli())}}); err != nil {
 			t.Fatal(err)
 		}
 		recs, _, err := h.client(t, fastRetries).TokenHistory(context.Background(), client.HistoryQuery{PageSize: 1000})
@@ -266,7 +269,8 @@ func TestClampedPagesEndPaging(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		s.ClampPages = true
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
-		if err := h.fake.AppendHistory("main", records(1, 200, time.Now().Add(-time.Hour).UnixMilli())...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(1, 200, time.Now().Add(-time.Hour).UnixMilli())}}); err != nil {
 			t.Fatal(err)
 		}
 		c := h.client(t, fastRetries)

@@ -162,7 +162,8 @@ func TestSignedRequestsAreAcceptedByTheFake(t *testing.T) {
 			t.Errorf("user id = %q, want 12523", creds[0].UserID)
 		}
 		base := time.Now().Add(-time.Hour).UnixMilli()
-		if err := h.fake.AppendHistory("main", records(9007199254740993, 3, base)...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(9007199254740993, 3, base)}}); err != nil {
 			t.Fatal(err)
 		}
 		var pages []client.HistoryPage
@@ -245,7 +246,8 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
 		base := time.Now().Add(-time.Hour).UnixMilli()
-		if err := h.fake.AppendHistory("main", records(1, 2345, base)...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(1, 2345, base)}}); err != nil {
 			t.Fatal(err)
 		}
 		c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 1000, Window: time.Minute} })
@@ -293,16 +295,17 @@ func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
 		h := newHarness(t, s, fakeexchange.WithRateLimit(1000, time.Minute))
 		base := time.Now().Add(-time.Hour).UnixMilli()
-		if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+		if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: records(1, 250, base)}}); err != nil {
 			t.Fatal(err)
 		}
 		next := int64(10000)
 		h.fake.BeforeHistoryPage(func(account string, page int) {
 			if page > 1 {
 				// One record inside the window, one after its end.
-				_ = h.fake.AppendHistory(account,
-					fakeexchange.HistoryRecord{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
-					fakeexchange.HistoryRecord{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000})
+				_ = h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: account,
+					Records: []fakeexchange.HistoryRecord{{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
+						{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000}}}})
 				next += 2
 			}
 		})
@@ -331,7 +334,8 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
 	base := time.Now().Add(-time.Hour).UnixMilli()
 	// 250 records: two full pages and a short one, clearly the last.
-	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+	if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: records(1, 250, base)}}); err != nil {
 		t.Fatal(err)
 	}
 	c := h.client(t, func(c *client.Config) { c.RateLimit = client.RateLimit{Requests: 10, Window: window} })
@@ -377,7 +381,8 @@ func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
 	const window = 400 * time.Millisecond
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(10, window))
 	base := time.Now().Add(-time.Hour).UnixMilli()
-	if err := h.fake.AppendHistory("main", records(1, 250, base)...); err != nil {
+	if err := h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: records(1, 250, base)}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []fakeexchange.Fault{

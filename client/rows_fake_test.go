@@ -65,7 +65,7 @@ func TestTheFakesUnreadableRowsAreRejectedAlone(t *testing.T) {
 			if len(none[endpoint]) != 0 {
 				t.Fatalf("%s: rows rejected without unreadable rows: %+v", endpoint, none[endpoint])
 			}
-			if err := h.fake.SetUnreadableRows(endpoint, 1); err != nil {
+			if err := h.fake.Apply(fakeexchange.Event{UnreadableRows: &map[string]int{endpoint: 1}}); err != nil {
 				t.Fatal(err)
 			}
 		}

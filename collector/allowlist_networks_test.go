@@ -47,7 +47,7 @@ func TestAllowListEntriesOnUnlistedNetworksAreWarnedOfOnce(t *testing.T) {
 		t.Errorf("woox_wallet_allowlist_unknown_network_entries = %v, want 1", got)
 	}
 
-	r.fake.SetTokenNetworks(append(tokenNetworkRows(), fakeexchange.TokenNetworkRow{Token: "ETH", Network: "ETHEREUM", Protocol: "ERC20", Name: "Ethereum",
+	r.listTokenNetworks(t, append(tokenNetworkRows(), fakeexchange.TokenNetworkRow{Token: "ETH", Network: "ETHEREUM", Protocol: "ERC20", Name: "Ethereum",
 		MinimumWithdrawal: "0.01", WithdrawalFee: "0.001", AllowDeposit: 1, AllowWithdraw: 1}))
 	if _, err := networks.poll(t.Context(), func() {}); err != nil {
 		t.Fatal(err)

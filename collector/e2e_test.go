@@ -97,11 +97,10 @@ func TestEndToEndTokenHistoryCountsEveryRecordExactlyOnce(t *testing.T) {
 			return
 		}
 		hooked++
-		if err := r.fake.AppendHistory("main",
-			hist(300, r.clock.Now().Add(time.Second), "DEPOSIT", "USDT", "5"),
-			hist(301, now.Add(-3*time.Minute), "INTEREST", "USDT", "0.0042"),
-			hist(302, shared, "TRANSACTION_FEE", "USDT", "-0.000000000000000000000000000001"),
-		); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: []fakeexchange.HistoryRecord{hist(300, r.clock.Now().Add(time.Second), "DEPOSIT", "USDT", "5"),
+				hist(301, now.Add(-3*time.Minute), "INTEREST", "USDT", "0.0042"),
+				hist(302, shared, "TRANSACTION_FEE", "USDT", "-0.000000000000000000000000000001")}}}); err != nil {
 			t.Error(err)
 		}
 	})

@@ -92,7 +92,7 @@ func (r *faultRig) appendHistory(t *testing.T, n int) {
 		recs = append(recs, fakeexchange.HistoryRecord{ID: r.nextID, Type: typ, Token: "USDT", Amount: amount, Timestamp: time.Now().UnixMilli() - 1})
 		r.nextID++
 	}
-	if err := r.fake.AppendHistory("main", recs...); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -47,7 +47,7 @@ func TestGathererServesExactlyWhatTheCollectorsExportAfterEachPoll(t *testing.T)
 		if round == 1 {
 			r.add(t, hrec(2, 10*time.Minute, "BTC", "WITHDRAW", "-0.25"))
 			r.listCredentials(t, credentialRows()[1:3])
-			r.fake.SetTokenNetworks(tokenNetworkRows()[1:])
+			r.listTokenNetworks(t, tokenNetworkRows()[1:])
 		}
 		pollAll(e)
 		got, want := asText(t, g), asText(t, plain)
@@ -132,7 +132,7 @@ func TestTokenNetworkPartChangesOnlyWhenTheListChanged(t *testing.T) {
 	}
 	rows := tokenNetworkRows()
 	rows[0].AllowWithdraw = 1 - rows[0].AllowWithdraw
-	r.fake.SetTokenNetworks(rows)
+	r.listTokenNetworks(t, rows)
 	if _, err := poll(context.Background(), func() {}); err != nil {
 		t.Fatal(err)
 	}

@@ -195,16 +195,24 @@ func newRig(t testing.TB, s *fakeexchange.Scenario, opts ...rigOption) *rig {
 func newTestRig(t testing.TB, opts ...rigOption) *rig {
 	t.Helper()
 	r := newRig(t, &fakeexchange.Scenario{}, opts...)
-	r.fake.SetTokenNetworks(tokenNetworkRows())
+	r.listTokenNetworks(t, tokenNetworkRows())
 	r.listCredentials(t, credentialRows())
 	return r
 }
 
-// listCredentials makes the credentials of "main" list rows (see
-// fakeexchange.ListCredentials); ownKey still signs.
+// listCredentials makes the credentials of "main" list rows (a credentials
+// event); ownKey still signs.
 func (r *rig) listCredentials(t testing.TB, rows []fakeexchange.Key) {
 	t.Helper()
-	if err := r.fake.ListCredentials("main", rows); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{Credentials: &fakeexchange.Change[fakeexchange.Key]{Account: "main", All: true, Rows: rows}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listTokenNetworks makes the token networks list rows, repeats and all.
+func (r *rig) listTokenNetworks(t testing.TB, rows []fakeexchange.TokenNetworkRow) {
+	t.Helper()
+	if err := r.fake.Apply(fakeexchange.Event{TokenNetwork: &fakeexchange.Change[fakeexchange.TokenNetworkRow]{All: true, Rows: rows}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -281,7 +289,7 @@ func setPageSize(e *Exporter, size int) {
 // add appends records to the history of "main".
 func (r *rig) add(t testing.TB, recs ...fakeexchange.HistoryRecord) {
 	t.Helper()
-	if err := r.fake.AppendHistory("main", recs...); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 }

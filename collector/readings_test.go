@@ -224,7 +224,8 @@ func TestARecordWhoseTimestampMovesLaterIsCountedOnce(t *testing.T) {
 	x.mustPoll(t)
 	x.clock.Add(time.Hour)
 	// A status update an hour later moves the withdrawal after the cursor.
-	if err := x.fake.MoveRecord("main", 1, x.clock.Now().Add(-time.Minute).UnixMilli()); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 1, Timestamp: x.clock.Now().Add(-time.Minute).UnixMilli()}}, Restamp: true}}); err != nil {
 		t.Fatal(err)
 	}
 	x.mustPoll(t)

@@ -107,7 +107,8 @@ func (x *reconcileRig) append(token, amount string) {
 	x.t.Helper()
 	rec := fakeexchange.HistoryRecord{ID: x.fake.NextHistoryID("main"), Type: "DEPOSIT", Token: token, Amount: amount,
 		Timestamp: x.clock.Now().UnixMilli()}
-	if err := x.fake.AppendHistory("main", rec); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{rec}}}); err != nil {
 		x.t.Fatal(err)
 	}
 }
@@ -131,8 +132,8 @@ func TestBalancesReconciledWithTheTokenHistory(t *testing.T) {
 	x.want("money moved with no record", map[string]string{"USDT": "0", "BTC": "-0.5", "ETH": "0"})
 
 	late := fakeexchange.HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "40"}
-	if err := x.fake.Apply(fakeexchange.Event{LateRecord: &fakeexchange.LateRecordEvent{Account: "main",
-		HistoryRecord: late, ListedAfter: 3 * time.Minute}}); err != nil {
+	if err := x.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{late}, ListedAfter: 3 * time.Minute}}); err != nil {
 		t.Fatal(err)
 	}
 	x.round(time.Minute)

@@ -119,7 +119,7 @@ func TestUnreadableRowsCostOnlyThemselves(t *testing.T) {
 		}
 	}
 	for endpoint := range listEndpoints {
-		if err := r.fake.SetUnreadableRows(endpoint, 1); err != nil {
+		if err := r.fake.Apply(fakeexchange.Event{UnreadableRows: &map[string]int{endpoint: 1}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,14 +152,14 @@ func TestUnreadableRowsCostOnlyThemselves(t *testing.T) {
 			t.Errorf("no warn line of %s:\n%s", line, r.logs)
 		}
 	}
-	if err := r.fake.SetUnreadableRows(endpoint.Balances, 0); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{UnreadableRows: &map[string]int{endpoint.Balances: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	pollAll(e)
 	if v := healthOf(t, e, "woox_poll_rows_rejected")[[2]string{endpoint.Balances, "main"}]; v != 0 {
 		t.Errorf("woox_poll_rows_rejected of balances %v once the row is fixed, want 0", v)
 	}
-	if err := r.fake.SetUnreadableRows(endpoint.Balances, 1); err != nil {
+	if err := r.fake.Apply(fakeexchange.Event{UnreadableRows: &map[string]int{endpoint.Balances: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	pollAll(e)

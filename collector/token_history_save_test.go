@@ -104,7 +104,8 @@ func TestRecordsArrivingBackDatedWhilePagingAreReadInSlices(t *testing.T) {
 		defer mu.Unlock()
 		id++
 		arrived++
-		if err := x.fake.AppendHistory("main", hist(id, x.clock.Now().Add(-time.Duration(id%20)*time.Second), "DEPOSIT", "USDT", "2")); err != nil {
+		if err := x.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: []fakeexchange.HistoryRecord{hist(id, x.clock.Now().Add(-time.Duration(id%20)*time.Second), "DEPOSIT", "USDT", "2")}}}); err != nil {
 			t.Error(err)
 		}
 	})

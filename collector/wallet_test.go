@@ -116,7 +116,7 @@ func TestWalletReadsTheNetworksWhenTheirCollectorIsOff(t *testing.T) {
 	for _, n := range walletNetworks {
 		rows = append(rows, fakeexchange.TokenNetworkRow{Token: n.Token, Network: n.Network, MinimumWithdrawal: "0", WithdrawalFee: "0"})
 	}
-	r.fake.SetTokenNetworks(rows)
+	r.listTokenNetworks(t, rows)
 	collectors := map[string]bool{}
 	for _, ep := range endpoint.All {
 		collectors[ep.Name] = ep.Name == endpoint.Wallet

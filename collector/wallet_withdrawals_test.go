@@ -46,7 +46,7 @@ func withdrawal(r *rig, id, token, address, tag string, age time.Duration) fakee
 func walletRig(t *testing.T, pageCap int) *rig {
 	t.Helper()
 	r := newRig(t, &fakeexchange.Scenario{PageCap: pageCap})
-	r.fake.SetTokenNetworks(withdrawalNetworks)
+	r.listTokenNetworks(t, withdrawalNetworks)
 	return r
 }
 

@@ -89,8 +89,9 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 	now := time.Now()
 	deposit := func(id int64, amount string, ago time.Duration) {
 		t.Helper()
-		if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: amount,
-			Timestamp: now.Add(-ago).UnixMilli()}); err != nil {
+		if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+			Records: []fakeexchange.HistoryRecord{{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: amount,
+				Timestamp: now.Add(-ago).UnixMilli()}}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -183,8 +184,9 @@ func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
 	if err := os.WriteFile(state, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25",
-		Timestamp: time.Now().Add(-10 * time.Second).UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25",
+			Timestamp: time.Now().Add(-10 * time.Second).UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -158,7 +158,7 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 		backlog = append(backlog, fakeexchange.HistoryRecord{ID: int64(1_000_000 + i), Type: []string{"DEPOSIT", "CONVERT", "TRANSACTION_FEE"}[i%3],
 			Token: []string{"USDT", "BTC"}[i%2], Amount: fmt.Sprintf("%d.125", 1+i%7), Timestamp: now.Add(-50*time.Minute + time.Duration(i)*200*time.Millisecond).UnixMilli()})
 	}
-	if err := fake.AppendHistory("main", backlog...); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main", Records: backlog}}); err != nil {
 		t.Fatal(err)
 	}
 	// Pages answer a little slowly, so that kills land between them.
@@ -182,7 +182,8 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 			id++
 			rec := fakeexchange.HistoryRecord{ID: id, Type: []string{"CONVERT", "WITHDRAW", "REALIZED_PNL"}[id%3], Token: []string{"BTC", "ETH"}[id%2],
 				Amount: fmt.Sprintf("-0.%03d", 1+id%997), Timestamp: time.Now().Add(-time.Duration(id%20) * time.Second).UnixMilli()}
-			if err := fake.AppendHistory("main", rec); err != nil {
+			if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+				Records: []fakeexchange.HistoryRecord{rec}}}); err != nil {
 				t.Error(err)
 				return
 			}

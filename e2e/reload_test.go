@@ -98,7 +98,8 @@ func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {
 	r.p.WaitReady(t)
 	pid := r.p.Pid()
 	const mainDeposit = `woox_token_history_inflow_total{account="main", token="TST", transaction_type="DEPOSIT"}`
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 7001, Type: "DEPOSIT", Token: "TST", Amount: "3.5", Timestamp: time.Now().UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 7001, Type: "DEPOSIT", Token: "TST", Amount: "3.5", Timestamp: time.Now().UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 	before := r.waitFor(t, "main's record counted", func(s map[string]*model.Sample) bool { return valueIs(s, mainDeposit, 3.5) })
@@ -106,7 +107,8 @@ func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {
 	time.Sleep(3 * time.Second)
 
 	// Another record, then sub added by SIGHUP.
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 7002, Type: "DEPOSIT", Token: "TST", Amount: "1.25", Timestamp: time.Now().UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 7002, Type: "DEPOSIT", Token: "TST", Amount: "1.25", Timestamp: time.Now().UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 	r.writeAccounts(t, keys, secrets, "main", "sub")

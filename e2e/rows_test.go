@@ -115,7 +115,7 @@ func TestBinaryExportsTheRowsItCanRead(t *testing.T) {
 	}
 
 	for _, ep := range unreadableEndpoints {
-		if err := fake.SetUnreadableRows(ep, 0); err != nil {
+		if err := fake.Apply(fakeexchange.Event{UnreadableRows: &map[string]int{ep: 0}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -37,7 +37,7 @@ func hostileFake(t *testing.T, networks, n int) (url string, recs []fakeexchange
 		recs = append(recs, fakeexchange.HistoryRecord{ID: int64(i + 1), Type: types[i%len(types)], Token: fmt.Sprintf("H%06d", i),
 			Amount: amount, Timestamp: now.Add(-50 * time.Minute).Add(time.Duration(i) * 40 * time.Minute / time.Duration(n)).UnixMilli()})
 	}
-	if err := fake.AppendHistory("main", recs...); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 	return serveFake(t, fake), recs

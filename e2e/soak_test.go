@@ -98,7 +98,8 @@ func TestSoak(t *testing.T) {
 			typ := []string{"DEPOSIT", "WITHDRAW", "TRANSACTION_FEE", "LIQUIDATION"}[rnd.IntN(4)]
 			mu.Unlock()
 			rec := fakeexchange.HistoryRecord{ID: fake.NextHistoryID(account), Type: typ, Token: "USDT", Amount: amount, Timestamp: time.Now().UnixMilli() - 1}
-			if err := fake.AppendHistory(account, rec); err != nil {
+			if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: account,
+				Records: []fakeexchange.HistoryRecord{rec}}}); err != nil {
 				t.Error(err)
 			}
 		}

@@ -55,8 +55,9 @@ func TestBinaryKeepsAStateFileAheadOfALocalClockBehind(t *testing.T) {
 		t.Fatalf("%s = %v, want the saved 1000.5\n%s", mainUSDTDeposit, v, p.Output())
 	}
 	// A deposit at the exchange's time is counted on top.
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 9001, Type: "DEPOSIT", Token: "USDT", Amount: "2",
-		Timestamp: time.Now().Add(2 * time.Hour).UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 9001, Type: "DEPOSIT", Token: "USDT", Amount: "2",
+			Timestamp: time.Now().Add(2 * time.Hour).UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 	testsupport.WaitFor(t, "the new deposit counted on top of the saved total", func() bool {

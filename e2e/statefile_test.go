@@ -136,10 +136,12 @@ func TestBinaryStateFileKeepsCountersAcrossRestarts(t *testing.T) {
 
 	// While the exporter is down.
 	now := time.Now()
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25", Timestamp: now.Add(-20 * time.Second).UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: 5001, Type: "DEPOSIT", Token: "USDT", Amount: "7.25", Timestamp: now.Add(-20 * time.Second).UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := fake.AppendHistory("sub", fakeexchange.HistoryRecord{ID: 6001, Type: "WITHDRAW", Token: "ETH", Amount: "-0.5", Timestamp: now.Add(-10 * time.Second).UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "sub",
+		Records: []fakeexchange.HistoryRecord{{ID: 6001, Type: "WITHDRAW", Token: "ETH", Amount: "-0.5", Timestamp: now.Add(-10 * time.Second).UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -312,7 +314,8 @@ func TestBinaryStateFileSurvivesSIGKILL(t *testing.T) {
 		{"main", fakeexchange.HistoryRecord{ID: 5002, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-0.1", Timestamp: now.Add(-15 * time.Second).UnixMilli()}},
 		{"sub", fakeexchange.HistoryRecord{ID: 6001, Type: "WITHDRAW", Token: "ETH", Amount: "-0.5", Timestamp: now.Add(-10 * time.Second).UnixMilli()}},
 	} {
-		if err := fake.AppendHistory(r.account, r.rec); err != nil {
+		if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: r.account,
+			Records: []fakeexchange.HistoryRecord{r.rec}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

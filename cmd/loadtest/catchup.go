@@ -28,7 +28,7 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 	}
 	now := time.Now()
 	backlog := largeaccount.History(c.tokens, c.backlog, 1, now.Add(-55*time.Minute), now.Add(-5*time.Minute))
-	if err := fake.AppendHistory("main", backlog...); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main", Records: backlog}}); err != nil {
 		return err
 	}
 	fakeURL, stopFake, err := serve(fake)

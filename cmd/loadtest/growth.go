@@ -178,7 +178,7 @@ func growthFake(c config, shape accountShape, n int) (*fakeexchange.Exchange, []
 	}
 	for i := range n {
 		recs := growthHistory(shape, int64(1+i*shape.historyRecords), now.Add(-50*time.Minute), now.Add(-time.Minute))
-		if err := fake.AppendHistory(fmt.Sprintf("acct-%03d", i), recs...); err != nil {
+		if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: fmt.Sprintf("acct-%03d", i), Records: recs}}); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -22,7 +22,8 @@ func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exch
 	}
 	now := time.Now()
 	types := len(fakeexchange.HistoryTypes())
-	if err := fake.AppendHistory("main", largeaccount.History(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))...); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: largeaccount.History(c.tokens, c.tokens*types, 1, now.Add(-50*time.Minute), now.Add(-time.Minute))}}); err != nil {
 		return nil, err
 	}
 	return fake, nil

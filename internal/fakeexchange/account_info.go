@@ -76,13 +76,6 @@ var defaultAccountInfo = AccountInfo{
 }
 
 func (a AccountInfo) check() error {
-	if w := a.MarginRatioWalk; w != nil {
-		if err := w.validate("margin_ratio_walk"); err != nil {
-			return err
-		}
-		if a.MarginRatio == "" || a.MaintenanceMarginRatio == "" {
-			return fieldErr("margin_ratio_walk", "needs margin_ratio and maintenance_margin_ratio")
-		}
-	}
-	return nil
+	return a.MarginRatioWalk.validate("margin_ratio_walk", a.MarginRatio != "" && a.MaintenanceMarginRatio != "",
+		"margin_ratio and maintenance_margin_ratio")
 }

@@ -79,13 +79,7 @@ type BalanceMoveEvent struct {
 }
 
 func (m BalanceMoveEvent) validate() error {
-	if m.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if _, err := parseAmount(m.Amount); err != nil {
-		return err
-	}
-	return nil
+	return cmp.Or(fieldErrIf(m.Token == "", "token", "must not be empty"), amountErr(m.Amount))
 }
 
 // parseAmount reads a signed exact decimal, as history amounts are written.
@@ -98,6 +92,11 @@ func parseAmount(text string) (decimal.Decimal, error) {
 		return decimal.Decimal{}, fieldErr("amount", "not a decimal: %q", text)
 	}
 	return d, nil
+}
+
+func amountErr(text string) error {
+	_, err := parseAmount(text)
+	return err
 }
 
 // moveBalance adds d to token's holding and available balance, if set; a new

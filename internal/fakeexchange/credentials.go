@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -10,11 +11,19 @@ import (
 
 func init() {
 	r := credentials.route()
-	r.validateEvent, r.apply = validateKeyEvent, applyKeyEvent
+	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
+		if c := ev.Credentials; c != nil {
+			if err := validateEventAccount("credentials", c.Account, accounts, listedErr(c)); err != nil {
+				return err
+			}
+		}
+		return validateKeyEvent(s, ev, accounts)
+	}
+	r.apply = func(e *Exchange, ev Event) error { return errors.Join(applyListedEvent(e, ev), applyKeyEvent(e, ev)) }
 	addRoute(endpoint.Credentials, r)
 }
 
-// credentials answer data.rows of the account's keys (or ListCredentials' rows)
+// credentials answer data.rows of the account's keys (or a credentials event's)
 // a page at a time, in camelCase. The unreadable row has no apiKey.
 var credentials = &rowsEndpoint[credential]{name: endpoint.Credentials, paged: true,
 	source: func(e *Exchange, a *accountState, _ time.Time) []credential {
@@ -113,17 +122,33 @@ func applyKeyEvent(e *Exchange, ev Event) error {
 	})
 }
 
-// ListCredentials makes the credentials endpoint list rows (their keys,
-// permissions and allowed IPs) instead of the account's keys, which still sign:
-// a list clients must not trust blindly. nil lists the keys again.
-func (e *Exchange) ListCredentials(account string, rows []Key) error {
-	for i, k := range rows {
+func listedErr(c *Change[Key]) error {
+	if c.All == c.Remove {
+		return fieldErr("all", "set either all (with rows) or remove")
+	}
+	for i, k := range c.Rows {
 		if k.APIKey == "" {
-			return fmt.Errorf("list credentials: rows[%d]: empty api key", i)
+			return fieldErr(fmt.Sprintf("rows[%d].api_key", i), "must not be empty")
 		}
 	}
-	return e.withAccount("list credentials", account, func(a *accountState) error {
-		a.listed = slices.Clone(rows) // nil stays nil, [] stays []
+	return nil
+}
+
+// applyListedEvent sets what the credentials endpoint lists: the event's rows,
+// or with Remove the account's keys again.
+func applyListedEvent(e *Exchange, ev Event) error {
+	c := ev.Credentials
+	if c == nil {
+		return nil
+	}
+	if err := listedErr(c); err != nil {
+		return fmt.Errorf("credentials event: %w", err)
+	}
+	return e.withAccount("credentials event", c.Account, func(a *accountState) error {
+		a.listed = nil
+		if c.All {
+			a.listed = append([]Key{}, c.Rows...) // none listed is not nil
+		}
 		return nil
 	})
 }

@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// A listing set by ListCredentials is served in its place, repeats and all,
-// while the account's keys still sign; nil lists the keys again.
-func TestListCredentialsServesTheListingAndKeysStillSign(t *testing.T) {
+// A listing set by a credentials event is served in its place, repeats and
+// all, while the account's keys still sign; remove lists the keys again.
+func TestCredentialsEventServesTheListingAndKeysStillSign(t *testing.T) {
 	h := newHarness(t, testScenario())
-	if err := h.ex.ListCredentials("a", []Key{
+	if err := h.ex.Apply(Event{Credentials: &Change[Key]{Account: "a", All: true, Rows: []Key{
 		{APIKey: "listed-1", Permissions: []string{"READ"}},
 		{APIKey: "listed-1", Permissions: []string{"READ", "TRADE"}, AllowedIPs: []string{"10.0.0.1"}},
-	}); err != nil {
+	}}}); err != nil {
 		t.Fatal(err)
 	}
 	m := wantOK(t, h.get(PathCredentials, "", "a1")) // a1 is not listed, and signs
@@ -28,22 +28,22 @@ func TestListCredentialsServesTheListingAndKeysStillSign(t *testing.T) {
 	if got := fmt.Sprint(metaOf(t, m)["total"]); got != "2" {
 		t.Errorf("meta.total %s, want 2", got)
 	}
-	if err := h.ex.ListCredentials("a", []Key{}); err != nil {
+	if err := h.ex.Apply(Event{Credentials: &Change[Key]{Account: "a", All: true, Rows: []Key{}}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := rowsOf(t, wantOK(t, h.get(PathCredentials, "", "a1"))); len(rows) != 0 {
 		t.Errorf("an empty listing served %v", rows)
 	}
-	if err := h.ex.ListCredentials("a", nil); err != nil {
+	if err := h.ex.Apply(Event{Credentials: &Change[Key]{Account: "a", Remove: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := rowsOf(t, wantOK(t, h.get(PathCredentials, "", "a1"))); len(rows) != 4 || rows[0]["apiKey"] != "a1" {
 		t.Errorf("after nil: %v, want the account's four keys", rows)
 	}
-	if err := h.ex.ListCredentials("a", []Key{{}}); err == nil {
+	if err := h.ex.Apply(Event{Credentials: &Change[Key]{Account: "a", All: true, Rows: []Key{{}}}}); err == nil {
 		t.Error("a row without a key was taken")
 	}
-	if err := h.ex.ListCredentials("nobody", nil); err == nil {
+	if err := h.ex.Apply(Event{Credentials: &Change[Key]{Account: "nobody", Remove: true}}); err == nil {
 		t.Error("an unknown account was taken")
 	}
 }

@@ -11,9 +11,9 @@
 // of the docs' examples; the readings public sources leave open are
 // scenario fields, so tests show the exporter copes with each.
 //
-// An endpoint's data is set by a scenario (YAML or Go; testdata/example.yaml
-// shows every key) at New, then by events (Event), timed by the scenario or
-// applied at once by Apply.
+// An endpoint's data is set one way: by a scenario (YAML or Go;
+// testdata/example.yaml shows every key) at New, then by events (Event),
+// timed by the scenario or applied at once by Apply.
 //
 // Choices where the public documentation is silent, which tests rely on:
 //
@@ -27,16 +27,10 @@
 //   - Rate limits count requests that pass authentication and the limit; a
 //     429 does not consume budget, a faulted request does. Public endpoints
 //     share 10 requests per second per client IP.
-//   - Unknown query parameters are -1004; malformed ones (non-integer,
-//     empty, repeated, unknown type, page or size below 1, size above 1000,
-//     times not 13 digits of Unix ms, startTime after endTime) -1005.
+//   - Unknown query parameters are -1004; malformed ones -1005.
 //   - Errors carry no top-level timestamp (unless error_timestamp gives a
 //     bogus one); successful answers do.
-//   - Every request is kept in the log Requests returns before the first
-//     byte of its answer is sent.
 //   - Balances follow the token history: a record added after New moves its
-//     token's holding (and available balance) by its amount in the same
-//     step; the scenario's own history does not. A balances answer is
-//     stamped with the server time its balances were read, and a record the
-//     fake dates itself is dated after every answer already stamped.
+//     token's holding (and available balance) in the same step; the
+//     scenario's own history does not.
 package fakeexchange

@@ -15,7 +15,7 @@ import (
 type route struct {
 	endpoint.Endpoint
 	// last runs the route's checks, seeds and event actions after every
-	// other's: an event's late_record moves a balance its balance action set.
+	// other's: an event's history moves a balance its balance action set.
 	last bool
 	// serve answers a request of account ("" for a public endpoint).
 	serve func(e *Exchange, account, rawQuery string) (any, *apiError)
@@ -24,10 +24,10 @@ type route struct {
 	validate        func(s *Scenario) error
 	validateAccount func(s *Scenario, a Account) error
 	validateEvent   func(s *Scenario, ev Event, accounts map[string]bool) error
-	// seed and seedAccount copy its sections into a new exchange and a new
-	// account; created is the server time of New.
+	// seed and seedAccount copy its validated sections into a new exchange
+	// and a new account; created is the server time of New.
 	seed        func(e *Exchange, s *Scenario)
-	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time) error
+	seedAccount func(e *Exchange, st *accountState, a Account, created time.Time)
 	apply       func(e *Exchange, ev Event) error
 	// unreadable builds its i-th row no client can read (UnreadableRows).
 	unreadable func(e *Exchange, i int) any
@@ -44,7 +44,7 @@ func addRoute(name string, r route) {
 	if !ok {
 		panic("fakeexchange: no endpoint " + name + " in the endpoint table")
 	}
-	if _, twice := routeNamed(name); twice {
+	if _, twice := routeOf(name); twice {
 		panic("fakeexchange: two routes of endpoint " + name)
 	}
 	r.Endpoint = ep
@@ -59,24 +59,13 @@ func addRoute(name string, r route) {
 	slices.SortFunc(routes, func(a, b route) int { return cmp.Compare(order(a), order(b)) })
 }
 
-// routeAt finds the route of the endpoint served at path.
-func routeAt(path string) (route, bool) {
-	for _, r := range routes {
-		if r.Path == path {
-			return r, true
-		}
+// routeOf finds the route of the endpoint called, or served at, key.
+func routeOf(key string) (route, bool) {
+	i := slices.IndexFunc(routes, func(r route) bool { return r.Name == key || r.Path == key })
+	if i < 0 {
+		return route{}, false
 	}
-	return route{}, false
-}
-
-// routeNamed finds the route of the endpoint called name.
-func routeNamed(name string) (route, bool) {
-	for _, r := range routes {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return route{}, false
+	return routes[i], true
 }
 
 // Account is one exchange account (main or sub-account), whose keys share
@@ -116,17 +105,24 @@ type Venue struct {
 
 // Event is the one way to change an endpoint's data after New: applied
 // After the exchange's Start when a scenario holds it, at once by Apply. Its
-// actions apply in order: ClearFaults, Fault, then each endpoint's.
+// actions apply in order: ClearFaults, Fault, UnreadableRows, then each
+// endpoint's.
 type Event struct {
 	After       time.Duration `yaml:"after"`
 	ClearFaults bool          `yaml:"clear_faults"`
 	Fault       *Fault        `yaml:"fault"`
+	// UnreadableRows sets Scenario.UnreadableRows of the endpoints it names.
+	UnreadableRows *map[string]int `yaml:"unreadable_rows"`
 
 	// The account of a public endpoint's change is not used.
 	TokenNetwork *Change[TokenNetworkRow] `yaml:"token_network"`
 	SystemStatus *Change[SystemStatus]    `yaml:"system_status"`
 	// Key adds an account's API key, changes it or revokes it.
-	Key         *Change[Key]         `yaml:"key"`
+	Key *Change[Key] `yaml:"key"`
+	// Credentials makes the credentials endpoint list its Rows (All) instead
+	// of the account's keys, which still sign: a list clients must not trust
+	// blindly. Remove lists the keys again.
+	Credentials *Change[Key]         `yaml:"credentials"`
 	AccountInfo *Change[AccountInfo] `yaml:"account_info"`
 	Balance     *Change[Balance]     `yaml:"balance"`
 	// UnrecordedBalanceMove moves a balance with no history record.
@@ -143,18 +139,20 @@ type Event struct {
 	SymbolConfig *Change[SymbolConfig] `yaml:"symbol_config"`
 	Order        *Change[Order]        `yaml:"order"`
 	AlgoOrder    *Change[AlgoOrder]    `yaml:"algo_order"`
-	// LateRecord appends a record whose money moves at once, listed only later.
-	LateRecord *LateRecordEvent `yaml:"late_record"`
+	History      *HistoryEvent         `yaml:"history"`
 }
 
-// Change is an event's action on one row of an endpoint: Row changes the row
-// of its key as the endpoint's file says (a new key adds it), with Replace
-// replaces it whole (its walks starting anew); Remove drops it.
+// Change is an event's action on an endpoint's rows: Row changes the row of
+// its key as the endpoint's file says (a new key adds it), with Replace
+// replaces it whole (its walks starting anew); Remove drops it. All replaces
+// every row by Rows as given, repeats and all, as the exchange may list them.
 type Change[R any] struct {
 	Account string `yaml:"account"`
 	Row     R      `yaml:",inline"`
 	Replace bool   `yaml:"replace"`
 	Remove  bool   `yaml:"remove"`
+	All     bool   `yaml:"all"`
+	Rows    []R    `yaml:"rows"`
 }
 
 // validateEventAccount checks that an event action names a scenario account,

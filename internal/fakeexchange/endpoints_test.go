@@ -15,7 +15,7 @@ func TestEveryEndpointOfTheTableHasARoute(t *testing.T) {
 		t.Errorf("%d routes, %d endpoints in the table", len(routes), len(endpoint.All))
 	}
 	for _, ep := range endpoint.All {
-		r, ok := routeNamed(ep.Name)
+		r, ok := routeOf(ep.Name)
 		if !ok || r.serve == nil || r.Endpoint != ep {
 			t.Errorf("endpoint %s: no route, or one without serve: add it in internal/fakeexchange/%s.go", ep.Name, ep.Name)
 		}

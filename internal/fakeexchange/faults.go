@@ -60,7 +60,7 @@ type Fault struct {
 }
 
 func (f Fault) validate() error {
-	if _, known := routeNamed(f.Endpoint); f.Endpoint != "" && !known {
+	if _, known := routeOf(f.Endpoint); f.Endpoint != "" && !known {
 		return fieldErr("endpoint", "unknown endpoint %q", f.Endpoint)
 	}
 	switch f.Kind {
@@ -208,7 +208,7 @@ func (e *Exchange) writeOversized(ctx context.Context, w http.ResponseWriter, si
 	if size <= 0 {
 		size = DefaultOversizedBodySize
 	}
-	meta := mustJSON(e.meta(0, 1, DefaultPageSize))
+	meta := mustJSON(e.meta(e.s.SnakeCaseMeta, 0, 1, DefaultPageSize))
 	head := []byte(`{"success":true,"data":{"rows":[],"meta":` + string(meta) + `},"padding":"`)
 	tail := []byte(`","timestamp":` + string(mustJSON(e.integer(e.now().UnixMilli()))) + `}`)
 	size = max(size, len(head)+len(tail))

@@ -45,8 +45,5 @@ type FundingFee struct {
 }
 
 func (f FundingFee) check() error {
-	if (f.CreatedTime == 0) == (f.CreatedAgo == 0) {
-		return fieldErr("created_ago", "set either created_time or created_ago")
-	}
-	return nil
+	return fieldErrIf((f.CreatedTime == 0) == (f.CreatedAgo == 0), "created_ago", "set either created_time or created_ago")
 }

@@ -38,7 +38,7 @@ func TestRowTimeUnitChangesRowTimestampsOnly(t *testing.T) {
 			{ID: 1, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: ms},
 			{ID: 2, Type: "DEPOSIT", Token: "USDT", Amount: "2", Timestamp: ms + 958}, // same second
 		}
-		if err := h.ex.AppendHistory("a", recs...); err != nil {
+		if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: recs}}); err != nil {
 			t.Fatal(err)
 		}
 		r := h.get(PathTokenHistory, "startTime=1579399877041&endTime=1579399877041", "a1")
@@ -64,7 +64,7 @@ func TestMalformedIDsSpoilOnlyTheAmountOfThoseRows(t *testing.T) {
 		s.MalformedIDs = []int64{2}
 		s.NumbersAsJSONNumbers = numbers
 		h := newHarness(t, s)
-		if err := h.ex.AppendHistory("a", historyRecords(3)...); err != nil {
+		if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(3)}}); err != nil {
 			t.Fatal(err)
 		}
 		r := h.get(PathTokenHistory, "", "a1")
@@ -112,8 +112,9 @@ func TestOverstateTotalAndUndocumentedTypes(t *testing.T) {
 	s := testScenario()
 	s.OverstateTotal, s.UndocumentedTypes = 3, []string{"SOMETHING_NEW"}
 	h := newHarness(t, s, WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 1, Type: "SOMETHING_NEW", Token: "ETH", Amount: "1", Timestamp: testStart.UnixMilli()},
-		HistoryRecord{ID: 2, Type: "DEPOSIT", Token: "ETH", Amount: "2", Timestamp: testStart.UnixMilli()}); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 1, Type: "SOMETHING_NEW", Token: "ETH", Amount: "1", Timestamp: testStart.UnixMilli()},
+			{ID: 2, Type: "DEPOSIT", Token: "ETH", Amount: "2", Timestamp: testStart.UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 	m := wantOK(t, h.get(PathTokenHistory, "type=SOMETHING_NEW&page=1&size=25", "a1"))
@@ -123,7 +124,8 @@ func TestOverstateTotalAndUndocumentedTypes(t *testing.T) {
 	if got := fmt.Sprint(metaOf(t, m)["total"]); got != "4" {
 		t.Errorf("meta.total %s, want the 1 row held and 3 more", got)
 	}
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 3, Type: "OTHER_NEW", Token: "ETH", Amount: "1", Timestamp: 1}); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 3, Type: "OTHER_NEW", Token: "ETH", Amount: "1", Timestamp: 1}}}}); err == nil {
 		t.Error("a type neither documented nor listed was taken")
 	}
 	wantError(t, h.get(PathTokenHistory, "type=OTHER_NEW", "a1"), http.StatusBadRequest, "-1005")
@@ -133,7 +135,7 @@ func TestPageCapAndUnderstateTotal(t *testing.T) {
 	s := testScenario()
 	s.PageCap, s.UnderstateTotal = 500, 1200
 	h := newHarness(t, s, WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", sequentialHistory(2500)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: sequentialHistory(2500)}}); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
@@ -184,7 +186,7 @@ func TestClampPagesRepeatsTheLastPage(t *testing.T) {
 		s := testScenario()
 		s.ClampPages = clamp
 		h := newHarness(t, s, WithRateLimit(0, 0))
-		if err := h.ex.AppendHistory("a", sequentialHistory(5)...); err != nil {
+		if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: sequentialHistory(5)}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, tc := range []struct {
@@ -230,7 +232,7 @@ func TestUnstableTieOrderLosesARecordAtThePageBoundary(t *testing.T) {
 		s := testScenario()
 		s.UnstableTieOrder = unstable
 		h := newHarness(t, s, WithRateLimit(0, 0))
-		if err := h.ex.AppendHistory("a", recs...); err != nil {
+		if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: recs}}); err != nil {
 			t.Fatal(err)
 		}
 		p1 := ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "page=1&size=1000", "a1"))))
@@ -287,7 +289,7 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 	s := testScenario()
 	s.LateListing = l
 	h := newHarness(t, s, WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", recs...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 	listed := func() (map[int64]bool, string) {
@@ -330,14 +332,15 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 	}
 }
 
-// MoveRecord restamps a record: it leaves the time window it was in, enters
+// A restamp event moves a record: it leaves the time window it was in, enters
 // the one of its new time, and is served in its new place.
-func TestMoveRecordRestampsAndKeepsHistorySorted(t *testing.T) {
+func TestRestampEventMovesARecordAndKeepsHistorySorted(t *testing.T) {
 	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", historyRecords(5)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(5)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.MoveRecord("a", 2, histBase+1000*7); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 2, Timestamp: histBase + 1000*7}}, Restamp: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(ids(t, rowsOf(t, wantOK(t, h.get(PathTokenHistory, "", "a1"))))); got != "[2 5 4 3 1]" {
@@ -354,9 +357,11 @@ func TestMoveRecordRestampsAndKeepsHistorySorted(t *testing.T) {
 		t.Errorf("history after move = %+v", hist)
 	}
 	for _, err := range []error{
-		h.ex.MoveRecord("a", 99, histBase),
-		h.ex.MoveRecord("nobody", 1, histBase),
-		h.ex.MoveRecord("a", 1, -1),
+		h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+			Records: []HistoryRecord{{ID: 99, Timestamp: histBase}}, Restamp: true}}),
+		h.ex.Apply(Event{History: &HistoryEvent{Account: "nobody",
+			Records: []HistoryRecord{{ID: 1, Timestamp: histBase}}, Restamp: true}}),
+		h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: []HistoryRecord{{ID: 1, Timestamp: -1}}, Restamp: true}}),
 	} {
 		if err == nil {
 			t.Error("bad move accepted")
@@ -365,7 +370,7 @@ func TestMoveRecordRestampsAndKeepsHistorySorted(t *testing.T) {
 }
 
 // With shared_ids the legs of one trade may share an id (token or type
-// differ) and are served as separate rows with that id; MoveRecord moves
+// differ) and are served as separate rows with that id; a restamp moves
 // them together. Without it a repeated id stays an error.
 func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
 	legs := []HistoryRecord{
@@ -374,17 +379,19 @@ func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
 		{ID: 7, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-6", Timestamp: histBase},
 	}
 	h := newHarness(t, testScenario())
-	if err := h.ex.AppendHistory("a", legs...); err == nil || !strings.Contains(err.Error(), "duplicate id 7") {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: legs}}); err == nil || !strings.Contains(err.Error(), "duplicate id 7") {
 		t.Errorf("without shared_ids: err = %v", err)
 	}
 
 	s := testScenario()
 	s.SharedIDs = true
 	h = newHarness(t, s, WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", legs...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: legs}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 7, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-1", Timestamp: histBase + 1}); err == nil ||
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 7, Type: "TRANSACTION_FEE", Token: "USDT", Amount: "-1", Timestamp: histBase + 1}}}}); err == nil ||
 		!strings.Contains(err.Error(), "duplicate id 7 with token USDT and type TRANSACTION_FEE") {
 		t.Errorf("same id, token and type: err = %v", err)
 	}
@@ -396,7 +403,8 @@ func TestSharedIDsAllowLegsOfOneTrade(t *testing.T) {
 	if fmt.Sprint(got) != "[7/TRANSACTION_FEE/USDT 7/SPOT_TRANSACTION/USDT 7/SPOT_TRANSACTION/BTC]" {
 		t.Errorf("rows = %v", got)
 	}
-	if err := h.ex.MoveRecord("a", 7, histBase+5000); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 7, Timestamp: histBase + 5000}}, Restamp: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(rowsOf(t, wantOK(t, h.get(PathTokenHistory, "startTime="+histMs(5), "a1")))); n != 3 {

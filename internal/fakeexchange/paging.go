@@ -44,13 +44,9 @@ func (e *Exchange) integer(n int64) any {
 	return n
 }
 
-// meta is a list answer's meta, spelt and totalled as the scenario says.
-func (e *Exchange) meta(total, page, size int) any {
-	return e.metaSpelt(e.s.SnakeCaseMeta, total, page, size)
-}
-
-// metaSpelt is meta in snake_case or camelCase.
-func (e *Exchange) metaSpelt(snake bool, total, page, size int) any {
+// meta is a list answer's meta, in snake_case or camelCase, totalled as the
+// scenario says.
+func (e *Exchange) meta(snake bool, total, page, size int) any {
 	total = max(0, total-e.s.UnderstateTotal) + e.s.OverstateTotal
 	perPage, current := "recordsPerPage", "currentPage"
 	if snake {
@@ -97,25 +93,6 @@ func parseQuery(rawQuery string, allowed ...string) (map[string]string, *apiErro
 	return q, nil
 }
 
-func paging(q map[string]string) (page, size int, aerr *apiError) {
-	page, size = 1, DefaultPageSize
-	for name, p := range map[string]*int{"page": &page, "size": &size} {
-		v, ok := q[name]
-		if !ok {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return 0, 0, errInvalidParam("invalid %s: %q", name, v)
-		}
-		*p = n
-	}
-	if size > MaxPageSize {
-		return 0, 0, errInvalidParam("size %d is above the maximum %d", size, MaxPageSize)
-	}
-	return page, size, nil
-}
-
 // timeWindow is a request's startTime and endTime, optional and inclusive.
 type timeWindow [2]*int64
 
@@ -155,19 +132,28 @@ type historyQuery struct {
 // readPageQuery reads a paged endpoint's query: page, size, the filters and,
 // for a history, the time window; anything else is refused.
 func readPageQuery(rawQuery string, history bool, filters ...string) (historyQuery, *apiError) {
-	var h historyQuery
-	var aerr *apiError
 	allowed := append([]string{"page", "size"}, filters...)
 	if history {
 		allowed = append(allowed, "startTime", "endTime")
 	}
-	if h.params, aerr = parseQuery(rawQuery, allowed...); aerr != nil {
-		return h, aerr
+	params, aerr := parseQuery(rawQuery, allowed...)
+	if aerr != nil {
+		return historyQuery{}, aerr
 	}
-	if h.page, h.size, aerr = paging(h.params); aerr != nil {
-		return h, aerr
+	h := historyQuery{params: params, page: 1, size: DefaultPageSize}
+	for name, p := range map[string]*int{"page": &h.page, "size": &h.size} {
+		if v, ok := params[name]; ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return h, errInvalidParam("invalid %s: %q", name, v)
+			}
+			*p = n
+		}
 	}
-	h.window, aerr = readTimeWindow(h.params)
+	if h.size > MaxPageSize {
+		return h, errInvalidParam("size %d is above the maximum %d", h.size, MaxPageSize)
+	}
+	h.window, aerr = readTimeWindow(params)
 	return h, aerr
 }
 
@@ -206,12 +192,9 @@ func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any,
 	}
 	total := e.listLength(p.name, len(rows))
 	from, to, served := e.pageRange(total, hq.page, hq.size)
-	meta := e.meta
-	if p.meta != nil {
-		meta = func(total, page, size int) any { return p.meta(e, total, page, size) }
-	}
+	snake := e.s.SnakeCaseMeta || p.snakeMeta != nil && p.snakeMeta(e)
 	return wireObject{{"rows", e.listRows(p.name, len(rows), from, to, func(i int) any { return e.render(rows[i]) })},
-		{"meta", meta(total, served, hq.size)}}, nil
+		{"meta", e.meta(snake, total, served, hq.size)}}, nil
 }
 
 // heldBack reports whether late listing holds the row back at now.

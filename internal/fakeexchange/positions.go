@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
@@ -70,21 +71,10 @@ func (p Position) withDefaults() Position {
 }
 
 func (p Position) check() error {
-	if s := p.PositionSide; s != "" && s != "BOTH" && s != "LONG" && s != "SHORT" {
-		return fieldErr("position_side", "must be BOTH, LONG or SHORT, not %q", s)
-	}
-	if m := p.MarginMode; m != "" && m != "CROSS" && m != "ISOLATED" {
-		return fieldErr("margin_mode", "must be CROSS or ISOLATED, not %q", m)
-	}
-	if w := p.MarkPriceWalk; w != nil {
-		if err := w.validate("mark_price_walk"); err != nil {
-			return err
-		}
-		if p.MarkPrice == "" || p.EstLiqPrice == "" {
-			return fieldErr("mark_price_walk", "needs mark_price and est_liq_price")
-		}
-	}
-	return nil
+	s, m := p.PositionSide, p.MarginMode
+	return cmp.Or(fieldErrIf(s != "" && s != "BOTH" && s != "LONG" && s != "SHORT", "position_side", "must be BOTH, LONG or SHORT, not %q", s),
+		fieldErrIf(m != "" && m != "CROSS" && m != "ISOLATED", "margin_mode", "must be CROSS or ISOLATED, not %q", m),
+		p.MarkPriceWalk.validate("mark_price_walk", p.MarkPrice != "" && p.EstLiqPrice != "", "mark_price and est_liq_price"))
 }
 
 // CapturedPosition is the position captured live

@@ -49,7 +49,7 @@ func TestAppendedRecordsMoveBalancesExactly(t *testing.T) {
 		{ID: 3, Type: "DEPOSIT", Token: "ETH", Amount: "2.123456789012345678901234567891", Timestamp: histBase + 2},
 		{ID: 4, Type: "FUNDING_FEE", Token: "WOO", Amount: "-0.25", Timestamp: histBase + 3},
 	}
-	if err := h.ex.AppendHistory("a", recs...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]map[string]string{
@@ -72,11 +72,13 @@ func TestAppendedRecordsMoveBalancesExactly(t *testing.T) {
 		}
 	}
 	check("after appending")
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 5, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: histBase},
-		HistoryRecord{ID: 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: histBase}); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 5, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: histBase},
+			{ID: 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: histBase}}}}); err == nil {
 		t.Fatal("a batch with a duplicate id was accepted")
 	}
-	if err := h.ex.MoveRecord("a", 2, histBase+5000); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 2, Timestamp: histBase + 5000}}, Restamp: true}}); err != nil {
 		t.Fatal(err)
 	}
 	check("after a rejected batch and a restamp")
@@ -114,16 +116,16 @@ func TestBalancesStampAndRecordDatesAgree(t *testing.T) {
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "5"}}
 	h := newHarness(t, s, WithRateLimit(0, 0))
 	t0 := testStart.UnixMilli()
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
-		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: 0}}); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{Type: "DEPOSIT", Token: "USDT", Amount: "1"}}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	m := wantOK(t, h.get(PathBalances, "", "a1"))
 	if m["timestamp"] != strconv.FormatInt(t0, 10) || holdingOf(t, m)[0]["holding"] != "6" {
 		t.Errorf("answer %v: want stamped %d as a string, holding 6", m, t0)
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
-		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "2"}, ListedAfter: 0}}); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{Type: "DEPOSIT", Token: "USDT", Amount: "2"}}, ListedAfter: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	hist := h.ex.ServedHistory("a")
@@ -206,7 +208,7 @@ func TestUnrecordedBalanceMoveMovesOnlyTheBalance(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "100", AvailableBalance: "90"}}
 	h := newHarness(t, s)
-	if err := h.ex.AppendHistory("a", historyRecords(2)...); err != nil { // +1.10 -2.000
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(2)}}); err != nil { // +1.10 -2.000
 		t.Fatal(err)
 	}
 	if err := h.ex.Apply(Event{UnrecordedBalanceMove: &BalanceMoveEvent{Account: "a",
@@ -241,12 +243,14 @@ func TestLateRecordMovesTheBalanceAtOnceAndIsListedAfterItsDelay(t *testing.T) {
 	s := testScenario()
 	s.Accounts[0].Balances = []Balance{{Token: "USDT", Holding: "100"}}
 	h := newHarness(t, s, WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", historyRecords(3)...); err != nil { // +1.10 -2.000 +3.10
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: historyRecords(3)}}); err != nil { // +1.10 -2.000 +3.10
 		t.Fatal(err)
 	}
 	for _, r := range []HistoryRecord{{ID: 20, Type: "WITHDRAW", Token: "USDT", Amount: "-50", Timestamp: histBase},
 		{Type: "DEPOSIT", Token: "USDT", Amount: "250"}} {
-		if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a", HistoryRecord: r, ListedAfter: 10 * time.Minute}}); err != nil {
+		if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+			Records: []HistoryRecord{r}, ListedAfter: 10 * time.Minute}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -277,12 +281,12 @@ func TestLateRecordMovesTheBalanceAtOnceAndIsListedAfterItsDelay(t *testing.T) {
 	if hist := h.ex.ServedHistory("a"); hist[4].ID != 21 || hist[4].Timestamp != testStart.UnixMilli() {
 		t.Errorf("late record = %+v, want id 21 dated %d", hist[4], testStart.UnixMilli())
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
-		HistoryRecord: HistoryRecord{Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: -time.Second}}); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{Type: "DEPOSIT", Token: "USDT", Amount: "1"}}, ListedAfter: -time.Second}}); err == nil {
 		t.Error("a negative delay was accepted")
 	}
-	if err := h.ex.Apply(Event{LateRecord: &LateRecordEvent{Account: "a",
-		HistoryRecord: HistoryRecord{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}, ListedAfter: time.Second}}); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 3, Type: "DEPOSIT", Token: "USDT", Amount: "1"}}, ListedAfter: time.Second}}); err == nil {
 		t.Error("a duplicate id was accepted")
 	}
 }
@@ -298,7 +302,7 @@ accounts:
     history: [{id: 7, type: DEPOSIT, token: USDT, amount: "10", timestamp_ago: 1h}]
 events:
   - unrecorded_balance_move: {account: a, token: USDT, amount: "-0.000000000000000000000000000001"}
-  - late_record: {account: a, type: FUNDING_FEE, token: USDT, amount: "-2", listed_after: 5m}
+  - history: {account: a, records: [{type: FUNDING_FEE, token: USDT, amount: "-2"}], listed_after: 5m}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -341,11 +345,11 @@ func TestBalanceMovingEventsAreValidated(t *testing.T) {
 		{"events: [{unrecorded_balance_move: {account: a, token: USDT, amount: '1'}}]\n", "events[0].unrecorded_balance_move.account: unknown account"},
 		{account + "events: [{unrecorded_balance_move: {account: a, token: USDT, amount: x}}]\n", `events[0].unrecorded_balance_move.amount: not a decimal: "x"`},
 		{account + "events: [{unrecorded_balance_move: {account: a, amount: '1'}}]\n", "events[0].unrecorded_balance_move.token: must not be empty"},
-		{account + "events: [{after: 1s, clear_faults: true}, {late_record: {account: a, type: DEPOSIT, token: USDT, amount: '1,5'}}]\n", "events[1].late_record.amount: not a decimal"},
-		{account + "events: [{late_record: {account: a, type: DEPOSITS, token: USDT, amount: '1'}}]\n", "events[0].late_record.type: unknown type"},
-		{account + "events: [{late_record: {account: a, type: DEPOSIT, amount: '1'}}]\n", "events[0].late_record.token: must not be empty"},
-		{account + "events: [{late_record: {account: a, type: DEPOSIT, token: U, amount: '1', listed_after: -1s}}]\n", "events[0].late_record.listed_after: must not be negative"},
-		{account + "events: [{late_record: {account: a, type: DEPOSIT, token: U, amount: '1', listed_afte: 1s}}]\n", "field listed_afte not found"},
+		{account + "events: [{after: 1s, clear_faults: true}, {history: {account: a, records: [{type: DEPOSIT, token: USDT, amount: '1,5'}]}}]\n", "events[1].history.records[0].amount: not a decimal"},
+		{account + "events: [{history: {account: a, records: [{type: DEPOSITS, token: USDT, amount: '1'}]}}]\n", "events[0].history.records[0].type: unknown type"},
+		{account + "events: [{history: {account: a, records: [{type: DEPOSIT, amount: '1'}]}}]\n", "events[0].history.records[0].token: must not be empty"},
+		{account + "events: [{history: {account: a, records: [{type: DEPOSIT, token: U, amount: '1'}], listed_after: -1s}}]\n", "events[0].history.listed_after: must not be negative"},
+		{account + "events: [{history: {account: a, records: [{type: DEPOSIT, token: U, amount: '1'}], listed_afte: 1s}}]\n", "field listed_afte not found"},
 	} {
 		if _, err := ParseScenario([]byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)

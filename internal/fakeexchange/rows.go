@@ -16,20 +16,17 @@ import (
 // endpoint fills in what is its own.
 type rowsEndpoint[R any] struct {
 	name string
-	// section and event are the YAML keys of its rows in a scenario account
-	// (in the scenario, when public) and of its event.
+	// section and event are the YAML keys of its rows (in an account unless
+	// public) and of its event; scenario reads the section.
 	section, event string
+	scenario       func(s *Scenario, a Account) []R
 	// under is the answer's field holding the rows; one serves a single row
 	// as the answer, recorded when the scenario sets none.
 	under    string
 	one      bool
 	recorded R
-	// sorted keeps the rows in key order, as the exchange serves them;
-	// others are served as added.
+	// sorted keeps the rows in key order, as the exchange serves them.
 	sorted bool
-	// scenario is an account's rows, or the scenario's when public.
-	scenario func(s *Scenario, a Account) []R
-	// change is what an event's row does to the row of its key.
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
@@ -38,14 +35,14 @@ type rowsEndpoint[R any] struct {
 	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
 	// source gives the rows listed at now when the endpoint keeps none.
 	source func(e *Exchange, a *accountState, now time.Time) []R
-	// answer wraps the rendered rows into the answer, with what they do not
-	// hold; stored are the rows as set.
+	// answer wraps the rendered rows with what they do not hold; stored are
+	// the rows as set.
 	answer     func(e *Exchange, a *accountState, stored []R, rendered []any) any
 	unreadable func(e *Exchange, i int) any
 
-	// paged serves a page at a time (servePage); history is a row's time
-	// (Unix ms) when the rows are a history, newest first. filters are
-	// query parameters that select rows by the field of their wire name.
+	// paged serves a page at a time; history is a row's time (Unix ms) when
+	// the rows are a history, newest first; filters are query parameters
+	// matching the field of their wire name.
 	paged   bool
 	history func(R) int64
 	filters []string
@@ -59,11 +56,12 @@ type rowsEndpoint[R any] struct {
 	// late holds back Scenario.LateListing's share of the rows, by id.
 	late bool
 	// reorder changes the order of a page request's sorted rows, mu held.
-	reorder func(e *Exchange, rows []R)
-	// meta is a page's meta; nil spells it as the scenario says.
-	meta func(e *Exchange, total, page, size int) any
+	reorder   func(e *Exchange, rows []R)
+	snakeMeta func(e *Exchange) bool // a page's meta in snake_case whatever the scenario says
 	// place dates a row set at at (New, its event), replacing old (nil if new).
 	place func(old *R, r R, at time.Time) R
+	// changed follows an event, on each of a's rows, mu held.
+	changed func(e *Exchange, a *accountState, s stored[R])
 }
 
 // change is what a row set by an event does to the row of its key.
@@ -104,9 +102,8 @@ func (p *rowsEndpoint[R]) route() route {
 		r.seed = func(e *Exchange, s *Scenario) { seed(e, p.rowsOf(e, nil), s, Account{}, e.now()) }
 	} else {
 		r.validateAccount = validate
-		r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
+		r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) {
 			seed(e, p.rowsOf(e, st), nil, a, created)
-			return nil
 		}
 	}
 	return r
@@ -143,6 +140,7 @@ func (p *rowsEndpoint[R]) withDefaults(r R) R {
 // validateRows checks a scenario's rows: each valid, no key twice.
 func (p *rowsEndpoint[R]) validateRows(rows []R) error {
 	seen := map[string]bool{}
+	keys := slices.DeleteFunc(slices.Clone(wireFieldsOf(reflect.TypeFor[R]())), func(f wireField) bool { return !f.key })
 	for i, r := range rows {
 		at := fmt.Sprintf("%s[%d]", p.section, i)
 		if p.one {
@@ -152,29 +150,15 @@ func (p *rowsEndpoint[R]) validateRows(rows []R) error {
 			return fmt.Errorf("%s.%w", at, err)
 		}
 		key := rowKey(p.withDefaults(r))
-		if seen[key] && !p.one {
-			if f, single := p.singleKey(); single {
-				return fieldErr(at+"."+f.yaml, "duplicate %q", fmt.Sprint(reflect.ValueOf(r).Field(f.index).Interface()))
-			}
+		switch {
+		case seen[key] && len(keys) == 1:
+			return fieldErr(at+"."+keys[0].yaml, "duplicate %q", fmt.Sprint(reflect.ValueOf(r).Field(keys[0].index).Interface()))
+		case seen[key]:
 			return fieldErr(at, "duplicate %s", key)
 		}
 		seen[key] = true
 	}
 	return nil
-}
-
-// singleKey is the one key field of R, if it has one alone.
-func (p *rowsEndpoint[R]) singleKey() (wireField, bool) {
-	var keys []wireField
-	for _, f := range wireFieldsOf(reflect.TypeFor[R]()) {
-		if f.key {
-			keys = append(keys, f)
-		}
-	}
-	if len(keys) != 1 {
-		return wireField{}, false
-	}
-	return keys[0], true
 }
 
 // find is where the row of r's key is, or would be inserted.
@@ -223,14 +207,14 @@ func (p *rowsEndpoint[R]) put(rows *[]stored[R], r R, how change, since, at time
 	return nil
 }
 
-// withRows runs fn on account's rows ("": the exchange's) with mu held.
-func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(rows *[]stored[R]) error) error {
+// withRows runs fn on account's rows ("": the exchange's, a nil) with mu held.
+func (p *rowsEndpoint[R]) withRows(e *Exchange, op, account string, fn func(a *accountState, rows *[]stored[R]) error) error {
 	if account == "" {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		return fn(p.rowsOf(e, nil))
+		return fn(nil, p.rowsOf(e, nil))
 	}
-	return e.withAccount(op, account, func(a *accountState) error { return fn(p.rowsOf(e, a)) })
+	return e.withAccount(op, account, func(a *accountState) error { return fn(a, p.rowsOf(e, a)) })
 }
 
 // eventChange is ev's action on the endpoint (its field named event), or nil.
@@ -246,23 +230,34 @@ func (p *rowsEndpoint[R]) eventChange(ev Event) *Change[R] {
 
 func (p *rowsEndpoint[R]) validateEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
 	c := p.eventChange(ev)
-	if c == nil {
-		return nil
-	}
-	err := validateRow(p.withDefaults(c.Row), false)
 	switch {
-	case c.Remove && p.one:
-		err = fieldErr("remove", "a single answer is not removed")
-	case c.Remove:
-		err = validateRow(p.withDefaults(c.Row), true)
-	}
-	if p.public() {
-		if err != nil {
+	case c == nil:
+		return nil
+	case p.public():
+		if err := p.changeErr(c); err != nil {
 			return fmt.Errorf("%s.%w", p.event, err)
 		}
 		return nil
 	}
-	return validateEventAccount(p.event, c.Account, accounts, err)
+	return validateEventAccount(p.event, c.Account, accounts, p.changeErr(c))
+}
+
+// changeErr is what is wrong with c, naming its field.
+func (p *rowsEndpoint[R]) changeErr(c *Change[R]) error {
+	switch {
+	case c.Remove && p.one:
+		return fieldErr("remove", "a single answer is not removed")
+	case c.All && p.one:
+		return fieldErr("all", "a single answer is not a list")
+	case c.All:
+		for i, r := range c.Rows {
+			if err := validateRow(p.withDefaults(r), false); err != nil {
+				return fmt.Errorf("rows[%d].%w", i, err)
+			}
+		}
+		return nil
+	}
+	return validateRow(p.withDefaults(c.Row), c.Remove)
 }
 
 // apply changes the rows of the event's account ("" when public) by its
@@ -272,23 +267,40 @@ func (p *rowsEndpoint[R]) apply(e *Exchange, ev Event) error {
 	if c == nil {
 		return nil
 	}
-	op, row, remove, how := p.event+" event", p.withDefaults(c.Row), c.Remove && !p.one, p.change
+	op, row, how := p.event+" event", p.withDefaults(c.Row), p.change
 	if c.Replace {
 		how = replace
 	}
-	if err := validateRow(row, remove); err != nil {
+	if err := p.changeErr(c); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return p.withRows(e, op, c.Account, func(rows *[]stored[R]) error {
+	now := e.now()
+	return p.withRows(e, op, c.Account, func(a *accountState, rows *[]stored[R]) error {
 		i, found := p.find(*rows, row)
 		switch {
-		case remove && !found:
+		case c.All:
+			*rows = nil
+			for _, r := range c.Rows {
+				if p.place != nil {
+					r = p.place(nil, r, now)
+				}
+				*rows = append(*rows, stored[R]{row: p.withDefaults(r), since: now})
+			}
+			if p.sorted {
+				slices.SortStableFunc(*rows, func(x, y stored[R]) int { return compareKeys(x.row, y.row) })
+			}
+		case c.Remove && !found:
 			return fmt.Errorf("%s: account %q lists no %s", op, c.Account, rowKey(row))
-		case remove:
+		case c.Remove:
 			*rows = slices.Delete(*rows, i, i+1)
 		default:
-			if err := p.put(rows, c.Row, how, e.now(), e.now()); err != nil {
+			if err := p.put(rows, c.Row, how, now, now); err != nil {
 				return fmt.Errorf("%s: account %q: %w", op, c.Account, err)
+			}
+		}
+		for _, s := range *rows {
+			if p.changed != nil {
+				p.changed(e, a, s)
 			}
 		}
 		return nil

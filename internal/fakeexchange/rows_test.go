@@ -27,7 +27,9 @@ func TestARowsHistoryServesPagesNewestFirstWithinItsWindow(t *testing.T) {
 		history: func(r payment) int64 { return r.Ms }}
 	at := testStart.UnixMilli()
 	for _, r := range []payment{{1, "A", "1", at - 3000}, {2, "B", "2", at - 2000}, {3, "A", "3", at - 2000}, {4, "A", "4", at - 1000}} {
-		put := func(rows *[]stored[payment]) error { return p.put(rows, r, replace, h.ex.now(), h.ex.now()) }
+		put := func(_ *accountState, rows *[]stored[payment]) error {
+			return p.put(rows, r, replace, h.ex.now(), h.ex.now())
+		}
 		if err := p.withRows(h.ex, "put", "a", put); err != nil {
 			t.Fatal(err)
 		}

@@ -49,6 +49,9 @@ func (e *Exchange) Apply(ev Event) error {
 		e.InjectFault(*ev.Fault)
 	}
 	var errs []error
+	if ev.UnreadableRows != nil {
+		errs = append(errs, e.setUnreadableRows(*ev.UnreadableRows))
+	}
 	for _, ep := range routes {
 		if ep.apply == nil {
 			continue

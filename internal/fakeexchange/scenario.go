@@ -15,9 +15,8 @@ import (
 type Scenario struct {
 	// ServerTimeOffset moves the fake's clock ahead of (or behind) the real one.
 	ServerTimeOffset time.Duration `yaml:"server_time_offset"`
-	// RateLimits are per-account limits of single private endpoints, by
-	// name, as "N/window" ("0/0s": none); others have RateLimit, else their
-	// published limit (endpoint.All).
+	// RateLimits are per-account limits of private endpoints by name, "N/window"
+	// ("0/0s": none); others have RateLimit, else their published limit.
 	RateLimits map[string]string `yaml:"rate_limits"`
 	RateLimit  string            `yaml:"rate_limit"`
 	// PublicRateLimit is the public endpoints' per-IP limit; empty is 10/1s.
@@ -26,66 +25,54 @@ type Scenario struct {
 	NumbersAsJSONNumbers bool `yaml:"numbers_as_json_numbers"`
 	// SnakeCaseMeta spells meta records_per_page/current_page.
 	SnakeCaseMeta bool `yaml:"snake_case_meta"`
-	// NumbersAsStrings sends every number as a JSON string, as captured
-	// answers do (ids, times, meta, error codes, amounts, flags), with meta
-	// in snake_case; it excludes NumbersAsJSONNumbers.
+	// NumbersAsStrings sends every number as a JSON string, as captured answers
+	// do, with meta in snake_case; it excludes NumbersAsJSONNumbers.
 	NumbersAsStrings bool `yaml:"numbers_as_strings"`
-	// SignatureQuery is what the signature covers: "" or "exact" the query
-	// as sent; "sorted" its parameters sorted by name, as the legacy API
-	// required.
+	// SignatureQuery is what the signature covers: "" or "exact" the query as
+	// sent; "sorted" its parameters sorted by name, as the legacy API required.
 	SignatureQuery string `yaml:"signature_query"`
-	// RowTimeUnit is how token history, balances and funding fee rows carry times:
-	// "" or "ms", "s" (truncated), "s_fraction" ("1579399877.041"); the
-	// time filters still take milliseconds.
+	// RowTimeUnit is how history, balances and funding fee rows carry times: ""
+	// or "ms", "s", "s_fraction" ("1579399877.041"); filters still take ms.
 	RowTimeUnit string `yaml:"row_time_unit"`
-	// MalformedIDs are history ids served with the amount "1.2.3", a string
-	// in every number mode, so only that row cannot be read.
+	// MalformedIDs are history ids served with the amount "1.2.3" (unreadable).
 	MalformedIDs []int64 `yaml:"malformed_ids"`
 	// UnreadableRows are how many rows no client can read each list endpoint
-	// (UnreadableEndpoints) serves after its first good row, counted in
-	// meta.total; each endpoint's file says what its row gets wrong.
+	// (UnreadableEndpoints) serves after its first good row, in meta.total.
 	UnreadableRows map[string]int `yaml:"unreadable_rows"`
 	// LateListing keeps a share of history records unlisted until a while
 	// after their timestamp, as a deposit listed after confirmations.
 	LateListing *LateListing `yaml:"late_listing"`
-	// UnstableTieOrder turns records sharing a timestamp on each history
-	// request, as offset paging without a tiebreaker does in SQL.
+	// UnstableTieOrder turns ties of timestamp on each history request, as
+	// offset paging without a tiebreaker does in SQL.
 	UnstableTieOrder bool `yaml:"unstable_tie_order"`
 	// PageCap serves at most this many rows a page without saying so:
 	// meta.recordsPerPage still echoes the size asked.
 	PageCap int `yaml:"page_cap"`
-	// UnderstateTotal and OverstateTotal move meta.total below (never under
-	// 0) or above the true count.
+	// UnderstateTotal and OverstateTotal move meta.total below or above the count.
 	UnderstateTotal int `yaml:"understate_total"`
 	OverstateTotal  int `yaml:"overstate_total"`
-	// ClampPages answers a page beyond the last with the last page, and its
-	// number, instead of an empty page.
+	// ClampPages answers a page beyond the last with the last, not an empty one.
 	ClampPages bool `yaml:"clamp_pages"`
-	// UndocumentedTypes are token history types beyond the documented ones,
-	// as the exchange may start to send any day.
+	// UndocumentedTypes are token history types the exchange may start to send.
 	UndocumentedTypes []string `yaml:"undocumented_types"`
-	// SharedIDs lets history records share an id when their token or type
-	// differ, as the legs of one trade may.
+	// SharedIDs lets the legs of one trade share an id (token or type differ).
 	SharedIDs bool `yaml:"shared_ids"`
-	// ErrorTimestamp gives every error answer a wrong top-level timestamp,
-	// which a client must not take as server time.
+	// ErrorTimestamp gives every error answer a wrong top-level timestamp.
 	ErrorTimestamp *ErrorTimestamp `yaml:"error_timestamp"`
 	// SystemStatus is what system info reports at first; nil: as captured.
 	SystemStatus       *SystemStatus       `yaml:"system_status"`
 	MaintenanceWindows []MaintenanceWindow `yaml:"maintenance_windows"`
 	// SnakeCaseBodies spells answers in the v1 snake_case (margin_ratio, ...).
 	SnakeCaseBodies bool `yaml:"snake_case_bodies"`
-	// WalletTimeUnit is how wallet, sub-account and transfer rows carry
-	// times: "" or "s_fraction" as captured, "ms" as guessed before, "s".
+	// WalletTimeUnit is how wallet, sub-account and transfer rows carry times:
+	// "" or "s_fraction" as captured, "ms" as guessed before, "s".
 	WalletTimeUnit string `yaml:"wallet_time_unit"`
-	// CamelCaseWalletMeta spells the wallet's meta in camelCase, as the docs
-	// spell other endpoints', instead of the live snake_case.
+	// CamelCaseWalletMeta spells the wallet's meta in camelCase, not snake_case.
 	CamelCaseWalletMeta bool `yaml:"camel_case_wallet_meta"`
-	// PagedSubAccounts makes the sub-accounts endpoint take page and size
-	// and answer meta, as guessed before live answers were captured.
+	// PagedSubAccounts pages sub-accounts, as guessed before live captures.
 	PagedSubAccounts bool `yaml:"paged_sub_accounts"`
-	// WalletIgnoresTimeFilter takes startTime and endTime on the wallet
-	// history but serves every transfer: a client must filter locally.
+	// WalletIgnoresTimeFilter takes the wallet's time filters but serves every
+	// transfer: a client must filter locally.
 	WalletIgnoresTimeFilter bool `yaml:"wallet_ignores_time_filter"`
 
 	Accounts      []Account         `yaml:"accounts"`

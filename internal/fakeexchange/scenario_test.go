@@ -14,7 +14,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 9 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
+	if len(s.Accounts) != 1 || len(s.Accounts[0].Keys) != 2 || len(s.Events) != 10 || s.Accounts[0].HistoryGenerator.Every != 5*time.Second {
 		t.Errorf("scenario = %+v", s)
 	}
 	if s.SignatureQuery != "exact" || s.RowTimeUnit != "ms" || len(s.UnreadableRows) != len(UnreadableEndpoints()) || s.LateListing == nil || s.SystemStatus == nil || s.Events[5].SystemStatus.Row.Status != 2 {
@@ -22,7 +22,7 @@ func TestLoadScenarioExample(t *testing.T) {
 	}
 	if a := s.Accounts[0]; a.AccountInfo == nil || a.AccountInfo.MarginRatioWalk == nil || len(a.Balances) != 1 || len(a.Transfers) != 1 ||
 		len(a.SubAccounts) != 1 || len(s.MaintenanceWindows) != 1 || s.Events[6].Transfer == nil || s.Events[6].AddSubAccount == nil ||
-		s.Events[7].UnrecordedBalanceMove == nil || s.Events[8].LateRecord == nil || s.Events[8].LateRecord.ListedAfter != 10*time.Minute {
+		s.Events[7].UnrecordedBalanceMove == nil || s.Events[8].History == nil || s.Events[8].History.ListedAfter != 10*time.Minute {
 		t.Errorf("account health fields not loaded: %+v", s)
 	}
 	h := newHarness(t, s)

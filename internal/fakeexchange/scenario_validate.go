@@ -1,9 +1,12 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,70 +33,47 @@ func (s *Scenario) Validate() error {
 
 // validateSettings checks the scenario's scalar settings.
 func (s *Scenario) validateSettings() error {
-	if s.NumbersAsStrings && s.NumbersAsJSONNumbers {
-		return fieldErr("numbers_as_strings", "cannot be combined with numbers_as_json_numbers")
-	}
-	switch s.SignatureQuery {
-	case "", SignatureQueryExact, SignatureQuerySorted:
-	default:
-		return fieldErr("signature_query", "must be %q or %q, got %q", SignatureQueryExact, SignatureQuerySorted, s.SignatureQuery)
-	}
-	for field, unit := range map[string]string{"row_time_unit": s.RowTimeUnit, "wallet_time_unit": s.WalletTimeUnit} {
-		switch unit {
-		case "", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction:
-		default:
-			return fieldErr(field, "must be %q, %q or %q, got %q", RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction, unit)
-		}
-	}
-	malformed := map[int64]bool{}
+	l, et := cmp.Or(s.LateListing, &LateListing{}), cmp.Or(s.ErrorTimestamp, &ErrorTimestamp{})
+	units := []string{RowTimeMillis, RowTimeSeconds, RowTimeSecondsFraction}
+	err := cmp.Or(
+		fieldErrIf(s.NumbersAsStrings && s.NumbersAsJSONNumbers, "numbers_as_strings", "cannot be combined with numbers_as_json_numbers"),
+		oneOf("signature_query", s.SignatureQuery, SignatureQueryExact, SignatureQuerySorted),
+		oneOf("row_time_unit", s.RowTimeUnit, units...),
+		oneOf("wallet_time_unit", s.WalletTimeUnit, units...),
+		validateUnreadableRows(s.UnreadableRows),
+		fieldErrIf(!(l.Share >= 0 && l.Share <= 1), "late_listing.share", "must be between 0 and 1, got %v", l.Share),
+		fieldErrIf(l.Delay < 0, "late_listing.delay", "must not be negative"),
+		oneOf("error_timestamp.unit", et.Unit, ErrorTimestampMillis, ErrorTimestampMicros),
+		fieldErrIf(s.PageCap < 0, "page_cap", "must not be negative"),
+		fieldErrIf(s.UnderstateTotal < 0, "understate_total", "must not be negative"),
+		fieldErrIf(s.OverstateTotal < 0, "overstate_total", "must not be negative"),
+		rateLimitErr("rate_limit", s.RateLimit),
+		rateLimitErr("public_rate_limit", s.PublicRateLimit),
+	)
 	for i, id := range s.MalformedIDs {
-		if malformed[id] {
-			return fieldErr(fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id)
-		}
-		malformed[id] = true
+		err = cmp.Or(err, fieldErrIf(slices.Index(s.MalformedIDs, id) < i, fmt.Sprintf("malformed_ids[%d]", i), "duplicate id %d", id))
 	}
-	if err := validateUnreadableRows(s.UnreadableRows); err != nil {
-		return err
+	for _, name := range slices.Sorted(maps.Keys(s.RateLimits)) {
+		ep, ok := routeOf(name)
+		err = cmp.Or(err, fieldErrIf(!ok || !ep.PerAccount, "rate_limits."+name, "not a private endpoint"),
+			rateLimitErr("rate_limits."+name, s.RateLimits[name]))
 	}
-	if l := s.LateListing; l != nil {
-		if !(l.Share >= 0 && l.Share <= 1) {
-			return fieldErr("late_listing.share", "must be between 0 and 1, got %v", l.Share)
-		}
-		if l.Delay < 0 {
-			return fieldErr("late_listing.delay", "must not be negative")
-		}
+	return err
+}
+
+// oneOf checks that value, if set, is one of values.
+func oneOf(field, value string, values ...string) error {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
 	}
-	if et := s.ErrorTimestamp; et != nil {
-		switch et.Unit {
-		case "", ErrorTimestampMillis, ErrorTimestampMicros:
-		default:
-			return fieldErr("error_timestamp.unit", "must be %q or %q, got %q", ErrorTimestampMillis, ErrorTimestampMicros, et.Unit)
-		}
-	}
-	if s.PageCap < 0 {
-		return fieldErr("page_cap", "must not be negative")
-	}
-	if s.UnderstateTotal < 0 {
-		return fieldErr("understate_total", "must not be negative")
-	}
-	if s.OverstateTotal < 0 {
-		return fieldErr("overstate_total", "must not be negative")
-	}
-	if _, _, err := ParseRateLimit(s.RateLimit); s.RateLimit != "" && err != nil {
-		return fieldErr("rate_limit", "%v", err)
-	}
-	if _, _, err := ParseRateLimit(s.PublicRateLimit); s.PublicRateLimit != "" && err != nil {
-		return fieldErr("public_rate_limit", "%v", err)
-	}
-	for name, limit := range s.RateLimits {
-		if ep, ok := routeNamed(name); !ok || !ep.PerAccount {
-			return fieldErr("rate_limits."+name, "not a private endpoint")
-		}
-		if _, _, err := ParseRateLimit(limit); err != nil {
-			return fieldErr("rate_limits."+name, "%v", err)
-		}
-	}
-	return nil
+	bad := value != "" && !slices.Contains(values, value)
+	return fieldErrIf(bad, field, "must be %s or %s, got %q", strings.Join(q[:len(q)-1], ", "), q[len(q)-1], value)
+}
+
+func rateLimitErr(field, limit string) error {
+	_, _, err := ParseRateLimit(limit)
+	return fieldErrIf(limit != "" && err != nil, field, "%v", err)
 }
 
 // validateAccounts checks every account and returns their names.
@@ -141,6 +121,11 @@ func (s *Scenario) validateEvents(names map[string]bool) error {
 		if f := ev.Fault; f != nil {
 			if err := f.validate(); err != nil {
 				return fmt.Errorf("%s.fault.%w", p, err)
+			}
+		}
+		if u := ev.UnreadableRows; u != nil {
+			if err := validateUnreadableRows(*u); err != nil {
+				return fmt.Errorf("%s.%w", p, err)
 			}
 		}
 		for _, ep := range routes {
@@ -198,6 +183,14 @@ func ParseRateLimit(s string) (requests int, window time.Duration, err error) {
 
 func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// fieldErrIf is fieldErr when bad, else nil.
+func fieldErrIf(bad bool, field, format string, args ...any) error {
+	if !bad {
+		return nil
+	}
+	return fieldErr(field, format, args...)
 }
 
 // decimalText is a plain JSON number, sent as a string or a number alike.

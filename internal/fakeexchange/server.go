@@ -43,9 +43,6 @@ type Exchange struct {
 	started time.Time
 	// historyServes counts history answers, to turn tie groups.
 	historyServes int
-	// accountTransfers are the transfers between accounts, listed by both
-	// sides.
-	accountTransfers []storedTransfer
 	// rows are the public endpoints' rows, by endpoint name.
 	rows map[string]any
 }
@@ -56,8 +53,7 @@ type accountState struct {
 	accountName string
 	userID      int64
 	keyOrder    []string
-	// listed, when not nil, is what credentials lists instead
-	// (ListCredentials).
+	// listed, when not nil, is what credentials lists instead.
 	listed  []Key
 	history []HistoryRecord // ascending by compareRecords
 	keys    map[legKey]bool
@@ -128,9 +124,7 @@ func New(s *Scenario, opts ...Option) (*Exchange, error) {
 	}
 	created := e.now()
 	for _, a := range s.Accounts {
-		if err := e.addAccount(a, created); err != nil {
-			return nil, err
-		}
+		e.addAccount(a, created)
 	}
 	return e, nil
 }
@@ -144,37 +138,34 @@ func settings(s *Scenario) Scenario {
 	c.WalletTimeUnit = cmp.Or(s.WalletTimeUnit, RowTimeSecondsFraction)
 	c.MalformedIDs, c.UndocumentedTypes = slices.Clone(s.MalformedIDs), slices.Clone(s.UndocumentedTypes)
 	c.MaintenanceWindows, c.Events = slices.Clone(s.MaintenanceWindows), slices.Clone(s.Events)
-	c.UnreadableRows = map[string]int{} // of its own: SetUnreadableRows changes it
+	c.UnreadableRows = map[string]int{} // of its own: events change it
 	maps.Copy(c.UnreadableRows, s.UnreadableRows)
-	if s.LateListing != nil {
-		l := *s.LateListing
-		c.LateListing = &l
-	}
-	if s.ErrorTimestamp != nil {
-		t := *s.ErrorTimestamp
-		c.ErrorTimestamp = &t
-	}
+	c.LateListing, c.ErrorTimestamp = clone(s.LateListing), clone(s.ErrorTimestamp)
 	return c
 }
 
+func clone[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
 // addAccount adds a scenario account, its keys and its endpoints' sections.
-func (e *Exchange) addAccount(a Account, created time.Time) error {
-	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, keys: map[legKey]bool{}, listAt: map[legKey]time.Time{},
-		rows: map[string]any{}}
+func (e *Exchange) addAccount(a Account, created time.Time) {
+	st := &accountState{name: a.Name, accountName: a.AccountName, userID: a.UserID, isSubAccount: a.IsSubAccount,
+		keys: map[legKey]bool{}, listAt: map[legKey]time.Time{}, rows: map[string]any{}}
 	e.accounts[a.Name] = st
 	for _, k := range a.Keys {
 		st.keyOrder = append(st.keyOrder, k.APIKey)
 		e.keys[k.APIKey] = keyRef{account: a.Name, key: cloneKey(k)}
 	}
 	for _, ep := range routes {
-		if ep.seedAccount == nil {
-			continue
-		}
-		if err := ep.seedAccount(e, st, a, created); err != nil {
-			return fmt.Errorf("invalid scenario: %w", err)
+		if ep.seedAccount != nil {
+			ep.seedAccount(e, st, a, created)
 		}
 	}
-	return nil
 }
 
 // now is the server time: the clock plus the scenario's offset.
@@ -191,7 +182,7 @@ func (e *Exchange) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer recordOnce()
 	w = &recordingWriter{ResponseWriter: w, before: recordOnce}
 
-	ep, ok := routeAt(r.URL.Path)
+	ep, ok := routeOf(r.URL.Path)
 	if !ok || r.Method != http.MethodGet {
 		e.writeError(w, &rec, &apiError{status: http.StatusNotFound, code: -1006, message: "resource not found"})
 		return

@@ -81,7 +81,8 @@ func TestConcurrentRequestsAndMutations(t *testing.T) {
 			defer wg.Done()
 			for i := range 50 {
 				id := int64(g*1000 + i + 1)
-				if err := h.ex.AppendHistory("a", HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: id}); err != nil {
+				if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+					Records: []HistoryRecord{{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: id}}}}); err != nil {
 					t.Error(err)
 				}
 				row := testScenario().TokenNetworks[0]
@@ -131,7 +132,8 @@ func TestNumbersAsStringsSendsNoJSONNumber(t *testing.T) {
 	s := testScenario()
 	s.NumbersAsStrings = true
 	h := newHarness(t, s)
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 7, Type: "DEPOSIT", Token: "BTC", Amount: "-0.5", Timestamp: testStart.UnixMilli() - 1000}); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 7, Type: "DEPOSIT", Token: "BTC", Amount: "-0.5", Timestamp: testStart.UnixMilli() - 1000}}}}); err != nil {
 		t.Fatal(err)
 	}
 	answers := map[string]reply{

@@ -8,15 +8,6 @@ import (
 	"time"
 )
 
-// AppendHistory adds records to an account's history and moves its balances by
-// their amounts in the same step. IDs must be new (with SharedIDs, id, token
-// and type together); on any invalid record nothing is added.
-func (e *Exchange) AppendHistory(account string, recs ...HistoryRecord) error {
-	return e.withAccount("append history", account, func(a *accountState) error {
-		return e.appendLocked("append history", a, recs, true, time.Time{})
-	})
-}
-
 // appendLocked adds records to a's history, moving its balances when move; a
 // non-zero listAt is when they are first listed. The caller holds mu.
 func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord, move bool, listAt time.Time) error {
@@ -51,41 +42,11 @@ func (e *Exchange) appendLocked(op string, a *accountState, recs []HistoryRecord
 func (e *Exchange) withAccount(op, name string, fn func(a *accountState) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	a, err := e.accountLocked(op, name)
-	if err != nil {
-		return err
-	}
-	return fn(a)
-}
-
-// accountLocked is the named account; the caller holds mu.
-func (e *Exchange) accountLocked(op, name string) (*accountState, error) {
 	a, ok := e.accounts[name]
 	if !ok {
-		return nil, fmt.Errorf("%s: unknown account %q", op, name)
+		return fmt.Errorf("%s: unknown account %q", op, name)
 	}
-	return a, nil
-}
-
-// MoveRecord restamps the account's records with id, as a status update may.
-func (e *Exchange) MoveRecord(account string, id int64, newTimestampMs int64) error {
-	if newTimestampMs < 0 {
-		return fmt.Errorf("move record %d: timestamp must not be negative", id)
-	}
-	return e.withAccount("move record", account, func(a *accountState) error {
-		found := false
-		for i := range a.history {
-			if a.history[i].ID == id {
-				a.history[i].Timestamp = newTimestampMs
-				found = true
-			}
-		}
-		if !found {
-			return fmt.Errorf("move record: account %q has no id %d", account, id)
-		}
-		slices.SortStableFunc(a.history, compareRecords)
-		return nil
-	})
+	return fn(a)
 }
 
 // legKey makes a record distinct: its id (with shared ids, token and type too).

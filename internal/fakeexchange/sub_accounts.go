@@ -3,7 +3,6 @@ package fakeexchange
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
@@ -16,11 +15,6 @@ func init() {
 			return subAccounts.servePage(e, account, rawQuery)
 		}
 		return subAccounts.serve(e, account, rawQuery)
-	}
-	seed := r.seedAccount
-	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) error {
-		st.isSubAccount = a.IsSubAccount
-		return seed(e, st, a, created)
 	}
 	addRoute(endpoint.SubAccounts, r)
 }
@@ -48,10 +42,7 @@ type SubAccount struct {
 }
 
 func (s SubAccount) check() error {
-	if s.CreatedTime < 0 {
-		return fieldErr("created_time", "must not be negative")
-	}
-	return nil
+	return fieldErrIf(s.CreatedTime < 0, "created_time", "must not be negative")
 }
 
 // errSubAccountKey answers a sub-account's key: only a main account lists them.

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -51,13 +52,8 @@ type SystemStatus struct {
 }
 
 func (s SystemStatus) check() error {
-	if s.Status < 0 {
-		return fieldErr("status", "must not be negative")
-	}
-	if s.EstimatedEndTime < 0 {
-		return fieldErr("estimated_end_time", "must not be negative")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(s.Status < 0, "status", "must not be negative"),
+		fieldErrIf(s.EstimatedEndTime < 0, "estimated_end_time", "must not be negative"))
 }
 
 // MaintenanceWindow is maintenance from After Start for Duration: system info
@@ -72,15 +68,8 @@ type MaintenanceWindow struct {
 }
 
 func (w MaintenanceWindow) validate() error {
-	switch {
-	case w.After < 0:
-		return fieldErr("after", "must not be negative")
-	case w.Duration <= 0:
-		return fieldErr("duration", "must be positive")
-	case w.Status != 0 && w.Status != 1 && w.Status != 2:
-		return fieldErr("status", "must be 1 or 2, got %d", w.Status)
-	}
-	return nil
+	return cmp.Or(fieldErrIf(w.After < 0, "after", "must not be negative"), fieldErrIf(w.Duration <= 0, "duration", "must be positive"),
+		fieldErrIf(w.Status != 0 && w.Status != 1 && w.Status != 2, "status", "must be 1 or 2, got %d", w.Status))
 }
 
 // openMaintenanceLocked is the window open at now, none before Start; mu held.

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -104,34 +105,30 @@ func rotateTies(recs []HistoryRecord, n int) {
 	}
 }
 
-// LateRecordEvent appends a record whose money moves at once but which is
-// listed (on any page and in meta.total) only ListedAfter later. An ID of 0
-// takes the next id, a Timestamp of 0 the event's time (datedLocked).
-type LateRecordEvent struct {
-	Account       string `yaml:"account"`
-	HistoryRecord `yaml:",inline"`
-	ListedAfter   time.Duration `yaml:"listed_after"`
+// HistoryEvent appends Records to an account's history, their money moving
+// at once, listed (on any page and in meta.total) only ListedAfter later. An
+// ID of 0 takes the next id, a Timestamp of 0 the event's time (datedLocked);
+// ids must be new (with shared_ids, with their token and type), and none is
+// added when one is wrong. With Restamp, each record instead moves the
+// account's records of its ID to its Timestamp, as a status update may.
+type HistoryEvent struct {
+	Account     string          `yaml:"account"`
+	Records     []HistoryRecord `yaml:"records"`
+	ListedAfter time.Duration   `yaml:"listed_after"`
+	Restamp     bool            `yaml:"restamp"`
 }
 
 // appendNow appends records dated by datedLocked, moving balances, listed
 // listAfter later; it returns them as appended.
 func (e *Exchange) appendNow(op, account string, listAfter time.Duration, recs []HistoryRecord) ([]HistoryRecord, error) {
-	if listAfter < 0 {
-		return nil, fmt.Errorf("%s: listing delay must not be negative", op)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, err := e.accountLocked(op, account)
-	if err != nil {
-		return nil, err
-	}
-	now := e.now()
-	recs = a.datedLocked(recs, now)
-	var listAt time.Time
-	if listAfter > 0 {
-		listAt = now.Add(listAfter)
-	}
-	return recs, e.appendLocked(op, a, recs, true, listAt)
+	err := e.withAccount(op, account, func(a *accountState) error {
+		now, listAt := e.now(), time.Time{}
+		if recs = a.datedLocked(recs, now); listAfter > 0 {
+			listAt = now.Add(listAfter)
+		}
+		return e.appendLocked(op, a, recs, true, listAt)
+	})
+	return recs, err
 }
 
 // datedLocked fills in an ID of 0 with the next unused id and a Timestamp of 0
@@ -182,39 +179,44 @@ func validateHistoryAccount(s *Scenario, a Account) error {
 
 // validateGenerator checks an account's history generator, if any.
 func validateGenerator(g *HistoryGenerator) error {
-	switch {
-	case g == nil:
+	if g == nil {
 		return nil
-	case g.Every <= 0:
-		return fieldErr("history_generator.every", "must be positive")
-	case len(g.Types) == 0:
-		return fieldErr("history_generator.types", "must not be empty")
-	case len(g.Tokens) == 0:
-		return fieldErr("history_generator.tokens", "must not be empty")
 	}
+	err := cmp.Or(fieldErrIf(g.Every <= 0, "history_generator.every", "must be positive"),
+		fieldErrIf(len(g.Types) == 0, "history_generator.types", "must not be empty"),
+		fieldErrIf(len(g.Tokens) == 0, "history_generator.tokens", "must not be empty"))
 	for k, t := range g.Types {
-		if !historyTypes[t] {
-			return fieldErr(fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t)
+		err = cmp.Or(err, fieldErrIf(!historyTypes[t], fmt.Sprintf("history_generator.types[%d]", k), "unknown type %q", t))
+	}
+	return err
+}
+
+func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
+	if h := ev.History; h != nil {
+		return validateEventAccount("history", h.Account, accounts, h.check(s.UndocumentedTypes))
+	}
+	return nil
+}
+
+func (h *HistoryEvent) check(undocumented []string) error {
+	if h.ListedAfter < 0 {
+		return fieldErr("listed_after", "must not be negative")
+	}
+	for i, r := range h.Records {
+		err := validateRecord(r, undocumented)
+		if h.Restamp && r.Timestamp >= 0 {
+			err = nil // only its id and time are read
+		}
+		if err != nil {
+			return fmt.Errorf("records[%d].%w", i, err)
 		}
 	}
 	return nil
 }
 
-func validateHistoryEvent(s *Scenario, ev Event, accounts map[string]bool) error {
-	l := ev.LateRecord
-	if l == nil {
-		return nil
-	}
-	err := validateRecord(l.HistoryRecord, s.UndocumentedTypes)
-	if err == nil && l.ListedAfter < 0 {
-		err = fieldErr("listed_after", "must not be negative")
-	}
-	return validateEventAccount("late_record", l.Account, accounts, err)
-}
-
 // seedHistoryAccount sets the account's generator and appends its history,
 // which does not move the balances: they are the state at New.
-func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) error {
+func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.Time) {
 	if a.HistoryGenerator != nil {
 		g := *a.HistoryGenerator
 		st.generator = &g
@@ -227,33 +229,47 @@ func (e *Exchange) seedHistoryAccount(st *accountState, a Account, created time.
 		}
 		recs = append(recs, r)
 	}
-	// No lock: New has not shared the exchange yet.
-	return e.appendLocked("append history", st, recs, false, time.Time{})
+	_ = e.appendLocked("append history", st, recs, false, time.Time{}) // validated; New owns e
 }
 
 func applyHistoryEvent(e *Exchange, ev Event) error {
-	if l := ev.LateRecord; l != nil {
-		_, err := e.appendNow("late record event", l.Account, l.ListedAfter, []HistoryRecord{l.HistoryRecord})
-		return err
+	h := ev.History
+	if h == nil {
+		return nil
 	}
+	if err := h.check(e.s.UndocumentedTypes); err != nil {
+		return fmt.Errorf("history event: %w", err)
+	}
+	if h.Restamp {
+		return e.withAccount("restamp event", h.Account, func(a *accountState) error { return a.restamp(h.Records) })
+	}
+	_, err := e.appendNow("history event", h.Account, h.ListedAfter, h.Records)
+	return err
+}
+
+// restamp moves the records of each record's id to its timestamp; mu held.
+func (a *accountState) restamp(recs []HistoryRecord) error {
+	for _, r := range recs {
+		if !slices.ContainsFunc(a.history, func(h HistoryRecord) bool { return h.ID == r.ID }) {
+			return fmt.Errorf("restamp: account %q has no id %d", a.name, r.ID)
+		}
+	}
+	for _, r := range recs {
+		for i := range a.history {
+			if a.history[i].ID == r.ID {
+				a.history[i].Timestamp = r.Timestamp
+			}
+		}
+	}
+	slices.SortStableFunc(a.history, compareRecords)
 	return nil
 }
 
 // validateRecord checks a record; undocumented are the scenario's extra types.
 func validateRecord(r HistoryRecord, undocumented []string) error {
-	if !knownType(r.Type, undocumented) {
-		return fieldErr("type", "unknown type %q", r.Type)
-	}
-	if r.Token == "" {
-		return fieldErr("token", "must not be empty")
-	}
-	if _, err := parseAmount(r.Amount); err != nil {
-		return err
-	}
-	if r.Timestamp < 0 {
-		return fieldErr("timestamp", "must not be negative")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(!knownType(r.Type, undocumented), "type", "unknown type %q", r.Type),
+		fieldErrIf(r.Token == "", "token", "must not be empty"), amountErr(r.Amount),
+		fieldErrIf(r.Timestamp < 0, "timestamp", "must not be negative"))
 }
 
 // historyTypes are the transaction types of the token history endpoint.

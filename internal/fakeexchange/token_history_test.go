@@ -40,11 +40,12 @@ func ids(t *testing.T, rows []map[string]any) []string {
 
 func TestTokenHistoryNewestFirstWithFiltersAndPages(t *testing.T) {
 	h := newHarness(t, testScenario(), WithRateLimit(0, 0))
-	if err := h.ex.AppendHistory("a", historyRecords(10)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(10)}}); err != nil {
 		t.Fatal(err)
 	}
 	// Same timestamp as id 10: ties are broken by id, descending.
-	if err := h.ex.AppendHistory("a", HistoryRecord{ID: 11, Type: "DEPOSIT", Token: "BTC", Amount: "0.00000001", Timestamp: histBase + 10000}); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a",
+		Records: []HistoryRecord{{ID: 11, Type: "DEPOSIT", Token: "BTC", Amount: "0.00000001", Timestamp: histBase + 10000}}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -91,7 +92,7 @@ func TestPageSizeAbove1000IsRejected(t *testing.T) {
 	for i := 1; i <= 1500; i++ {
 		recs = append(recs, HistoryRecord{ID: int64(i), Type: "DEPOSIT", Token: "USDT", Amount: "1", Timestamp: histBase + int64(i)})
 	}
-	if err := h.ex.AppendHistory("a", recs...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: recs}}); err != nil {
 		t.Fatal(err)
 	}
 	wantError(t, h.get(PathTokenHistory, "size=1001", "a1"), 400, "-1005")
@@ -129,7 +130,7 @@ func TestTimeFiltersMustBe13DigitMilliseconds(t *testing.T) {
 
 func TestBeforeHistoryPageHookSeesEachPageAndCanAppend(t *testing.T) {
 	h := newHarness(t, testScenario())
-	if err := h.ex.AppendHistory("a", historyRecords(4)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(4)}}); err != nil {
 		t.Fatal(err)
 	}
 	var calls []string
@@ -138,7 +139,8 @@ func TestBeforeHistoryPageHookSeesEachPageAndCanAppend(t *testing.T) {
 		if page == 2 {
 			// A new record arrives between the two page requests of one poll.
 			id := h.ex.NextHistoryID(account)
-			if err := h.ex.AppendHistory(account, HistoryRecord{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "7", Timestamp: histBase + 99000}); err != nil {
+			if err := h.ex.Apply(Event{History: &HistoryEvent{Account: account,
+				Records: []HistoryRecord{{ID: id, Type: "DEPOSIT", Token: "USDT", Amount: "7", Timestamp: histBase + 99000}}}}); err != nil {
 				t.Error(err)
 			}
 		}
@@ -157,21 +159,21 @@ func TestBeforeHistoryPageHookSeesEachPageAndCanAppend(t *testing.T) {
 	}
 }
 
-func TestAppendHistoryRejectsDuplicateIDs(t *testing.T) {
+func TestHistoryEventRejectsDuplicateIDs(t *testing.T) {
 	h := newHarness(t, testScenario())
-	if err := h.ex.AppendHistory("a", historyRecords(2)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(2)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ex.AppendHistory("a", historyRecords(1)...); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "a", Records: historyRecords(1)}}); err == nil {
 		t.Error("duplicate id accepted")
 	}
-	if err := h.ex.AppendHistory("b", historyRecords(1)...); err != nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "b", Records: historyRecords(1)}}); err != nil {
 		t.Errorf("same id in another account: %v", err)
 	}
 	if got := h.ex.NextHistoryID("a"); got != 3 {
 		t.Errorf("NextHistoryID = %d, want 3", got)
 	}
-	if err := h.ex.AppendHistory("nobody", historyRecords(1)...); err == nil {
+	if err := h.ex.Apply(Event{History: &HistoryEvent{Account: "nobody", Records: historyRecords(1)}}); err == nil {
 		t.Error("unknown account accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/woox-exporter/woox_exporter/endpoint"
@@ -32,22 +33,6 @@ type TokenNetworkRow struct {
 }
 
 func (r TokenNetworkRow) check() error {
-	if r.AllowDeposit != 0 && r.AllowDeposit != 1 {
-		return fieldErr("allow_deposit", "must be 0 or 1")
-	}
-	if r.AllowWithdraw != 0 && r.AllowWithdraw != 1 {
-		return fieldErr("allow_withdraw", "must be 0 or 1")
-	}
-	return nil
-}
-
-// SetTokenNetworks replaces every row; they may repeat, as the exchange's do.
-func (e *Exchange) SetTokenNetworks(rows []TokenNetworkRow) {
-	_ = tokenNetworks.withRows(e, "set token networks", "", func(s *[]stored[TokenNetworkRow]) error {
-		*s = nil
-		for _, r := range rows {
-			*s = append(*s, stored[TokenNetworkRow]{row: r})
-		}
-		return nil
-	})
+	return cmp.Or(fieldErrIf(r.AllowDeposit != 0 && r.AllowDeposit != 1, "allow_deposit", "must be 0 or 1"),
+		fieldErrIf(r.AllowWithdraw != 0 && r.AllowWithdraw != 1, "allow_withdraw", "must be 0 or 1"))
 }

@@ -53,7 +53,9 @@ func TestTokenNetworkChangesAreServed(t *testing.T) {
 	if len(rows) != 2 || rows[0]["allowWithdraw"] != "1" || rows[1]["token"] != "BTC" {
 		t.Errorf("rows = %v", rows)
 	}
-	h.ex.SetTokenNetworks(nil)
+	if err := h.ex.Apply(Event{TokenNetwork: &Change[TokenNetworkRow]{All: true}}); err != nil {
+		t.Fatal(err)
+	}
 	if r := h.public(); !strings.Contains(string(r.body), `"rows":[]`) {
 		t.Errorf("empty rows not sent as []: %s", r.body)
 	}

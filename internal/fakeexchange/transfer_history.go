@@ -3,6 +3,7 @@ package fakeexchange
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -11,28 +12,69 @@ import (
 )
 
 func init() {
-	r := accountTransfers.route()
-	r.validateAccount, r.validateEvent = validateAccountTransfers, validateAccountTransferEvent
-	r.seedAccount, r.apply = (*Exchange).seedAccountTransfers, applyAccountTransferEvent
+	p := accountTransfers
+	p.source = func(e *Exchange, a *accountState, _ time.Time) []AccountTransfer {
+		rows := e.transfersOf(a.name)
+		for i := range rows {
+			rows[i].from, rows[i].to = e.resolved(rows[i].from), e.resolved(rows[i].to)
+		}
+		return rows
+	}
+	// A transfer an event made COMPLETED writes its legs, moving balances.
+	p.changed = func(e *Exchange, a *accountState, s stored[AccountTransfer]) { e.legs(sides(a.name, s), true) }
+	r := p.route()
+	validateAccount, validateEvent, seedAccount := r.validateAccount, r.validateEvent, r.seedAccount
+	r.validateAccount = func(s *Scenario, a Account) error {
+		names := scenarioAccounts(s)
+		for i, t := range a.AccountTransfers {
+			if err := t.counterpartyErr(a.Name, names); err != nil {
+				return fmt.Errorf("account_transfers[%d].%w", i, err)
+			}
+		}
+		return validateAccount(s, a)
+	}
+	r.validateEvent = func(s *Scenario, ev Event, accounts map[string]bool) error {
+		if c := ev.AccountTransfer; c != nil {
+			if err := c.Row.counterpartyErr(c.Account, accounts); err != nil {
+				return validateEventAccount("account_transfer", c.Account, accounts, err)
+			}
+		}
+		return validateEvent(s, ev, accounts)
+	}
+	// The legs of a completed transfer are written, without moving balances,
+	// for each side once it is added.
+	r.seedAccount = func(e *Exchange, st *accountState, a Account, created time.Time) {
+		seedAccount(e, st, a, created)
+		for _, t := range e.transfersOf(st.name) {
+			e.legs(t, false)
+		}
+	}
 	addRoute(endpoint.TransferHistory, r)
 }
 
 // accountTransfers answer as the docs example: a paged history listed by both
 // sides, newest first, held back by late listing; times in wallet_time_unit.
-// The unreadable row (id 900000001, 2, ...) has a createdTime that is not a
-// time.
-var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHistory, paged: true, late: true,
-	history: func(t storedTransfer) int64 { return t.Created },
-	source: func(e *Exchange, a *accountState, _ time.Time) []storedTransfer {
-		return slices.DeleteFunc(slices.Clone(e.accountTransfers), func(t storedTransfer) bool { return t.From.name != a.name && t.To.name != a.name })
-	},
-	live: func(e *Exchange, _ *accountState, t storedTransfer, _, _ time.Time) storedTransfer {
-		t.From, t.To = e.resolved(t.From), e.resolved(t.To)
+// An event adds a transfer to its account's or replaces the one of its id
+// (keeping its creation time unless set), updated then. The unreadable row
+// (id 900000001, 2, ...) has a createdTime that is not a time.
+var accountTransfers = &rowsEndpoint[AccountTransfer]{name: endpoint.TransferHistory, section: "account_transfers",
+	event: "account_transfer", change: replace, paged: true, late: true,
+	history:  func(t AccountTransfer) int64 { return t.CreatedTime },
+	scenario: func(_ *Scenario, a Account) []AccountTransfer { return a.AccountTransfers },
+	defaults: func(t AccountTransfer) AccountTransfer { t.Status = cmp.Or(t.Status, "COMPLETED"); return t },
+	place: func(old *AccountTransfer, t AccountTransfer, at time.Time) AccountTransfer {
+		if t.CreatedAgo != 0 {
+			t.CreatedTime, t.CreatedAgo = at.Add(-t.CreatedAgo).UnixMilli(), 0
+		}
+		if old != nil {
+			t.CreatedTime = cmp.Or(t.CreatedTime, old.CreatedTime)
+		}
+		t.CreatedTime = cmp.Or(t.CreatedTime, at.UnixMilli())
 		return t
 	},
 	unreadable: func(e *Exchange, i int) any {
-		t := storedTransfer{ID: 900_000_001 + int64(i), Token: "USDT", Amount: "1", Status: "COMPLETED",
-			From: party{ApplicationID: "app-unreadable"}, To: party{ApplicationID: "app-elsewhere"}, Updated: e.now().UnixMilli()}
+		t := AccountTransfer{ID: 900_000_001 + int64(i), Token: "USDT", Amount: "1", Status: "COMPLETED",
+			from: party{ApplicationID: "app-unreadable"}, to: party{ApplicationID: "app-elsewhere"}, updated: e.now().UnixMilli()}
 		return e.with(e.render(t), "createdTime", "yesterday")
 	},
 }
@@ -41,11 +83,14 @@ var accountTransfers = &rowsEndpoint[storedTransfer]{name: endpoint.TransferHist
 // COMPLETED it writes the SUB_ACCOUNT_TRANSFER record of each scenario side
 // (negative when sending).
 type AccountTransfer struct {
-	ID     int64  `yaml:"id"`
-	Token  string `yaml:"token"`
-	Amount string `yaml:"amount"`
+	ID     int64  `yaml:"id" wire:"id,integer,key"`
+	Token  string `yaml:"token" wire:"token,required"`
+	Amount string `yaml:"amount" wire:"amount,decimal,required"`
 	// Status is COMPLETED by default; any value is served as given.
-	Status string `yaml:"status"`
+	Status string `yaml:"status" wire:"status"`
+	// from and to are the sides as listed.
+	from party `wire:"from"`
+	to   party `wire:"to"`
 	// Direction is out (the default: from this account) or in.
 	Direction string `yaml:"direction"`
 	// Counterparty is the other account when it is the scenario's; otherwise
@@ -54,8 +99,9 @@ type AccountTransfer struct {
 	CounterpartyApplicationID string `yaml:"counterparty_application_id"`
 	CounterpartyAccountName   string `yaml:"counterparty_account_name"`
 	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
-	CreatedTime int64         `yaml:"created_time"`
+	CreatedTime int64         `yaml:"created_time" wire:"createdTime,wallet_time"`
 	CreatedAgo  time.Duration `yaml:"created_ago"`
+	updated     int64         `wire:"updatedTime,wallet_time"`
 }
 
 // party is a side of a transfer: a scenario account (name), or another.
@@ -65,40 +111,25 @@ type party struct {
 	AccountName   string `wire:"accountName"`
 }
 
-// storedTransfer is a transfer as both its sides list it.
-type storedTransfer struct {
-	ID      int64  `wire:"id,integer,key"`
-	Token   string `wire:"token"`
-	Amount  string `wire:"amount,decimal"`
-	Status  string `wire:"status"`
-	From    party  `wire:"from"`
-	To      party  `wire:"to"`
-	Created int64  `wire:"createdTime,wallet_time"`
-	Updated int64  `wire:"updatedTime,wallet_time"`
+func (t AccountTransfer) check() error {
+	d, _ := parseAmount(t.Amount) // a decimal: validated first
+	return cmp.Or(fieldErrIf(t.ID < 0, "id", "must be positive"),
+		fieldErrIf(t.Direction != "" && t.Direction != "out" && t.Direction != "in", "direction", "must be out or in, got %q", t.Direction),
+		fieldErrIf((t.Counterparty == "") == (t.CounterpartyApplicationID == ""), "counterparty",
+			"set either counterparty (a scenario account) or counterparty_application_id"),
+		createdErr(t.CreatedTime, t.CreatedAgo),
+		fieldErrIf(!d.IsPositive(), "amount", "must be positive, got %q", t.Amount))
 }
 
-func (t AccountTransfer) validate(accounts map[string]bool) error {
+// counterpartyErr checks that account's transfer is to another of accounts.
+func (t AccountTransfer) counterpartyErr(account string, accounts map[string]bool) error {
 	switch {
-	case t.ID <= 0:
-		return fieldErr("id", "must be positive")
-	case t.Token == "":
-		return fieldErr("token", "must not be empty")
-	case t.Direction != "" && t.Direction != "out" && t.Direction != "in":
-		return fieldErr("direction", "must be out or in, got %q", t.Direction)
-	case (t.Counterparty == "") == (t.CounterpartyApplicationID == ""):
-		return fieldErr("counterparty", "set either counterparty (a scenario account) or counterparty_application_id")
 	case t.Counterparty != "" && !accounts[t.Counterparty]:
 		return fieldErr("counterparty", "unknown account %q", t.Counterparty)
-	case t.CreatedTime < 0 || t.CreatedAgo < 0:
-		return fieldErr("created_time", "must not be negative")
-	case t.CreatedTime != 0 && t.CreatedAgo != 0:
-		return fieldErr("created_ago", "set either created_time or created_ago")
+	case t.Counterparty == account:
+		return fieldErr("counterparty", "an account does not transfer to itself")
 	}
-	d, err := parseAmount(t.Amount)
-	if err == nil && !d.IsPositive() {
-		err = fieldErr("amount", "must be positive, got %q", t.Amount)
-	}
-	return err
+	return nil
 }
 
 // scenarioAccounts are the names of the scenario's accounts.
@@ -110,33 +141,34 @@ func scenarioAccounts(s *Scenario) map[string]bool {
 	return names
 }
 
-func validateAccountTransfers(s *Scenario, a Account) error {
-	ids := map[int64]bool{}
-	names := scenarioAccounts(s)
-	for i, t := range a.AccountTransfers {
-		if err := t.validate(names); err != nil {
-			return fmt.Errorf("account_transfers[%d].%w", i, err)
-		}
-		if t.Counterparty == a.Name {
-			return fieldErr(fmt.Sprintf("account_transfers[%d].counterparty", i), "an account does not transfer to itself")
-		}
-		if ids[t.ID] {
-			return fieldErr(fmt.Sprintf("account_transfers[%d].id", i), "duplicate id %d", t.ID)
-		}
-		ids[t.ID] = true
+// sides is owner's stored transfer with its sides named and its update time:
+// its event's, or its creation when set by New.
+func sides(owner string, s stored[AccountTransfer]) AccountTransfer {
+	t := s.row
+	t.updated = t.CreatedTime
+	if !s.since.IsZero() {
+		t.updated = s.since.UnixMilli()
 	}
-	return nil
+	t.from = party{name: owner}
+	t.to = party{name: t.Counterparty, ApplicationID: t.CounterpartyApplicationID, AccountName: t.CounterpartyAccountName}
+	if t.Direction == "in" {
+		t.from, t.to = t.to, t.from
+	}
+	return t
 }
 
-func validateAccountTransferEvent(_ *Scenario, ev Event, accounts map[string]bool) error {
-	t := ev.AccountTransfer
-	switch {
-	case t == nil:
-		return nil
-	case t.Replace || t.Remove:
-		return fieldErr("account_transfer.remove", "the endpoint takes neither replace nor remove")
+// transfersOf are the transfers account is a side of, of every account added;
+// mu held or e owned.
+func (e *Exchange) transfersOf(account string) []AccountTransfer {
+	var out []AccountTransfer
+	for _, owner := range slices.Sorted(maps.Keys(e.accounts)) {
+		for _, s := range *accountTransfers.rowsOf(e, e.accounts[owner]) {
+			if t := sides(owner, s); t.from.name == account || t.to.name == account {
+				out = append(out, t)
+			}
+		}
 	}
-	return validateEventAccount("account_transfer", t.Account, accounts, t.Row.validate(accounts))
+	return out
 }
 
 // resolved is p as the exchange names it, once accounts are added; mu held.
@@ -151,104 +183,19 @@ func (e *Exchange) resolved(p party) party {
 	return p
 }
 
-// stored is t of account as both sides list it, created at created.
-func (e *Exchange) stored(account string, t AccountTransfer, created time.Time) storedTransfer {
-	other := party{ApplicationID: t.CounterpartyApplicationID, AccountName: t.CounterpartyAccountName}
-	if t.Counterparty != "" {
-		other = party{name: t.Counterparty}
-	}
-	s := storedTransfer{ID: t.ID, Token: t.Token, Amount: t.Amount, Status: cmp.Or(t.Status, "COMPLETED"),
-		From: party{name: account}, To: other, Created: t.CreatedTime}
-	if t.Direction == "in" {
-		s.From, s.To = s.To, s.From
-	}
-	if t.CreatedAgo != 0 {
-		s.Created = created.Add(-t.CreatedAgo).UnixMilli()
-	}
-	s.Created = cmp.Or(s.Created, created.UnixMilli())
-	s.Updated = s.Created
-	return s
-}
-
-// legs writes the history records of a completed transfer for each side that is
-// an account already added (only, when set), moving balances when move. The
-// caller holds mu or owns e.
-func (e *Exchange) legs(t storedTransfer, only string, move bool) error {
-	for i, p := range []party{t.From, t.To} {
-		a, ok := e.accounts[p.name]
-		if !ok || (only != "" && p.name != only) {
-			continue
-		}
+// legs writes the history records of a completed transfer for each side that
+// is an account added, once, moving balances when move; mu held or e owned.
+func (e *Exchange) legs(t AccountTransfer, move bool) {
+	for i, p := range []party{t.from, t.to} {
 		amount := t.Amount
 		if i == 0 {
 			amount = "-" + amount
 		}
 		// Ids of their own, far above any scenario's, one per side.
 		rec := HistoryRecord{ID: 7_000_000_000_000 + 2*t.ID + int64(i), Type: "SUB_ACCOUNT_TRANSFER", Token: t.Token,
-			Amount: amount, Timestamp: t.Updated}
-		if err := e.appendLocked("transfer "+strconv.FormatInt(t.ID, 10), a, []HistoryRecord{rec}, move, time.Time{}); err != nil {
-			return err
+			Amount: amount, Timestamp: t.updated}
+		if a, ok := e.accounts[p.name]; ok && t.Status == "COMPLETED" && !a.keys[recordKey(rec, e.s.SharedIDs)] {
+			_ = e.appendLocked("transfer "+strconv.FormatInt(t.ID, 10), a, []HistoryRecord{rec}, move, time.Time{}) // valid, new
 		}
 	}
-	return nil
-}
-
-// seedAccountTransfers stores the account's transfers and writes the legs of
-// every completed transfer of the accounts added so far.
-func (e *Exchange) seedAccountTransfers(st *accountState, a Account, created time.Time) error {
-	for _, t := range e.accountTransfers {
-		if t.Status == "COMPLETED" && (t.From.name == st.name || t.To.name == st.name) {
-			if err := e.legs(t, st.name, false); err != nil {
-				return err
-			}
-		}
-	}
-	for _, at := range a.AccountTransfers {
-		t := e.stored(a.Name, at, created)
-		e.accountTransfers = append(e.accountTransfers, t)
-		if t.Status == "COMPLETED" {
-			if err := e.legs(t, "", false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// applyAccountTransferEvent adds a transfer or replaces the one of its id
-// (keeping its creation time unless set), updated now; one that becomes
-// COMPLETED writes its legs, moving balances.
-func applyAccountTransferEvent(e *Exchange, ev Event) error {
-	if ev.AccountTransfer == nil {
-		return nil
-	}
-	account, t := ev.AccountTransfer.Account, ev.AccountTransfer.Row
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	names := map[string]bool{}
-	for n := range e.accounts {
-		names[n] = true
-	}
-	if err := t.validate(names); err != nil {
-		return fmt.Errorf("account transfer event: %w", err)
-	}
-	if _, err := e.accountLocked("account transfer event", account); err != nil {
-		return err
-	}
-	now := e.now()
-	s := e.stored(account, t, now)
-	s.Updated = now.UnixMilli()
-	i := slices.IndexFunc(e.accountTransfers, func(o storedTransfer) bool { return o.ID == t.ID })
-	if i < 0 {
-		i, e.accountTransfers = len(e.accountTransfers), append(e.accountTransfers, storedTransfer{})
-	}
-	old := e.accountTransfers[i]
-	if old.ID != 0 && t.CreatedTime == 0 && t.CreatedAgo == 0 {
-		s.Created = old.Created
-	}
-	e.accountTransfers[i] = s
-	if s.Status == "COMPLETED" && old.Status != "COMPLETED" {
-		return e.legs(s, "", true)
-	}
-	return nil
 }

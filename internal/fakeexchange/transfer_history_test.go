@@ -113,7 +113,7 @@ func TestAccountTransferScenarioErrors(t *testing.T) {
 		t    AccountTransfer
 		want string
 	}{
-		{AccountTransfer{Token: "USDT", Amount: "1", Counterparty: "b"}, "account_transfers[0].id: must be positive"},
+		{AccountTransfer{Token: "USDT", Amount: "1", Counterparty: "b"}, "account_transfers[0].id: must not be empty"},
 		{AccountTransfer{ID: 1, Amount: "1", Counterparty: "b"}, "account_transfers[0].token"},
 		{AccountTransfer{ID: 1, Token: "USDT", Amount: "-1", Counterparty: "b"}, "account_transfers[0].amount: must be positive"},
 		{AccountTransfer{ID: 1, Token: "USDT", Amount: "1"}, "account_transfers[0].counterparty: set either"},

@@ -33,14 +33,14 @@ func validateUnreadableRows(rows map[string]int) error {
 	return nil
 }
 
-// SetUnreadableRows serves n unreadable rows after endpoint's first good row.
-func (e *Exchange) SetUnreadableRows(endpoint string, n int) error {
-	if err := validateUnreadableRows(map[string]int{endpoint: n}); err != nil {
-		return fmt.Errorf("set unreadable rows: %w", err)
+// setUnreadableRows applies an event's UnreadableRows.
+func (e *Exchange) setUnreadableRows(rows map[string]int) error {
+	if err := validateUnreadableRows(rows); err != nil {
+		return fmt.Errorf("unreadable rows event: %w", err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.s.UnreadableRows[endpoint] = n
+	maps.Copy(e.s.UnreadableRows, rows)
 	return nil
 }
 
@@ -50,7 +50,7 @@ func (e *Exchange) listLength(endpoint string, n int) int { return n + e.s.Unrea
 // listRows is the rows [from, to) of endpoint's list of n good rows (built by
 // good), its unreadable rows after the first. The caller holds mu.
 func (e *Exchange) listRows(endpoint string, n, from, to int, good func(i int) any) []any {
-	ep, _ := routeNamed(endpoint)
+	ep, _ := routeOf(endpoint)
 	bad, row := e.s.UnreadableRows[endpoint], ep.unreadable
 	at := min(1, n)
 	out := make([]any, 0, to-from)

@@ -72,23 +72,23 @@ func TestUnreadableRowsAreServedAfterTheFirstGoodRow(t *testing.T) {
 	}
 }
 
-// SetUnreadableRows changes what is served, and names what it refuses.
-func TestSetUnreadableRows(t *testing.T) {
+// An unreadable_rows event changes what is served, and names what it refuses.
+func TestUnreadableRowsEventChangesWhatIsServed(t *testing.T) {
 	h := newHarness(t, unreadableScenario())
-	if err := h.ex.SetUnreadableRows(EndpointTokenNetwork, 1); err != nil {
+	if err := h.ex.Apply(Event{UnreadableRows: &map[string]int{EndpointTokenNetwork: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := rowsOf(t, wantOK(t, h.public())); len(rows) != 3 || rows[1]["token"] != "UNREADABLE" {
 		t.Errorf("rows %v", rows)
 	}
-	if err := h.ex.SetUnreadableRows(EndpointTokenNetwork, 0); err != nil {
+	if err := h.ex.Apply(Event{UnreadableRows: &map[string]int{EndpointTokenNetwork: 0}}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := rowsOf(t, wantOK(t, h.public())); len(rows) != 2 {
 		t.Errorf("rows %v", rows)
 	}
 	for endpoint, n := range map[string]int{EndpointTokenHistory: 1, "nope": 1, EndpointBalances: -1} {
-		if err := h.ex.SetUnreadableRows(endpoint, n); err == nil || !strings.Contains(err.Error(), "unreadable_rows."+endpoint) {
+		if err := h.ex.Apply(Event{UnreadableRows: &map[string]int{endpoint: n}}); err == nil || !strings.Contains(err.Error(), "unreadable_rows."+endpoint) {
 			t.Errorf("%s %d: err %v", endpoint, n, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package fakeexchange
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -13,15 +14,14 @@ type Walk struct {
 	Step  string        `yaml:"step"`
 }
 
-// validate checks a walk of the scenario field named field.
-func (w *Walk) validate(field string) error {
-	if w.Every <= 0 {
-		return fieldErr(field+".every", "must be positive")
+// validate checks a walk (nil: none) of field, whose ends are set when ends.
+func (w *Walk) validate(field string, ends bool, needs string) error {
+	if w == nil {
+		return nil
 	}
-	if !decimalText.MatchString(w.Step) {
-		return fieldErr(field+".step", "must be a decimal")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(w.Every <= 0, field+".every", "must be positive"),
+		fieldErrIf(!decimalText.MatchString(w.Step), field+".step", "must be a decimal"),
+		fieldErrIf(!ends, field, "needs %s", needs))
 }
 
 // at is start walked towards bound from from to now; start if nil or not begun.

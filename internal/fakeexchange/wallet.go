@@ -29,9 +29,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		return nil
 	},
 	// The live wallet history spells its meta in snake_case.
-	meta: func(e *Exchange, total, page, size int) any {
-		return e.metaSpelt(e.s.SnakeCaseMeta || !e.s.CamelCaseWalletMeta, total, page, size)
-	},
+	snakeMeta: func(e *Exchange) bool { return !e.s.CamelCaseWalletMeta },
 	// A replacement keeps the creation time unless it sets one and is updated
 	// then; a new transfer without one is created then.
 	place: func(old *Transfer, t Transfer, at time.Time) Transfer {
@@ -91,15 +89,13 @@ type Transfer struct {
 }
 
 func (t Transfer) check() error {
-	switch {
-	case t.Side != "DEPOSIT" && t.Side != "WITHDRAW":
-		return fieldErr("side", "must be DEPOSIT or WITHDRAW, got %q", t.Side)
-	case t.Type != "BALANCE" && t.Type != "COLLATERAL":
-		return fieldErr("type", "must be BALANCE or COLLATERAL, got %q", t.Type)
-	case t.CreatedTime < 0 || t.CreatedAgo < 0:
-		return fieldErr("created_time", "must not be negative")
-	case t.CreatedTime != 0 && t.CreatedAgo != 0:
-		return fieldErr("created_ago", "set either created_time or created_ago")
-	}
-	return nil
+	return cmp.Or(fieldErrIf(t.Side != "DEPOSIT" && t.Side != "WITHDRAW", "side", "must be DEPOSIT or WITHDRAW, got %q", t.Side),
+		fieldErrIf(t.Type != "BALANCE" && t.Type != "COLLATERAL", "type", "must be BALANCE or COLLATERAL, got %q", t.Type),
+		createdErr(t.CreatedTime, t.CreatedAgo))
+}
+
+// createdErr checks a creation time set as a time or (ago) before New.
+func createdErr(created int64, ago time.Duration) error {
+	return cmp.Or(fieldErrIf(created < 0 || ago < 0, "created_time", "must not be negative"),
+		fieldErrIf(created != 0 && ago != 0, "created_ago", "set either created_time or created_ago"))
 }

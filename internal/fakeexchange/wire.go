@@ -145,9 +145,9 @@ func (e *Exchange) wireValueOf(f wireField, v reflect.Value) (any, bool) {
 		case "decimal":
 			return e.number(strconv.FormatInt(n, 10)), true
 		case "wallet_time":
-			return e.walletTime(n), true
+			return e.timeIn(e.s.WalletTimeUnit, n), true
 		case "row_time":
-			return e.rowTime(n), true
+			return e.timeIn(e.s.RowTimeUnit, n), true
 		}
 		return e.integer(n), true
 	}
@@ -298,12 +298,6 @@ func (e *Exchange) numberField(text string) any {
 	}
 	return json.Number(text)
 }
-
-// rowTime renders Unix ms in the row time unit.
-func (e *Exchange) rowTime(ms int64) any { return e.timeIn(e.s.RowTimeUnit, ms) }
-
-// walletTime renders Unix ms in the wallet time unit.
-func (e *Exchange) walletTime(ms int64) any { return e.timeIn(e.s.WalletTimeUnit, ms) }
 
 // timeIn renders a Unix millisecond time in unit (RowTimeMillis when "").
 func (e *Exchange) timeIn(unit string, ms int64) any {

@@ -21,7 +21,7 @@ const (
 // first), mixed permissions and IP allow-lists, margin and fees, a balance
 // of each of its tokens, 500 transfers over 3.5 days (one in five in
 // flight) and 50 sub-accounts. Its history is empty: add it with
-// History and AppendHistory. No rate limit is set.
+// History and a history event. No rate limit is set.
 func Scenario(networks, keys int) *fakeexchange.Scenario {
 	s := &fakeexchange.Scenario{RateLimit: "0/0s", PublicRateLimit: "0/0s"}
 	for i := range networks {

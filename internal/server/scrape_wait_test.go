@@ -52,7 +52,8 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 		t.Fatal(err)
 	}
 	now := time.Now()
-	if err := fake.AppendHistory("main", largeaccount.History(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))...); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: largeaccount.History(10, 270, 1, now.Add(-30*time.Minute), now.Add(-20*time.Minute))}}); err != nil {
 		t.Fatal(err)
 	}
 	fakeSrv := httptest.NewServer(fake)
@@ -132,8 +133,9 @@ func TestPollCompletesAndShowsWhileAMetricsClientStallsMidResponse(t *testing.T)
 	}
 	stalledAt := time.Now()
 
-	if err := fake.AppendHistory("main", fakeexchange.HistoryRecord{ID: fake.NextHistoryID("main"), Type: "DEPOSIT",
-		Token: "STALLED", Amount: "1.5", Timestamp: time.Now().Add(-time.Minute).UnixMilli()}); err != nil {
+	if err := fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: "main",
+		Records: []fakeexchange.HistoryRecord{{ID: fake.NextHistoryID("main"), Type: "DEPOSIT",
+			Token: "STALLED", Amount: "1.5", Timestamp: time.Now().Add(-time.Minute).UnixMilli()}}}}); err != nil {
 		t.Fatal(err)
 	}
 	fast := &http.Client{Timeout: 5 * time.Second}
