@@ -12,10 +12,7 @@ import (
 // Credentials returns every API key of the account, each once, and the rows not read.
 func (c *Client) Credentials(ctx context.Context) ([]Credential, []RejectedRow, error) {
 	return getList(ctx, c, listRequest[list[Credential], string]{name: "credentials", endpoint: endpoint.Credentials},
-		func(data json.RawMessage) (list[Credential], error) {
-			l, _, err := decodeCredentials(data)
-			return l, err
-		}, credentialKey, nil)
+		rowsOnly(decodeCredentials), credentialKey, nil)
 }
 
 func credentialKey(c Credential) string { return c.APIKey }

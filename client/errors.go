@@ -30,23 +30,15 @@ const (
 	KindTLS
 )
 
+// kindNames are what an Error says of each Kind.
+var kindNames = [...]string{KindOther: "request failed", KindRateLimited: "rate limited", KindAuth: "authentication failed",
+	KindMaintenance: "exchange under maintenance", KindTransient: "transient failure", KindBadResponse: "bad response", KindTLS: "TLS failure"}
+
 func (k Kind) String() string {
-	switch k {
-	case KindRateLimited:
-		return "rate limited"
-	case KindAuth:
-		return "authentication failed"
-	case KindMaintenance:
-		return "exchange under maintenance"
-	case KindTransient:
-		return "transient failure"
-	case KindBadResponse:
-		return "bad response"
-	case KindTLS:
-		return "TLS failure"
-	default:
-		return "request failed"
+	if k < 0 || int(k) >= len(kindNames) {
+		k = KindOther
 	}
+	return kindNames[k]
 }
 
 // Exchange error codes, from the legacy API's table.

@@ -35,15 +35,6 @@ var (
 	}
 )
 
-// NewMetrics creates the client metrics and registers them all on reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	m := NewProcessMetrics(reg)
-	if reg != nil {
-		reg.MustRegister(m.AllAccounts())
-	}
-	return m
-}
-
 // NewProcessMetrics creates the client metrics and registers the
 // process-wide ones on reg (each account's are Client.AccountMetrics).
 func NewProcessMetrics(reg prometheus.Registerer) *Metrics {
@@ -93,25 +84,6 @@ func (m *Metrics) account(name string) *AccountMetrics {
 func forAccount(o prometheus.CounterOpts, account string) prometheus.CounterOpts {
 	o.ConstLabels = prometheus.Labels{"account": account}
 	return o
-}
-
-// AllAccounts collects every account's counters, of clients made later too (unchecked).
-func (m *Metrics) AllAccounts() prometheus.Collector { return allAccounts{m} }
-
-type allAccounts struct{ m *Metrics }
-
-func (allAccounts) Describe(chan<- *prometheus.Desc) {}
-
-func (c allAccounts) Collect(ch chan<- prometheus.Metric) {
-	c.m.mu.Lock()
-	accounts := make([]*AccountMetrics, 0, len(c.m.accounts))
-	for _, a := range c.m.accounts {
-		accounts = append(accounts, a)
-	}
-	c.m.mu.Unlock()
-	for _, a := range accounts {
-		a.Collect(ch)
-	}
 }
 
 // AccountMetrics are one account's request counters, and rate cap counters under one.

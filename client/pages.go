@@ -114,7 +114,7 @@ type listRequest[P any, K comparable] struct {
 
 // getPages hands each page of a signed list endpoint to fn, until paginate ends the list or fn fails.
 func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest[P, K], fn func(P) error) error {
-	served, err := paginate(r.size, c.pageServed(r.endpoint), func(page, size int) ([]K, error) {
+	served, err := paginate(r.size, c.servedRows(r.endpoint, 0), func(page, size int) ([]K, error) {
 		var p P
 		err := c.get(ctx, request{op: fmt.Sprintf("get %s page %d", r.name, page), endpoint: r.endpoint,
 			query: encodeQuery(pageParams(r.params, page, size)), signed: true,
@@ -130,22 +130,16 @@ func getPages[P any, K comparable](ctx context.Context, c *Client, r listRequest
 		}
 		return r.identities(p), nil
 	})
-	c.pageServe(r.endpoint, served)
+	c.servedRows(r.endpoint, served)
 	return err
 }
 
-// pageServed is the most rows the exchange has put on a page of endpoint.
-func (c *Client) pageServed(endpoint string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.served[endpoint]
-}
-
-// pageServe remembers that the exchange served n rows on a page of endpoint.
-func (c *Client) pageServe(endpoint string, n int) {
+// servedRows raises to n the most rows the exchange has put on a page of endpoint, and returns it.
+func (c *Client) servedRows(endpoint string, n int) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.served[endpoint] = max(c.served[endpoint], n)
+	return c.served[endpoint]
 }
 
 // getList reads every page of a signed list endpoint: each row once by key,

@@ -86,6 +86,14 @@ func decodeMetaList[T any](data json.RawMessage, what string, decode func(fields
 	return decodeList(rows, decode, name), meta, nil
 }
 
+// rowsOnly is decode of a decodeMetaList, without the meta.
+func rowsOnly[T any](decode func(json.RawMessage) (list[T], *PageMeta, error)) func(json.RawMessage) (list[T], error) {
+	return func(data json.RawMessage) (list[T], error) {
+		l, _, err := decode(data)
+		return l, err
+	}
+}
+
 // listedOnce is the list l decoded with err, failed when it lists a key
 // twice: which of its rows holds the value is unknown. what starts the error.
 func listedOnce[T any](l list[T], err error, what string, key func(T) string) (list[T], error) {

@@ -22,12 +22,6 @@ func (c *Client) SubAccounts(ctx context.Context) ([]SubAccount, []RejectedRow, 
 
 func subAccountID(s SubAccount) string { return s.ApplicationID }
 
-// decodeSubAccounts reads the rows of one answer.
-func decodeSubAccounts(data json.RawMessage) (list[SubAccount], error) {
-	l, _, err := decodeSubAccountsPage(data)
-	return l, err
-}
-
 // decodeSubAccountsPage reads one answer: data.rows[] (v3 name or v1
 // account) and data.meta if one came.
 func decodeSubAccountsPage(data json.RawMessage) (list[SubAccount], *PageMeta, error) {

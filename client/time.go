@@ -20,12 +20,7 @@ import (
 //
 // Anything else is an error. Digits finer than a millisecond are cut off,
 // not rounded, and no value goes through a float.
-func ParseTime(text string) (int64, error) {
-	if ms, ok := plainTime(text); ok {
-		return ms, nil
-	}
-	return parseTimeText(text)
-}
+func ParseTime(text string) (int64, error) { return parseTimeBytes([]byte(text)) }
 
 // parseTimeBytes is ParseTime of b's text.
 func parseTimeBytes(b []byte) (int64, error) {

@@ -34,12 +34,6 @@ func (c *Client) TokenConfigs(ctx context.Context) ([]TokenConfig, []RejectedRow
 
 func tokenConfigKey(t TokenConfig) string { return t.Token }
 
-// decodeTokenConfigs reads the rows of one answer.
-func decodeTokenConfigs(data json.RawMessage) (list[TokenConfig], error) {
-	l, _, err := decodeTokenConfigPage(data)
-	return l, err
-}
-
 // decodeTokenConfigPage reads one answer: data.rows[] and data.meta if one came.
 func decodeTokenConfigPage(data json.RawMessage) (list[TokenConfig], *PageMeta, error) {
 	l, meta, err := decodeMetaList(data, "token config", decodeTokenConfig, func(t TokenConfig) string { return prefixed("token ", t.Token) })

@@ -15,20 +15,6 @@ import (
 	"github.com/woox-exporter/woox_exporter/endpoint"
 )
 
-// TokenHistory returns every record matching q, all pages, in the order
-// sent, and the rows that could not be read. Records may repeat across
-// pages if the result set shifts: callers deduplicate by ID.
-func (c *Client) TokenHistory(ctx context.Context, q HistoryQuery) ([]HistoryRecord, []MalformedRow, error) {
-	var all []HistoryRecord
-	var malformed []MalformedRow
-	err := c.TokenHistoryPages(ctx, q, func(p HistoryPage) error {
-		all = append(all, p.Records...)
-		malformed = append(malformed, p.Malformed...)
-		return nil
-	})
-	return all, malformed, err
-}
-
 // TokenHistoryPages calls fn for each page of records matching q, in order
 // (see paginate), so that a large backlog is processed page by page. It
 // stops at the first error, from the exchange or from fn.

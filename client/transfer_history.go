@@ -32,13 +32,7 @@ type TransferParty struct {
 func (t AccountTransfer) Completed() bool { return t.Status == "COMPLETED" }
 
 // Final reports whether the transfer is over; any other status is in flight.
-func (t AccountTransfer) Final() bool {
-	switch t.Status {
-	case "COMPLETED", "CANCELED", "CANCELLED", "FAILED":
-		return true
-	}
-	return false
-}
+func (t AccountTransfer) Final() bool { return finalStatus(t.Status) }
 
 // LatestMs is the transfer's latest time: updated, else created.
 func (t AccountTransfer) LatestMs() int64 { return max(t.CreatedMs, t.UpdatedMs) }

@@ -25,8 +25,11 @@ type Transfer struct {
 }
 
 // Final reports whether the transfer is over; any other status is in flight.
-func (t Transfer) Final() bool {
-	switch strings.ToUpper(t.Status) {
+func (t Transfer) Final() bool { return finalStatus(strings.ToUpper(t.Status)) }
+
+// finalStatus reports whether a transfer's status, upper case, ends it.
+func finalStatus(status string) bool {
+	switch status {
 	case "COMPLETED", "CANCELED", "CANCELLED", "FAILED":
 		return true
 	}

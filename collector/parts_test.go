@@ -305,7 +305,7 @@ func TestPollOutcomesMoveWhenAnOutcomeChanges(t *testing.T) {
 // one part, which gathers as a registry of both would, and which a poll of
 // the account moves.
 func TestPollTimesAndRequestCountersAreOnePart(t *testing.T) {
-	metrics := client.NewMetrics(prometheus.NewRegistry())
+	metrics := client.NewProcessMetrics(nil)
 	r := newRig(t, &fakeexchange.Scenario{}, clientConfig(func(c *client.Config) { c.Metrics = metrics }))
 	e := newExporter(t, r.config())
 	pollAll(e)
