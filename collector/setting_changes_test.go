@@ -185,3 +185,28 @@ func TestSettingChangesContinueAcrossRestartsAndReloads(t *testing.T) {
 		t.Errorf("after a reload: %s, want the counts handed over and the change made meanwhile counted", got)
 	}
 }
+
+// A position not listed is forgotten only by a poll that read every row:
+// while the list has a row the client could not read, which may be it, its
+// settings are kept, so that its leverage changed meanwhile still counts.
+func TestSettingChangesKeepAPositionWhileTheListIsIncomplete(t *testing.T) {
+	x := newSettingRig(t, "")
+	x.poll()
+	unreadable := map[string]int{endpoint.Positions: 1}
+	if err := x.fake.Apply(fakeexchange.Event{UnreadableRows: &unreadable}); err != nil {
+		t.Fatal(err)
+	}
+	x.position(fakeexchange.Position{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH"}, true)
+	for _, p := range x.e.pollers {
+		p.pollOnce(context.Background()) // positions lists 1 row of 2, one rejected
+	}
+	none := map[string]int{endpoint.Positions: 0}
+	if err := x.fake.Apply(fakeexchange.Event{UnreadableRows: &none}); err != nil {
+		t.Fatal(err)
+	}
+	x.position(fakeexchange.Position{Symbol: "PERP_BTC_USDT", PositionSide: "BOTH", MarginMode: "CROSS", Holding: "0.1", Leverage: "30"}, false)
+	if got := x.poll(); got != "0 0 0 1 0" {
+		t.Errorf("a position's leverage changed while the list was incomplete: %s, want 0 0 0 1 0", got)
+	}
+}
+
