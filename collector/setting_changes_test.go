@@ -209,4 +209,3 @@ func TestSettingChangesKeepAPositionWhileTheListIsIncomplete(t *testing.T) {
 		t.Errorf("a position's leverage changed while the list was incomplete: %s, want 0 0 0 1 0", got)
 	}
 }
-
