@@ -191,8 +191,10 @@
     // WooxOpenOrdersSurge: an account's open orders at least
     // openOrdersSurgeMinimum and above openOrdersSurgeFactor times their
     // median over openOrdersSurgeWindow (at least 1), for openOrdersSurgeFor.
-    // A runaway bot's flood pages within minutes of a fresh start too; a
-    // level held for half the window becomes the new median and stops it.
+    // The median needs a history longer than the flood: once Prometheus
+    // holds about 3 minutes of the account's orders (openOrdersSurgeFor plus
+    // the polls), a flood pages within 2 minutes; a level held for half the
+    // window becomes the new median and stops it.
     openOrdersSurgeMinimum: 100,
     openOrdersSurgeFactor: 5,
     openOrdersSurgeWindow: '1h',
