@@ -3,13 +3,10 @@ package e2e
 import (
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/woox-exporter/woox_exporter/internal/exportertest"
 	"github.com/woox-exporter/woox_exporter/internal/fakeexchange"
-	"github.com/woox-exporter/woox_exporter/internal/promtest"
 )
 
 // TestAccountActivityPagesInTime is the measurement of the closing note of
@@ -24,19 +21,7 @@ func TestAccountActivityPagesInTime(t *testing.T) {
 	if os.Getenv("WOOX_VENUE_RUN") == "" {
 		t.Skip("WOOX_VENUE_RUN not set")
 	}
-	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
-		"--woox.api-url="+serveFake(t, fake), "--config.file="+everyAreaConfig(t))
-	p.WaitReady(t)
-	rules, err := filepath.Abs(filepath.Join("..", "alerts", "woox_exporter.rules.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prom := promtest.Start(t, promtest.Config{Jobs: []promtest.Job{{Name: "woox", Targets: []string{p.Addr}}},
-		RuleFiles: []string{rules}, Interval: 15 * time.Second})
+	fake, prom := demoWithShippedRules(t)
 
 	// firing reports whether alert fires with every label of want.
 	firing := func(alert string, want map[string]string) bool {

@@ -26,19 +26,7 @@ func TestHeldSuspensionPagesWithinTwoMinutes(t *testing.T) {
 		t.Skip("WOOX_VENUE_RUN not set")
 	}
 	const alert, held, closed = "WooxHeldInstrumentNotTrading", "PERP_LTC_USDT", "PERP_ETH_USDT"
-	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
-		"--woox.api-url="+serveFake(t, fake), "--config.file="+everyAreaConfig(t))
-	p.WaitReady(t)
-	rules, err := filepath.Abs(filepath.Join("..", "alerts", "woox_exporter.rules.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prom := promtest.Start(t, promtest.Config{Jobs: []promtest.Job{{Name: "woox", Targets: []string{p.Addr}}},
-		RuleFiles: []string{rules}, Interval: 15 * time.Second})
+	fake, prom := demoWithShippedRules(t)
 
 	// paged reports whether the alert fires for symbol, failing the test
 	// for one about the closed position; ok is false when Prometheus did not
@@ -98,4 +86,24 @@ func TestHeldSuspensionPagesWithinTwoMinutes(t *testing.T) {
 	waitFor(true, 2*time.Minute, "paged for the suspension of "+held)
 	set(held, "TRADING")
 	waitFor(false, 2*time.Minute, "resolved once "+held+" trades again")
+}
+
+// demoWithShippedRules starts the fake serving the demo, the binary on its
+// default flags polling it, and a real Prometheus scraping the binary and
+// evaluating alerts/woox_exporter.rules.yml every 15 s: the setup of the
+// measurements of seconds to a page.
+func demoWithShippedRules(t *testing.T) (*fakeexchange.Exchange, *promtest.Server) {
+	fake, err := fakeexchange.New(fakeexchange.DefaultScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
+		"--woox.api-url="+serveFake(t, fake), "--config.file="+everyAreaConfig(t))
+	p.WaitReady(t)
+	rules, err := filepath.Abs(filepath.Join("..", "alerts", "woox_exporter.rules.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, promtest.Start(t, promtest.Config{Jobs: []promtest.Job{{Name: "woox", Targets: []string{p.Addr}}},
+		RuleFiles: []string{rules}, Interval: 15 * time.Second})
 }
