@@ -103,7 +103,7 @@ func TestCaptureAccountInfo(t *testing.T) {
 				{"totalCollateral", got.TotalCollateral, dec("165.60282626")},
 				{"freeCollateral", got.FreeCollateral, dec("165.60282626")},
 				{"totalAccountValue", got.TotalAccountValue, dec("167.51599846")},
-				// The live answer has no fee rate at all.
+				// The captured answer has no fee rate at all.
 				{"takerFeeRate", got.TakerFeeRate, nil},
 				{"makerFeeRate", got.MakerFeeRate, nil},
 				{"futuresTakerFeeRate", got.FuturesTakerFeeRate, nil},

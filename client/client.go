@@ -118,7 +118,7 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 
 // Client talks to the exchange for one account, safe for concurrent use.
 type Client struct {
-	cfg        Config // APISecret cleared: the secret lives only inside creds
+	cfg        Config // APISecret cleared: the secret is kept only inside creds
 	baseURL    *url.URL
 	creds      atomic.Pointer[credentials] // replaced whole by SetCredentials
 	signatures signatureRing               // the latest sent, redacted from answers

@@ -43,22 +43,22 @@ func testScenario() *fakeexchange.Scenario {
 }
 
 // fakeModes are the readings of the API that public sources leave open:
-// the shapes of the captured live answers (and the docs' examples where
+// the shapes of the captured answers (and the docs' examples where
 // none was captured: ids, timestamps and meta as JSON numbers, decimals as
 // strings), every number a JSON number, every number a JSON string with
-// snake_case meta as live answers from October 2025 on do, snake_case meta
+// snake_case meta as real answers from October 2025 on do, snake_case meta
 // alone, a signature verified over the query sorted by name as the legacy
 // API did, token history times in seconds, whole or with a fraction, as
 // sibling endpoints send them, the account health answers in the v1
 // snake_case, a wallet history that ignores its time filter, and the shapes
-// this project guessed before live answers were captured (wallet times in
+// this project guessed before real answers were captured (wallet times in
 // milliseconds or whole seconds with camelCase meta, sub-accounts paged
 // with meta).
 var fakeModes = []struct {
 	name  string
 	apply func(*fakeexchange.Scenario)
 }{
-	{"live shapes", func(*fakeexchange.Scenario) {}},
+	{"captured shapes", func(*fakeexchange.Scenario) {}},
 	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
 	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
 	{"snake case meta", func(s *fakeexchange.Scenario) { s.SnakeCaseMeta = true }},

@@ -131,7 +131,7 @@ type Exporter struct {
 	// endpoint name ("health" for the poll health).
 	collectors []prometheus.Collector
 	byName     map[string]prometheus.Collector
-	ledgers    map[string]*liveLedger
+	ledgers    map[string]*ledgerInUse
 	state      StateStore
 	logger     log.Logger
 	history    *TokenHistoryCollector
@@ -210,7 +210,7 @@ func New(cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Exporter{ledgers: map[string]*liveLedger{}, byName: map[string]prometheus.Collector{},
+	e := &Exporter{ledgers: map[string]*ledgerInUse{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
 	if cfg.WithdrawalAllowList != nil {
 		e.networks.allowList = newAllowListCheck(cfg.WithdrawalAllowList, cfg.Logger)
@@ -270,7 +270,7 @@ func (e *Exporter) Run(ctx context.Context) {
 	wg.Wait()
 	if e.state != nil && e.history != nil {
 		for _, a := range e.history.accounts {
-			e.save(a.name, a.live.Load().Export())
+			e.save(a.name, a.inUse.Load().Export())
 		}
 	}
 }

@@ -131,7 +131,7 @@ var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 func (c *TokenHistoryCollector) handOver(h *Handoff) {
 	for _, a := range c.accounts {
 		if a.judged() {
-			h.put(tokenHistorySection, a.name, a.live.Load().Export())
+			h.put(tokenHistorySection, a.name, a.inUse.Load().Export())
 		}
 	}
 }
@@ -254,7 +254,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 			r = &restoredState{state: st, fresh: fresh, setAside: func() (string, error) { return cfg.State.SetAside(tokenHistorySection, a.Name, time.Now()) }}
 		}
 		ha := newHistoryAccount(a.Name, a.API, l, r, opts, cfg.Logger)
-		b.e.ledgers[a.Name] = ha.live
+		b.e.ledgers[a.Name] = ha.inUse
 		ha.cap = b.seriesCap(a.Name)
 		c.accounts = append(c.accounts, ha)
 		b.pollList(c, a.Name, ha.poll)

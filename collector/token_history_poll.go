@@ -29,10 +29,10 @@ type historyAccount struct {
 	name string
 	api  TokenHistoryAPI
 	opts historyOptions
-	// l is the ledger the polls count into; live is the same, as others
+	// l is the ledger the polls count into; inUse is the same, as others
 	// find it.
 	l      *ledger.Ledger
-	live   *liveLedger
+	inUse  *ledgerInUse
 	logger log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
@@ -78,7 +78,7 @@ type historyAccount struct {
 // come from the state file). It shows l's totals until it polls.
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, restored *restoredState, opts historyOptions,
 	logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, opts: opts, l: l, live: newLiveLedger(l), logger: logger,
+	a := &historyAccount{name: name, api: api, opts: opts, l: l, inUse: newLedgerInUse(l), logger: logger,
 		pageSize: client.MaxPageSize, save: opts.save, restored: restored,
 		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
 	_, a.resume = l.Newest()

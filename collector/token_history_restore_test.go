@@ -92,7 +92,7 @@ func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
 	old := ledger.New(startMs, cfg)
 	old.ReconcileBalances()
 	old.ObserveBalances(ledger.Holdings{TimeMs: startMs + 1, Tokens: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(1)}})
-	ll := newLiveLedger(old)
+	ll := newLedgerInUse(old)
 	before := ll.ReconcileGeneration()
 	if before == 0 {
 		t.Fatal("a baseline did not change the ledger's reconcile generation")

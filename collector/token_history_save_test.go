@@ -109,13 +109,13 @@ func TestRecordsArrivingBackDatedWhilePagingAreReadInSlices(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	start := x.account.live.Load().Start()
+	start := x.account.inUse.Load().Start()
 	x.mustPoll(t)
 	x.fake.BeforeHistoryPage(nil)
 	if arrived < 5 {
 		t.Fatalf("%d records arrived while paging; the test needs several", arrived)
 	}
-	if got := x.account.live.Load().Start(); got == start {
+	if got := x.account.inUse.Load().Start(); got == start {
 		t.Error("the cursor did not move after a poll during which records kept arriving")
 	}
 	if n := x.account.inconsistent.Load(); n != 0 {

@@ -85,7 +85,7 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 1 || !got[0].Inflow.Equal(dec("2")) {
 		t.Errorf("after a failure on page 2 totals = %+v, want page 1 (id 2, amount 2) counted", got)
 	}
-	if a.live.Load().Start() != historyNow.Add(-time.Hour).UnixMilli() {
+	if a.inUse.Load().Start() != historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("cursor advanced after a failed poll")
 	}
 	r.fake.BeforeHistoryPage(nil)

@@ -199,7 +199,7 @@ func (r *rollout) waitForAccounts(t *testing.T) {
 	t.Helper()
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(time.Second) {
 		// scrape_samples_scraped is not in the history written before:
-		// it is there once Prometheus scraped the live shards.
+		// it is there once Prometheus scraped the running shards.
 		scraped, err := r.prom.Query(`scrape_samples_scraped{job="woox"} > 0`, time.Now())
 		var accounts model.Vector
 		if err == nil {

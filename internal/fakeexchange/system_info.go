@@ -32,7 +32,7 @@ var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section
 		}
 		return []SystemStatus{*s.SystemStatus}
 	},
-	live: func(e *Exchange, _ *accountState, s SystemStatus, _, now time.Time) SystemStatus {
+	servedAt: func(e *Exchange, _ *accountState, s SystemStatus, _, now time.Time) SystemStatus {
 		if w, open := e.openMaintenanceLocked(now); open {
 			s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
 				EstimatedEndTime: e.started.Add(w.After + w.Duration).UnixMilli()}
