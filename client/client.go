@@ -134,7 +134,7 @@ type Client struct {
 }
 
 // episode is what the system status said from a first -1011 until an answer
-// succeeds, so that a run of -1011s asks it once; ask is a one-slot lock
+// succeeds, so that a run of -1011s asks it once; ask, a channel of one, is a lock
 // that makes concurrent requests wait for one answer.
 type episode struct {
 	ask   chan struct{}

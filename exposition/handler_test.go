@@ -368,7 +368,7 @@ func (s *stallingWriter) Write(b []byte) (int, error) {
 // With one encoding allowed, a client that stops reading its answer holds
 // no encoding: another scrape is answered meanwhile. A scrape that waits
 // for an encoding gives up with its client.
-func TestMaxEncodingsHoldsNoSlotWhileSending(t *testing.T) {
+func TestMaxEncodingsHeldByNoClientWhileSending(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "scraped_gauge", Help: "Per scrape."})
 	reg.MustRegister(g)

@@ -64,7 +64,7 @@ func (l Limit) MinInterval(fraction float64) (time.Duration, error) {
 // burst + rate*window requests through one window.
 //
 // The exchange counts a request when it arrives, which is some time between
-// our send and the answer. So a slot is held from the send until window after
+// our send and the answer. So a hold is kept from the send until window after
 // the answer: two requests that the exchange sees in one window are also in
 // one window here.
 type Window struct {
@@ -91,9 +91,9 @@ func (b *Window) Limit() Limit { return Limit{Requests: b.max, Window: b.window}
 
 var errNoBudget = errors.New("request budget allows no request")
 
-// Acquire waits until a request may be sent and holds a slot for it. The
+// Acquire waits until a request may be sent and takes a hold for it. The
 // returned release must be called when the answer (or failure) is in, with
-// sent false when the request never went out: its slot is then free at once.
+// sent false when the request never went out: its hold is then given up at once.
 func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err error) {
 	if b.max < 1 {
 		return nil, errNoBudget
@@ -114,7 +114,7 @@ func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err erro
 		case len(b.done) > 0:
 			wait = b.done[0].Add(b.window).Sub(now)
 		default:
-			// Every slot is in flight: wait for an answer.
+			// Every hold is in flight: wait for an answer.
 			wait = -1
 		}
 		changed := b.changed

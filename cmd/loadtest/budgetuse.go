@@ -107,7 +107,7 @@ func fullest(use map[string]windowUse) string {
 // by more than idlePollGap: a quiet poll's pages follow each other within
 // a round of the rate cap's turns, while polls of one account are at least
 // half an interval apart (a wallet's, 7.5 s, when its second poll moves onto
-// its slot), and at 1,000 accounts, whose first polls fall due together, one
+// its beat), and at 1,000 accounts, whose first polls fall due together, one
 // poll's request may wait 7 s for its turn and the next one's none.
 func pollsIn(byKey map[string][]time.Time) map[string]float64 {
 	requests, polls := map[string]int{}, map[string]int{}

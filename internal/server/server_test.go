@@ -214,10 +214,10 @@ func TestServerNeverEvictsARequestInProgress(t *testing.T) {
 	extra := dialN(t, addr, 1)[0]
 	br := bufio.NewReader(extra)
 	if err := healthCheck(extra, br, 500*time.Millisecond); err == nil {
-		t.Fatal("a new connection was served while every slot had a request in progress")
+		t.Fatal("a new connection was served while every place had a request in progress")
 	}
 	// The first request completes and its connection goes idle: the new
-	// one takes its slot.
+	// one takes its place.
 	if _, err := io.WriteString(busy[0], "ok"); err != nil {
 		t.Fatal(err)
 	}
