@@ -43,7 +43,7 @@ type Config struct {
 	MaxPairs int
 	// MaxAmount is the largest magnitude of one record's amount (the
 	// client refuses larger ones); a saved total beyond its records times
-	// MaxAmount is set aside on restore (see FromState). Zero skips that
+	// MaxAmount is left out on restore (see FromState). Zero skips that
 	// check.
 	MaxAmount decimal.Decimal
 }
@@ -147,8 +147,8 @@ type Ledger struct {
 
 	// rec holds the balances against the records counted.
 	rec reconcile
-	// setAside are the saved totals FromState left out (see SetAside).
-	setAside []StateTotal
+	// leftOut are the saved totals FromState left out (see LeftOut).
+	leftOut []StateTotal
 }
 
 // New returns an empty ledger whose first window starts at startMs (now −

@@ -165,7 +165,7 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 	}
 	for _, t := range st.Totals {
 		k := key{t.Token, t.Type}
-		if _, dup := l.totals[k]; dup || l.isSetAside(k) {
+		if _, dup := l.totals[k]; dup || l.isLeftOut(k) {
 			return nil, fmt.Errorf("ledger state: total of %s %s listed twice", t.Token, t.Type)
 		}
 		s, fits, err := restoreTotal(t, cfg.MaxAmount)
@@ -173,7 +173,7 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 			return nil, err
 		}
 		if !fits {
-			l.setAside = append(l.setAside, t)
+			l.leftOut = append(l.leftOut, t)
 			continue
 		}
 		*l.newTotal(k) = s
