@@ -13,7 +13,7 @@ import (
 // funding, nil when not sent or null (an index price has been, in a real answer).
 type Perpetual struct {
 	Symbol string
-	// EstFundingRate is expected at the next settlement, LastFundingRate was
+	// EstFundingRate is expected at the next funding time, LastFundingRate was
 	// at the last; a positive rate means longs pay shorts.
 	EstFundingRate, LastFundingRate *decimal.Decimal
 	MarkPrice, IndexPrice           *decimal.Decimal

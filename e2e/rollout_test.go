@@ -25,9 +25,9 @@ const (
 	rolloutAway = 20 * time.Second
 	// rolloutOutage is how long the shard of the outage is gone.
 	rolloutOutage = 2 * time.Minute
-	// rolloutSettle is how long each step is watched once everything is
+	// rolloutWatchFor is how long each step is watched once everything is
 	// back: issue 43's page came 9–41 s into a restart.
-	rolloutSettle = time.Minute
+	rolloutWatchFor = time.Minute
 	// rolloutHistory is the past written into Prometheus before it starts:
 	// more than the rules' longest look back ([1h] offset 15m).
 	rolloutHistory = 90 * time.Minute

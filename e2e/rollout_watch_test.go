@@ -70,7 +70,7 @@ func watchRollout(t *testing.T, r *rollout) *rolloutWatch {
 }
 
 // step runs action as a step of the run named name, which stops the shards
-// in stops, then watches for rolloutSettle more.
+// in stops, then watches for rolloutWatchFor more.
 func (w *rolloutWatch) step(t *testing.T, name string, stops []int, action func()) {
 	t.Helper()
 	t.Logf("+%s: %s", time.Since(w.began).Round(time.Second), name)
@@ -80,7 +80,7 @@ func (w *rolloutWatch) step(t *testing.T, name string, stops []int, action func(
 	w.steps = append(w.steps, s)
 	w.mu.Unlock()
 	action()
-	time.Sleep(rolloutSettle)
+	time.Sleep(rolloutWatchFor)
 	w.mu.Lock()
 	s.end = time.Now()
 	w.mu.Unlock()

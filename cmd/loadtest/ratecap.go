@@ -112,7 +112,7 @@ func rateCap(ctx context.Context, c config, r *report) error {
 		return err
 	}
 	fmt.Printf("rate cap: ready %s after start (every first poll through the cap)\n", readyAt.Sub(ex.Started).Round(time.Second))
-	time.Sleep(c.capWindow / 4) // the second polls settle into turns
+	time.Sleep(c.capWindow / 4) // the second polls fall into turns
 	hc := &http.Client{Timeout: 30 * time.Second}
 	before, err := exportertest.Samples(hc, ex.URL()+"/metrics")
 	if err != nil {
