@@ -75,7 +75,7 @@ type growthRow struct {
 	idleRequests int
 	idleCost     requestCost
 	idleCPU      time.Duration
-	runtimeIdle  [2]runtimeReading
+	runtimeIdle  [2]runtimeSample
 	// requestsPerMinute is every request the process sent, public ones
 	// too: what the exchange sees from its IP.
 	requestsPerMinute float64
