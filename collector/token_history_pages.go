@@ -134,12 +134,12 @@ func (a *historyAccount) readInSlices(ctx context.Context, src historySource, st
 		}
 	}
 	todo = append(todo, slice{from, end})
-	budget := 2*first.pages + 4
+	pagesLeft := 2*first.pages + 4
 	for len(todo) > 0 {
-		if budget == 0 {
+		if pagesLeft == 0 {
 			return false, nil
 		}
-		budget--
+		pagesLeft--
 		s := todo[0]
 		todo = todo[1:]
 		// Slices share their boundary millisecond, so whether the exchange

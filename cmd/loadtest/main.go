@@ -1,6 +1,6 @@
 // Command loadtest measures the woox_exporter binary on loopback against the
 // performance targets in docs/performance.md, and prints each figure beside
-// its floor or budget with PASS or FAIL.
+// its floor or target with PASS or FAIL.
 //
 // It hosts the fake exchange in process, serves the floor from a second
 // process of its own (--serve-floor), and runs the exporter binary as a
