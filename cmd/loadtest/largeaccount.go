@@ -110,7 +110,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 // scrapeLatency compares the scrape time of one scraper, exporter against
 // floor.
 func scrapeLatency(c config, ex *exporter, client *http.Client, floorURL string, r *report) error {
-	// Exporter and floor take turns, so drift in the machine's load hits
+	// Exporter and floor alternate rounds, so drift in the machine's load hits
 	// both; the exporter is stopped while the floor is measured, so that
 	// its polls do not take the CPUs from the floor.
 	var exLat, flLat []time.Duration

@@ -42,7 +42,7 @@ const (
 	maxReadyAfterPoll  = 2 * time.Second
 )
 
-// rounds is how many turns the exporter and the floor each take when they
+// rounds is how many rounds the exporter and the floor each take when they
 // are compared.
 const rounds = 3
 
@@ -68,7 +68,7 @@ func main() {
 	fmt.Println("\nRESULT: PASS")
 }
 
-// run measures the three runs in turn, adding each figure to r.
+// run measures the three runs one after another, adding each figure to r.
 func run(ctx context.Context, c config, r *report) error {
 	requests, window, err := fakeexchange.ParseRateLimit(c.rateLimit)
 	if err != nil {
