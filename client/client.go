@@ -127,7 +127,7 @@ type Client struct {
 	metrics *AccountMetrics // nil without Metrics
 
 	mu      sync.Mutex
-	budgets map[string]*ratelimit.Window
+	budgets map[string]*ratelimit.Budget
 	served  map[string]int // per endpoint, the most rows seen on a page (see paginate)
 
 	episode episode
@@ -195,7 +195,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Window{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
 	c.creds.Store(newCredentials(cfg.APIKey, secret))
 	cfg.RateCap.Join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
@@ -299,13 +299,13 @@ func (c *Client) LimitOf(name string) RateLimit {
 	return DefaultRateLimit
 }
 
-func (c *Client) budgetFor(endpoint string) *ratelimit.Window {
+func (c *Client) budgetFor(endpoint string) *ratelimit.Budget {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.budgets[endpoint]
 	if !ok {
 		limit := c.LimitOf(endpoint)
-		b = ratelimit.NewWindow(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
+		b = ratelimit.NewBudget(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
 		c.budgets[endpoint] = b
 	}
 	return b

@@ -221,7 +221,7 @@ func (h *tallyHistory[S]) collector(b *builder, read tallyRead, emit func(chan<-
 		shown, api := c.add(acc.Name), acc.API
 		_ = shown.set(a.shown, nil)
 		b.pollList(c, acc.Name, func(ctx context.Context, _ func()) (leftOut, error) {
-			start, end := a.tally.Window(api.ServerNow().UnixMilli())
+			start, end := a.tally.QueryWindow(api.ServerNow().UnixMilli())
 			rows, rejected, err := read(ctx, api, start, end)
 			if err != nil {
 				return leftOut{}, err

@@ -153,7 +153,7 @@ func (a *historyAccount) pollResumed(ctx context.Context, src historySource) err
 // pollWindow is poll but for what it left out.
 func (a *historyAccount) pollWindow(ctx context.Context, src historySource) error {
 	now, _ := src.now()
-	start, end := a.l.Window(now)
+	start, end := a.l.QueryWindow(now)
 	rd, err := a.readWindow(ctx, src, start, end, false)
 	// Saved whatever happens next: the cursor moves only in Finish, and
 	// records already counted are remembered as seen.

@@ -109,7 +109,7 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 		}
 		a.applicationID = id
 	}
-	start, end := a.tally.Window(a.api.ServerNow().UnixMilli())
+	start, end := a.tally.QueryWindow(a.api.ServerNow().UnixMilli())
 	rows, rejected, err := a.api.TransferHistory(ctx, start, end)
 	if err != nil {
 		return leftOut{}, err

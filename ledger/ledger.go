@@ -166,9 +166,9 @@ func New(startMs int64, cfg Config) *Ledger {
 	}
 }
 
-// Window is the time range of the next poll, in Unix milliseconds: from the
+// QueryWindow is the time range of the next poll, in Unix milliseconds: from the
 // cursor to nowMs (never before the cursor).
-func (l *Ledger) Window(nowMs int64) (start, end int64) {
+func (l *Ledger) QueryWindow(nowMs int64) (start, end int64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.start, max(nowMs, l.start)
