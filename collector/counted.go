@@ -203,7 +203,7 @@ func (a *tallyAccount[S]) count(rows []ledger.Counted, endMs int64) []ledger.Tal
 	return a.shown
 }
 
-// tallyRead reads one window of an account's rows, those to count and
+// tallyRead reads one query window of an account's rows, those to count and
 // those that could not be read.
 type tallyRead func(ctx context.Context, api *client.Client, startMs, endMs int64) ([]ledger.Counted, []client.RejectedRow, error)
 

@@ -61,10 +61,10 @@ type Config struct {
 	// client.LongestRequest, or a poll merely waiting its turn is cancelled.
 	StallTimeout time.Duration
 
-	// HistoryOverlap is how far each token history window reaches back
+	// HistoryOverlap is how far each token history query window reaches back
 	// before the newest record seen: the tolerance for records the
 	// exchange shows late. HistoryLookback is how far back the first
-	// window reaches on a fresh start.
+	// query window reaches on a fresh start.
 	HistoryOverlap  time.Duration
 	HistoryLookback time.Duration
 	// HistoryLateInterval is how often the late sweep re-reads the last
@@ -119,7 +119,7 @@ type Config struct {
 	Handoff *Handoff
 
 	Logger log.Logger
-	// Now is the clock for poll timestamps and the first history window;
+	// Now is the clock for poll timestamps and the first history query window;
 	// nil means time.Now.
 	Now func() time.Time
 }

@@ -77,7 +77,7 @@ func (x *readingsRig) mustPoll(t *testing.T) {
 }
 
 // checkExact compares the counted totals with exact sums over every record
-// the fake holds from the first window's start (now − lookback at
+// the fake holds from the first query window's start (now − lookback at
 // historyNow) up to until, skipping the ids in except.
 func (x *readingsRig) checkExact(t *testing.T, until time.Time, except ...int64) {
 	t.Helper()
@@ -346,7 +346,7 @@ func TestAHostClockTenMinutesOffStillCountsExactly(t *testing.T) {
 			}
 			x.clock.Add(time.Minute)
 			x.mustPoll(t)
-			// Sums over the exchange's time: the first window started an
+			// Sums over the exchange's time: the first query window started an
 			// hour before the exchange's time at the first poll.
 			x.checkExact(t, server())
 			rejected := 0

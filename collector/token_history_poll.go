@@ -22,7 +22,7 @@ const (
 )
 
 // historyAccount polls one account's token history into its ledger
-// (windows, slices, the late sweep, the consistency checks, malformed rows,
+// (query windows, slices, the late sweep, the consistency checks, malformed rows,
 // the order of saving and publishing) and shows what it finds. The ledger
 // does the arithmetic; the loop and its I/O are here.
 type historyAccount struct {
@@ -63,7 +63,7 @@ type historyAccount struct {
 	// unsaved is set while records counted are not yet saved, so not yet
 	// published.
 	unsaved bool
-	// shortStreak is set while windows are accepted short, so that this
+	// shortStreak is set while query windows are accepted short, so that this
 	// is warned about once, not on every poll.
 	shortStreak bool
 	// malformedFails counts the failed polls of each malformed row not yet
@@ -94,11 +94,11 @@ func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, resto
 // until then the state file's copy is the one to hand on.
 func (a *historyAccount) judged() bool { return a.restored == nil }
 
-// poll is one poll of the account's token history: it reads the window
+// poll is one poll of the account's token history: it reads the query window
 // [cursor, now] page by page, counting records as they arrive, and advances
-// the cursor only when every record of the window has arrived (see
+// the cursor only when every record of the query window has arrived (see
 // ledger.Ledger.Finish); then it reads a few slices of the late sweep. It
-// reports as left out the skipped malformed rows its window reads held (the
+// reports as left out the skipped malformed rows its query window reads held (the
 // late sweep's re-reads are not counted again).
 func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
 	src := historySource{api: a.api, pageSize: a.pageSize, progress: progress}
@@ -130,7 +130,7 @@ const slowFirstPoll = 10 * time.Second
 // pollResumed is the first poll of a ledger that was counting before a
 // restart or a reload: it reads what came after the newest record the
 // ledger holds, which is what arrived while no exporter read, and leaves
-// the cursor where it is. The window behind it, which the ledger read
+// the cursor where it is. The query window behind it, which the ledger read
 // before, is read again by the next poll, records listed late included:
 // a restart is ready after the pages of its downtime, not after the whole
 // overlap at the pace of the budget.
@@ -164,15 +164,15 @@ func (a *historyAccount) pollWindow(ctx context.Context, src historySource) erro
 	if err := a.rowErrors(rd); err != nil {
 		return err
 	}
-	// The window ends no later than the exchange's own clock confirmed: a
+	// The query window ends no later than the exchange's own clock confirmed: a
 	// local clock or offset running ahead must not carry the cursor past
 	// records that do not exist yet.
 	if rd.serverMs > 0 {
 		end = min(end, max(rd.serverMs, start))
 	}
 	// A short read, or one whose total changed while paging (records
-	// listed back-dated into the window: a long poll nearly always sees
-	// some, and re-reading the whole window would only take longer), is
+	// listed back-dated into the query window: a long poll nearly always sees
+	// some, and re-reading the whole query window would only take longer), is
 	// read again in slices that fit one page: one page is one answer, so
 	// nothing shifts within it.
 	if rd.check.Short() || rd.check.Changed() {
@@ -195,8 +195,8 @@ func (a *historyAccount) pollWindow(ctx context.Context, src historySource) erro
 	return nil
 }
 
-// incomplete tells of a window that was not read completely. Nothing is
-// lost either way: what arrived is counted, and an incomplete window is
+// incomplete tells of a query window that was not read completely. Nothing is
+// lost either way: what arrived is counted, and an incomplete query window is
 // read again next poll.
 func (a *historyAccount) incomplete(rd *read, result ledger.PollResult, start, end int64) {
 	kv := []any{"meta_total", rd.check.Total(), "distinct_records", rd.check.Distinct(),

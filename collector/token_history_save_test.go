@@ -81,10 +81,10 @@ func TestTotalsAreShownOnlyOnceSaved(t *testing.T) {
 	}
 }
 
-// Records the exchange lists back-dated into the window while a long poll
-// pages change meta.total between pages. Re-reading the whole window next
+// Records the exchange lists back-dated into the query window while a long poll
+// pages change meta.total between pages. Re-reading the whole query window next
 // poll only takes longer and sees more of them: the cursor stayed stuck.
-// One page is one answer, so the window is read again in slices that fit a
+// One page is one answer, so the query window is read again in slices that fit a
 // page, and the cursor moves. Nothing of this is the exchange overstating
 // its total, which the inconsistent counter and its alert are about.
 func TestRecordsArrivingBackDatedWhilePagingAreReadInSlices(t *testing.T) {

@@ -24,7 +24,7 @@ var _ = addOddAnswer(endpoint.TokenHistory, oddAnswer{path: endpoint.PathOf(endp
 		`],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1700000000000}`})
 
 // newTestHistory is the token history of "main" read from the rig in pages
-// of pageSize rows, its first window the hour before historyNow.
+// of pageSize rows, its first query window the hour before historyNow.
 func newTestHistory(r *rig, pageSize int) *historyAccount {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", r.api(), l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())

@@ -251,7 +251,7 @@ func (x *exchange) page(start, end int64, page, size int) Page {
 	return Page{Records: match[lo:hi], Total: total}
 }
 
-// poll does what the token history poller does: one window, every page
+// poll does what the token history poller does: one query window, every page
 // (stopping like the client does), the consistency check, Finish.
 func poll(l *Ledger, x *exchange, now int64) PollResult {
 	size := x.size
@@ -443,7 +443,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 					if page == 2 {
 						next++
 						// After the pending end, so nothing counted spoils it,
-						// but inside the window: the total moves.
+						// but inside the query window: the total moves.
 						x.add(rec(next, 50_000+next*10, "ETH", "EARN", "1"))
 					}
 				}
@@ -640,7 +640,7 @@ func TestConcurrentReadersAndOneWriter(t *testing.T) {
 	}
 }
 
-// observe counts one record as a poll of the window ending at end would,
+// observe counts one record as a poll of the query window ending at end would,
 // and reports whether it was counted.
 func observe(l *Ledger, r Record, end int64) bool {
 	return l.ObservePage([]Record{r}, end).Counted == 1

@@ -72,7 +72,7 @@ type SweepState struct {
 
 // Export returns the ledger's state. It is consistent even in the middle of
 // a poll: records counted so far are remembered as seen, and the cursor has
-// not moved, so a restart re-reads the window and counts nothing twice.
+// not moved, so a restart re-reads the query window and counts nothing twice.
 func (l *Ledger) Export() State {
 	l.mu.RLock()
 	defer l.mu.RUnlock()

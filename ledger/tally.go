@@ -108,7 +108,7 @@ func (t *Tally) Count(recs []Counted) (counted int) {
 }
 
 // Finish moves the cursor to endMs after a poll that read every page of
-// its window, and forgets the ids whose latest time fell behind the new
+// its query window, and forgets the ids whose latest time fell behind the new
 // horizon.
 func (t *Tally) Finish(endMs int64) {
 	t.cursor = max(t.cursor, endMs)

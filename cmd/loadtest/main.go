@@ -70,7 +70,7 @@ func main() {
 
 // run measures the three runs one after another, adding each figure to r.
 func run(ctx context.Context, c config, r *report) error {
-	requests, window, err := fakeexchange.ParseRateLimit(c.rateLimit)
+	requests, limitWindow, err := fakeexchange.ParseRateLimit(c.rateLimit)
 	if err != nil {
 		return err
 	}
@@ -82,13 +82,13 @@ func run(ctx context.Context, c config, r *report) error {
 	if c.onlyRateCap {
 		return rateCap(ctx, c, r)
 	}
-	if err := startUp(ctx, c, requests, window, r); err != nil {
+	if err := startUp(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
-	if err := largeAccount(ctx, c, requests, window, r); err != nil {
+	if err := largeAccount(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("large account: %w", err)
 	}
-	if err := catchUp(ctx, c, requests, window, r); err != nil {
+	if err := catchUp(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("catch-up: %w", err)
 	}
 	if len(c.growthAccounts)+len(c.realisticAccounts) > 0 {

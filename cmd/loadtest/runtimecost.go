@@ -58,7 +58,7 @@ func readRuntime(client *http.Client, base string) (runtimeSample, error) {
 }
 
 // requestCost is what one request to the exchange cost the exporter, over
-// a window with nobody scraping: CPU, heap allocations and bytes, and
+// an idle window, nobody scraping: CPU, heap allocations and bytes, and
 // garbage collections a minute.
 type requestCost struct {
 	cpu           time.Duration
@@ -71,8 +71,8 @@ type requestCost struct {
 
 // costPerRequest divides what the process spent between two samples by
 // the requests it sent meanwhile.
-func costPerRequest(cpu time.Duration, before, after runtimeSample, requests int, window time.Duration) requestCost {
-	c := requestCost{gcsPerMinute: (after.gcs - before.gcs) / window.Minutes()}
+func costPerRequest(cpu time.Duration, before, after runtimeSample, requests int, idle time.Duration) requestCost {
+	c := requestCost{gcsPerMinute: (after.gcs - before.gcs) / idle.Minutes()}
 	if requests > 0 {
 		c.cpu = cpu / time.Duration(requests)
 		c.allocs = (after.allocs - before.allocs) / float64(requests)
