@@ -35,10 +35,10 @@ const (
 )
 
 // LongestRequest is the longest a healthy call may spend on one page: a
-// window for a full budget, per retry a jittered window (after a 429) and a
-// timeout per attempt, and three more requests that may each wait a window
-// (system info to learn the time, the signed retry, system info after a
-// -1011). Callers that cancel stalled work must wait longer.
+// limit window for a full budget, per retry a jittered limit window (after a
+// 429) and a timeout per attempt, and three more requests that may each wait
+// a limit window (system info to learn the time, the signed retry, system
+// info after a -1011). Callers that cancel stalled work must wait longer.
 func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
@@ -311,7 +311,7 @@ func (c *Client) budgetFor(endpoint string) *ratelimit.Budget {
 	return b
 }
 
-// RateLimit is a number of requests per window.
+// RateLimit is a number of requests per limit window.
 type RateLimit = ratelimit.Limit
 
 // ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".

@@ -289,7 +289,7 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 }
 
 // Records arriving between two page requests shift the newest-first pages;
-// the client returns every record of the poll's window at least once and
+// the client returns every record of the poll's query window at least once and
 // leaves deduplication to the caller.
 func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
@@ -302,7 +302,7 @@ func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 		next := int64(10000)
 		h.fake.BeforeHistoryPage(func(account string, page int) {
 			if page > 1 {
-				// One record inside the window, one after its end.
+				// One record inside the query window, one after its end.
 				_ = h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: account,
 					Records: []fakeexchange.HistoryRecord{{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
 						{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000}}}})
@@ -374,7 +374,7 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 }
 
 // Retries spend budget like first attempts: with 503s and 429 storms
-// injected at the fake and several callers retrying at once, no window of
+// injected at the fake and several callers retrying at once, no limit window of
 // the limit's length ever holds more than budget × limit requests of one
 // endpoint, counted at the fake, whatever their answer.
 func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
@@ -545,7 +545,7 @@ func counter(t *testing.T, reg *prometheus.Registry, code string) prometheus.Col
 func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
 	c := h.client(t, func(c *client.Config) {
-		// A short window keeps the wait after the 429 short.
+		// A short limit window keeps the wait after the 429 short.
 		c.RateLimit = client.RateLimit{Requests: 1000, Window: 10 * time.Millisecond}
 		c.MaxRetries = -1
 		c.MaxBodyBytes = 1 << 20

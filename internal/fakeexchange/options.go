@@ -85,7 +85,7 @@ const (
 	DefaultPublicRateLimitWindow   = time.Second
 )
 
-// slidingWindow admits at most limit events per window for each key, looking
+// slidingWindow admits at most limit events per limit window for each key, looking
 // back exactly window (no buckets whose edge lets bursts through).
 type slidingWindow struct {
 	mu     sync.Mutex
