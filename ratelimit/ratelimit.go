@@ -36,7 +36,7 @@ func Parse(s string) (Limit, error) {
 	return Limit{Requests: n, Window: w}, nil
 }
 
-// String writes the window in seconds, as --api.rate-limit takes it (10/60s,
+// String writes the limit window in seconds, as --api.rate-limit takes it (10/60s,
 // not 10/1m0s), so that a message can be pasted back into the flag.
 func (l Limit) String() string {
 	return fmt.Sprintf("%d/%ss", l.Requests, strconv.FormatFloat(l.Window.Seconds(), 'f', -1, 64))
