@@ -140,7 +140,7 @@ type Exporter struct {
 	caps []*seriesCap
 	// counted are every account's state of every counted history, handed
 	// over at a reload.
-	counted []handsOver
+	counted []handoffer
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex

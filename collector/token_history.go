@@ -126,9 +126,9 @@ type TokenHistoryCollector struct {
 
 var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 
-// handOver implements handsOver. A saved state not yet judged against the
+// handOff implements handoffer. A saved state not yet judged against the
 // exchange's clock stays in the state file, for the next exporter to judge.
-func (c *TokenHistoryCollector) handOver(h *Handoff) {
+func (c *TokenHistoryCollector) handOff(h *Handoff) {
 	for _, a := range c.accounts {
 		if a.judged() {
 			h.put(tokenHistorySection, a.name, a.inUse.Load().Export())
@@ -243,7 +243,7 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 			// Judged already, by the exporter it comes from.
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
-				return nil, fmt.Errorf("account %q: token history handed over: %w", a.Name, err)
+				return nil, fmt.Errorf("account %q: token history handed off: %w", a.Name, err)
 			}
 		} else if st, ok := savedTokenHistory(cfg.State, a.Name); ok {
 			var err error

@@ -53,7 +53,7 @@ type historyAccount struct {
 	// restored is the saved state until judged (see judge).
 	restored *restoredState
 	// resume is set until the first poll of a ledger that was counting
-	// before (restored from the state file, or handed over by a reload):
+	// before (restored from the state file, or handed off by a reload):
 	// that poll reads only what came after its newest record.
 	resume bool
 	// firstPoll says what the first poll reads, for the line that tells
