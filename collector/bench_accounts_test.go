@@ -48,10 +48,10 @@ func BenchmarkScrapeOneAccountChanged(b *testing.B) {
 	e := manyAccounts(b)
 	reg := prometheus.NewRegistry()
 	balances := e.byName[endpoint.Balances].(*BalancesCollector)
-	for _, withLive := range []bool{true, false} {
-		b.Run(map[bool]string{true: "all", false: "data"}[withLive], func(b *testing.B) {
+	for _, withPerScrape := range []bool{true, false} {
+		b.Run(map[bool]string{true: "all", false: "data"}[withPerScrape], func(b *testing.B) {
 			src := e.Source(reg)
-			if !withLive {
+			if !withPerScrape {
 				src.PerScrape = prometheus.NewRegistry()
 			}
 			n := 0

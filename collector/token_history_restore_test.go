@@ -86,7 +86,7 @@ func TestRestoredCursorAheadOfTheExchangeIsSetAside(t *testing.T) {
 // A replaced ledger starts its reconcile generation again from 0; the
 // account's generation must still never repeat one, or the balances part
 // of a scrape would keep the encoding of the ledger it replaced.
-func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
+func TestLedgerInUseGenerationGrowsAcrossReplacement(t *testing.T) {
 	cfg := ledger.Config{Overlap: time.Minute, LateWindow: DefaultHistoryLateWindow}
 	startMs := historyNow.Add(-time.Hour).UnixMilli()
 	old := ledger.New(startMs, cfg)

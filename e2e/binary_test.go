@@ -29,7 +29,7 @@ import (
 // wallet times in seconds), and again with every number a JSON string, as
 // real answers from October 2025 on: the binary exports the same values.
 func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
-	eachLiveEncoding(t, binaryExportsEveryArea)
+	eachCapturedEncoding(t, binaryExportsEveryArea)
 }
 
 func binaryExportsEveryArea(t *testing.T, url string) {

@@ -31,10 +31,10 @@ func startFake(t *testing.T) *fakeexchange.Exchange {
 	return fake
 }
 
-// eachLiveEncoding runs test against the fake holding the default scenario,
+// eachCapturedEncoding runs test against the fake holding the default scenario,
 // served in the encoding captured and with every number a string (the
 // encoding real answers drifted to in October 2025).
-func eachLiveEncoding(t *testing.T, test func(t *testing.T, url string)) {
+func eachCapturedEncoding(t *testing.T, test func(t *testing.T, url string)) {
 	for _, mode := range []struct {
 		name  string
 		apply func(*fakeexchange.Scenario)

@@ -10,7 +10,7 @@
 // part per account, gathered as a registry would without one. A
 // gzipped format keeps each part's metrics of each family as a gzip member,
 // compressed once per change of that part; an answer is the per-scrape families'
-// member, then the data's members in turn with the headers between them as
+// member, then the data's members one after another, the headers between them as
 // stored members (RFC 1952 allows any number of members; Go's and
 // Prometheus' readers read them all); an OpenMetrics answer has its one
 // "# EOF" at the end.

@@ -154,7 +154,7 @@ func TestAPartMovesWithItsOwnGeneration(t *testing.T) {
 	}
 }
 
-func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
+func TestGathererRefusesAPerScrapeGathererHoldingTheCollectors(t *testing.T) {
 	perScrape := prometheus.NewRegistry()
 	perScrape.MustRegister(public)
 	if _, err := NewParts(NewCollected(public, nil)).Gatherer(perScrape).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {

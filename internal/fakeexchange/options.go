@@ -44,8 +44,8 @@ func WithRequestLogLimit(n int) Option {
 }
 
 // privateLimiters are the private endpoints' limiters by name: each one's
-// published limit, overridden by rate_limit, rate_limits and the options in
-// turn.
+// published limit, overridden by rate_limit, rate_limits and the options, one
+// after another.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
 	for _, ep := range routes {
