@@ -18,9 +18,9 @@ import (
 )
 
 // defaultGCPercent replaces Go's default GOGC of 100 unless GOGC is set: a
-// heap goal of 1.25x live keeps the peak within what docs/performance.md
-// sizes replicas by, for a little more GC work (its "GOGC" section weighs
-// 25, 50 and 100).
+// heap goal of 1.25x the heap in use keeps the peak within what
+// docs/performance.md sizes replicas by, for a little more GC work (its
+// "GOGC" section weighs 25, 50 and 100).
 const defaultGCPercent = 25
 
 func main() {

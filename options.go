@@ -269,7 +269,7 @@ func (o *options) checkAccountIntervals() error {
 	return checkIntervals(o.budget, o.accountIntervals)
 }
 
-// longestLimit is the limit with the longest window of any endpoint this
+// longestLimit is the limit with the longest limit window of any endpoint this
 // replica may call: a poll waiting out a 429 waits that long.
 func (o *options) longestLimit() client.RateLimit {
 	longest := client.DefaultRateLimit

@@ -13,7 +13,7 @@ import (
 
 // The account health endpoints through the fake, in every reading of the
 // API: exact values, fee rates sent in basis points read as ratios, fields
-// left out stay nil, transfers outside the window or of another type than
+// left out stay nil, transfers outside the query window or of another type than
 // BALANCE are never returned, every sub-account is read with its name, a
 // sub-account's key is refused with NotPermitted.
 func TestAccountHealthEndpointsAgainstTheFake(t *testing.T) {

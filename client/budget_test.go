@@ -43,7 +43,7 @@ func TestRateLimitedAnswerWaitsOutTheWindow(t *testing.T) {
 }
 
 // A caller that waits LongestRequest outlasts the worst legitimate wait of
-// one page: a full budget, then three 429s each blocking a jittered window,
+// one page: a full budget, then three 429s each blocking a jittered limit window,
 // with every attempt running into the timeout; and a system info request to
 // learn the exchange's time, the signed attempt after it and a system info
 // request after a -1011, each waiting a full budget and the timeout.

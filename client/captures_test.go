@@ -103,7 +103,7 @@ func TestCaptureAccountInfo(t *testing.T) {
 				{"totalCollateral", got.TotalCollateral, dec("165.60282626")},
 				{"freeCollateral", got.FreeCollateral, dec("165.60282626")},
 				{"totalAccountValue", got.TotalAccountValue, dec("167.51599846")},
-				// The live answer has no fee rate at all.
+				// The captured answer has no fee rate at all.
 				{"takerFeeRate", got.TakerFeeRate, nil},
 				{"makerFeeRate", got.MakerFeeRate, nil},
 				{"futuresTakerFeeRate", got.FuturesTakerFeeRate, nil},
@@ -120,7 +120,7 @@ func TestCaptureAccountInfo(t *testing.T) {
 func TestCaptureWalletHistory(t *testing.T) {
 	for _, file := range forms("wallet_history") {
 		t.Run(file, func(t *testing.T) {
-			// A window around the capture's row (created March 2024).
+			// A query window around the capture's row (created March 2024).
 			got, rejected, err := captureClient(t, endpoint.PathOf(endpoint.Wallet), file).WalletHistory(context.Background(), 1700000000000, 1760000000000)
 			if err != nil || len(rejected) != 0 {
 				t.Fatal(err, rejected)

@@ -35,10 +35,10 @@ const (
 )
 
 // LongestRequest is the longest a healthy call may spend on one page: a
-// window for a full budget, per retry a jittered window (after a 429) and a
-// timeout per attempt, and three more requests that may each wait a window
-// (system info to learn the time, the signed retry, system info after a
-// -1011). Callers that cancel stalled work must wait longer.
+// limit window for a full budget, per retry a jittered limit window (after a
+// 429) and a timeout per attempt, and three more requests that may each wait
+// a limit window (system info to learn the time, the signed retry, system
+// info after a -1011). Callers that cancel stalled work must wait longer.
 func LongestRequest(limit RateLimit, timeout time.Duration) time.Duration {
 	perRetry := max(jitterMax(limit.Window), jitterMax(maxBackoff))
 	return limit.Window + DefaultMaxRetries*perRetry + (DefaultMaxRetries+1)*timeout + 3*(limit.Window+timeout)
@@ -118,7 +118,7 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 
 // Client talks to the exchange for one account, safe for concurrent use.
 type Client struct {
-	cfg        Config // APISecret cleared: the secret lives only inside creds
+	cfg        Config // APISecret cleared: the secret is kept only inside creds
 	baseURL    *url.URL
 	creds      atomic.Pointer[credentials] // replaced whole by SetCredentials
 	signatures signatureRing               // the latest sent, redacted from answers
@@ -127,14 +127,14 @@ type Client struct {
 	metrics *AccountMetrics // nil without Metrics
 
 	mu      sync.Mutex
-	budgets map[string]*ratelimit.Window
+	budgets map[string]*ratelimit.Budget
 	served  map[string]int // per endpoint, the most rows seen on a page (see paginate)
 
 	episode episode
 }
 
 // episode is what the system status said from a first -1011 until an answer
-// succeeds, so that a run of -1011s asks it once; ask is a one-slot lock
+// succeeds, so that a run of -1011s asks it once; ask, a channel of one, is a lock
 // that makes concurrent requests wait for one answer.
 type episode struct {
 	ask   chan struct{}
@@ -195,7 +195,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	secret := cfg.APISecret
 	cfg.APISecret = ""
-	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Window{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
+	c := &Client{cfg: cfg, baseURL: u, clock: cfg.Clock, budgets: map[string]*ratelimit.Budget{}, served: map[string]int{}, episode: episode{ask: make(chan struct{}, 1)}}
 	c.creds.Store(newCredentials(cfg.APIKey, secret))
 	cfg.RateCap.Join(cfg.Account)
 	if m := cfg.Metrics; m != nil {
@@ -299,19 +299,19 @@ func (c *Client) LimitOf(name string) RateLimit {
 	return DefaultRateLimit
 }
 
-func (c *Client) budgetFor(endpoint string) *ratelimit.Window {
+func (c *Client) budgetFor(endpoint string) *ratelimit.Budget {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.budgets[endpoint]
 	if !ok {
 		limit := c.LimitOf(endpoint)
-		b = ratelimit.NewWindow(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
+		b = ratelimit.NewBudget(limit.Allowed(c.cfg.Budget), limit.Window, c.cfg.Now, c.cfg.Sleep)
 		c.budgets[endpoint] = b
 	}
 	return b
 }
 
-// RateLimit is a number of requests per window.
+// RateLimit is a number of requests per limit window.
 type RateLimit = ratelimit.Limit
 
 // ParseRateLimit parses a limit written as "REQUESTS/WINDOW", e.g. "10/60s".

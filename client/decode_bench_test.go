@@ -92,7 +92,7 @@ func readCapture(tb testing.TB, name string) []byte {
 }
 
 // decodeCases are the answers of the polls that run most: captures in the
-// all-strings form live answers have sent since October 2025.
+// all-strings form real answers have sent since October 2025.
 func decodeCases(tb testing.TB) []decodeCase {
 	return []decodeCase{
 		{"positions", readCapture(tb, "futures_positions_strings.json"), func(c *Client, data json.RawMessage, _ int64, out *any) (int, int, error) {
@@ -137,7 +137,7 @@ func decodeCases(tb testing.TB) []decodeCase {
 
 // tokenHistoryPage is a page of n token history rows. No answer of the
 // endpoint was captured: the rows have the fields the docs list, every
-// number a string as in live answers.
+// number a string as in real answers.
 func tokenHistoryPage(n int) []byte {
 	types := []string{"DEPOSIT", "WITHDRAW", "REALIZED_PNL", "FEE"}
 	rows := make([]string, n)

@@ -148,7 +148,7 @@ func TestExchangeClockTenMinutesOffStillPolls(t *testing.T) {
 				if _, _, err := account.Credentials(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				// A window ending at the exchange's now holds the records.
+				// A query window ending at the exchange's now holds the records.
 				recs, _, err := account.TokenHistory(context.Background(), client.HistoryQuery{StartTime: base, EndTime: account.ServerNow().UnixMilli()})
 				if err != nil || len(recs) != 3 {
 					t.Fatalf("history: %d records, %v", len(recs), err)

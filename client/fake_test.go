@@ -43,22 +43,22 @@ func testScenario() *fakeexchange.Scenario {
 }
 
 // fakeModes are the readings of the API that public sources leave open:
-// the shapes of the captured live answers (and the docs' examples where
+// the shapes of the captured answers (and the docs' examples where
 // none was captured: ids, timestamps and meta as JSON numbers, decimals as
 // strings), every number a JSON number, every number a JSON string with
-// snake_case meta as live answers from October 2025 on do, snake_case meta
+// snake_case meta as real answers from October 2025 on do, snake_case meta
 // alone, a signature verified over the query sorted by name as the legacy
 // API did, token history times in seconds, whole or with a fraction, as
 // sibling endpoints send them, the account health answers in the v1
 // snake_case, a wallet history that ignores its time filter, and the shapes
-// this project guessed before live answers were captured (wallet times in
+// this project guessed before real answers were captured (wallet times in
 // milliseconds or whole seconds with camelCase meta, sub-accounts paged
 // with meta).
 var fakeModes = []struct {
 	name  string
 	apply func(*fakeexchange.Scenario)
 }{
-	{"live shapes", func(*fakeexchange.Scenario) {}},
+	{"captured shapes", func(*fakeexchange.Scenario) {}},
 	{"json numbers", func(s *fakeexchange.Scenario) { s.NumbersAsJSONNumbers = true }},
 	{"numbers as strings", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
 	{"snake case meta", func(s *fakeexchange.Scenario) { s.SnakeCaseMeta = true }},
@@ -289,7 +289,7 @@ func TestHistoryPagesThroughEveryRecordWithFilters(t *testing.T) {
 }
 
 // Records arriving between two page requests shift the newest-first pages;
-// the client returns every record of the poll's window at least once and
+// the client returns every record of the poll's query window at least once and
 // leaves deduplication to the caller.
 func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
@@ -302,7 +302,7 @@ func TestHistoryPagingWithRecordsArrivingBetweenPages(t *testing.T) {
 		next := int64(10000)
 		h.fake.BeforeHistoryPage(func(account string, page int) {
 			if page > 1 {
-				// One record inside the window, one after its end.
+				// One record inside the query window, one after its end.
 				_ = h.fake.Apply(fakeexchange.Event{History: &fakeexchange.HistoryEvent{Account: account,
 					Records: []fakeexchange.HistoryRecord{{ID: next, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: base + 249},
 						{ID: next + 1, Type: "DEPOSIT", Token: "BTC", Amount: "1", Timestamp: time.Now().UnixMilli() + 1000}}}})
@@ -374,7 +374,7 @@ func TestBudgetIsNeverExceededAtTheFake(t *testing.T) {
 }
 
 // Retries spend budget like first attempts: with 503s and 429 storms
-// injected at the fake and several callers retrying at once, no window of
+// injected at the fake and several callers retrying at once, no limit window of
 // the limit's length ever holds more than budget × limit requests of one
 // endpoint, counted at the fake, whatever their answer.
 func TestBudgetHoldsWithRetriesUnderFaults(t *testing.T) {
@@ -545,7 +545,7 @@ func counter(t *testing.T, reg *prometheus.Registry, code string) prometheus.Col
 func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	h := newHarness(t, testScenario(), fakeexchange.WithRateLimit(1000, time.Minute))
 	c := h.client(t, func(c *client.Config) {
-		// A short window keeps the wait after the 429 short.
+		// A short limit window keeps the wait after the 429 short.
 		c.RateLimit = client.RateLimit{Requests: 1000, Window: 10 * time.Millisecond}
 		c.MaxRetries = -1
 		c.MaxBodyBytes = 1 << 20

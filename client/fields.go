@@ -194,7 +194,7 @@ func need(name string, dst any) column { return column{name, true, dst} }
 func may(name string, dst any) column  { return column{name, false, dst} }
 
 // read reads cols in order up to an error, a fieldError. A row's optional
-// decimals are allocated together: they live as long as the row.
+// decimals are allocated together: they last as long as the row.
 func (f fields) read(cols ...column) error {
 	n := 0
 	for _, c := range cols {

@@ -23,7 +23,7 @@ type FundingFee struct {
 	CreatedMs, UpdatedMs int64            // Unix milliseconds, UpdatedMs 0 when not sent
 }
 
-// Completed reports whether the payment is settled: COMPLETED, or no status
+// Completed reports whether the payment is made: COMPLETED, or no status
 // at all (a row listed is a payment made).
 func (f FundingFee) Completed() bool { return f.Status == "" || f.Status == "COMPLETED" }
 

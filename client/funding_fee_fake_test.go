@@ -51,7 +51,7 @@ func TestDocsExampleFundingFees(t *testing.T) {
 	}
 }
 
-// Every reading of the fake: a payment each way, the window and the time
+// Every reading of the fake: a payment each way, the query window and the time
 // unit as served.
 func TestFundingFeesAgainstTheFake(t *testing.T) {
 	eachFakeMode(t, func(t *testing.T, s *fakeexchange.Scenario) {
@@ -81,7 +81,7 @@ func TestFundingFeesAgainstTheFake(t *testing.T) {
 }
 
 // Answers that cannot be read as a whole fail naming the endpoint; a
-// window that is not 13-digit milliseconds is never sent.
+// query window that is not 13-digit milliseconds is never sent.
 func TestFundingFeesMalformedAnswers(t *testing.T) {
 	path := endpoint.PathOf(endpoint.FundingFee)
 	for body, want := range map[string]string{

@@ -10,14 +10,14 @@ import (
 )
 
 // Perpetual is one row of GET /v3/public/futures: a perpetual's prices and
-// funding, nil when not sent or null (an index price has been, live).
+// funding, nil when not sent or null (an index price has been, in a real answer).
 type Perpetual struct {
 	Symbol string
-	// EstFundingRate is expected at the next settlement, LastFundingRate was
+	// EstFundingRate is expected at the next funding time, LastFundingRate was
 	// at the last; a positive rate means longs pay shorts.
 	EstFundingRate, LastFundingRate *decimal.Decimal
 	MarkPrice, IndexPrice           *decimal.Decimal
-	NextFundingTimeMs               int64 // Unix ms as sent (seen in the past live); 0 when not sent
+	NextFundingTimeMs               int64 // Unix ms as sent (seen in the past in a real answer); 0 when not sent
 }
 
 // Perpetuals returns every perpetual listed, and the rows not read (a public endpoint).

@@ -216,7 +216,7 @@ func TestClockOffsetAndSkewGaugeFollowTheExchangeClock(t *testing.T) {
 			if _, ok := c.ClockOffset(); ok {
 				t.Fatal("offset known before any answer")
 			}
-			// Signed requests still pass: 90 s is inside the 300 s window.
+			// Signed requests still pass: 90 s is within 300 s of server time.
 			if _, _, err := c.Credentials(context.Background()); err != nil {
 				t.Fatal(err)
 			}

@@ -78,7 +78,7 @@ func (c *Client) get(ctx context.Context, r request) error {
 		}
 		kind, _ := kindOf(err)
 		if kind == KindRateLimited {
-			// Someone (the user's own bots?) used the budget: stay away a window.
+			// Someone (the user's own bots?) used the budget: stay away a limit window.
 			b.Block(jitter(c.LimitOf(r.endpoint).Window))
 		}
 		if r.probe || retries >= c.cfg.MaxRetries || (kind != KindRateLimited && kind != KindTransient) || ctx.Err() != nil {

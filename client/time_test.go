@@ -100,7 +100,7 @@ func TestDecodeHistoryRowTimes(t *testing.T) {
 	}
 }
 
-// The envelope's server time goes through the same reading; one that
+// The envelope's server time goes through the same parser; one that
 // reads as none is left out rather than failing the answer.
 func TestEnvelopeServerTime(t *testing.T) {
 	for in, want := range map[string]int64{

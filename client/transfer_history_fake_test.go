@@ -90,7 +90,7 @@ func TestTransferHistoryAgainstTheFake(t *testing.T) {
 }
 
 // Answers that cannot be read as a whole fail with an error naming the
-// endpoint; a window that is not 13-digit milliseconds is never sent.
+// endpoint; a query window that is not 13-digit milliseconds is never sent.
 func TestTransferHistoryMalformedAnswers(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"success":true,"data":{}}`:                   "no rows",

@@ -47,7 +47,7 @@ type BalancesCollector struct {
 	perAccount[[]client.Balance]
 	// ledgers are the accounts' token history ledgers, which hold the
 	// balances against the records; nil without the token history.
-	ledgers []*liveLedger
+	ledgers []*ledgerInUse
 	// limit bounds the tokens of the unexplained change exported per
 	// account: the token history's tokens are the exchange's to choose.
 	limit int

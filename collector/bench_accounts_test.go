@@ -42,17 +42,17 @@ func manyAccounts(b *testing.B) *Exporter {
 // BenchmarkScrapeOneAccountChanged is a scrape after one account's balances
 // changed, a different account each time: what a scrape costs with many
 // accounts, whose polls finish between any two scrapes. "all" is the answer
-// as served, "data" leaves out the live families (the poll health of every
+// as served, "data" leaves out the per-scrape families (the poll health of every
 // account and endpoint, encoded at every scrape).
 func BenchmarkScrapeOneAccountChanged(b *testing.B) {
 	e := manyAccounts(b)
 	reg := prometheus.NewRegistry()
 	balances := e.byName[endpoint.Balances].(*BalancesCollector)
-	for _, withLive := range []bool{true, false} {
-		b.Run(map[bool]string{true: "all", false: "data"}[withLive], func(b *testing.B) {
+	for _, withPerScrape := range []bool{true, false} {
+		b.Run(map[bool]string{true: "all", false: "data"}[withPerScrape], func(b *testing.B) {
 			src := e.Source(reg)
-			if !withLive {
-				src.Live = prometheus.NewRegistry()
+			if !withPerScrape {
+				src.PerScrape = prometheus.NewRegistry()
 			}
 			n := 0
 			poll := func() {

@@ -207,7 +207,7 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	stop := moved.poll(interval/5, accounts)
 	defer stop()
 	next := time.Now()
-	var first, last reading
+	var first, last benchSample
 	scrape := func() time.Duration {
 		// At the interval, or at once after a scrape that took longer.
 		next = next.Add(interval)
@@ -216,7 +216,7 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 		} else {
 			next = time.Now()
 		}
-		last = reading{cpu: cpuTime(b), gathers: moved.gathers.Load(), changes: moved.total()}
+		last = benchSample{cpu: cpuTime(b), gathers: moved.gathers.Load(), changes: moved.total()}
 		return timedScrape(b, h, req)
 	}
 	// The first scrapes encode every part, and show the interval.
@@ -240,9 +240,9 @@ func BenchmarkEncodingPerScrapeInterval(b *testing.B) {
 	reportLatencies(b, took)
 }
 
-// reading is what BenchmarkEncodingPerScrapeInterval counts, read before a
+// benchSample is what BenchmarkEncodingPerScrapeInterval counts, read before a
 // scrape.
-type reading struct {
+type benchSample struct {
 	cpu     time.Duration
 	gathers int64
 	changes uint64

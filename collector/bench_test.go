@@ -37,7 +37,7 @@ const prometheusAccept = "application/openmetrics-text;version=1.0.0;escaping=al
 	"text/plain;version=0.0.4;q=0.2,*/*;q=0.1"
 
 // largeExporter polls the large account once through the real client and the
-// fake exchange, and returns the exporter and the registry of the live
+// fake exchange, and returns the exporter and the registry of the per-scrape
 // metrics main.go registers.
 func largeExporter(b *testing.B, tokens int) (*Exporter, *prometheus.Registry) {
 	b.Helper()
@@ -108,7 +108,7 @@ func seriesOf(b *testing.B, g prometheus.Gatherer) int {
 }
 
 // BenchmarkScrapeExporter is a scrape of the large account as the exporter
-// serves it (package exposition): the live families gathered, encoded and
+// serves it (package exposition): the per-scrape families gathered, encoded and
 // gzipped, the data families written from their kept encodings.
 func BenchmarkScrapeExporter(b *testing.B) {
 	for _, tokens := range benchTokens {

@@ -58,7 +58,7 @@ func checkOf[S any](check func(S) error) func(any) error {
 
 // countedHistory is a history whose rows are each counted once into
 // counters that never go back, across restarts and reloads: its state, an
-// S, is kept in its section of the state file and handed over by a reload
+// S, is kept in its section of the state file and handed off by a reload
 // under the same name.
 type countedHistory[S any] struct {
 	section string
@@ -81,7 +81,7 @@ type countedState[S any] struct {
 	// store is nil without a state file.
 	store  StateStore
 	logger log.Logger
-	// saved is what the state file holds: what is shown and handed over.
+	// saved is what the state file holds: what is shown and handed off.
 	saved S
 	// cap is the series cap of the account's endpoint; folded the rows
 	// its ledger had folded into Other when last noted.
@@ -91,7 +91,7 @@ type countedState[S any] struct {
 
 // restore is account's state from the exporter this one replaces, else
 // from the state file; found is false when neither holds it. The state is
-// handed over at a reload from then on.
+// handed off at a reload from then on.
 func (h *countedHistory[S]) restore(b *builder, account string) (c *countedState[S], found bool) {
 	cfg := b.cfg
 	c = &countedState[S]{h: h, account: account, store: cfg.State, logger: cfg.Logger, cap: b.seriesCap(account)}
@@ -128,8 +128,8 @@ func (c *countedState[S]) noteFolded(total uint64) {
 	c.folded = total
 }
 
-// handOver implements handsOver.
-func (c *countedState[S]) handOver(h *Handoff) { h.put(c.h.section, c.account, c.saved) }
+// handOff implements handoffer.
+func (c *countedState[S]) handOff(h *Handoff) { h.put(c.h.section, c.account, c.saved) }
 
 // tallyHistory is a counted history a ledger.Tally counts by id into totals
 // by labels, its label at foldAt folded into Other beyond the series cap.
@@ -203,7 +203,7 @@ func (a *tallyAccount[S]) count(rows []ledger.Counted, endMs int64) []ledger.Tal
 	return a.shown
 }
 
-// tallyRead reads one window of an account's rows, those to count and
+// tallyRead reads one query window of an account's rows, those to count and
 // those that could not be read.
 type tallyRead func(ctx context.Context, api *client.Client, startMs, endMs int64) ([]ledger.Counted, []client.RejectedRow, error)
 
@@ -221,7 +221,7 @@ func (h *tallyHistory[S]) collector(b *builder, read tallyRead, emit func(chan<-
 		shown, api := c.add(acc.Name), acc.API
 		_ = shown.set(a.shown, nil)
 		b.pollList(c, acc.Name, func(ctx context.Context, _ func()) (leftOut, error) {
-			start, end := a.tally.Window(api.ServerNow().UnixMilli())
+			start, end := a.tally.QueryWindow(api.ServerNow().UnixMilli())
 			rows, rejected, err := read(ctx, api, start, end)
 			if err != nil {
 				return leftOut{}, err

@@ -259,7 +259,7 @@ func TestKeyChangesContinueAcrossAHandoff(t *testing.T) {
 	x.list([]string{"READ", "WITHDRAWAL"}, []string{"6.6.6.6"})
 	x.startWith(x.e.Handoff())
 	if got := x.poll(); got != "1/1" {
-		t.Errorf("first poll after the reload: %s, want 1/1 (the counts handed over, the permission traded meanwhile counted)", got)
+		t.Errorf("first poll after the reload: %s, want 1/1 (the counts handed off, the permission traded meanwhile counted)", got)
 	}
 }
 

@@ -86,7 +86,7 @@ func TestEndToEndTokenHistoryCountsEveryRecordExactlyOnce(t *testing.T) {
 	l := e.ledgers["main"].Load()
 
 	// While the first poll pages: a record newer than the poll's end, a
-	// late record inside the window (shifting rows so they repeat across
+	// late record inside the query window (shifting rows so they repeat across
 	// pages) and one more with the shared timestamp.
 	var mu sync.Mutex
 	hooked := 0

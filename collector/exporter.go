@@ -61,10 +61,10 @@ type Config struct {
 	// client.LongestRequest, or a poll merely waiting its turn is cancelled.
 	StallTimeout time.Duration
 
-	// HistoryOverlap is how far each token history window reaches back
+	// HistoryOverlap is how far each token history query window reaches back
 	// before the newest record seen: the tolerance for records the
 	// exchange shows late. HistoryLookback is how far back the first
-	// window reaches on a fresh start.
+	// query window reaches on a fresh start.
 	HistoryOverlap  time.Duration
 	HistoryLookback time.Duration
 	// HistoryLateInterval is how often the late sweep re-reads the last
@@ -119,7 +119,7 @@ type Config struct {
 	Handoff *Handoff
 
 	Logger log.Logger
-	// Now is the clock for poll timestamps and the first history window;
+	// Now is the clock for poll timestamps and the first history query window;
 	// nil means time.Now.
 	Now func() time.Time
 }
@@ -131,7 +131,7 @@ type Exporter struct {
 	// endpoint name ("health" for the poll health).
 	collectors []prometheus.Collector
 	byName     map[string]prometheus.Collector
-	ledgers    map[string]*liveLedger
+	ledgers    map[string]*ledgerInUse
 	state      StateStore
 	logger     log.Logger
 	history    *TokenHistoryCollector
@@ -140,7 +140,7 @@ type Exporter struct {
 	caps []*seriesCap
 	// counted are every account's state of every counted history, handed
 	// over at a reload.
-	counted []handsOver
+	counted []handoffer
 	// networks are the token networks last listed, by which the wallet
 	// splits its network-token ids.
 	networks tokenNetworkIndex
@@ -210,7 +210,7 @@ func New(cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Exporter{ledgers: map[string]*liveLedger{}, byName: map[string]prometheus.Collector{},
+	e := &Exporter{ledgers: map[string]*ledgerInUse{}, byName: map[string]prometheus.Collector{},
 		state: cfg.State, logger: cfg.Logger}
 	if cfg.WithdrawalAllowList != nil {
 		e.networks.allowList = newAllowListCheck(cfg.WithdrawalAllowList, cfg.Logger)
@@ -270,7 +270,7 @@ func (e *Exporter) Run(ctx context.Context) {
 	wg.Wait()
 	if e.state != nil && e.history != nil {
 		for _, a := range e.history.accounts {
-			e.save(a.name, a.live.Load().Export())
+			e.save(a.name, a.inUse.Load().Export())
 		}
 	}
 }

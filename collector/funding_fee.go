@@ -30,20 +30,20 @@ func init() {
 	})
 }
 
-// readFundingFees reads the settled payments of a window.
+// readFundingFees reads the completed payments of a query window.
 func readFundingFees(ctx context.Context, api *client.Client, startMs, endMs int64) ([]ledger.Counted, []client.RejectedRow, error) {
 	rows, rejected, err := api.FundingFees(ctx, startMs, endMs)
-	var settled []ledger.Counted
+	var completed []ledger.Counted
 	for _, f := range rows {
 		if f.Completed() {
 			direction := "received"
 			if f.Paid {
 				direction = "paid"
 			}
-			settled = append(settled, ledger.Counted{ID: f.ID, Labels: []string{f.Symbol, direction}, Amount: f.Amount, LatestMs: f.LatestMs()})
+			completed = append(completed, ledger.Counted{ID: f.ID, Labels: []string{f.Symbol, direction}, Amount: f.Amount, LatestMs: f.LatestMs()})
 		}
 	}
-	return settled, rejected, err
+	return completed, rejected, err
 }
 
 func emitFundingFees(ch chan<- prometheus.Metric, account string, totals *[]ledger.TallyTotal) {

@@ -21,7 +21,7 @@ var _ = addOddAnswer(endpoint.FundingFee, oddAnswer{path: endpoint.PathOf(endpoi
 		`{"id":"f\xfe1","symbol":"` + oddLong + `","fundingFee":"2","paymentType":"Receive","status":"COMPLETED","createdTime":` + oddCreated + `}` +
 		`]},"timestamp":1700000000000}`})
 
-// payment is a settled funding payment of main's, ago before the rig's
+// payment is a completed funding payment of main's, ago before the rig's
 // start.
 func payment(id int64, symbol, fee, kind string, ago time.Duration) fakeexchange.FundingFee {
 	return fakeexchange.FundingFee{ID: id, Symbol: symbol, FundingFee: fee, PaymentType: kind, Status: "COMPLETED",
@@ -56,7 +56,7 @@ func fundingShown(e *Exporter, symbol, direction string) decimal.Decimal {
 	return decimal.Zero
 }
 
-// Payments by symbol and direction, fees summed unsigned; one not settled
+// Payments by symbol and direction, fees summed unsigned; one not completed
 // nowhere.
 func TestFundingFeeMetrics(t *testing.T) {
 	a := mainAccount()
@@ -70,7 +70,7 @@ func TestFundingFeeMetrics(t *testing.T) {
 	expectMetrics(t, e.byName[endpoint.FundingFee], "funding_fee.metrics")
 }
 
-// Every payment is counted once: polled again, settled after it was first
+// Every payment is counted once: polled again, completed after it was first
 // read pending, listed late within the late window, across a reload
 // (handoff) and a restart from the state file; the totals are shown only
 // once the state file holds them.
@@ -99,7 +99,7 @@ func TestFundingFeesAreCountedOnceAcrossPollsLateRowsReloadsAndRestarts(t *testi
 		pollAll(e)
 	}
 	if got := fundingShown(e, "PERP_BTC_USDT", "paid"); !got.Equal(dec("10")) {
-		t.Fatalf("paid %s, want 10 before the pending one settles", got)
+		t.Fatalf("paid %s, want 10 before the pending one completes", got)
 	}
 	pending.Status = "COMPLETED"
 	put(pending)

@@ -16,8 +16,8 @@ var _ = addOddAnswer(endpoint.Futures, oddAnswer{path: endpoint.PathOf(endpoint.
 		`{"symbol":"PERP_E\xc3\x28TH_USDT","mark_price":"3000","next_funding_time":"1796083200.000"}` +
 		`]},"timestamp":1700000000000}`})
 
-// Each field is a series of its own: one not sent (an index price seen null
-// live) leaves that series out and the rest stands.
+// Each field is a series of its own: one not sent (an index price the real
+// exchange sent null) leaves that series out and the rest stands.
 func TestFuturesInEveryEncoding(t *testing.T) {
 	for name, mode := range encodings {
 		t.Run(name, func(t *testing.T) {

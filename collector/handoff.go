@@ -3,34 +3,34 @@ package collector
 // Handoff is what a stopped exporter passes to the one that replaces it in
 // the same process (a reload): every account's state of every history it
 // counts, so that their counters continue, with a state file or without.
-// Each collector that counts one hands its own over (handsOver), under the
+// Each collector that counts one hands its own off (handoffer), under the
 // name of its state file section, so that a new one needs no edit here.
 type Handoff struct {
 	// states are the states by section and account.
 	states map[string]map[string]any
 }
 
-// handsOver is a collector whose counts continue across a reload.
-type handsOver interface {
-	// handOver puts each account's state into h.
-	handOver(h *Handoff)
+// handoffer is a collector whose counts continue across a reload.
+type handoffer interface {
+	// handOff puts each account's state into h.
+	handOff(h *Handoff)
 }
 
 // Handoff exports the states; call it after Run has returned.
 func (e *Exporter) Handoff() *Handoff {
 	h := &Handoff{states: map[string]map[string]any{}}
 	for _, c := range e.byName {
-		if c, ok := c.(handsOver); ok {
-			c.handOver(h)
+		if c, ok := c.(handoffer); ok {
+			c.handOff(h)
 		}
 	}
 	for _, c := range e.counted {
-		c.handOver(h)
+		c.handOff(h)
 	}
 	return h
 }
 
-// put hands over account's state of section.
+// put hands off account's state of section.
 func (h *Handoff) put(section, account string, st any) {
 	if h.states[section] == nil {
 		h.states[section] = map[string]any{}

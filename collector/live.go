@@ -72,8 +72,8 @@ func (l *Live) Collect(ch chan<- prometheus.Metric) {
 }
 
 // Source is Exporter.Source of whichever exporter is current.
-func (l *Live) Source(live prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: live, Data: func() []exposition.Part { return l.cur.Load().data() }}
+func (l *Live) Source(perScrape prometheus.Gatherer) exposition.Source {
+	return exposition.Source{PerScrape: perScrape, Data: func() []exposition.Part { return l.cur.Load().data() }}
 }
 
 // Ready is Exporter.Ready of the current exporter.

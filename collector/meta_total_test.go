@@ -53,7 +53,7 @@ func (r *totalRig) poll(t *testing.T) {
 // checkOnce fails unless every record the fake holds is counted exactly once.
 func (r *totalRig) checkOnce(t *testing.T) {
 	t.Helper()
-	checkTotals(t, r.hist.live.Load().Snapshot().Totals, r.fake.ServedHistory("main"))
+	checkTotals(t, r.hist.inUse.Load().Snapshot().Totals, r.fake.ServedHistory("main"))
 }
 
 func (r *totalRig) inconsistent(t *testing.T) float64 {
@@ -67,10 +67,10 @@ func (r *totalRig) inconsistent(t *testing.T) float64 {
 func TestTokenHistoryOverstatedTotalAdvancesAfterReRead(t *testing.T) {
 	r := newTotalRig(t, &fakeexchange.Scenario{OverstateTotal: 3})
 	r.addDeposits(t, 5)
-	start := r.hist.live.Load().Start()
+	start := r.hist.inUse.Load().Start()
 
 	r.poll(t)
-	if r.hist.live.Load().Start() != start {
+	if r.hist.inUse.Load().Start() != start {
 		t.Fatal("cursor moved after a single short read")
 	}
 	if got := r.inconsistent(t); got != 1 {
@@ -85,7 +85,7 @@ func TestTokenHistoryOverstatedTotalAdvancesAfterReRead(t *testing.T) {
 	if (&TokenHistoryCollector{accounts: []*historyAccount{r.hist}}).generation() == gen {
 		t.Error("generation unchanged after an inconsistent poll: the data part's generation would go stale")
 	}
-	if r.hist.live.Load().Start() <= start {
+	if r.hist.inUse.Load().Start() <= start {
 		t.Fatal("cursor did not move after a re-read found nothing new")
 	}
 	if got := r.inconsistent(t); got != 2 {
@@ -98,10 +98,10 @@ func TestTokenHistoryOverstatedTotalAdvancesAfterReRead(t *testing.T) {
 	// re-reads, the next moves the cursor, and nothing is counted twice.
 	for range 3 {
 		r.addDeposits(t, 3)
-		before := r.hist.live.Load().Start()
+		before := r.hist.inUse.Load().Start()
 		r.poll(t)
 		r.poll(t)
-		if r.hist.live.Load().Start() <= before {
+		if r.hist.inUse.Load().Start() <= before {
 			t.Fatalf("cursor stuck at %d while records arrive", before)
 		}
 	}
@@ -118,21 +118,21 @@ func TestTokenHistoryUnderstatedTotalCountsEveryRecordOnce(t *testing.T) {
 	var pages atomic.Int64
 	r.fake.BeforeHistoryPage(func(string, int) { pages.Add(1) })
 	r.addDeposits(t, 7)
-	start := r.hist.live.Load().Start()
+	start := r.hist.inUse.Load().Start()
 	r.poll(t)
 	if n := pages.Load(); n < 4 {
 		// 7 rows in pages of 2 need 4 pages; meta.total says 4 rows, 2 pages.
 		t.Fatalf("%d history pages fetched, want 4: the client stopped paging at meta.total", n)
 	}
 	r.checkOnce(t)
-	before := r.hist.live.Load().Start()
+	before := r.hist.inUse.Load().Start()
 	if before == start {
 		t.Error("cursor did not move after the first poll: more rows than meta.total must be consistent")
 	}
 	r.addDeposits(t, 2)
 	r.poll(t)
 	r.checkOnce(t)
-	if r.hist.live.Load().Start() <= before {
+	if r.hist.inUse.Load().Start() <= before {
 		t.Error("cursor did not move after consistent polls")
 	}
 	if got := r.inconsistent(t); got != 0 {

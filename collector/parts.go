@@ -161,19 +161,19 @@ func (p *pairedSplit) generationAt(i int) uint64 {
 // account and collector, each with its own generation.
 func (e *Exporter) data() []exposition.Part { return e.served.Data(e.epoch) }
 
-// Gatherer serves the exporter's metrics together with live's (Go, process,
-// build and client metrics), every collector gathered at each call. live
+// Gatherer serves the exporter's metrics together with perScrape's (Go, process,
+// build and client metrics), every collector gathered at each call. perScrape
 // must not hold the Collectors. Scrapes use Source instead, which gathers a
 // part only when it changed.
-func (e *Exporter) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
-	return e.served.Gatherer(live)
+func (e *Exporter) Gatherer(perScrape prometheus.Gatherer) prometheus.Gatherer {
+	return e.served.Gatherer(perScrape)
 }
 
-// Source is what the exposition handler serves: live's families (Go,
+// Source is what the exposition handler serves: perScrape's families (Go,
 // process, build and client metrics), gathered per scrape, and the data
 // parts (each public collector, then a part per account and collector, the
 // poll health's among them), with the generation that tells the handler
 // when to gather and encode them again.
-func (e *Exporter) Source(live prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: live, Data: e.data}
+func (e *Exporter) Source(perScrape prometheus.Gatherer) exposition.Source {
+	return exposition.Source{PerScrape: perScrape, Data: e.data}
 }

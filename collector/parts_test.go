@@ -116,9 +116,9 @@ func TestAccountLabelSortsFirst(t *testing.T) {
 // registry of the same collectors does, in every stitched format.
 func TestSourceServesWhatOneRegistryServes(t *testing.T) {
 	_, e := accountsRig(t)
-	live := prometheus.NewRegistry()
-	h := exposition.NewHandler(e.Source(live), exposition.Options{})
-	plain := promhttp.HandlerFor(e.Gatherer(live), promhttp.HandlerOpts{EnableOpenMetrics: true})
+	perScrape := prometheus.NewRegistry()
+	h := exposition.NewHandler(e.Source(perScrape), exposition.Options{})
+	plain := promhttp.HandlerFor(e.Gatherer(perScrape), promhttp.HandlerOpts{EnableOpenMetrics: true})
 	for _, accept := range []string{"", "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8",
 		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"} {
 		for _, gz := range []bool{false, true} {

@@ -67,13 +67,13 @@ func TestPollPhaseIsTheSameAfterARestart(t *testing.T) {
 	}
 }
 
-// The poll after the first lands on a slot between half an interval and an
-// interval and a half after it; every poll after one on a slot is exactly an
-// interval later, on the next slot; a poll that returned past the next slot
-// is followed by one at once, and that one by a slot again.
-func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
+// The poll after the first lands on a beat between half an interval and an
+// interval and a half after it; every poll after one on a beat is exactly an
+// interval later, on the next beat; a poll that returned past the next beat
+// is followed by one at once, and that one by a beat again.
+func TestNextPollMovesOntoTheBeatsThenKeepsTheInterval(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	onSlot := func(at time.Time, interval, phase time.Duration) bool {
+	onBeat := func(at time.Time, interval, phase time.Duration) bool {
 		return (time.Duration(at.UnixNano())-phase)%interval == 0
 	}
 	for i := range 10000 {
@@ -81,21 +81,21 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		phase := pollPhase(fmt.Sprintf("acct-%03d", i), interval)
 		start := time.Unix(0, rng.Int64N(int64(100*365*24*time.Hour)))
 		if i%10 == 0 {
-			// At start exactly on a slot, or half an interval before one.
+			// At start exactly on a beat, or half an interval before one.
 			start = nextPoll(start, start, start, interval, phase).Add(-interval / 2 * time.Duration(i%20/10))
 		}
 		// The first poll returns within half an interval.
 		returned := start.Add(time.Duration(rng.Int64N(int64(interval/2) + 1)))
 		next := nextPoll(start, start, returned, interval, phase)
-		if gap := next.Sub(start); gap < interval/2 || gap >= interval+interval/2 || !onSlot(next, interval, phase) {
-			t.Fatalf("interval %s, phase %s, first poll at %s: next at %s, %s later; want on a slot, between %s and %s later",
+		if gap := next.Sub(start); gap < interval/2 || gap >= interval+interval/2 || !onBeat(next, interval, phase) {
+			t.Fatalf("interval %s, phase %s, first poll at %s: next at %s, %s later; want on a beat, between %s and %s later",
 				interval, phase, start.UTC(), next.UTC(), gap, interval/2, interval+interval/2)
 		}
 		for range 3 {
-			// Each poll returns before the next slot.
+			// Each poll returns before the next beat.
 			returned := next.Add(time.Duration(rng.Int64N(int64(interval))))
 			after := nextPoll(next, next, returned, interval, phase)
-			if after.Sub(next) != interval || !onSlot(after, interval, phase) {
+			if after.Sub(next) != interval || !onBeat(after, interval, phase) {
 				t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want an interval later", interval, phase, next.UTC(), after.UTC())
 			}
 			next = after
@@ -103,34 +103,34 @@ func TestNextPollMovesOntoTheSlotsThenKeepsTheInterval(t *testing.T) {
 		// A poll that runs for up to three intervals.
 		returned = next.Add(time.Duration(rng.Int64N(int64(3 * interval))))
 		after := nextPoll(next, next, returned, interval, phase)
-		switch slot := next.Add(interval); {
-		case !returned.After(slot) && !after.Equal(slot):
-			t.Fatalf("interval %s, phase %s, poll at %s returned at %s: next at %s; want the next slot, %s",
-				interval, phase, next.UTC(), returned.UTC(), after.UTC(), slot.UTC())
-		case returned.After(slot) && !after.Equal(returned):
-			t.Fatalf("interval %s, phase %s, poll at %s returned at %s, past the next slot: next at %s; want at once",
+		switch beat := next.Add(interval); {
+		case !returned.After(beat) && !after.Equal(beat):
+			t.Fatalf("interval %s, phase %s, poll at %s returned at %s: next at %s; want the next beat, %s",
+				interval, phase, next.UTC(), returned.UTC(), after.UTC(), beat.UTC())
+		case returned.After(beat) && !after.Equal(returned):
+			t.Fatalf("interval %s, phase %s, poll at %s returned at %s, past the next beat: next at %s; want at once",
 				interval, phase, next.UTC(), returned.UTC(), after.UTC())
 		}
-		// A poll that waited its turn past its slot and returned at once is
+		// A poll that waited its turn past its beat and returned at once is
 		// followed by the next half an interval after it began.
 		began := next.Add(interval + time.Duration(rng.Int64N(int64(interval))))
 		if late := nextPoll(next, began, began, interval, phase); !late.Equal(began.Add(interval / 2)) {
 			t.Fatalf("interval %s, phase %s, poll due at %s began and returned at %s: next at %s; want half an interval after it began",
 				interval, phase, next.UTC(), began.UTC(), late.UTC())
 		}
-		// A poll at once, off the slots, is followed by a slot again.
-		if again := nextPoll(after, after, after, interval, phase); !onSlot(again, interval, phase) || again.Sub(after) < interval/2 || again.Sub(after) >= interval+interval/2 {
-			t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want on a slot, between %s and %s later",
+		// A poll at once, off the beats, is followed by a beat again.
+		if again := nextPoll(after, after, after, interval, phase); !onBeat(again, interval, phase) || again.Sub(after) < interval/2 || again.Sub(after) >= interval+interval/2 {
+			t.Fatalf("interval %s, phase %s, poll at %s: next at %s; want on a beat, between %s and %s later",
 				interval, phase, after.UTC(), again.UTC(), interval/2, interval+interval/2)
 		}
 	}
 }
 
-// A poller polls at once, then on its account's slots an interval apart; a
-// poll that runs past the next slot is followed by one at once, and that one
-// by a slot again. Timers never fire early, so a poll before its
-// slot fails the test; one late by more than a few timer delays does too.
-func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
+// A poller polls at once, then on its account's beats an interval apart; a
+// poll that runs past the next beat is followed by one at once, and that one
+// by a beat again. Timers never fire early, so a poll before its
+// beat fails the test; one late by more than a few timer delays does too.
+func TestPollerPollsOnItsAccountsBeats(t *testing.T) {
 	const interval = 400 * time.Millisecond
 	const late = 120 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
@@ -147,7 +147,7 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 		starts = append(starts, time.Now())
 		mu.Unlock()
 		if n == 2 {
-			// Past the next slot.
+			// Past the next beat.
 			time.Sleep(interval + interval/4)
 		}
 		mu.Lock()
@@ -178,9 +178,9 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 	}
 	for i := 1; i < len(starts); i++ {
 		if i == 3 {
-			// At once after poll 3, which ran past its slot.
+			// At once after poll 3, which ran past its beat.
 			if g := starts[3].Sub(returned[2]); g > late {
-				t.Errorf("poll 4 started %s after poll 3 returned past its slot; want at once", g)
+				t.Errorf("poll 4 started %s after poll 3 returned past its beat; want at once", g)
 			}
 			continue
 		}
@@ -189,7 +189,7 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 			off += interval
 		}
 		if off > late {
-			t.Errorf("poll %d started %s after its slot; want on it (phase %s of %s)", i+1, off, phase, interval)
+			t.Errorf("poll %d started %s after its beat; want on it (phase %s of %s)", i+1, off, phase, interval)
 		}
 		if starts[i].Before(returned[i-1]) {
 			t.Errorf("poll %d started before poll %d returned", i+1, i)
@@ -204,7 +204,7 @@ func TestPollerPollsOnItsAccountsSlots(t *testing.T) {
 			t.Errorf("poll %d started %s after poll %d; want %s", i+1, g, i, interval)
 		}
 	}
-	// Poll 3 ran past poll 4's slot; poll 5 is back on the slots, two
+	// Poll 3 ran past poll 4's beat; poll 5 is back on the beats, two
 	// intervals after poll 3.
 	if g := starts[4].Sub(starts[2]); g < 2*interval-late || g > 2*interval+late {
 		t.Errorf("poll 5 started %s after poll 3; want two intervals, %s", g, 2*interval)

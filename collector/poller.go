@@ -116,9 +116,9 @@ func failureReason(err error) int {
 // errStalled is the cause of a poll's cancellation when it made no progress.
 var errStalled = errors.New("poll made no progress")
 
-// start polls at once, then on the poller's slots (nextPoll) until ctx is
+// start polls at once, then on the poller's beats (nextPoll) until ctx is
 // done, then calls stopped once no poll runs. A poll still running at the
-// next slot is followed by one at once: polls never overlap. Between polls
+// next beat is followed by one at once: polls never overlap. Between polls
 // no goroutine waits: the timer starts one per poll. With thousands of accounts the
 // stacks of a waiting goroutine per poller were a good part of the memory
 // (docs/performance.md, "A thousand accounts").

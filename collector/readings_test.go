@@ -77,12 +77,12 @@ func (x *readingsRig) mustPoll(t *testing.T) {
 }
 
 // checkExact compares the counted totals with exact sums over every record
-// the fake holds from the first window's start (now − lookback at
+// the fake holds from the first query window's start (now − lookback at
 // historyNow) up to until, skipping the ids in except.
 func (x *readingsRig) checkExact(t *testing.T, until time.Time, except ...int64) {
 	t.Helper()
 	from := historyNow.Add(-x.cfg.HistoryLookback)
-	checkTotals(t, x.account.live.Load().Snapshot().Totals, x.served("main", from, until, except...))
+	checkTotals(t, x.account.inUse.Load().Snapshot().Totals, x.served("main", from, until, except...))
 }
 
 func TestLateListedRecordsAreCountedOnceAcrossARestart(t *testing.T) {
@@ -140,7 +140,7 @@ func TestUnstableTieOrderIsReadInSlices(t *testing.T) {
 	if n := x.account.inconsistent.Load(); n != 0 {
 		t.Errorf("inconsistent polls %d: a window read in slices is complete", n)
 	}
-	if start := x.account.live.Load().Start(); start == historyNow.Add(-time.Hour).UnixMilli() {
+	if start := x.account.inUse.Load().Start(); start == historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("the cursor did not advance after the window was read in slices")
 	}
 }
@@ -231,7 +231,7 @@ func TestARecordWhoseTimestampMovesLaterIsCountedOnce(t *testing.T) {
 	x.mustPoll(t)
 	x.clock.Add(time.Minute)
 	x.mustPoll(t)
-	got := x.account.live.Load().Snapshot().Totals
+	got := x.account.inUse.Load().Snapshot().Totals
 	for _, g := range got {
 		if g.Records != 1 {
 			t.Errorf("%s %s counted %d times", g.Token, g.Type, g.Records)
@@ -268,7 +268,7 @@ func TestAMalformedRowFailsPollsThenIsSkipped(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `"5"`) {
 			t.Fatalf("poll %d: %v; want a failure naming row id 5", poll, err)
 		}
-		if start := x.account.live.Load().Start(); start != historyNow.Add(-time.Hour).UnixMilli() {
+		if start := x.account.inUse.Load().Start(); start != historyNow.Add(-time.Hour).UnixMilli() {
 			t.Fatalf("cursor moved past a malformed row")
 		}
 		x.clock.Add(time.Minute)
@@ -317,7 +317,7 @@ func TestABogusServerTimeOnErrorAnswersNeverMovesTheCursorAhead(t *testing.T) {
 				x.clock.Add(time.Minute)
 			}
 			x.mustPoll(t)
-			if start := x.account.live.Load().Start(); start > x.clock.Now().UnixMilli() {
+			if start := x.account.inUse.Load().Start(); start > x.clock.Now().UnixMilli() {
 				t.Errorf("cursor %s is after now %s", time.UnixMilli(start).UTC(), x.clock.Now().UTC())
 			}
 			x.add(t, hist(2, x.clock.Now().Add(-time.Second), "DEPOSIT", "USDT", "2"))
@@ -346,7 +346,7 @@ func TestAHostClockTenMinutesOffStillCountsExactly(t *testing.T) {
 			}
 			x.clock.Add(time.Minute)
 			x.mustPoll(t)
-			// Sums over the exchange's time: the first window started an
+			// Sums over the exchange's time: the first query window started an
 			// hour before the exchange's time at the first poll.
 			x.checkExact(t, server())
 			rejected := 0

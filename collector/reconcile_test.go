@@ -164,7 +164,7 @@ func TestBalanceReconciliationSurvivesARestart(t *testing.T) {
 	x.round(0)
 	// The first poll after the restart reads what came after the newest
 	// record counted; the balances are judged once a poll has read the
-	// whole window again.
+	// whole query window again.
 	x.want("after the restart's first poll", map[string]string{"USDT": "0", "BTC": "0"})
 	x.round(0)
 	x.want("after the restart", map[string]string{"USDT": "7", "BTC": "0"})

@@ -183,7 +183,7 @@ func TestHoldingsOfAnAnswerWithARowLeftOutAreNotReconciled(t *testing.T) {
 }
 
 // Token history leaves out, in woox_poll_rows_rejected, the malformed rows
-// it skipped that its window holds; while a row still fails the poll the
+// it skipped that its query window holds; while a row still fails the poll the
 // gauge keeps the last successful poll's value.
 func TestTokenHistoryCountsTheSkippedRowsItsWindowHolds(t *testing.T) {
 	x := newReadingsRig(t, &fakeexchange.Scenario{MalformedIDs: []int64{5}})

@@ -182,7 +182,7 @@ func TestSettingChangesContinueAcrossRestartsAndReloads(t *testing.T) {
 	x.info(fakeexchange.AccountInfo{PositionMode: "HEDGE_MODE"})
 	x.start(x.e.Handoff())
 	if got := x.poll(); got != "2 0 1 0 1" {
-		t.Errorf("after a reload: %s, want the counts handed over and the change made meanwhile counted", got)
+		t.Errorf("after a reload: %s, want the counts handed off and the change made meanwhile counted", got)
 	}
 }
 

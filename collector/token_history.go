@@ -126,12 +126,12 @@ type TokenHistoryCollector struct {
 
 var _ prometheus.Collector = (*TokenHistoryCollector)(nil)
 
-// handOver implements handsOver. A saved state not yet judged against the
+// handOff implements handoffer. A saved state not yet judged against the
 // exchange's clock stays in the state file, for the next exporter to judge.
-func (c *TokenHistoryCollector) handOver(h *Handoff) {
+func (c *TokenHistoryCollector) handOff(h *Handoff) {
 	for _, a := range c.accounts {
 		if a.judged() {
-			h.put(tokenHistorySection, a.name, a.live.Load().Export())
+			h.put(tokenHistorySection, a.name, a.inUse.Load().Export())
 		}
 	}
 }
@@ -243,18 +243,18 @@ func buildTokenHistory(b *builder) (prometheus.Collector, error) {
 			// Judged already, by the exporter it comes from.
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
-				return nil, fmt.Errorf("account %q: token history handed over: %w", a.Name, err)
+				return nil, fmt.Errorf("account %q: token history handed off: %w", a.Name, err)
 			}
 		} else if st, ok := savedTokenHistory(cfg.State, a.Name); ok {
 			var err error
 			if l, err = ledger.FromState(st, lcfg); err != nil {
 				return nil, fmt.Errorf("account %q: saved token history: %w", a.Name, err)
 			}
-			warnSetAside(cfg.Logger, a.Name, l)
+			warnLeftOut(cfg.Logger, a.Name, l)
 			r = &restoredState{state: st, fresh: fresh, setAside: func() (string, error) { return cfg.State.SetAside(tokenHistorySection, a.Name, time.Now()) }}
 		}
 		ha := newHistoryAccount(a.Name, a.API, l, r, opts, cfg.Logger)
-		b.e.ledgers[a.Name] = ha.live
+		b.e.ledgers[a.Name] = ha.inUse
 		ha.cap = b.seriesCap(a.Name)
 		c.accounts = append(c.accounts, ha)
 		b.pollList(c, a.Name, ha.poll)
@@ -274,11 +274,11 @@ func savedTokenHistory(store StateStore, account string) (ledger.State, bool) {
 	return saved, ok && isState
 }
 
-// warnSetAside names each saved total the ledger set aside as beyond what a
+// warnLeftOut names each saved total the ledger left out as beyond what a
 // counter can carry: that pair's counters start again from zero.
-func warnSetAside(logger log.Logger, account string, l *ledger.Ledger) {
-	for _, t := range l.SetAside() {
-		level.Warn(logger).Log("msg", "saved token history total set aside: beyond what a counter can carry (--limits.max-amount); its counters start again from zero",
+func warnLeftOut(logger log.Logger, account string, l *ledger.Ledger) {
+	for _, t := range l.LeftOut() {
+		level.Warn(logger).Log("msg", "saved token history total left out: beyond what a counter can carry (--limits.max-amount); its counters start again from zero",
 			"account", account, "token", t.Token, "transaction_type", t.Type, "records", t.Records,
 			"inflow", clip(t.Inflow), "outflow", clip(t.Outflow))
 	}

@@ -16,12 +16,12 @@ import (
 // errStopPaging ends a read after its first page.
 var errStopPaging = errors.New("first page read")
 
-// read is what one read of a window brought.
+// read is what one read of a query window brought.
 type read struct {
 	check ledger.PollCheck
 	pages int
 	// times are the timestamps of every sampleEvery-th record read, for
-	// cutting the window into slices; serverMs is the latest server time of
+	// cutting the query window into slices; serverMs is the latest server time of
 	// an answer.
 	times       []int64
 	sampleEvery int
@@ -118,7 +118,7 @@ func (a *historyAccount) rowErrors(rd *read) error {
 // page, cut where the first read's records suggest and halved where a slice
 // still does not fit: offset paging can skip rows when the exchange orders
 // rows that share a timestamp differently on each page. It reports whether
-// every slice fitted; it gives up, leaving the window to Finish, after a
+// every slice fitted; it gives up, leaving the query window to Finish, after a
 // bounded number of requests or at a millisecond that holds more than a page.
 func (a *historyAccount) readInSlices(ctx context.Context, src historySource, start, end int64, first *read) (bool, error) {
 	type slice struct{ from, to int64 }
@@ -134,12 +134,12 @@ func (a *historyAccount) readInSlices(ctx context.Context, src historySource, st
 		}
 	}
 	todo = append(todo, slice{from, end})
-	budget := 2*first.pages + 4
+	pagesLeft := 2*first.pages + 4
 	for len(todo) > 0 {
-		if budget == 0 {
+		if pagesLeft == 0 {
 			return false, nil
 		}
-		budget--
+		pagesLeft--
 		s := todo[0]
 		todo = todo[1:]
 		// Slices share their boundary millisecond, so whether the exchange

@@ -22,17 +22,17 @@ const (
 )
 
 // historyAccount polls one account's token history into its ledger
-// (windows, slices, the late sweep, the consistency checks, malformed rows,
+// (query windows, slices, the late sweep, the consistency checks, malformed rows,
 // the order of saving and publishing) and shows what it finds. The ledger
 // does the arithmetic; the loop and its I/O are here.
 type historyAccount struct {
 	name string
 	api  TokenHistoryAPI
 	opts historyOptions
-	// l is the ledger the polls count into; live is the same, as others
+	// l is the ledger the polls count into; inUse is the same, as others
 	// find it.
 	l      *ledger.Ledger
-	live   *liveLedger
+	inUse  *ledgerInUse
 	logger log.Logger
 	// pageSize is the rows per history page; tests lower it to page a lot.
 	pageSize int
@@ -53,7 +53,7 @@ type historyAccount struct {
 	// restored is the saved state until judged (see judge).
 	restored *restoredState
 	// resume is set until the first poll of a ledger that was counting
-	// before (restored from the state file, or handed over by a reload):
+	// before (restored from the state file, or handed off by a reload):
 	// that poll reads only what came after its newest record.
 	resume bool
 	// firstPoll says what the first poll reads, for the line that tells
@@ -63,7 +63,7 @@ type historyAccount struct {
 	// unsaved is set while records counted are not yet saved, so not yet
 	// published.
 	unsaved bool
-	// shortStreak is set while windows are accepted short, so that this
+	// shortStreak is set while query windows are accepted short, so that this
 	// is warned about once, not on every poll.
 	shortStreak bool
 	// malformedFails counts the failed polls of each malformed row not yet
@@ -78,7 +78,7 @@ type historyAccount struct {
 // come from the state file). It shows l's totals until it polls.
 func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, restored *restoredState, opts historyOptions,
 	logger log.Logger) *historyAccount {
-	a := &historyAccount{name: name, api: api, opts: opts, l: l, live: newLiveLedger(l), logger: logger,
+	a := &historyAccount{name: name, api: api, opts: opts, l: l, inUse: newLedgerInUse(l), logger: logger,
 		pageSize: client.MaxPageSize, save: opts.save, restored: restored,
 		malformedFails: map[string]int{}, skipped: map[string]bool{}, leftOut: map[string]bool{}}
 	_, a.resume = l.Newest()
@@ -94,11 +94,11 @@ func newHistoryAccount(name string, api TokenHistoryAPI, l *ledger.Ledger, resto
 // until then the state file's copy is the one to hand on.
 func (a *historyAccount) judged() bool { return a.restored == nil }
 
-// poll is one poll of the account's token history: it reads the window
+// poll is one poll of the account's token history: it reads the query window
 // [cursor, now] page by page, counting records as they arrive, and advances
-// the cursor only when every record of the window has arrived (see
+// the cursor only when every record of the query window has arrived (see
 // ledger.Ledger.Finish); then it reads a few slices of the late sweep. It
-// reports as left out the skipped malformed rows its window reads held (the
+// reports as left out the skipped malformed rows its query window reads held (the
 // late sweep's re-reads are not counted again).
 func (a *historyAccount) poll(ctx context.Context, progress func()) (leftOut, error) {
 	src := historySource{api: a.api, pageSize: a.pageSize, progress: progress}
@@ -130,7 +130,7 @@ const slowFirstPoll = 10 * time.Second
 // pollResumed is the first poll of a ledger that was counting before a
 // restart or a reload: it reads what came after the newest record the
 // ledger holds, which is what arrived while no exporter read, and leaves
-// the cursor where it is. The window behind it, which the ledger read
+// the cursor where it is. The query window behind it, which the ledger read
 // before, is read again by the next poll, records listed late included:
 // a restart is ready after the pages of its downtime, not after the whole
 // overlap at the pace of the budget.
@@ -153,7 +153,7 @@ func (a *historyAccount) pollResumed(ctx context.Context, src historySource) err
 // pollWindow is poll but for what it left out.
 func (a *historyAccount) pollWindow(ctx context.Context, src historySource) error {
 	now, _ := src.now()
-	start, end := a.l.Window(now)
+	start, end := a.l.QueryWindow(now)
 	rd, err := a.readWindow(ctx, src, start, end, false)
 	// Saved whatever happens next: the cursor moves only in Finish, and
 	// records already counted are remembered as seen.
@@ -164,15 +164,15 @@ func (a *historyAccount) pollWindow(ctx context.Context, src historySource) erro
 	if err := a.rowErrors(rd); err != nil {
 		return err
 	}
-	// The window ends no later than the exchange's own clock confirmed: a
+	// The query window ends no later than the exchange's own clock confirmed: a
 	// local clock or offset running ahead must not carry the cursor past
 	// records that do not exist yet.
 	if rd.serverMs > 0 {
 		end = min(end, max(rd.serverMs, start))
 	}
 	// A short read, or one whose total changed while paging (records
-	// listed back-dated into the window: a long poll nearly always sees
-	// some, and re-reading the whole window would only take longer), is
+	// listed back-dated into the query window: a long poll nearly always sees
+	// some, and re-reading the whole query window would only take longer), is
 	// read again in slices that fit one page: one page is one answer, so
 	// nothing shifts within it.
 	if rd.check.Short() || rd.check.Changed() {
@@ -195,8 +195,8 @@ func (a *historyAccount) pollWindow(ctx context.Context, src historySource) erro
 	return nil
 }
 
-// incomplete tells of a window that was not read completely. Nothing is
-// lost either way: what arrived is counted, and an incomplete window is
+// incomplete tells of a query window that was not read completely. Nothing is
+// lost either way: what arrived is counted, and an incomplete query window is
 // read again next poll.
 func (a *historyAccount) incomplete(rd *read, result ledger.PollResult, start, end int64) {
 	kv := []any{"meta_total", rd.check.Total(), "distinct_records", rd.check.Distinct(),

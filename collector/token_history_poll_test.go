@@ -81,7 +81,7 @@ func deposits(n int) []client.HistoryRecord {
 	return out
 }
 
-// newPolledAccount polls src in pages of size rows, its window the hour
+// newPolledAccount polls src in pages of size rows, its query window the hour
 // before pollNow, saving through save (nil: no state file) and logging to
 // logs.
 func newPolledAccount(src *pagedSource, size int, save func(ledger.State) error, logs *testsupport.SyncBuffer) *historyAccount {
@@ -176,7 +176,7 @@ func TestHistoryPollWithoutAStateFilePublishesEachPageThatCounted(t *testing.T) 
 	}
 }
 
-// A total that changes between pages is records arriving: the window is
+// A total that changes between pages is records arriving: the query window is
 // read again in slices, the cursor moves, and the poll is not counted as
 // inconsistent.
 func TestHistoryPollReadsAWindowWhoseTotalChangedInSlices(t *testing.T) {

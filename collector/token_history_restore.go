@@ -44,7 +44,7 @@ func (a *historyAccount) judge(ctx context.Context, src historySource) error {
 	a.l = rs.fresh(nowMs)
 	a.resume = false
 	a.firstPoll = "the saved state was set aside: it reads --token-history.lookback"
-	a.live.replace(a.l)
+	a.inUse.replace(a.l)
 	a.publish()
 	return nil
 }

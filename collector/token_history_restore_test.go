@@ -61,7 +61,7 @@ func TestRestoredCursorAheadOfALocalClockBehindIsKept(t *testing.T) {
 	if got := e.ledgers["main"].Load().Snapshot().Totals; len(got) != 1 || !got[0].Inflow.Equal(dec("7")) {
 		t.Errorf("totals %v, want the saved 7 USDT", got)
 	}
-	// The exchange's time came from one small read before the window.
+	// The exchange's time came from one small read before the query window.
 	if q := r.requests(endpoint.TokenHistory); len(q) < 2 || query(t, q[0], "size") != "1" {
 		t.Errorf("token history requests %v, want a one-row read first", q)
 	}
@@ -86,13 +86,13 @@ func TestRestoredCursorAheadOfTheExchangeIsSetAside(t *testing.T) {
 // A replaced ledger starts its reconcile generation again from 0; the
 // account's generation must still never repeat one, or the balances part
 // of a scrape would keep the encoding of the ledger it replaced.
-func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
+func TestLedgerInUseGenerationGrowsAcrossReplacement(t *testing.T) {
 	cfg := ledger.Config{Overlap: time.Minute, LateWindow: DefaultHistoryLateWindow}
 	startMs := historyNow.Add(-time.Hour).UnixMilli()
 	old := ledger.New(startMs, cfg)
 	old.ReconcileBalances()
 	old.ObserveBalances(ledger.Holdings{TimeMs: startMs + 1, Tokens: map[string]decimal.Decimal{"USDT": decimal.NewFromInt(1)}})
-	ll := newLiveLedger(old)
+	ll := newLedgerInUse(old)
 	before := ll.ReconcileGeneration()
 	if before == 0 {
 		t.Fatal("a baseline did not change the ledger's reconcile generation")
@@ -111,7 +111,7 @@ func TestLiveLedgerGenerationGrowsAcrossReplacement(t *testing.T) {
 
 // The first poll after a restart reads only what came after the newest
 // record the state holds, and leaves the cursor: the next poll reads the
-// whole window again and counts a record listed late behind the newest one,
+// whole query window again and counts a record listed late behind the newest one,
 // and nothing is counted twice.
 func TestFirstPollAfterARestartReadsOnlyWhatCameAfterTheNewestRecord(t *testing.T) {
 	r := newRig(t, &fakeexchange.Scenario{})

@@ -81,10 +81,10 @@ func TestTotalsAreShownOnlyOnceSaved(t *testing.T) {
 	}
 }
 
-// Records the exchange lists back-dated into the window while a long poll
-// pages change meta.total between pages. Re-reading the whole window next
+// Records the exchange lists back-dated into the query window while a long poll
+// pages change meta.total between pages. Re-reading the whole query window next
 // poll only takes longer and sees more of them: the cursor stayed stuck.
-// One page is one answer, so the window is read again in slices that fit a
+// One page is one answer, so the query window is read again in slices that fit a
 // page, and the cursor moves. Nothing of this is the exchange overstating
 // its total, which the inconsistent counter and its alert are about.
 func TestRecordsArrivingBackDatedWhilePagingAreReadInSlices(t *testing.T) {
@@ -109,13 +109,13 @@ func TestRecordsArrivingBackDatedWhilePagingAreReadInSlices(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	start := x.account.live.Load().Start()
+	start := x.account.inUse.Load().Start()
 	x.mustPoll(t)
 	x.fake.BeforeHistoryPage(nil)
 	if arrived < 5 {
 		t.Fatalf("%d records arrived while paging; the test needs several", arrived)
 	}
-	if got := x.account.live.Load().Start(); got == start {
+	if got := x.account.inUse.Load().Start(); got == start {
 		t.Error("the cursor did not move after a poll during which records kept arriving")
 	}
 	if n := x.account.inconsistent.Load(); n != 0 {

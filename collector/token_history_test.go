@@ -24,7 +24,7 @@ var _ = addOddAnswer(endpoint.TokenHistory, oddAnswer{path: endpoint.PathOf(endp
 		`],"meta":{"total":3,"recordsPerPage":1000,"currentPage":1}},"timestamp":1700000000000}`})
 
 // newTestHistory is the token history of "main" read from the rig in pages
-// of pageSize rows, its first window the hour before historyNow.
+// of pageSize rows, its first query window the hour before historyNow.
 func newTestHistory(r *rig, pageSize int) *historyAccount {
 	l := ledger.New(historyNow.Add(-time.Hour).UnixMilli(), ledger.Config{Overlap: 5 * time.Minute, LateWindow: DefaultHistoryLateWindow})
 	a := newHistoryAccount("main", r.api(), l, nil, historyOptions{lateInterval: DefaultHistoryLateInterval}, log.NewNopLogger())
@@ -85,7 +85,7 @@ func TestTokenHistoryFailedPollKeepsWhatArrived(t *testing.T) {
 	if got := a.snap.Load().Totals; len(got) != 1 || got[0].Records != 1 || !got[0].Inflow.Equal(dec("2")) {
 		t.Errorf("after a failure on page 2 totals = %+v, want page 1 (id 2, amount 2) counted", got)
 	}
-	if a.live.Load().Start() != historyNow.Add(-time.Hour).UnixMilli() {
+	if a.inUse.Load().Start() != historyNow.Add(-time.Hour).UnixMilli() {
 		t.Error("cursor advanced after a failed poll")
 	}
 	r.fake.BeforeHistoryPage(nil)

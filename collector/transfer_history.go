@@ -99,7 +99,7 @@ func buildTransferHistory(b *builder) (prometheus.Collector, error) {
 	return c, nil
 }
 
-// poll reads the window from one late window behind the cursor to now,
+// poll reads the query window from one late window behind the cursor to now,
 // counts the completed transfers not counted before, and moves the cursor.
 func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 	if a.applicationID == "" {
@@ -109,7 +109,7 @@ func (a *transferAccount) poll(ctx context.Context, _ func()) (leftOut, error) {
 		}
 		a.applicationID = id
 	}
-	start, end := a.tally.Window(a.api.ServerNow().UnixMilli())
+	start, end := a.tally.QueryWindow(a.api.ServerNow().UnixMilli())
 	rows, rejected, err := a.api.TransferHistory(ctx, start, end)
 	if err != nil {
 		return leftOut{}, err

@@ -79,7 +79,7 @@ func TestWalletMetrics(t *testing.T) {
 		t.Errorf("wallet windows %v in %d reads, want one read of %v: the lookback ending at the exchange's time", windows, polls, want)
 	}
 
-	// Everything settles: nothing is left in flight; the withdrawals stay
+	// Everything completes: nothing is left in flight; the withdrawals stay
 	// counted.
 	for i := range transfers {
 		transfers[i].Status = "COMPLETED"

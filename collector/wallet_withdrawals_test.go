@@ -355,7 +355,7 @@ func TestTheFirstWalletPollWaitsForTheTokenNetworks(t *testing.T) {
 }
 
 // Across a restart (from the state file) and across a reload (the ledger
-// handed over in memory) the counters come back before the first poll,
+// handed off in memory) the counters come back before the first poll,
 // nothing is counted twice, and a withdrawal made meanwhile to a new
 // address is new: the seed was the first start's.
 func TestWithdrawalsContinueAcrossARestartAndAHandoff(t *testing.T) {

@@ -24,11 +24,11 @@ const (
 	pollEvery = 5 * time.Second
 	// evaluateEvery is Prometheus' scrape and evaluation interval.
 	evaluateEvery = 2 * time.Second
-	// chainBudget bounds the whole test; the scenario needs about two and
+	// chainMaxRun bounds the whole test; the scenario needs about two and
 	// a half minutes of it (WooxBalanceUnexplainedChange: the move at 40 s,
 	// then its two minutes), a loaded CI machine up to four.
-	chainBudget = 6 * time.Minute
-	// dashboardTime is kept from chainBudget for the dashboard queries.
+	chainMaxRun = 6 * time.Minute
+	// dashboardTime is kept from chainMaxRun for the dashboard queries.
 	dashboardTime = 30 * time.Second
 	// rulesConfig overrides the mixin's settings for the rules Prometheus
 	// evaluates: the shipped `for` of these alerts is longer than this run
@@ -65,14 +65,14 @@ func TestAlertsAndDashboardEndToEnd(t *testing.T) {
 		testsupport.Tool(t, tool.name, tool.pkg)
 	}
 	began := time.Now()
-	end := began.Add(chainBudget)
+	end := began.Add(chainMaxRun)
 	if d, ok := t.Deadline(); ok && d.Add(-10*time.Second).Before(end) {
 		// Fail before go test's timeout does, so that t.Cleanup stops
 		// every process.
 		end = d.Add(-10 * time.Second)
 	}
 	if time.Until(end) < 3*time.Minute {
-		t.Fatalf("the run takes up to %s; -timeout leaves %s", chainBudget, time.Until(end).Round(time.Second))
+		t.Fatalf("the run takes up to %s; -timeout leaves %s", chainMaxRun, time.Until(end).Round(time.Second))
 	}
 
 	c := startChain(t)

@@ -18,7 +18,7 @@ import (
 // none; the settings' counters at 0 on a first start, and the account's
 // position mode.
 func TestBinaryExportsOrdersExactly(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
 		p.WaitReady(t)

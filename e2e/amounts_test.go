@@ -143,7 +143,7 @@ func TestBinaryAbsurdAmountsLeaveCountersFiniteAndExact(t *testing.T) {
 
 // A state file holding totals no counter can carry (a 401-digit sum, and
 // 1e300 over a few records) is repaired for those token and type pairs
-// alone: each set aside with a warning naming it, starting again from zero,
+// alone: each left out with a warning naming it, starting again from zero,
 // while every other pair and account keeps its saved totals.
 func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
 	fake := quietFake(t)
@@ -198,7 +198,7 @@ func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
 	}
 	const deposit = `{account="main", token="USDT", transaction_type="DEPOSIT"}`
 	if v := value(t, s, "woox_token_history_inflow_total"+deposit); v != 7.25 {
-		t.Errorf("inflow%s = %v, want 7.25 (set aside, then the deposit while down)", deposit, v)
+		t.Errorf("inflow%s = %v, want 7.25 (left out, then the deposit while down)", deposit, v)
 	}
 	after := readState(t, state)
 	for _, g := range main.Totals {
@@ -228,7 +228,7 @@ func TestBinaryRepairsSavedTotalsBeyondTheBoundPairByPair(t *testing.T) {
 		token, typ, _ := strings.Cut(pair, " ")
 		warned := false
 		for _, line := range strings.Split(p.Output(), "\n") {
-			warned = warned || (strings.Contains(line, "level=warn") && strings.Contains(line, "set aside") &&
+			warned = warned || (strings.Contains(line, "level=warn") && strings.Contains(line, "left out") &&
 				strings.Contains(line, "token="+token) && strings.Contains(line, "transaction_type="+typ))
 		}
 		if !warned {

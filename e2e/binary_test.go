@@ -24,12 +24,12 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
-// The fake answers in the shapes captured from the live exchange (sub-accounts
+// The fake answers in the shapes captured from the real exchange (sub-accounts
 // named name, fee rates in basis points, wallet tokens as network-token ids,
 // wallet times in seconds), and again with every number a JSON string, as
-// live answers from October 2025 on: the binary exports the same values.
+// real answers from October 2025 on: the binary exports the same values.
 func TestBinaryExportsEveryAreaFromTheFakeExchange(t *testing.T) {
-	eachLiveEncoding(t, binaryExportsEveryArea)
+	eachCapturedEncoding(t, binaryExportsEveryArea)
 }
 
 func binaryExportsEveryArea(t *testing.T, url string) {

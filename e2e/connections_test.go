@@ -28,7 +28,7 @@ const idleConnections = 10000
 // on two CPUs, so by then the kernel's listen backlog is drained and what is
 // timed is the server holding 512 silent connections, not the machine's
 // accept rate (which made the time vary from 9 to 820 ms on a loaded
-// machine). With the old cap the silent connections hold every slot for
+// machine). With the old cap the silent connections hold every place for
 // their 5 s header timeout, and the scrape waits behind them.
 func TestBinaryAnswersAScrapeWithin1sWhile10000ConnectionsSendNothing(t *testing.T) {
 	raiseFileLimit(t, idleConnections+256)

@@ -188,7 +188,7 @@ func TestBinaryCountersNeverGoBackAcrossKills(t *testing.T) {
 				return
 			}
 			// Every second a setting changes: the account's leverage, a
-			// position's leverage or margin mode, in turn.
+			// position's leverage or margin mode, one after another.
 			if id%40 == 0 {
 				if err := fake.Apply(settingChange(id / 40)); err != nil {
 					t.Error(err)

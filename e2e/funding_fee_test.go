@@ -20,7 +20,7 @@ import (
 // count would find nothing in, the same totals: restored, each payment
 // counted once.
 func TestBinaryCountsFundingFeesOnceAcrossARestart(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		state := filepath.Join(t.TempDir(), "state.json")
 		args := []string{"--woox.api-url=" + url, "--config.file=" + everyAreaConfig(t), "--token-history.state-file=" + state}
 		env := []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret}

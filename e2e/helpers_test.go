@@ -31,15 +31,15 @@ func startFake(t *testing.T) *fakeexchange.Exchange {
 	return fake
 }
 
-// eachLiveEncoding runs test against the fake holding the default scenario,
-// served in the encoding captured live and with every number a string (the
-// encoding live answers drifted to in October 2025).
-func eachLiveEncoding(t *testing.T, test func(t *testing.T, url string)) {
+// eachCapturedEncoding runs test against the fake holding the default scenario,
+// served in the encoding captured and with every number a string (the
+// encoding real answers drifted to in October 2025).
+func eachCapturedEncoding(t *testing.T, test func(t *testing.T, url string)) {
 	for _, mode := range []struct {
 		name  string
 		apply func(*fakeexchange.Scenario)
 	}{
-		{"live shapes", func(*fakeexchange.Scenario) {}},
+		{"captured shapes", func(*fakeexchange.Scenario) {}},
 		{"every number a string", func(s *fakeexchange.Scenario) { s.NumbersAsStrings = true }},
 	} {
 		t.Run(mode.name, func(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // number a string: each open position's values exactly, nothing for the
 // closed one, no liquidation price where the exchange gives 0.
 func TestBinaryExportsPositionsExactly(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
 		p.WaitReady(t)

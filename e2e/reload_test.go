@@ -76,7 +76,7 @@ func (r *reloadRig) post(t *testing.T, method string) (int, string) {
 }
 
 // An account added by SIGHUP is polled, the counters of an account kept
-// continue (same process, no state file: handed over in memory), a rotated
+// continue (same process, no state file: handed off in memory), a rotated
 // secret signs the next request after POST /-/reload, and a broken file
 // changes nothing but the reload metric.
 func TestBinaryReloadsAccountsWithoutARestart(t *testing.T) {

@@ -25,14 +25,14 @@ const (
 	rolloutAway = 20 * time.Second
 	// rolloutOutage is how long the shard of the outage is gone.
 	rolloutOutage = 2 * time.Minute
-	// rolloutSettle is how long each step is watched once everything is
+	// rolloutWatchFor is how long each step is watched once everything is
 	// back: issue 43's page came 9–41 s into a restart.
-	rolloutSettle = time.Minute
+	rolloutWatchFor = time.Minute
 	// rolloutHistory is the past written into Prometheus before it starts:
 	// more than the rules' longest look back ([1h] offset 15m).
 	rolloutHistory = 90 * time.Minute
-	// rolloutBudget bounds the run; it takes about 10 minutes.
-	rolloutBudget = 14 * time.Minute
+	// rolloutMaxRun bounds the run; it takes about 10 minutes.
+	rolloutMaxRun = 14 * time.Minute
 )
 
 // TestRolloutsPageNobody runs two shards of the binary (--shard.count=2,
@@ -54,8 +54,8 @@ func TestRolloutsPageNobody(t *testing.T) {
 	}
 	testsupport.Tool(t, "prometheus", "prometheus")
 	testsupport.Tool(t, "promtool", "prometheus")
-	if d, ok := t.Deadline(); ok && time.Until(d) < rolloutBudget {
-		t.Fatalf("the run takes up to %s; -timeout leaves %s", rolloutBudget, time.Until(d).Round(time.Second))
+	if d, ok := t.Deadline(); ok && time.Until(d) < rolloutMaxRun {
+		t.Fatalf("the run takes up to %s; -timeout leaves %s", rolloutMaxRun, time.Until(d).Round(time.Second))
 	}
 	began := time.Now()
 	r := startRollout(t)

@@ -70,7 +70,7 @@ func watchRollout(t *testing.T, r *rollout) *rolloutWatch {
 }
 
 // step runs action as a step of the run named name, which stops the shards
-// in stops, then watches for rolloutSettle more.
+// in stops, then watches for rolloutWatchFor more.
 func (w *rolloutWatch) step(t *testing.T, name string, stops []int, action func()) {
 	t.Helper()
 	t.Logf("+%s: %s", time.Since(w.began).Round(time.Second), name)
@@ -80,7 +80,7 @@ func (w *rolloutWatch) step(t *testing.T, name string, stops []int, action func(
 	w.steps = append(w.steps, s)
 	w.mu.Unlock()
 	action()
-	time.Sleep(rolloutSettle)
+	time.Sleep(rolloutWatchFor)
 	w.mu.Lock()
 	s.end = time.Now()
 	w.mu.Unlock()
@@ -199,7 +199,7 @@ func (r *rollout) waitForAccounts(t *testing.T) {
 	t.Helper()
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(time.Second) {
 		// scrape_samples_scraped is not in the history written before:
-		// it is there once Prometheus scraped the live shards.
+		// it is there once Prometheus scraped the running shards.
 		scraped, err := r.prom.Query(`scrape_samples_scraped{job="woox"} > 0`, time.Now())
 		var accounts model.Vector
 		if err == nil {

@@ -117,7 +117,7 @@ func TestShardsSplitAccountsAndReadPublicEndpointsOnce(t *testing.T) {
 	}
 
 	// At the fake: the public requests are shard 0's, nothing was refused,
-	// and no endpoint of any account saw more than the budget in a window.
+	// and no endpoint of any account saw more than the budget in a limit window.
 	reqs := fake.Requests()
 	public := 0
 	times := map[string][]time.Time{}

@@ -139,7 +139,7 @@ func TestSoak(t *testing.T) {
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 	gcAtStop := value(t, p.Scrape(t), "go_gc_duration_seconds_count")
 
-	// Settle: faults cleared, the generator stopped; wait until every
+	// Catch up: faults cleared, the generator stopped; wait until every
 	// record is counted and saved.
 	stopped := time.Now()
 	var lastErr string
@@ -162,11 +162,11 @@ func TestSoak(t *testing.T) {
 			}
 		}
 		if time.Since(stopped) > 30*time.Second {
-			t.Fatalf("counters did not settle on the exact sums within 30s: %s\n%s", lastErr, tail(p.Output(), 40))
+			t.Fatalf("counters did not reach the exact sums within 30s: %s\n%s", lastErr, tail(p.Output(), 40))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	settled := time.Since(stopped)
+	caughtUp := time.Since(stopped)
 
 	// Garbage from the load is gone after two GC cycles (sync.Pool keeps
 	// buffers through one); scraping allocates, so cycles come quickly.
@@ -217,8 +217,8 @@ func TestSoak(t *testing.T) {
 		}
 	}
 	records := len(fake.ServedHistory("main")) + len(fake.ServedHistory("sub"))
-	t.Logf("soak %s (seed %d): %d scrapes (%d failed), %d exchange requests (%d faulted), busiest window %d of %d allowed, %d history records, settled in %s",
-		duration, seed, scrapes.Load(), scrapeErrors.Load(), len(fake.Requests()), faulted, busiest, allowed, records, settled.Round(time.Millisecond))
+	t.Logf("soak %s (seed %d): %d scrapes (%d failed), %d exchange requests (%d faulted), busiest window %d of %d allowed, %d history records, caught up in %s",
+		duration, seed, scrapes.Load(), scrapeErrors.Load(), len(fake.Requests()), faulted, busiest, allowed, records, caughtUp.Round(time.Millisecond))
 	const mib = 1 << 20
 	t.Logf("idle → under load → end: heap in use %.1f → %.1f → %.1f MiB, RSS %.1f → %.1f → %.1f MiB, goroutines besides the connections' %v (most while idle) → %v → %v (fewest at the end) (end after %v GC cycles since the load stopped)",
 		baseHeap/mib, value(t, mid, "go_memstats_heap_inuse_bytes")/mib, endHeap/mib,

@@ -16,7 +16,7 @@ import (
 // public lists once (without an account label), nothing for the
 // sub-account's symbol config, which lists none.
 func TestBinaryExportsVenueDataExactly(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
 		p.WaitReady(t)

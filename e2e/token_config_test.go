@@ -15,7 +15,7 @@ import (
 // number a string (flags "true"/"false"): each token's values exactly, and
 // nothing for the sub-account, which lists none.
 func TestBinaryExportsTokenConfigExactly(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
 		p.WaitReady(t)

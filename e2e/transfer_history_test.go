@@ -16,7 +16,7 @@ import (
 // counts and amounts exactly, the pending one in flight, each account's
 // own applicationId.
 func TestBinaryExportsTransfersExactly(t *testing.T) {
-	eachLiveEncoding(t, func(t *testing.T, url string) {
+	eachCapturedEncoding(t, func(t *testing.T, url string) {
 		p := exportertest.Start(t, []string{"SUB_SECRET=" + fakeexchange.DefaultSubSecret},
 			"--woox.api-url="+url, "--config.file="+everyAreaConfig(t))
 		p.WaitReady(t)

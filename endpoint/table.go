@@ -65,7 +65,7 @@ var All = []Endpoint{
 	{Name: TokenConfig, Path: "/v3/account/tokenConfig", Limit: Limit{10, time.Second}, Page: "account/get_token_config",
 		PerAccount: true, DefaultInterval: 15 * time.Second,
 		Description: "each account's collateral ratio and margin limits by token"},
-	// Funding is settled every few hours: a poll every 5 minutes is one
+	// Funding is paid every few hours: a poll every 5 minutes is one
 	// request of the 20 a minute published, and a payment listed late is
 	// found by a poll within the late window.
 	{Name: FundingFee, Path: "/v3/futures/fundingFee/history", Limit: Limit{20, time.Minute}, Page: "futures/get_fundingFee_history",
@@ -75,7 +75,7 @@ var All = []Endpoint{
 	{Name: Instruments, Path: "/v3/public/instruments", Limit: Limit{10, time.Second}, Page: "public_data/instruments",
 		DefaultInterval: time.Minute, Description: "the public instruments and their trading status"},
 	// Funding is announced hours before it is charged: a minute is soon
-	// enough to page before the next settlement.
+	// enough to page before the next funding time.
 	{Name: Futures, Path: "/v3/public/futures", Limit: Limit{10, time.Second},
 		DefaultInterval: time.Minute, Description: "the public perpetuals' funding rates and prices"},
 	// A symbol's limits change rarely, and a cut pages within the hour:

@@ -112,7 +112,7 @@ func (h *Handler) releaseIdle(now time.Time) {
 // to Options.Workers goroutines. A gzipped format keeps each part's
 // metrics of each family compressed, as a gzip member of its own, and
 // nothing uncompressed: a change compresses only its part, and the answer
-// is the members written in turn.
+// is the members written one after another.
 func (h *Handler) reencode(e *entry, cur *encoding, parts []Part, which []int) *encoding {
 	keep := func(s segment) kept {
 		k := kept{fam: e.sharedFamily(s), size: s.size}

@@ -55,10 +55,10 @@ func (l freeList[T]) put(v *T) {
 	}
 }
 
-// liveWriters compress the live families of each answer; fastWriters the
+// perScrapeWriters compress the per-scrape families of each answer; fastWriters the
 // data's members.
 var (
-	liveWriters = newFreeList(func() *gzip.Writer {
+	perScrapeWriters = newFreeList(func() *gzip.Writer {
 		gz, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
 		return gz
 	})

@@ -1,5 +1,5 @@
 // Package exposition serves /metrics from two kinds of metric families: the
-// live ones (Go, process, build), gathered and encoded on every scrape, and
+// per-scrape ones (Go, process, build), gathered and encoded on every scrape, and
 // the data ones, which change only when a poll changes them. The data
 // families come in parts (one per account and collector, say), each kept
 // encoded in each format asked for, and encoded again only when it
@@ -9,8 +9,8 @@
 // Parts makes the parts of a set of collectors: each whole, or a Split a
 // part per account, gathered as a registry would without one. A
 // gzipped format keeps each part's metrics of each family as a gzip member,
-// compressed once per change of that part; an answer is the live families'
-// member, then the data's members in turn with the headers between them as
+// compressed once per change of that part; an answer is the per-scrape families'
+// member, then the data's members one after another, the headers between them as
 // stored members (RFC 1952 allows any number of members; Go's and
 // Prometheus' readers read them all); an OpenMetrics answer has its one
 // "# EOF" at the end.
@@ -33,8 +33,8 @@ import (
 
 // Source is what a Handler serves.
 type Source struct {
-	// Live is gathered and encoded on every scrape.
-	Live prometheus.Gatherer
+	// PerScrape is gathered and encoded on every scrape.
+	PerScrape prometheus.Gatherer
 	// Data returns the families that change only with polls, in parts
 	// that change independently (one per account, say): a change gathers
 	// and re-encodes only its part. The parts, and their number, are the
@@ -69,7 +69,7 @@ type Options struct {
 	MaxAge time.Duration
 	// Now is the clock for Idle and MaxAge; nil means time.Now.
 	Now func() time.Time
-	// MaxEncodings is how many scrapes may encode at once (the live
+	// MaxEncodings is how many scrapes may encode at once (the per-scrape
 	// families, and the data's changes when the refresher is behind);
 	// more wait their turn, or until their client gives up. Encoding is
 	// CPU bound, so more at once than CPUs raise memory, not throughput.
@@ -113,7 +113,7 @@ func NewHandler(src Source, opts Options) *Handler {
 		opts.Now = time.Now
 	}
 	all := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		gs := prometheus.Gatherers{src.Live}
+		gs := prometheus.Gatherers{src.PerScrape}
 		for _, p := range src.Data() {
 			gs = append(gs, prometheus.GathererFunc(p.Gather))
 		}
@@ -138,11 +138,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fallback.ServeHTTP(w, r)
 		return
 	}
-	live, ok := h.encode(r, key)
+	enc, ok := h.encode(r, key)
 	if !ok {
 		return
 	}
-	defer scratchPool.Put(live.buf)
+	defer scratchPool.Put(enc.buf)
 
 	w.Header().Add("Vary", "Accept")
 	w.Header().Add("Vary", "Accept-Encoding")
@@ -150,16 +150,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if key.gzip {
 		w.Header().Set("Content-Encoding", "gzip")
 	}
-	if _, err := w.Write(live.buf.Bytes()); err != nil {
+	if _, err := w.Write(enc.buf.Bytes()); err != nil {
 		return
 	}
-	if err := live.data.write(w); err != nil {
+	if err := enc.data.write(w); err != nil {
 		return
 	}
-	_, _ = w.Write(live.end)
+	_, _ = w.Write(enc.end)
 }
 
-// encoded is one answer made ready to send: the live families encoded
+// encoded is one answer made ready to send: the per-scrape families encoded
 // (compressed when the key says) into buf, the data's view, what ends it.
 type encoded struct {
 	buf  *bytes.Buffer
@@ -167,7 +167,7 @@ type encoded struct {
 	end  []byte
 }
 
-// encode encodes the live families, and the data's changes when its kept
+// encode encodes the per-scrape families, and the data's changes when its kept
 // encoding is older than Options.MaxAge, holding one of
 // Options.MaxEncodings; it returns false when
 // the client gave up waiting. Sending the answer holds none: a slow client
@@ -187,24 +187,24 @@ func (h *Handler) encode(r *http.Request, key cacheKey) (encoded, bool) {
 	if err != nil {
 		h.logf("error gathering or encoding the data metrics: %v", err)
 	}
-	live, err := h.src.Live.Gather()
+	perScrape, err := h.src.PerScrape.Gather()
 	if err != nil {
-		h.logf("error gathering the live metrics: %v", err)
+		h.logf("error gathering the per-scrape metrics: %v", err)
 	}
 	buf := scratchPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	var out io.Writer = buf
 	var gz *gzip.Writer
 	if key.gzip {
-		gz = liveWriters.get()
-		defer liveWriters.put(gz)
+		gz = perScrapeWriters.get()
+		defer perScrapeWriters.put(gz)
 		gz.Reset(buf)
 		out = gz
 	}
 	enc := expfmt.NewEncoder(out, key.format)
-	for _, mf := range live {
+	for _, mf := range perScrape {
 		if v.plan.names[mf.GetName()] {
-			h.logf("metric family %s is both live and data: served once, as data", mf.GetName())
+			h.logf("metric family %s is both per-scrape and data: served once, as data", mf.GetName())
 			continue
 		}
 		if err := enc.Encode(mf); err != nil {

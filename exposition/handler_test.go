@@ -23,10 +23,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// rig is a live registry, a data registry whose generation the test moves,
+// rig is a per-scrape registry, a data registry whose generation the test moves,
 // the handler under test and promhttp over a plain registry of both.
 type rig struct {
-	live, data, other *prometheus.Registry
+	perScrape, data, other *prometheus.Registry
 	// gen is the generation of data, the part the tests change; other is
 	// a part that never changes.
 	gen atomic.Uint64
@@ -40,9 +40,9 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	r := &rig{live: prometheus.NewRegistry(), data: prometheus.NewRegistry(), other: prometheus.NewRegistry()}
-	r.live.MustRegister(prometheus.NewCounter(prometheus.CounterOpts{Name: "live_requests_total", Help: "Live counter."}))
-	r.live.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "live.dotted.gauge", Help: "A UTF-8 name, escaped per format."}))
+	r := &rig{perScrape: prometheus.NewRegistry(), data: prometheus.NewRegistry(), other: prometheus.NewRegistry()}
+	r.perScrape.MustRegister(prometheus.NewCounter(prometheus.CounterOpts{Name: "scraped_requests_total", Help: "Per-scrape counter."}))
+	r.perScrape.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "scraped.dotted.gauge", Help: "A UTF-8 name, escaped per format."}))
 	r.gauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "data_balance", Help: "Data gauge."}, []string{"account", "token"})
 	r.gauge.WithLabelValues("main", "BTC").Set(1.5)
 	r.gauge.WithLabelValues("main", "US\"DT").Set(1000)
@@ -51,8 +51,8 @@ func newRig(t *testing.T) *rig {
 	r.data.MustRegister(r.gauge)
 	r.other.MustRegister(hist, prometheus.NewCounter(prometheus.CounterOpts{Name: "data.dotted_total", Help: "Data counter with a UTF-8 name."}))
 	r.now.Store(time.Unix(1700000000, 0).UnixNano())
-	r.handler = NewHandler(Source{Live: r.live, Data: r.parts}, Options{Now: func() time.Time { return time.Unix(0, r.now.Load()) }, Idle: time.Minute})
-	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.live, r.data, r.other}, promhttp.HandlerOpts{EnableOpenMetrics: true})
+	r.handler = NewHandler(Source{PerScrape: r.perScrape, Data: r.parts}, Options{Now: func() time.Time { return time.Unix(0, r.now.Load()) }, Idle: time.Minute})
+	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.perScrape, r.data, r.other}, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return r
 }
 
@@ -343,7 +343,7 @@ func TestNameFilterFallsBackToPromhttp(t *testing.T) {
 	rec := httptest.NewRecorder()
 	r.handler.ServeHTTP(rec, req)
 	body := rec.Body.String()
-	if !strings.Contains(body, "data_balance") || strings.Contains(body, "live_requests_total") {
+	if !strings.Contains(body, "data_balance") || strings.Contains(body, "scraped_requests_total") {
 		t.Errorf("filtered answer:\n%s", body)
 	}
 }
@@ -368,11 +368,11 @@ func (s *stallingWriter) Write(b []byte) (int, error) {
 // With one encoding allowed, a client that stops reading its answer holds
 // no encoding: another scrape is answered meanwhile. A scrape that waits
 // for an encoding gives up with its client.
-func TestMaxEncodingsHoldsNoSlotWhileSending(t *testing.T) {
+func TestMaxEncodingsHeldByNoClientWhileSending(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "live_gauge", Help: "Live."})
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "scraped_gauge", Help: "Per scrape."})
 	reg.MustRegister(g)
-	h := NewHandler(Source{Live: reg, Data: func() []Part { return nil }}, Options{MaxEncodings: 1})
+	h := NewHandler(Source{PerScrape: reg, Data: func() []Part { return nil }}, Options{MaxEncodings: 1})
 
 	stalled := &stallingWriter{ResponseRecorder: httptest.NewRecorder(), writing: make(chan struct{}, 1), release: make(chan struct{})}
 	done := make(chan struct{})

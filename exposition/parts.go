@@ -166,12 +166,12 @@ func (ps *Parts) Data(epoch uint64) []Part {
 	return parts
 }
 
-// Gatherer gathers the collectors together with live, each collector whole
+// Gatherer gathers the collectors together with perScrape, each collector whole
 // by its registry at every call: the families a promhttp handler over one
-// registry of them all would serve. live must not hold the collectors.
-func (ps *Parts) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
+// registry of them all would serve. perScrape must not hold the collectors.
+func (ps *Parts) Gatherer(perScrape prometheus.Gatherer) prometheus.Gatherer {
 	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		mfs, err := live.Gather()
+		mfs, err := perScrape.Gather()
 		errs := prometheus.MultiError{}
 		errs.Append(err)
 		for _, p := range ps.collected {
@@ -182,7 +182,7 @@ func (ps *Parts) Gatherer(live prometheus.Gatherer) prometheus.Gatherer {
 		slices.SortFunc(mfs, func(a, b *dto.MetricFamily) int { return cmp.Compare(a.GetName(), b.GetName()) })
 		mfs = slices.CompactFunc(mfs, func(a, b *dto.MetricFamily) bool {
 			if a.GetName() == b.GetName() {
-				errs.Append(fmt.Errorf("metric family %s gathered twice: the live gatherer must not hold the collectors", a.GetName()))
+				errs.Append(fmt.Errorf("metric family %s gathered twice: the per-scrape gatherer must not hold the collectors", a.GetName()))
 				return true
 			}
 			return false

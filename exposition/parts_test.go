@@ -80,7 +80,7 @@ var public = prometheus.CollectorFunc(func(ch chan<- prometheus.Metric) {
 func TestPartsServeWhatOneRegistryServes(t *testing.T) {
 	a, b := newSplit("acct", "zeta", "main", "alpha"), newSplit("pay", "main", "beta")
 	ps := NewParts(NewCollected(a, nil), NewCollected(public, nil), NewCollected(b, nil))
-	h := NewHandler(Source{Live: prometheus.NewRegistry(), Data: func() []Part { return ps.Data(0) }}, Options{MaxAge: time.Nanosecond})
+	h := NewHandler(Source{PerScrape: prometheus.NewRegistry(), Data: func() []Part { return ps.Data(0) }}, Options{MaxAge: time.Nanosecond})
 	plain := promhttp.HandlerFor(ps.Gatherer(prometheus.NewRegistry()), promhttp.HandlerOpts{EnableOpenMetrics: true})
 	check := func(round string) {
 		t.Helper()
@@ -154,10 +154,10 @@ func TestAPartMovesWithItsOwnGeneration(t *testing.T) {
 	}
 }
 
-func TestGathererRefusesALiveGathererHoldingTheCollectors(t *testing.T) {
-	live := prometheus.NewRegistry()
-	live.MustRegister(public)
-	if _, err := NewParts(NewCollected(public, nil)).Gatherer(live).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
+func TestGathererRefusesAPerScrapeGathererHoldingTheCollectors(t *testing.T) {
+	perScrape := prometheus.NewRegistry()
+	perScrape.MustRegister(public)
+	if _, err := NewParts(NewCollected(public, nil)).Gatherer(perScrape).Gather(); err == nil || !strings.Contains(err.Error(), "gathered twice") {
 		t.Errorf("err = %v, want a family gathered twice", err)
 	}
 }

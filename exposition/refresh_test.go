@@ -40,7 +40,7 @@ func (s *valueSource) set(v uint64) {
 }
 
 func (s *valueSource) source() Source {
-	return Source{Live: prometheus.NewRegistry(), Data: func() []Part {
+	return Source{PerScrape: prometheus.NewRegistry(), Data: func() []Part {
 		return []Part{{Generation: s.gen.Load(), Gather: s.gather}}
 	}}
 }

@@ -140,7 +140,7 @@ func splitProto(b []byte) (segment, error) {
 // on which families each part has, so a part whose metrics change keeps it.
 type plan struct {
 	families []familyPlan
-	// names are the families, to refuse a live family of the same name (a
+	// names are the families, to refuse a per-scrape family of the same name (a
 	// family served twice breaks the scrape).
 	names map[string]bool
 }

@@ -98,7 +98,7 @@ func newAccountsRig(t *testing.T, names ...string) *accountsRig {
 		m, _ := pub(publicDesc, prometheus.GaugeValue, 7, "BTC")
 		ch <- m
 	}))
-	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{MaxAge: time.Nanosecond})
+	r.handler = NewHandler(Source{PerScrape: prometheus.NewRegistry(), Data: r.parts}, Options{MaxAge: time.Nanosecond})
 	r.plain = promhttp.HandlerFor(prometheus.Gatherers{r.public, r.combined}, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return r
 }
@@ -179,7 +179,7 @@ func TestPartsEncodedInParallelAreByteEqualToOneRegistry(t *testing.T) {
 		names = append(names, fmt.Sprintf("acct-%03d", i))
 	}
 	r := newAccountsRig(t, names...)
-	r.handler = NewHandler(Source{Live: prometheus.NewRegistry(), Data: r.parts}, Options{Workers: 4, MaxAge: time.Nanosecond})
+	r.handler = NewHandler(Source{PerScrape: prometheus.NewRegistry(), Data: r.parts}, Options{Workers: 4, MaxAge: time.Nanosecond})
 	r.checkByteEqual(t, "first scrape")
 	r.checkByteEqual(t, "kept")
 	for i := range names {

@@ -71,7 +71,7 @@ func (c *PollCheck) Page(p Page) {
 }
 
 // Consistent reports whether the pages seen so far can be trusted to hold
-// every record of the window. More distinct records than meta.total is
+// every record of the query window. More distinct records than meta.total is
 // fine: paging on finds the rows an understated total leaves out.
 func (c *PollCheck) Consistent() bool {
 	return c.steady() && c.Distinct() >= c.total

@@ -1,8 +1,8 @@
 // Package ledger counts an account's token history records exactly once
 // while the exporter reads the history again and again through overlapping
-// time windows. It is arithmetic: it imports nothing from this module, does
+// query windows. It is arithmetic: it imports nothing from this module, does
 // no I/O and calls nothing back. The collector's poll loop asks a Ledger for
-// the window to read, hands it each page as it arrives (ObservePage, with a
+// the query window to read, hands it each page as it arrives (ObservePage, with a
 // PollCheck to judge the pages), tells it how the read ended (Finish,
 // Complete), asks it for the late sweep's slices (NextSweep, SweepRead),
 // and saves and publishes what Export and Snapshot return.
@@ -18,12 +18,12 @@
 //
 //	max(start, newest record timestamp seen − overlap, end − max(overlap, IdleWindow))
 //
-// so the next window re-reads the last overlap before the newest record:
+// so the next query window re-reads the last overlap before the newest record:
 // records the exchange shows late, with a timestamp inside that overlap,
-// are still found. The third term only bounds the window of an account
+// are still found. The third term only bounds the query window of an account
 // that has had no records for a long time; it never cuts into the overlap.
 // After a failed or inconsistent poll the cursor stays, and the next poll
-// re-reads the same window.
+// re-reads the same query window.
 //
 // # Identity and memory
 //
@@ -40,7 +40,7 @@
 // was forgotten; ObservePage reports such rows instead of counting them, and
 // the poll fails loudly. A row between the horizon and the
 // cursor is counted if it is new: the exchange returned it although it lies
-// before the window, perhaps because it sends times in whole seconds.
+// before the query window, perhaps because it sends times in whole seconds.
 //
 // # Late sweep
 //
@@ -58,13 +58,13 @@
 // page that may be capped finds rows an understated total leaves out). If the exchange
 // reports more rows than it ever serves, no poll is consistent and the
 // cursor would never move. So a poll whose total held steady but came up
-// short (and that the poll could not complete by reading the window
+// short (and that the poll could not complete by reading the query window
 // again in smaller slices) leaves its end pending; a later steady poll that
-// counts nothing new up to that end has read the window again and found
-// what the first read found: the window is as complete as the exchange will
+// counts nothing new up to that end has read the query window again and found
+// what the first read found: the query window is as complete as the exchange will
 // make it, and Finish advances the cursor to the pending end. Any record
 // counted at or before the pending end in between shows the earlier read was
-// incomplete and the window is re-read again.
+// incomplete and the query window is re-read again.
 //
 // # Saving before publishing
 //

@@ -11,7 +11,7 @@ import (
 // amounts a counter can carry, and cheap to parse.
 const maxTotalText = 400
 
-// restoreTotal reads a saved total. It does not fit, and is set aside
+// restoreTotal reads a saved total. It does not fit, and is left out
 // rather than failing the whole state, when its text is longer than
 // maxTotalText, it is beyond float64, or (with maxAmount set) beyond its
 // records times maxAmount: then it holds an amount no record may carry, and
@@ -37,18 +37,18 @@ func restoreTotal(t StateTotal, maxAmount decimal.Decimal) (s sums, fits bool, e
 	return sums{records: t.Records, inflow: in, outflow: out}, true, nil
 }
 
-// SetAside returns the saved totals FromState left out because they did not
+// LeftOut returns the saved totals FromState left out because they did not
 // fit (see Config.MaxAmount): their token and type start again from zero,
 // and the caller should say so.
-func (l *Ledger) SetAside() []StateTotal {
+func (l *Ledger) LeftOut() []StateTotal {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return append([]StateTotal(nil), l.setAside...)
+	return append([]StateTotal(nil), l.leftOut...)
 }
 
-// isSetAside reports whether FromState set aside the total of k.
-func (l *Ledger) isSetAside(k key) bool {
-	for _, t := range l.setAside {
+// isLeftOut reports whether FromState left out the total of k.
+func (l *Ledger) isLeftOut(k key) bool {
+	for _, t := range l.leftOut {
 		if t.Token == k.token && t.Type == k.typ {
 			return true
 		}

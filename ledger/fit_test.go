@@ -7,9 +7,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Saved totals beyond what their records can carry are set aside one by
+// Saved totals beyond what their records can carry are left out one by
 // one; the others are restored exactly.
-func TestFromStateSetsAsideTotalsThatDoNotFit(t *testing.T) {
+func TestFromStateLeavesOutTotalsThatDoNotFit(t *testing.T) {
 	st := State{Version: StateVersion, Totals: []StateTotal{
 		{Token: "USDT", Type: "DEPOSIT", Records: 3, Inflow: "1" + strings.Repeat("0", 400), Outflow: "0"},
 		{Token: "BTC", Type: "WITHDRAW", Records: 2, Inflow: "0", Outflow: "1e300"},
@@ -21,12 +21,12 @@ func TestFromStateSetsAsideTotalsThatDoNotFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var aside []string
-	for _, a := range l.SetAside() {
-		aside = append(aside, a.Token+" "+a.Type)
+	var left []string
+	for _, a := range l.LeftOut() {
+		left = append(left, a.Token+" "+a.Type)
 	}
-	if got, want := strings.Join(aside, ","), "USDT DEPOSIT,BTC WITHDRAW,ETH DEPOSIT"; got != want {
-		t.Errorf("set aside %s, want %s", got, want)
+	if got, want := strings.Join(left, ","), "USDT DEPOSIT,BTC WITHDRAW,ETH DEPOSIT"; got != want {
+		t.Errorf("left out %s, want %s", got, want)
 	}
 	var kept []string
 	for _, g := range l.Export().Totals {
@@ -36,12 +36,12 @@ func TestFromStateSetsAsideTotalsThatDoNotFit(t *testing.T) {
 		t.Errorf("kept %s, want %s", got, want)
 	}
 
-	// Without a bound only what no float64 holds is set aside.
+	// Without a bound only what no float64 holds is left out.
 	l, err = FromState(st, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(l.SetAside()); n != 1 {
-		t.Errorf("%d totals set aside without a bound, want 1", n)
+	if n := len(l.LeftOut()); n != 1 {
+		t.Errorf("%d totals left out without a bound, want 1", n)
 	}
 }

@@ -31,7 +31,7 @@ type Record struct {
 
 // Config sets how a ledger reads again.
 type Config struct {
-	// Overlap is how far each window reaches back before the newest record
+	// Overlap is how far each query window reaches back before the newest record
 	// seen: the tolerance of the regular polls for late records.
 	Overlap time.Duration
 	// LateWindow is how far behind the poll's end record ids are remembered
@@ -43,7 +43,7 @@ type Config struct {
 	MaxPairs int
 	// MaxAmount is the largest magnitude of one record's amount (the
 	// client refuses larger ones); a saved total beyond its records times
-	// MaxAmount is set aside on restore (see FromState). Zero skips that
+	// MaxAmount is left out on restore (see FromState). Zero skips that
 	// check.
 	MaxAmount decimal.Decimal
 }
@@ -139,7 +139,7 @@ type Ledger struct {
 
 	// pendingEnd is the end of the last steady poll that came up short of
 	// meta.total (see Finish); pendingStale is set when a record at or
-	// before it was counted since. Not saved: after a restart the window
+	// before it was counted since. Not saved: after a restart the query window
 	// is simply read twice more.
 	pendingEnd   int64
 	hasPending   bool
@@ -147,11 +147,11 @@ type Ledger struct {
 
 	// rec holds the balances against the records counted.
 	rec reconcile
-	// setAside are the saved totals FromState left out (see SetAside).
-	setAside []StateTotal
+	// leftOut are the saved totals FromState left out (see LeftOut).
+	leftOut []StateTotal
 }
 
-// New returns an empty ledger whose first window starts at startMs (now −
+// New returns an empty ledger whose first query window starts at startMs (now −
 // lookback, in Unix milliseconds). Nothing before startMs is ever counted.
 func New(startMs int64, cfg Config) *Ledger {
 	cfg.Overlap, cfg.LateWindow = max(cfg.Overlap, 0), max(cfg.LateWindow, 0)
@@ -166,9 +166,9 @@ func New(startMs int64, cfg Config) *Ledger {
 	}
 }
 
-// Window is the time range of the next poll, in Unix milliseconds: from the
+// QueryWindow is the time range of the next poll, in Unix milliseconds: from the
 // cursor to nowMs (never before the cursor).
-func (l *Ledger) Window(nowMs int64) (start, end int64) {
+func (l *Ledger) QueryWindow(nowMs int64) (start, end int64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.start, max(nowMs, l.start)
@@ -193,9 +193,9 @@ func (l *Ledger) Start() int64 {
 type Observed struct {
 	// Counted is the number of records counted now.
 	Counted int
-	// Outside is the number of rows outside the window [cursor, end] that
+	// Outside is the number of rows outside the query window [cursor, end] that
 	// was asked for: counted if they were new and could be placed, left
-	// for the next window if after end.
+	// for the next query window if after end.
 	Outside int
 	// Unplaceable are rows older than the horizon: they may have been
 	// counted before their ids were forgotten, so they are not counted.
@@ -204,7 +204,7 @@ type Observed struct {
 	Folded int
 }
 
-// ObservePage counts the records of one page of the poll of the window
+// ObservePage counts the records of one page of the poll of the query window
 // ending at end, each at most once.
 func (l *Ledger) ObservePage(recs []Record, end int64) Observed {
 	l.mu.Lock()
@@ -216,7 +216,7 @@ func (l *Ledger) ObservePage(recs []Record, end int64) Observed {
 		}
 		switch {
 		case r.TimestampMs > end:
-			// The next window includes it.
+			// The next query window includes it.
 		case !l.placeable(r):
 			o.Unplaceable = append(o.Unplaceable, r)
 		default:
@@ -287,7 +287,7 @@ const (
 	// earlier such poll: the cursor advanced to that end.
 	PollShortAccepted
 	// PollIncomplete means the cursor stays and the next poll re-reads the
-	// window.
+	// query window.
 	PollIncomplete
 )
 
@@ -303,9 +303,9 @@ func (r PollResult) String() string {
 	return fmt.Sprintf("PollResult(%d)", int(r))
 }
 
-// Finish ends the poll of the window ending at end whose pages check saw:
+// Finish ends the poll of the query window ending at end whose pages check saw:
 // it advances the cursor when the poll is consistent, or when it is a
-// re-read that confirms a window the exchange keeps serving short (see the
+// re-read that confirms a query window the exchange keeps serving short (see the
 // package comment), and reports which. Call it only after every page
 // arrived; a poll that failed is not finished.
 func (l *Ledger) Finish(check *PollCheck, end int64) PollResult {
@@ -330,7 +330,7 @@ func (l *Ledger) Finish(check *PollCheck, end int64) PollResult {
 	return PollShortAccepted
 }
 
-// Complete ends a poll whose window the caller read completely by other
+// Complete ends a poll whose query window the caller read completely by other
 // means (in slices that each fit one page): it advances the cursor as a
 // consistent poll would.
 func (l *Ledger) Complete(end int64) {

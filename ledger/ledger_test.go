@@ -182,7 +182,7 @@ func TestCompleteMovesCursor(t *testing.T) {
 			if got := len(l.Export().Seen); got != tt.wantSeen {
 				t.Errorf("remembered ids = %d, want %d", got, tt.wantSeen)
 			}
-			if s, e := l.Window(tt.end + 1); s != tt.wantStart || e != tt.end+1 {
+			if s, e := l.QueryWindow(tt.end + 1); s != tt.wantStart || e != tt.end+1 {
 				t.Errorf("Window = [%d, %d], want [%d, %d]", s, e, tt.wantStart, tt.end+1)
 			}
 		})
@@ -191,7 +191,7 @@ func TestCompleteMovesCursor(t *testing.T) {
 
 func TestWindowNeverEndsBeforeItStarts(t *testing.T) {
 	l := New(5000, Config{Overlap: time.Second})
-	if s, e := l.Window(4000); s != 5000 || e != 5000 {
+	if s, e := l.QueryWindow(4000); s != 5000 || e != 5000 {
 		t.Errorf("Window(4000) = [%d, %d], want [5000, 5000]", s, e)
 	}
 }
@@ -251,11 +251,11 @@ func (x *exchange) page(start, end int64, page, size int) Page {
 	return Page{Records: match[lo:hi], Total: total}
 }
 
-// poll does what the token history poller does: one window, every page
+// poll does what the token history poller does: one query window, every page
 // (stopping like the client does), the consistency check, Finish.
 func poll(l *Ledger, x *exchange, now int64) PollResult {
 	size := x.size
-	start, end := l.Window(now)
+	start, end := l.QueryWindow(now)
 	var check PollCheck
 	for page := 1; ; page++ {
 		p := x.page(start, end, page, size)
@@ -372,7 +372,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 				for i := int64(1); i <= 5; i++ {
 					x.add(rec(i, 30_000+i*1000, "USDT", "REALIZED_PNL", "-1.25"))
 				}
-				start, end := l.Window(50_000)
+				start, end := l.QueryWindow(50_000)
 				l.ObservePage(x.page(start, end, 1, 2).Records, end) // then the poll fails
 				if got := l.Snapshot().Totals[0].Records; got != 2 {
 					t.Fatalf("records counted before the failure = %d, want 2", got)
@@ -443,7 +443,7 @@ func TestExactlyOnceAcrossPolls(t *testing.T) {
 					if page == 2 {
 						next++
 						// After the pending end, so nothing counted spoils it,
-						// but inside the window: the total moves.
+						// but inside the query window: the total moves.
 						x.add(rec(next, 50_000+next*10, "ETH", "EARN", "1"))
 					}
 				}
@@ -518,7 +518,7 @@ func TestStateRoundTripsExactlyAndResumes(t *testing.T) {
 	for i := int64(21); i <= 25; i++ {
 		x.add(rec(i, 45_000+i*100, "USDT", "DEPOSIT", "2"))
 	}
-	start, end := l.Window(50_000)
+	start, end := l.QueryWindow(50_000)
 	l.ObservePage(x.page(start, end, 1, 3).Records, end)
 
 	b, err := json.Marshal(l.Export())
@@ -640,7 +640,7 @@ func TestConcurrentReadersAndOneWriter(t *testing.T) {
 	}
 }
 
-// observe counts one record as a poll of the window ending at end would,
+// observe counts one record as a poll of the query window ending at end would,
 // and reports whether it was counted.
 func observe(l *Ledger, r Record, end int64) bool {
 	return l.ObservePage([]Record{r}, end).Counted == 1

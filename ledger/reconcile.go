@@ -39,7 +39,7 @@ type reconcile struct {
 	// awaiting is the newest snapshot not compared yet: the history has
 	// not been read past its time.
 	awaiting *Holdings
-	// readThroughMs is the end of the last window the history read whole.
+	// readThroughMs is the end of the last query window the history read whole.
 	readThroughMs int64
 	// gen counts the changes of unexplained, and the first baseline.
 	gen uint64

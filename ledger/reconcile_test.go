@@ -36,7 +36,7 @@ func holdings(atMs int64, kv ...string) Holdings {
 	return h
 }
 
-// read counts records as one history read of the window ending at endMs.
+// read counts records as one history read of the query window ending at endMs.
 func (x *reconcileRig) read(endMs int64, recs ...Record) {
 	x.l.ObservePage(recs, endMs)
 	x.l.Complete(endMs)

@@ -72,7 +72,7 @@ type SweepState struct {
 
 // Export returns the ledger's state. It is consistent even in the middle of
 // a poll: records counted so far are remembered as seen, and the cursor has
-// not moved, so a restart re-reads the window and counts nothing twice.
+// not moved, so a restart re-reads the query window and counts nothing twice.
 func (l *Ledger) Export() State {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
@@ -165,7 +165,7 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 	}
 	for _, t := range st.Totals {
 		k := key{t.Token, t.Type}
-		if _, dup := l.totals[k]; dup || l.isSetAside(k) {
+		if _, dup := l.totals[k]; dup || l.isLeftOut(k) {
 			return nil, fmt.Errorf("ledger state: total of %s %s listed twice", t.Token, t.Type)
 		}
 		s, fits, err := restoreTotal(t, cfg.MaxAmount)
@@ -173,7 +173,7 @@ func FromState(st State, cfg Config) (*Ledger, error) {
 			return nil, err
 		}
 		if !fits {
-			l.setAside = append(l.setAside, t)
+			l.leftOut = append(l.leftOut, t)
 			continue
 		}
 		*l.newTotal(k) = s

@@ -24,7 +24,7 @@ func (l *Ledger) NextSweep(nowMs int64, every time.Duration) (from, to int64, ok
 	if !s.active {
 		if s.lastStart == 0 {
 			// The first sweep comes one interval after the first poll,
-			// which has just read the whole window.
+			// which has just read the whole query window.
 			s.lastStart = nowMs
 			return 0, 0, false
 		}

@@ -61,10 +61,10 @@ func NewTally(startMs, lateWindowMs int64, maxTotals, foldAt int) *Tally {
 		seen: map[string]int64{}, totals: map[string]*TallyTotal{}}
 }
 
-// Window is the window the next poll reads at the exchange's time nowMs:
+// QueryWindow is the query window the next poll reads at the exchange's time nowMs:
 // from one late window behind the cursor (not before the horizon) to now.
 // A cursor ahead of now (a clock stepped back) reads from now.
-func (t *Tally) Window(nowMs int64) (start, end int64) {
+func (t *Tally) QueryWindow(nowMs int64) (start, end int64) {
 	start = max(t.horizon, min(t.cursor, nowMs)-t.lateWindowMs)
 	return min(start, nowMs), nowMs
 }
@@ -108,7 +108,7 @@ func (t *Tally) Count(recs []Counted) (counted int) {
 }
 
 // Finish moves the cursor to endMs after a poll that read every page of
-// its window, and forgets the ids whose latest time fell behind the new
+// its query window, and forgets the ids whose latest time fell behind the new
 // horizon.
 func (t *Tally) Finish(endMs int64) {
 	t.cursor = max(t.cursor, endMs)

@@ -17,7 +17,7 @@ func TestTransfersCountEachIDOnceAcrossPollsRestartsAndLateRows(t *testing.T) {
 	start := int64(1_700_000_000_000)
 	now := start
 	l := NewTally(now-hour, 24*hour, 0, TransferFoldAt)
-	if s, e := l.Window(now); s != now-hour || e != now {
+	if s, e := l.QueryWindow(now); s != now-hour || e != now {
 		t.Fatalf("fresh window = [%d, %d], want the lookback", s, e)
 	}
 	if n := l.Count([]Counted{transfer("1", DirectionOut, "sub", "10", now-10), transfer("2", DirectionIn, "sub", "2.5", now-5)}); n != 2 {
@@ -27,7 +27,7 @@ func TestTransfersCountEachIDOnceAcrossPollsRestartsAndLateRows(t *testing.T) {
 	// The same rows again, one with a later time (a status update), and a
 	// row listed late: only the late one counts.
 	now += 60_000
-	if s, _ := l.Window(now); s != now-hour-60_000 {
+	if s, _ := l.QueryWindow(now); s != now-hour-60_000 {
 		t.Fatalf("window starts at %d, want the horizon", s)
 	}
 	if n := l.Count([]Counted{transfer("1", DirectionOut, "sub", "10", now-1), transfer("2", DirectionIn, "sub", "2.5", now-5-60_000),
@@ -77,7 +77,7 @@ func TestTransfersForgetIDsBehindTheHorizonAndNeverCountThem(t *testing.T) {
 	if n := l.Count([]Counted{transfer("old", DirectionOut, "x", "1", now-30*60_000)}); n != 0 {
 		t.Fatal("a transfer behind the horizon was counted again")
 	}
-	if s, e := l.Window(now + 3*hour); s != now+hour || e != now+3*hour {
+	if s, e := l.QueryWindow(now + 3*hour); s != now+hour || e != now+3*hour {
 		t.Fatalf("window = [%d, %d], want one late window behind the cursor", s, e)
 	}
 }

@@ -53,7 +53,7 @@ type WithdrawalTotal struct {
 }
 
 // FlaggedWithdrawal is a withdrawal counted as unlisted or new, kept for
-// the flag window after it was first seen so that a page can name it.
+// flagForMs after it was first seen so that a page can name it.
 type FlaggedWithdrawal struct {
 	ID          string `json:"id"`
 	Token       string `json:"token"`
@@ -194,7 +194,7 @@ func (w *Withdrawals) Totals() []WithdrawalTotal {
 }
 
 // Flagged returns the withdrawals counted as unlisted or new that were
-// first seen within the flag window before nowMs, oldest first.
+// first seen within flagForMs before nowMs, oldest first.
 func (w *Withdrawals) Flagged(nowMs int64) []FlaggedWithdrawal {
 	out := slices.DeleteFunc(slices.Clone(w.flagged), func(f FlaggedWithdrawal) bool { return f.SeenMs < nowMs-w.flagForMs })
 	slices.SortStableFunc(out, func(a, b FlaggedWithdrawal) int {

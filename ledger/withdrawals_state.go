@@ -53,7 +53,7 @@ func (w *Withdrawals) Export() WithdrawalsState {
 }
 
 // WithdrawalsFromState rebuilds a withdrawal ledger exported by Export,
-// with the flag window and bound of this run.
+// with the flag time (flagForMs) and bound of this run.
 func WithdrawalsFromState(st WithdrawalsState, flagForMs int64, maxTotals int) (*Withdrawals, error) {
 	w := NewWithdrawals(st.HorizonMs, flagForMs, maxTotals)
 	w.seeded = true

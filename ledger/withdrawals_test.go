@@ -80,7 +80,7 @@ func TestWithdrawalsKnownAndNew(t *testing.T) {
 
 // With an allow-list every withdrawal is allowlisted or unlisted, the seed
 // too; an unlisted one found by the seed is flagged only if it was created
-// within the flag window, as if seen then.
+// within the flag time, as if seen then.
 func TestWithdrawalsAllowlistedAndUnlisted(t *testing.T) {
 	allowed := func(r Withdrawal) bool { return r.Target.Address == "good" }
 	w := NewWithdrawals(wdNow-7*dayMs, dayMs, 0)

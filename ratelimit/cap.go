@@ -27,7 +27,7 @@ type Observer interface {
 // poller at once) holds any other's request back by at most one slot per
 // round. A nil *Cap caps nothing.
 //
-// One slot every 1/N s rather than N in any sliding second: a window would
+// One slot every 1/N s rather than N in any sliding second: a one-second window would
 // let N requests out at once, a burst an unpublished per-IP limit may refuse,
 // and turns are only fair when slots come one at a time. Slots are 1/N
 // apart; one handed out late by a late timer is at most 1/N late, so no

@@ -1,6 +1,6 @@
 // Package ratelimit keeps requests under a published rate limit: the limit
-// (requests per window) and the sliding window that holds one endpoint's
-// requests to a share of it.
+// (requests per limit window) and the budget, a sliding-window limiter that
+// holds one endpoint's requests to a share of it.
 package ratelimit
 
 import (
@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Limit is a number of requests per window.
+// Limit is a number of requests per limit window.
 type Limit struct {
 	Requests int
 	Window   time.Duration
@@ -36,13 +36,13 @@ func Parse(s string) (Limit, error) {
 	return Limit{Requests: n, Window: w}, nil
 }
 
-// String writes the window in seconds, as --api.rate-limit takes it (10/60s,
+// String writes the limit window in seconds, as --api.rate-limit takes it (10/60s,
 // not 10/1m0s), so that a message can be pasted back into the flag.
 func (l Limit) String() string {
 	return fmt.Sprintf("%d/%ss", l.Requests, strconv.FormatFloat(l.Window.Seconds(), 'f', -1, 64))
 }
 
-// Allowed is how many requests the client may send within one window when it
+// Allowed is how many requests the client may send within one limit window when it
 // may use the given fraction of the limit.
 func (l Limit) Allowed(fraction float64) int {
 	// The epsilon keeps 0.3*10 from rounding down to 2.
@@ -59,15 +59,15 @@ func (l Limit) MinInterval(fraction float64) (time.Duration, error) {
 	return (l.Window + time.Duration(n) - 1) / time.Duration(n), nil
 }
 
-// Window is a sliding-window limiter: at most max requests within any span
-// of window. A token bucket would not do: with a burst it lets
-// burst + rate*window requests through one window.
+// Budget is a sliding-window limiter: at most max requests within any span
+// of the limit window. A token bucket would not do: with a burst it lets
+// burst + rate*window requests through one limit window.
 //
 // The exchange counts a request when it arrives, which is some time between
-// our send and the answer. So a slot is held from the send until window after
-// the answer: two requests that the exchange sees in one window are also in
-// one window here.
-type Window struct {
+// our send and the answer. So a hold is kept from the send until a limit
+// window after the answer: two requests that the exchange sees in one limit
+// window are also in one here.
+type Budget struct {
 	max    int
 	window time.Duration
 	now    func() time.Time
@@ -75,26 +75,26 @@ type Window struct {
 
 	mu       sync.Mutex
 	inFlight int
-	done     []time.Time // answer times still inside the window, oldest first
+	done     []time.Time // answer times still inside the limit window, oldest first
 	blocked  time.Time   // no request before this time (after a 429)
 	changed  chan struct{}
 }
 
-// NewWindow returns a window of at most n requests within any span of
+// NewBudget returns a budget of at most n requests within any span of
 // window, timed by now and waiting with sleep.
-func NewWindow(n int, window time.Duration, now func() time.Time, sleep func(context.Context, time.Duration) error) *Window {
-	return &Window{max: n, window: window, now: now, sleep: sleep, changed: make(chan struct{})}
+func NewBudget(n int, window time.Duration, now func() time.Time, sleep func(context.Context, time.Duration) error) *Budget {
+	return &Budget{max: n, window: window, now: now, sleep: sleep, changed: make(chan struct{})}
 }
 
-// Limit is the window's own limit.
-func (b *Window) Limit() Limit { return Limit{Requests: b.max, Window: b.window} }
+// Limit is the budget's own limit.
+func (b *Budget) Limit() Limit { return Limit{Requests: b.max, Window: b.window} }
 
 var errNoBudget = errors.New("request budget allows no request")
 
-// Acquire waits until a request may be sent and holds a slot for it. The
+// Acquire waits until a request may be sent and takes a hold for it. The
 // returned release must be called when the answer (or failure) is in, with
-// sent false when the request never went out: its slot is then free at once.
-func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err error) {
+// sent false when the request never went out: its hold is then given up at once.
+func (b *Budget) Acquire(ctx context.Context) (release func(sent bool), err error) {
 	if b.max < 1 {
 		return nil, errNoBudget
 	}
@@ -114,7 +114,7 @@ func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err erro
 		case len(b.done) > 0:
 			wait = b.done[0].Add(b.window).Sub(now)
 		default:
-			// Every slot is in flight: wait for an answer.
+			// Every hold is in flight: wait for an answer.
 			wait = -1
 		}
 		changed := b.changed
@@ -134,7 +134,7 @@ func (b *Window) Acquire(ctx context.Context) (release func(sent bool), err erro
 	}
 }
 
-func (b *Window) sleepOrChange(ctx context.Context, d time.Duration, changed <-chan struct{}) error {
+func (b *Budget) sleepOrChange(ctx context.Context, d time.Duration, changed <-chan struct{}) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -151,7 +151,7 @@ func (b *Window) sleepOrChange(ctx context.Context, d time.Duration, changed <-c
 	return nil
 }
 
-func (b *Window) release(sent bool) {
+func (b *Budget) release(sent bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.inFlight--
@@ -162,8 +162,8 @@ func (b *Window) release(sent bool) {
 }
 
 // Block stops every request until d from now: after a 429 the client waits
-// out the exchange's window.
-func (b *Window) Block(d time.Duration) {
+// out the exchange's limit window.
+func (b *Budget) Block(d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if until := b.now().Add(d); until.After(b.blocked) {
@@ -172,7 +172,7 @@ func (b *Window) Block(d time.Duration) {
 	b.notify()
 }
 
-func (b *Window) expire(now time.Time) {
+func (b *Budget) expire(now time.Time) {
 	i := 0
 	for i < len(b.done) && !now.Before(b.done[i].Add(b.window)) {
 		i++
@@ -183,7 +183,7 @@ func (b *Window) expire(now time.Time) {
 }
 
 // notify wakes waiters; the caller holds mu.
-func (b *Window) notify() {
+func (b *Budget) notify() {
 	close(b.changed)
 	b.changed = make(chan struct{})
 }

@@ -69,9 +69,9 @@ func maxInWindow(spans []span, window time.Duration) int {
 	return worst
 }
 
-func TestWindowHoldsUnderConcurrentCallers(t *testing.T) {
+func TestBudgetHoldsUnderConcurrentCallers(t *testing.T) {
 	const allowed, window = 3, 150 * time.Millisecond
-	b := NewWindow(allowed, window, time.Now, sleep)
+	b := NewBudget(allowed, window, time.Now, sleep)
 	var mu sync.Mutex
 	var spans []span
 	var wg sync.WaitGroup
@@ -104,8 +104,8 @@ func TestWindowHoldsUnderConcurrentCallers(t *testing.T) {
 	}
 }
 
-func TestWindowAcquireHonoursContext(t *testing.T) {
-	b := NewWindow(1, time.Hour, time.Now, sleep)
+func TestBudgetAcquireHonoursContext(t *testing.T) {
+	b := NewBudget(1, time.Hour, time.Now, sleep)
 	release, err := b.Acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)

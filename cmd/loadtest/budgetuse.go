@@ -14,7 +14,7 @@ import (
 	"github.com/woox-exporter/woox_exporter/internal/testsupport"
 )
 
-// windowUse is the most requests of one account within one window of an
+// windowUse is the most requests of one account within one limit window of an
 // endpoint's limit, and what the budget allows in it.
 type windowUse struct {
 	busiest, allowed int
@@ -25,7 +25,7 @@ type windowUse struct {
 // returns how many requests the fake refused with 429.
 func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row *growthRow) (tooMany int, err error) {
 	// Every request the exporter sent, by account and endpoint: the
-	// busiest window of each endpoint's published limit against what the
+	// busiest limit window of each endpoint's published limit against what the
 	// budget allows in it.
 	byKey := map[string][]time.Time{}
 	// Quiet polls are judged while nobody scrapes: the first polls'
@@ -88,7 +88,7 @@ func growthBudgetUse(fake *fakeexchange.Exchange, n int, started time.Time, row 
 	return tooMany, nil
 }
 
-// fullest is the endpoint whose busiest window came closest to what the
+// fullest is the endpoint whose busiest limit window came closest to what the
 // budget allows, as "busiest (allowed) endpoint".
 func fullest(use map[string]windowUse) string {
 	best, bestShare := "", -1.0
@@ -101,13 +101,13 @@ func fullest(use map[string]windowUse) string {
 	return best
 }
 
-// pollsIn is, per paged endpoint polled in the window byKey holds, the
-// requests a poll sent: every poll in the window counts, and a poll that
+// pollsIn is, per paged endpoint polled in the measuring window byKey holds, the
+// requests a poll sent: every poll in the measuring window counts, and a poll that
 // began before it counts only its requests within it. Two polls are parted
 // by more than idlePollGap: a quiet poll's pages follow each other within
 // a round of the rate cap's turns, while polls of one account are at least
 // half an interval apart (a wallet's, 7.5 s, when its second poll moves onto
-// its slot), and at 1,000 accounts, whose first polls fall due together, one
+// its beat), and at 1,000 accounts, whose first polls fall due together, one
 // poll's request may wait 7 s for its turn and the next one's none.
 func pollsIn(byKey map[string][]time.Time) map[string]float64 {
 	requests, polls := map[string]int{}, map[string]int{}

@@ -20,9 +20,9 @@ import (
 )
 
 // catchUp measures how fast a backlog is consumed at the rate limit.
-func catchUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
+func catchUp(ctx context.Context, c config, requests int, limitWindow time.Duration, r *report) error {
 	s := largeaccount.Scenario(10, 3)
-	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(requests, window), fakeexchange.WithRequestLogLimit(0))
+	fake, err := fakeexchange.New(s, fakeexchange.WithRateLimit(requests, limitWindow), fakeexchange.WithRequestLogLimit(0))
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 		return errors.New("no token history request reached the exchange")
 	}
 	took := consumed.Sub(first)
-	if err := catchUpAllowance(c, requests, window, took, consumed.Sub(ex.Started), r); err != nil {
+	if err := catchUpAllowance(c, requests, limitWindow, took, consumed.Sub(ex.Started), r); err != nil {
 		return err
 	}
 
@@ -96,19 +96,19 @@ func catchUp(ctx context.Context, c config, requests int, window time.Duration, 
 
 // catchUpAllowance compares the time the backlog took, from the first
 // history request, with the least time the budget allows for it.
-func catchUpAllowance(c config, requests int, window, took, fromStart time.Duration, r *report) error {
+func catchUpAllowance(c config, requests int, limitWindow, took, fromStart time.Duration, r *report) error {
 	// A client that keeps to the budget sends at most perWindow requests in
-	// any window, so its last page goes out no earlier than
-	// (ceil(pages / perWindow) - 1) windows after its first.
-	perWindow := client.RateLimit{Requests: requests, Window: window}.Allowed(c.budget)
+	// any limit window, so its last page goes out no earlier than
+	// (ceil(pages / perWindow) - 1) limit windows after its first.
+	perWindow := client.RateLimit{Requests: requests, Window: limitWindow}.Allowed(c.budget)
 	pages := (c.backlog + fakeexchange.MaxPageSize - 1) / fakeexchange.MaxPageSize
-	windows := (pages+perWindow-1)/perWindow - 1
-	if windows < 1 {
-		return fmt.Errorf("a backlog of %d pages fits in one window of %d requests: nothing to measure", pages, perWindow)
+	limitWindows := (pages+perWindow-1)/perWindow - 1
+	if limitWindows < 1 {
+		return fmt.Errorf("a backlog of %d pages fits in one limit window of %d requests: nothing to measure", pages, perWindow)
 	}
-	allowed := time.Duration(windows) * window
+	allowed := time.Duration(limitWindows) * limitWindow
 	fmt.Printf("catch-up allowance: (ceil(%d pages / %d requests per %s) - 1) x %s = %s; the clock starts at the first history request\n",
-		pages, perWindow, window, window, allowed)
+		pages, perWindow, limitWindow, limitWindow, allowed)
 	r.add("catch-up time vs budget allowance", took, allowed, "", allowed.Seconds() >= minCatchUpRatio*took.Seconds(), false,
 		fmt.Sprintf("ratio %.2f (allowance / time), target >= %.2f; %d records, %.0f vs %.0f rows/s; %s from process start",
 			allowed.Seconds()/took.Seconds(), minCatchUpRatio, c.backlog, float64(c.backlog)/took.Seconds(),

@@ -146,7 +146,7 @@ func dataAges(ages map[string][]time.Duration, kept []keptScrape, judgedFrom map
 }
 
 // ageWarmUp is how long after the last first poll an endpoint's data age is
-// first judged: by then every poller has polled on its slot (nextPoll), so
+// first judged: by then every poller has polled on its beat (nextPoll), so
 // that the first polls' queue at the rate cap does not count.
 func ageWarmUp(interval time.Duration) time.Duration { return interval + interval/2 }
 

@@ -98,7 +98,7 @@ func (p *exporter) settle() time.Duration {
 	return time.Since(start)
 }
 
-// alternate runs exRound and floorRound in turn, n times each, with the
+// alternate runs exRound and floorRound by rounds, n of each, with the
 // exporter stopped (SIGSTOP) while floorRound runs.
 func (p *exporter) alternate(n int, exRound, floorRound func() error) error {
 	for i := range n {

@@ -64,7 +64,7 @@ type growthRow struct {
 	peakRSS                      int64
 	cpuPerMinute                 float64 // seconds of CPU per minute, pollers only
 	requestsPerAccountMinute     float64
-	// idleFrom and idleTo are the window with nobody scraping, and
+	// idleFrom and idleTo are the idle window, nobody scraping, and
 	// idleRequestsPerAccountMinute the requests of an account a minute in
 	// it: the pace of polling once the first polls are done, not slowed by
 	// the start or by the floor rounds, when the exporter is stopped.
@@ -75,14 +75,14 @@ type growthRow struct {
 	idleRequests int
 	idleCost     requestCost
 	idleCPU      time.Duration
-	runtimeIdle  [2]runtimeReading
+	runtimeIdle  [2]runtimeSample
 	// requestsPerMinute is every request the process sent, public ones
 	// too: what the exchange sees from its IP.
 	requestsPerMinute float64
 	// busiestSecond is the most requests of the process within one second.
 	busiestSecond int
 	// busiest is, per private endpoint, the most requests of one account
-	// within one window of the endpoint's published limit, beside what
+	// within one limit window of the endpoint's published limit, beside what
 	// the budget allows in it.
 	busiest        map[string]windowUse
 	readyAfterPoll time.Duration
@@ -97,7 +97,7 @@ type growthRow struct {
 	// quietFirst tells that it is the first's.
 	quietPoll  map[string]float64
 	quietFirst map[string]bool
-	// agesTo is when the window the ages are read in ended: the floor
+	// agesTo is when the age window ended: the floor
 	// rounds start after it.
 	agesTo time.Time
 	// ages is, per endpoint polled by default, the age of its data at the
@@ -127,7 +127,7 @@ func growth(ctx context.Context, c config, r *report) error {
 		}
 	}
 	fmt.Println("\ncost growth:")
-	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request (GC share) | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest window per account and endpoint (allowed) | positions data age p99 (limit) |")
+	fmt.Println("| accounts | account size | series | scrape p50 (floor) | scrape p99 (floor) | scrapes/s, 20 scrapers (floor) | peak RSS | RSS per series | CPU s/min polling | requests/min idle | CPU a request (GC share) | allocations (bytes) a request | GCs/min | requests per account per minute, run (idle) | requests per minute, whole process | fullest limit window per account and endpoint (allowed) | positions data age p99 (limit) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range rows {
 		fmt.Printf("| %d | %s | %d | %s (%s) | %s (%s) | %.0f (%.0f) | %.1f MB | %.0f B | %.2f | %.0f | %s (%.0f %%) | %.0f (%.0f) | %.1f | %.1f (%.1f) | %.0f | %s | %s |\n",
@@ -398,7 +398,7 @@ func reportGrowth(r *report, row growthRow, tooMany int, startToReady time.Durat
 		fmt.Sprintf("(floor p50 %s)", format(row.floorP50)))
 	for _, ep := range slices.Sorted(maps.Keys(row.busiest)) {
 		u := row.busiest[ep]
-		r.add(fmt.Sprintf("growth, %s: busiest %s window per account, %s (limit %s)", label, u.limit.Window, ep, u.limit), u.busiest, u.allowed, "requests",
+		r.add(fmt.Sprintf("growth, %s: busiest %s limit window per account, %s (limit %s)", label, u.limit.Window, ep, u.limit), u.busiest, u.allowed, "requests",
 			u.busiest <= u.allowed && tooMany == 0, true, fmt.Sprintf("(%d 429s in the run)", tooMany))
 	}
 	r.add("growth, "+label+": CPU a request to the exchange, nobody scraping", row.idleCost.cpu.Round(time.Microsecond), maxCPUPerRequest, "", row.idleCost.cpu <= maxCPUPerRequest, false,

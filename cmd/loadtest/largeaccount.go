@@ -15,8 +15,8 @@ import (
 )
 
 // largeFake is the fake exchange holding the large account.
-func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exchange, error) {
-	fake, err := fakeexchange.New(largeaccount.Scenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, window))
+func largeFake(c config, requests int, limitWindow time.Duration) (*fakeexchange.Exchange, error) {
+	fake, err := fakeexchange.New(largeaccount.Scenario(c.networks, c.keys), fakeexchange.WithRateLimit(requests, limitWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -30,8 +30,8 @@ func largeFake(c config, requests int, window time.Duration) (*fakeexchange.Exch
 }
 
 // largeAccount measures scrape cost, memory and exchange requests.
-func largeAccount(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
-	fake, err := largeFake(c, requests, window)
+func largeAccount(ctx context.Context, c config, requests int, limitWindow time.Duration, r *report) error {
+	fake, err := largeFake(c, requests, limitWindow)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 	if idleAfter.total > idle.total {
 		idle = idleAfter
 	}
-	// A few pollers may land one poll more or fewer in a window.
+	// A few pollers may land one poll more or fewer in a measuring window.
 	r.add(fmt.Sprintf("exchange requests/s, loaded (%d scrapers) vs idle", c.scrapers), perSec(loaded.total), perSec(idle.total), "req/s",
 		loaded.total <= idle.total+3 && loaded.total >= min(idleBefore.total, idleAfter.total)-3, true,
 		fmt.Sprintf("ratio %s; %d vs %d (before) and %d (after) requests in %s; target: equal within a poll of three pollers; %s",
@@ -110,7 +110,7 @@ func largeAccount(ctx context.Context, c config, requests int, window time.Durat
 // scrapeLatency compares the scrape time of one scraper, exporter against
 // floor.
 func scrapeLatency(c config, ex *exporter, client *http.Client, floorURL string, r *report) error {
-	// Exporter and floor take turns, so drift in the machine's load hits
+	// Exporter and floor alternate rounds, so drift in the machine's load hits
 	// both; the exporter is stopped while the floor is measured, so that
 	// its polls do not take the CPUs from the floor.
 	var exLat, flLat []time.Duration
@@ -166,7 +166,7 @@ func idleRequests(fake *fakeexchange.Exchange, d time.Duration) requestCount {
 	return countRequests(fake, from, from.Add(d))
 }
 
-// endpointCounts is each endpoint's requests in two windows, as
+// endpointCounts is each endpoint's requests in two measuring windows, as
 // "name loaded/idle", for the endpoints whose counts differ.
 func endpointCounts(a, b requestCount) string {
 	names := slices.Sorted(maps.Keys(a.byEndpoint))

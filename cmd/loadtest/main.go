@@ -1,6 +1,6 @@
 // Command loadtest measures the woox_exporter binary on loopback against the
 // performance targets in docs/performance.md, and prints each figure beside
-// its floor or budget with PASS or FAIL.
+// its floor or target with PASS or FAIL.
 //
 // It hosts the fake exchange in process, serves the floor from a second
 // process of its own (--serve-floor), and runs the exporter binary as a
@@ -42,7 +42,7 @@ const (
 	maxReadyAfterPoll  = 2 * time.Second
 )
 
-// rounds is how many turns the exporter and the floor each take when they
+// rounds is how many rounds the exporter and the floor each take when they
 // are compared.
 const rounds = 3
 
@@ -68,9 +68,9 @@ func main() {
 	fmt.Println("\nRESULT: PASS")
 }
 
-// run measures the three runs in turn, adding each figure to r.
+// run measures the three runs one after another, adding each figure to r.
 func run(ctx context.Context, c config, r *report) error {
-	requests, window, err := fakeexchange.ParseRateLimit(c.rateLimit)
+	requests, limitWindow, err := fakeexchange.ParseRateLimit(c.rateLimit)
 	if err != nil {
 		return err
 	}
@@ -82,13 +82,13 @@ func run(ctx context.Context, c config, r *report) error {
 	if c.onlyRateCap {
 		return rateCap(ctx, c, r)
 	}
-	if err := startUp(ctx, c, requests, window, r); err != nil {
+	if err := startUp(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
-	if err := largeAccount(ctx, c, requests, window, r); err != nil {
+	if err := largeAccount(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("large account: %w", err)
 	}
-	if err := catchUp(ctx, c, requests, window, r); err != nil {
+	if err := catchUp(ctx, c, requests, limitWindow, r); err != nil {
 		return fmt.Errorf("catch-up: %w", err)
 	}
 	if len(c.growthAccounts)+len(c.realisticAccounts) > 0 {

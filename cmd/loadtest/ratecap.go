@@ -20,25 +20,25 @@ import (
 )
 
 // minFairShare is the least share of its fair share of the cap's slots an
-// account may get in the window before it counts as starved.
+// account may get in the cap window before it counts as starved.
 const minFairShare = 0.75
 
 // fastPoll is the longest default interval of the pollers whose gaps bound
-// the longest wait: they poll several times a window and, under a cap
+// the longest wait: they poll several times a cap window and, under a cap
 // below the accounts' need, run behind, so that the time between two of
 // their requests is the later one's wait for its turns plus a round trip,
 // and at most half an interval the poller keeps between a late poll and
 // the next (collector's nextPoll).
 const fastPoll = 15 * time.Second
 
-// capRow is what one account got in the rate cap run's window.
+// capRow is what one account got in the cap window.
 type capRow struct {
 	account  string
 	requests int
 	// meanWait is the exporter's own figure: wait seconds over requests
-	// let through in the window. longestGap is the longest time between
+	// let through in the cap window. longestGap is the longest time between
 	// two requests of one of the account's fast pollers (fastPoll), the
-	// later in the window, of endpoint gapEndpoint: none of them waited
+	// later in the cap window, of endpoint gapEndpoint: none of them waited
 	// longer for its slot.
 	meanWait, longestGap time.Duration
 	gapEndpoint          string
@@ -79,7 +79,7 @@ func rateCap(ctx context.Context, c config, r *report) error {
 	n := c.capAccounts
 	need := quietNeed(n)
 	limit := math.Round(c.capShare*need*100) / 100
-	fmt.Printf("\nrate cap: %d realistic accounts at the default intervals need %.2f requests/s; --api.max-requests-per-second=%.2f (%.2f of it), window %s\n",
+	fmt.Printf("\nrate cap: %d realistic accounts at the default intervals need %.2f requests/s; --api.max-requests-per-second=%.2f (%.2f of it), cap window %s\n",
 		n, need, limit, c.capShare, c.capWindow)
 	fake, env, err := growthFake(c, realisticShape, n)
 	if err != nil {
@@ -112,7 +112,7 @@ func rateCap(ctx context.Context, c config, r *report) error {
 		return err
 	}
 	fmt.Printf("rate cap: ready %s after start (every first poll through the cap)\n", readyAt.Sub(ex.Started).Round(time.Second))
-	time.Sleep(c.capWindow / 4) // the second polls settle into turns
+	time.Sleep(c.capWindow / 4) // the second polls fall into turns
 	hc := &http.Client{Timeout: 30 * time.Second}
 	before, err := exportertest.Samples(hc, ex.URL()+"/metrics")
 	if err != nil {
@@ -128,13 +128,13 @@ func rateCap(ctx context.Context, c config, r *report) error {
 	rows, public, all := capRows(fake.Requests(), n, from, to, before, after)
 	reportRateCap(r, limit, rows, public, all, from, to)
 	failed := sumSamples(after, "woox_poll_failures_total") - sumSamples(before, "woox_poll_failures_total")
-	r.add("rate cap: polls failed in the window", failed, 0.0, "", failed == 0, true, "(late is not failed: none stalled)")
+	r.add("rate cap: polls failed in the cap window", failed, 0.0, "", failed == 0, true, "(late is not failed: none stalled)")
 	return checkCapLog(ex, r)
 }
 
 // capRows is, per account, what it got in [from, to): its requests at the
 // fake, its mean wait from the exporter's counters, its longest gap; and
-// the public requests and the time of every request in the window.
+// the public requests and the time of every request in the cap window.
 func capRows(reqs []fakeexchange.RequestRecord, n int, from, to time.Time, before, after map[string]*model.Sample) (rows []capRow, public int, all []time.Time) {
 	byPoller := map[string][]time.Time{}
 	rows = make([]capRow, n)
@@ -172,8 +172,8 @@ func capRows(reqs []fakeexchange.RequestRecord, n int, from, to time.Time, befor
 		if !ok || !fast[endpoint] {
 			continue
 		}
-		// Each request in the window is measured from the one before, and
-		// the window's end from the last: a poller starved shows too.
+		// Each request in the cap window is measured from the one before, and
+		// the cap window's end from the last: a poller starved shows too.
 		slices.SortFunc(times, time.Time.Compare)
 		gaps := slices.DeleteFunc(slices.Clone(times), func(t time.Time) bool { return t.Before(from) })
 		if earlier := len(times) - len(gaps); earlier > 0 {
@@ -192,8 +192,8 @@ func capRows(reqs []fakeexchange.RequestRecord, n int, from, to time.Time, befor
 // reportRateCap prints every account's figures, four to a line, and adds
 // the checks: the cap held at the fake, and no account starved.
 func reportRateCap(r *report, limit float64, rows []capRow, public int, all []time.Time, from, to time.Time) {
-	window := to.Sub(from)
-	fmt.Println("rate cap, per account in the window: requests, mean wait for a slot, longest wait (bound: the longest gap between two requests of one poller every 15 s or less, or to the window's end)")
+	span := to.Sub(from)
+	fmt.Println("rate cap, per account in the cap window: requests, mean wait for a slot, longest wait (bound: the longest gap between two requests of one poller every 15 s or less, or to the cap window's end)")
 	for i, row := range rows {
 		sep := "   "
 		if i%5 == 4 || i == len(rows)-1 {
@@ -201,7 +201,7 @@ func reportRateCap(r *report, limit float64, rows []capRow, public int, all []ti
 		}
 		fmt.Printf("%s %3d %5.1fs %5.1fs%s", row.account, row.requests, row.meanWait.Seconds(), row.longestGap.Seconds(), sep)
 	}
-	fair := (limit*window.Seconds() - float64(public)) / float64(len(rows))
+	fair := (limit*span.Seconds() - float64(public)) / float64(len(rows))
 	least := slices.MinFunc(rows, func(a, b capRow) int { return a.requests - b.requests })
 	most := slices.MaxFunc(rows, func(a, b capRow) int { return a.requests - b.requests })
 	longest := slices.MaxFunc(rows, func(a, b capRow) int { return int(a.longestGap - b.longestGap) })
@@ -210,11 +210,11 @@ func reportRateCap(r *report, limit float64, rows []capRow, public int, all []ti
 		waits[i] = row.meanWait
 	}
 	need := quietNeed(len(rows)) - quietNeed(0)
-	r.add("rate cap: fewest requests of one account in the window", least.requests, fmt.Sprintf("%.1f", fair), "requests",
+	r.add("rate cap: fewest requests of one account in the cap window", least.requests, fmt.Sprintf("%.1f", fair), "requests",
 		float64(least.requests) >= minFairShare*fair, true,
-		fmt.Sprintf("(%s; fair share = (cap x window - %d public) / %d accounts; most %d; %.2f of what an account needs uncapped; starved below %.0f %% of it)",
-			least.account, public, len(rows), most.requests, float64(least.requests)/(need/float64(len(rows))*window.Seconds()), minFairShare*100))
-	r.add("rate cap: mean wait for a slot per account, median (max)", quantile(waits, 0.5), slices.Max(waits), "", true, false, "(the exporter's own counters over the window)")
+		fmt.Sprintf("(%s; fair share = (cap x cap window - %d public) / %d accounts; most %d; %.2f of what an account needs uncapped; starved below %.0f %% of it)",
+			least.account, public, len(rows), most.requests, float64(least.requests)/(need/float64(len(rows))*span.Seconds()), minFairShare*100))
+	r.add("rate cap: mean wait for a slot per account, median (max)", quantile(waits, 0.5), slices.Max(waits), "", true, false, "(the exporter's own counters over the cap window)")
 	// Turn by turn, a request waits at most for one slot of each request
 	// ahead in its account's queue (a request of each other poller), each
 	// a round of every account's turn and the public client's; its poll
@@ -223,9 +223,9 @@ func reportRateCap(r *report, limit float64, rows []capRow, public int, all []ti
 	r.add("rate cap: longest wait of one account (bound)", longest.longestGap, bound, "", longest.longestGap <= bound, true,
 		fmt.Sprintf("(%s %s; at most %d pollers x %d queues / cap, + 10 %% for round trips, + %s between a late poll and the next: nobody starved)",
 			longest.account, longest.gapEndpoint, perAccountPollers(), len(rows)+1, fastPoll/2))
-	perSecond := float64(len(all)) / window.Seconds()
-	r.add("rate cap: requests/s, whole process, over the window", fmt.Sprintf("%.2f", perSecond), fmt.Sprintf("%.2f", limit), "/s", len(all) <= int(limit*window.Seconds())+2, true,
-		fmt.Sprintf("(%d requests in %s; %.2f of the cap)", len(all), window.Round(time.Second), perSecond/limit))
+	perSecond := float64(len(all)) / span.Seconds()
+	r.add("rate cap: requests/s, whole process, over the cap window", fmt.Sprintf("%.2f", perSecond), fmt.Sprintf("%.2f", limit), "/s", len(all) <= int(limit*span.Seconds())+2, true,
+		fmt.Sprintf("(%d requests in %s; %.2f of the cap)", len(all), span.Round(time.Second), perSecond/limit))
 	busiest10 := testsupport.BusiestWindow(all, 10*time.Second)
 	allowed10 := int(10*limit) + 2
 	r.add("rate cap: busiest 10 s at the fake, whole process", busiest10, allowed10, "requests", busiest10 <= allowed10, true,

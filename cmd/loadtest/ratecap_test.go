@@ -11,8 +11,8 @@ import (
 )
 
 // The rate cap run's figures from a request log: requests counted in the
-// window only, public ones apart, each fast poller's gaps measured from the
-// request before the window and to the window's end, slow pollers' left
+// cap window only, public ones apart, each fast poller's gaps measured from the
+// request before the cap window and to the cap window's end, slow pollers' left
 // out, the mean wait from the counters' increase.
 func TestCapRowsCountTheWindowAndItsGaps(t *testing.T) {
 	from := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -27,7 +27,7 @@ func TestCapRowsCountTheWindowAndItsGaps(t *testing.T) {
 		{Time: at(10), Account: "acct-001", Endpoint: endpoint.Balances},
 		{Time: at(40), Account: "acct-001", Endpoint: endpoint.Balances},
 		{Time: at(20), Endpoint: endpoint.SystemInfo},
-		{Time: at(61), Account: "acct-001", Endpoint: endpoint.Balances}, // after the window
+		{Time: at(61), Account: "acct-001", Endpoint: endpoint.Balances}, // after the cap window
 	}
 	sample := func(v float64) *model.Sample { return &model.Sample{Value: model.SampleValue(v)} }
 	before := map[string]*model.Sample{

@@ -14,9 +14,9 @@ import (
 	"time"
 )
 
-// runtimeReading is what the exporter's runtime/metrics say at one
+// runtimeSample is what the exporter's runtime/metrics say at one
 // instant (its /debug/runtime-metrics, served with --web.enable-profiling).
-type runtimeReading struct {
+type runtimeSample struct {
 	allocs, allocBytes, gcs, gcCPU float64
 }
 
@@ -24,14 +24,14 @@ type runtimeReading struct {
 // Unlike /metrics it gathers and encodes nothing: a full gather at a
 // thousand accounts would allocate more than a minute of polls, and raise
 // the peak RSS measured after.
-func readRuntime(client *http.Client, base string) (runtimeReading, error) {
+func readRuntime(client *http.Client, base string) (runtimeSample, error) {
 	resp, err := client.Get(base + "/debug/runtime-metrics")
 	if err != nil {
-		return runtimeReading{}, fmt.Errorf("read the exporter's runtime metrics: %w", err)
+		return runtimeSample{}, fmt.Errorf("read the exporter's runtime metrics: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return runtimeReading{}, fmt.Errorf("read the exporter's runtime metrics: status %d", resp.StatusCode)
+		return runtimeSample{}, fmt.Errorf("read the exporter's runtime metrics: status %d", resp.StatusCode)
 	}
 	values := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
@@ -43,9 +43,9 @@ func readRuntime(client *http.Client, base string) (runtimeReading, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return runtimeReading{}, err
+		return runtimeSample{}, err
 	}
-	r := runtimeReading{}
+	r := runtimeSample{}
 	for name, dst := range map[string]*float64{"/gc/heap/allocs:objects": &r.allocs, "/gc/heap/allocs:bytes": &r.allocBytes,
 		"/gc/cycles/total:gc-cycles": &r.gcs, "/cpu/classes/gc/total:cpu-seconds": &r.gcCPU} {
 		v, ok := values[name]
@@ -58,7 +58,7 @@ func readRuntime(client *http.Client, base string) (runtimeReading, error) {
 }
 
 // requestCost is what one request to the exchange cost the exporter, over
-// a window with nobody scraping: CPU, heap allocations and bytes, and
+// an idle window, nobody scraping: CPU, heap allocations and bytes, and
 // garbage collections a minute.
 type requestCost struct {
 	cpu           time.Duration
@@ -69,10 +69,10 @@ type requestCost struct {
 	gcShare float64
 }
 
-// costPerRequest divides what the process spent between two readings by
+// costPerRequest divides what the process spent between two samples by
 // the requests it sent meanwhile.
-func costPerRequest(cpu time.Duration, before, after runtimeReading, requests int, window time.Duration) requestCost {
-	c := requestCost{gcsPerMinute: (after.gcs - before.gcs) / window.Minutes()}
+func costPerRequest(cpu time.Duration, before, after runtimeSample, requests int, idle time.Duration) requestCost {
+	c := requestCost{gcsPerMinute: (after.gcs - before.gcs) / idle.Minutes()}
 	if requests > 0 {
 		c.cpu = cpu / time.Duration(requests)
 		c.allocs = (after.allocs - before.allocs) / float64(requests)

@@ -15,8 +15,8 @@ import (
 // says ready, on the large account. Its exporter polls every hour, so every
 // request it sends is part of a first poll: with short intervals a second
 // poll's request could land after a late ready and hide it.
-func startUp(ctx context.Context, c config, requests int, window time.Duration, r *report) error {
-	fake, err := largeFake(c, requests, window)
+func startUp(ctx context.Context, c config, requests int, limitWindow time.Duration, r *report) error {
+	fake, err := largeFake(c, requests, limitWindow)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 const (
 	// MaxRootFiles is the most .go files (tests included) the root package
 	// may hold: the command's steps, flags, wiring, logging and build info.
-	// The rest of the exporter lives in packages with one job each.
+	// The rest of the exporter is in packages with one job each.
 	MaxRootFiles = 6
 	// MaxScriptLines is the most lines of bash scripts/ may hold: checks are
 	// Go tests, and bash only writes generated files and runs long

@@ -51,7 +51,7 @@ func StartBinaryAt(ctx context.Context, bin, addr string, env []string, args ...
 
 // StartCommand starts cmd, an exporter that will serve on addr, with its
 // standard output and error collected in Output. It is for starts that
-// StartBinary cannot express, such as a socket handed over by a wrapper.
+// StartBinary cannot express, such as a socket passed on by a wrapper.
 func StartCommand(cmd *exec.Cmd, addr string) (*Process, error) {
 	p := &Process{Addr: addr, cmd: cmd, output: &testsupport.SyncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.output, p.output

@@ -9,7 +9,7 @@ import (
 
 func init() { addRoute(endpoint.AccountInfo, accountInfos.route()) }
 
-// accountInfos answer with the live answer's fields: leverage a JSON number,
+// accountInfos answer with the captured answer's fields: leverage a JSON number,
 // the other decimals strings, the account's names and type. An event patches
 // the fields it sets.
 var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, section: "account_info", event: "account_info",
@@ -24,7 +24,7 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 		}
 		return []AccountInfo{*a.AccountInfo}
 	},
-	live: func(_ *Exchange, _ *accountState, a AccountInfo, since, now time.Time) AccountInfo {
+	servedAt: func(_ *Exchange, _ *accountState, a AccountInfo, since, now time.Time) AccountInfo {
 		a.MarginRatio = a.MarginRatioWalk.at(a.MarginRatio, a.MaintenanceMarginRatio, since, now)
 		return a
 	},
@@ -46,7 +46,7 @@ var accountInfos = &rowsEndpoint[AccountInfo]{name: endpoint.AccountInfo, sectio
 }
 
 // AccountInfo is what the account info endpoint reports: exact decimal text,
-// empty left out. Fee rates are in basis points, sent only when set (the live
+// empty left out. Fee rates are in basis points, sent only when set (the captured
 // answer has none).
 type AccountInfo struct {
 	AccountMode string `yaml:"account_mode" wire:"accountMode"`

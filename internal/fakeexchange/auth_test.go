@@ -81,7 +81,7 @@ func TestAuthenticationErrors(t *testing.T) {
 		})
 	}
 
-	// The window: a difference under 300 s passes, 300 s or more fails,
+	// The signing window: a difference under 300 s passes, 300 s or more fails,
 	// both ahead of and behind server time.
 	for _, tc := range []struct {
 		skew time.Duration

@@ -49,7 +49,7 @@ func init() {
 var balances = &rowsEndpoint[Balance]{name: endpoint.Balances, section: "balances", event: "balance",
 	sorted: true, change: replace,
 	scenario: func(_ *Scenario, a Account) []Balance { return a.Balances },
-	live: func(_ *Exchange, _ *accountState, b Balance, _, now time.Time) Balance {
+	servedAt: func(_ *Exchange, _ *accountState, b Balance, _, now time.Time) Balance {
 		b.timestamp = now.UnixMilli()
 		return b
 	},

@@ -12,7 +12,7 @@ import (
 )
 
 // The fake's default answers take the shapes of the answers captured from
-// the live exchange (client/testdata/captures): the same fields, each with
+// the real exchange (client/testdata/captures): the same fields, each with
 // the same JSON type (number, string, bool, null, object, array), and with
 // every number a string in the all-strings mode. Values differ; shapes may
 // not.

@@ -7,7 +7,7 @@
 // sent, served whole or a page at a time), with the real envelope,
 // authentication, per-account rate limits, strict query validation,
 // newest-first pagination and injectable faults. By default it answers in
-// the shapes captured from the live exchange (client/testdata/captures), or
+// the shapes captured from the real exchange (client/testdata/captures), or
 // of the docs' examples; the readings public sources leave open are
 // scenario fields, so tests show the exporter copes with each.
 //

@@ -21,7 +21,7 @@ var perpetuals = &rowsEndpoint[Perpetual]{name: endpoint.Futures, section: "futu
 
 // Perpetual is one perpetual's funding and prices. Decimals are exact text;
 // an empty one is left out of the answer, as a field the exchange does not
-// send (a null index price has been seen live).
+// send (a null index price has been seen in a real answer).
 type Perpetual struct {
 	Symbol          string `yaml:"symbol" wire:"symbol,key"`
 	IndexPrice      string `yaml:"index_price" wire:"indexPrice,decimal"`

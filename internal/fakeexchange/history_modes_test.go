@@ -332,7 +332,7 @@ func TestLateListingHidesRecordsUntilTheirDelayPasses(t *testing.T) {
 	}
 }
 
-// A restamp event moves a record: it leaves the time window it was in, enters
+// A restamp event moves a record: it leaves the query window it was in, enters
 // the one of its new time, and is served in its new place.
 func TestRestampEventMovesARecordAndKeepsHistorySorted(t *testing.T) {
 	h := newHarness(t, testScenario(), WithRateLimit(0, 0))

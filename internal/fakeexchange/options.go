@@ -44,8 +44,8 @@ func WithRequestLogLimit(n int) Option {
 }
 
 // privateLimiters are the private endpoints' limiters by name: each one's
-// published limit, overridden by rate_limit, rate_limits and the options in
-// turn.
+// published limit, overridden by rate_limit, rate_limits and the options, one
+// after another.
 func (o *options) privateLimiters(s *Scenario) map[string]*slidingWindow {
 	limiters := map[string]*slidingWindow{}
 	for _, ep := range routes {
@@ -85,7 +85,7 @@ const (
 	DefaultPublicRateLimitWindow   = time.Second
 )
 
-// slidingWindow admits at most limit events per window for each key, looking
+// slidingWindow admits at most limit events per limit window for each key, looking
 // back exactly window (no buckets whose edge lets bursts through).
 type slidingWindow struct {
 	mu     sync.Mutex

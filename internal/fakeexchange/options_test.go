@@ -30,7 +30,7 @@ func TestRateLimitWindowSlides(t *testing.T) {
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
 	// Rejected requests use no budget: once the first request is a full
-	// window old, exactly one more is admitted.
+	// limit window old, exactly one more is admitted.
 	h.clock.Add(30 * time.Second)
 	wantOK(t, h.get(PathCredentials, "", "a1"))
 	wantError(t, h.get(PathCredentials, "", "a1"), 429, "-1003")
@@ -102,7 +102,7 @@ func TestPrivateEndpointsDefaultToTheirPublishedLimits(t *testing.T) {
 		}
 		wantError(t, h.get(tc.path, "", "a1"), 429, "-1003")
 	}
-	// Each window ends on its own.
+	// Each limit window ends on its own.
 	h.clock.Add(time.Second)
 	wantOK(t, h.get(PathBalances, "", "a1"))
 	wantError(t, h.get(PathPositions, "", "a1"), 429, "-1003")

@@ -115,14 +115,14 @@ func readTimeWindow(q map[string]string) (timeWindow, *apiError) {
 	return w, nil
 }
 
-// contains reports whether ms is within the window.
+// contains reports whether ms is within the query window.
 func (w timeWindow) contains(ms int64) bool {
 	return (w[0] == nil || ms >= *w[0]) && (w[1] == nil || ms <= *w[1])
 }
 
 var millisText = regexp.MustCompile(`^[0-9]{13}$`)
 
-// historyQuery is a paged endpoint's query read: parameters, page and window.
+// historyQuery is a paged endpoint's query read: parameters, page and query window.
 type historyQuery struct {
 	params     map[string]string
 	page, size int
@@ -130,7 +130,7 @@ type historyQuery struct {
 }
 
 // readPageQuery reads a paged endpoint's query: page, size, the filters and,
-// for a history, the time window; anything else is refused.
+// for a history, the query window; anything else is refused.
 func readPageQuery(rawQuery string, history bool, filters ...string) (historyQuery, *apiError) {
 	allowed := append([]string{"page", "size"}, filters...)
 	if history {
@@ -158,7 +158,7 @@ func readPageQuery(rawQuery string, history bool, filters ...string) (historyQue
 }
 
 // servePage answers a page of the account's rows: a history newest first (then
-// by key) within its window, late rows held back, the filters' rows, with meta
+// by key) within its query window, late rows held back, the filters' rows, with meta
 // and unreadable rows.
 func (p *rowsEndpoint[R]) servePage(e *Exchange, account, rawQuery string) (any, *apiError) {
 	filters := p.filters

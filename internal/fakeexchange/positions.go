@@ -14,7 +14,7 @@ func init() { addRoute(endpoint.Positions, positions.route()) }
 var positions = &rowsEndpoint[Position]{name: endpoint.Positions, section: "positions", event: "position",
 	under: "positions", sorted: true, change: patch, defaults: Position.withDefaults,
 	scenario: func(_ *Scenario, a Account) []Position { return a.Positions },
-	live: func(_ *Exchange, _ *accountState, p Position, since, now time.Time) Position {
+	servedAt: func(_ *Exchange, _ *accountState, p Position, since, now time.Time) Position {
 		p.MarkPrice = p.MarkPriceWalk.at(p.MarkPrice, p.EstLiqPrice, since, now)
 		if p.TimestampMs == 0 {
 			p.TimestampMs = now.UnixMilli()
@@ -77,7 +77,7 @@ func (p Position) check() error {
 		p.MarkPriceWalk.validate("mark_price_walk", p.MarkPrice != "" && p.EstLiqPrice != "", "mark_price and est_liq_price"))
 }
 
-// CapturedPosition is the position captured live
+// CapturedPosition is the position as captured
 // (client/testdata/captures/futures_positions.json): a one-way cross long, no
 // liquidation price.
 func CapturedPosition() Position {

@@ -30,9 +30,9 @@ type rowsEndpoint[R any] struct {
 	change change
 	// defaults fills in the fields a row may leave empty.
 	defaults func(R) R
-	// live is the row as served to a (nil when public) at now, set at since
+	// servedAt is the row as served to a (nil when public) at now, set at since
 	// (zero: Start): walks, times that are now, what the account implies.
-	live func(e *Exchange, a *accountState, r R, since, now time.Time) R
+	servedAt func(e *Exchange, a *accountState, r R, since, now time.Time) R
 	// source gives the rows listed at now when the endpoint keeps none.
 	source func(e *Exchange, a *accountState, now time.Time) []R
 	// answer wraps the rendered rows with what they do not hold; stored are
@@ -312,8 +312,8 @@ func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) [
 	if p.source != nil {
 		rows := slices.Clone(p.source(e, a, now))
 		for i := range rows {
-			if p.live != nil {
-				rows[i] = p.live(e, a, rows[i], e.started, now)
+			if p.servedAt != nil {
+				rows[i] = p.servedAt(e, a, rows[i], e.started, now)
 			}
 		}
 		return rows
@@ -322,8 +322,8 @@ func (p *rowsEndpoint[R]) rowsNow(e *Exchange, a *accountState, now time.Time) [
 	rows := make([]R, len(stored))
 	for i, s := range stored {
 		rows[i] = s.row
-		if p.live != nil {
-			rows[i] = p.live(e, a, s.row, cmp.Or(s.since, e.started), now)
+		if p.servedAt != nil {
+			rows[i] = p.servedAt(e, a, s.row, cmp.Or(s.since, e.started), now)
 		}
 	}
 	if p.copies == nil {

@@ -69,7 +69,7 @@ type Scenario struct {
 	WalletTimeUnit string `yaml:"wallet_time_unit"`
 	// CamelCaseWalletMeta spells the wallet's meta in camelCase, not snake_case.
 	CamelCaseWalletMeta bool `yaml:"camel_case_wallet_meta"`
-	// PagedSubAccounts pages sub-accounts, as guessed before live captures.
+	// PagedSubAccounts pages sub-accounts, as guessed before real answers were captured.
 	PagedSubAccounts bool `yaml:"paged_sub_accounts"`
 	// WalletIgnoresTimeFilter takes the wallet's time filters but serves every
 	// transfer: a client must filter locally.

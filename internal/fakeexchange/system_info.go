@@ -32,7 +32,7 @@ var systemInfos = &rowsEndpoint[SystemStatus]{name: endpoint.SystemInfo, section
 		}
 		return []SystemStatus{*s.SystemStatus}
 	},
-	live: func(e *Exchange, _ *accountState, s SystemStatus, _, now time.Time) SystemStatus {
+	servedAt: func(e *Exchange, _ *accountState, s SystemStatus, _, now time.Time) SystemStatus {
 		if w, open := e.openMaintenanceLocked(now); open {
 			s = SystemStatus{Status: w.Status, Msg: "System is under maintenance.",
 				EstimatedEndTime: e.started.Add(w.After + w.Duration).UnixMilli()}
@@ -72,7 +72,7 @@ func (w MaintenanceWindow) validate() error {
 		fieldErrIf(w.Status != 0 && w.Status != 1 && w.Status != 2, "status", "must be 1 or 2, got %d", w.Status))
 }
 
-// openMaintenanceLocked is the window open at now, none before Start; mu held.
+// openMaintenanceLocked is the maintenance window open at now, none before Start; mu held.
 func (e *Exchange) openMaintenanceLocked(now time.Time) (MaintenanceWindow, bool) {
 	if e.started.IsZero() {
 		return MaintenanceWindow{}, false

@@ -51,7 +51,7 @@ var tokenHistory = &rowsEndpoint[HistoryRecord]{name: endpoint.TokenHistory, pag
 			rotateTies(rows, e.historyServes)
 		}
 	},
-	live: func(e *Exchange, _ *accountState, r HistoryRecord, _, _ time.Time) HistoryRecord {
+	servedAt: func(e *Exchange, _ *accountState, r HistoryRecord, _, _ time.Time) HistoryRecord {
 		if slices.Contains(e.s.MalformedIDs, r.ID) {
 			r.Amount, r.malformedAmount = "", "1.2.3" // a string in every number mode
 		}

@@ -38,7 +38,7 @@ func TestTransferHistoryAnswersAsTheDocsExampleForBothSides(t *testing.T) {
 	if b := rowsOf(t, wantOK(t, h.get(PathTransferHistory, "", "b1"))); len(b) != 1 || b[0]["id"] != jsonInt(11) {
 		t.Errorf("b's rows = %v", b)
 	}
-	// The window filters on createdTime; bad parameters are refused.
+	// The query window filters on createdTime; bad parameters are refused.
 	start := testStart.Add(-30 * time.Minute).UnixMilli()
 	if r := rowsOf(t, wantOK(t, h.get(PathTransferHistory, "startTime="+strconv.FormatInt(start, 10), "a1"))); len(r) != 1 {
 		t.Errorf("rows since 30 minutes ago = %v", r)

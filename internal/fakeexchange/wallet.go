@@ -10,7 +10,7 @@ import (
 
 func init() { addRoute(endpoint.Wallet, wallet.route()) }
 
-// wallet answers as captured live: a paged history, newest first, times in
+// wallet answers as captured: a paged history, newest first, times in
 // wallet_time_unit, meta in snake_case, token, type, tokenSide and status
 // filters. The unreadable row (unreadable-1, ...) has a createdTime that is not
 // a time.
@@ -28,7 +28,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		}
 		return nil
 	},
-	// The live wallet history spells its meta in snake_case.
+	// The real wallet history spells its meta in snake_case.
 	snakeMeta: func(e *Exchange) bool { return !e.s.CamelCaseWalletMeta },
 	// A replacement keeps the creation time unless it sets one and is updated
 	// then; a new transfer without one is created then.
@@ -42,7 +42,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 		t.CreatedTime = cmp.Or(t.CreatedTime, at.UnixMilli())
 		return t
 	},
-	live: func(_ *Exchange, a *accountState, t Transfer, _, _ time.Time) Transfer {
+	servedAt: func(_ *Exchange, a *accountState, t Transfer, _, _ time.Time) Transfer {
 		t.externalID, t.applicationID = t.ID, "app-"+a.name
 		t.UpdatedTime = cmp.Or(t.UpdatedTime, t.CreatedTime)
 		t.FeeAmount = cmp.Or(t.FeeAmount, "0")
@@ -56,7 +56,7 @@ var wallet = &rowsEndpoint[Transfer]{name: endpoint.Wallet, section: "transfers"
 	},
 }
 
-// Transfer is a deposit or withdrawal, its fields in the live answer's order.
+// Transfer is a deposit or withdrawal, its fields in the captured answer's order.
 type Transfer struct {
 	// CreatedTime is Unix ms; CreatedAgo, set instead, is before New.
 	CreatedTime int64 `yaml:"created_time" wire:"createdTime,wallet_time"`
@@ -65,7 +65,7 @@ type Transfer struct {
 	ID            string `yaml:"id" wire:"id,key"`
 	externalID    string `wire:"externalId"`
 	applicationID string `wire:"applicationId"`
-	// Token is a network-token id (TRON_USDT) or a plain token, as sent live.
+	// Token is a network-token id (TRON_USDT) or a plain token, as the real exchange sends it.
 	Token string `yaml:"token" wire:"token,required"`
 	// Address is served as targetAddress, Tag (memo) as extra.
 	Address string `yaml:"address" wire:"targetAddress,always"`

@@ -104,7 +104,7 @@ func TestWalletHistoryModes(t *testing.T) {
 			if rows[2]["id"] != "w1" || rows[2][address] != "rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh" || rows[2][extra] != "104" {
 				t.Errorf("snake %t: w1 %v", snake, rows[2])
 			}
-			// A deposit has its address; the live rows send both fields even when empty.
+			// A deposit has its address; the captured rows send both fields even when empty.
 			if v, ok := rows[3][extra]; !ok || v != "" {
 				t.Errorf("snake %t: w2 %v", snake, rows[3])
 			}

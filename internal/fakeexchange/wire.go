@@ -287,7 +287,7 @@ func (e *Exchange) decimalField(text string) any {
 	return e.number(text)
 }
 
-// numberField renders decimal text sent as a JSON number live (leverage), a
+// numberField renders decimal text sent as a JSON number in real answers (leverage), a
 // string when every number is one.
 func (e *Exchange) numberField(text string) any {
 	if text == "" {

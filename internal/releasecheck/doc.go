@@ -5,7 +5,7 @@
 // its exposure (systemd-analyze security) is the one docs/deploying.md
 // quotes, the /etc/default file and the example accounts file name the
 // credentials and state directory the unit provides (and the example loads
-// as a configuration), the strace reading that judges a run against the
+// as a configuration), the strace record that judges a run against the
 // unit's sandbox finds what it must, and .goreleaser.yaml names the
 // packages as Debian's policy allows (prometheus-woox-exporter, replacing
 // woox_exporter), as the docs do, with the license in every archive and

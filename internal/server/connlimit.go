@@ -9,18 +9,18 @@ import (
 
 // evictingListener holds at most max connections open at once. A connection
 // arriving at the cap is not left in the kernel's backlog behind clients
-// that send nothing: it takes the slot of the connection that has waited
+// that send nothing: it takes the place of the connection that has waited
 // longest without sending a complete request (http.StateNew), or failing
 // that of the one idle longest between requests (http.StateIdle; Go's HTTP
 // client, Prometheus' included, retries a GET on a reused connection that
 // the server closed). A connection with a request in progress is never
-// closed to make room: when every one is busy, the new one waits for a slot.
+// closed to make room: when every one is busy, the new one waits for a place.
 type evictingListener struct {
 	net.Listener
 	max int
 
 	mu     sync.Mutex
-	freed  *sync.Cond // a slot freed, a connection became evictable, or the listener closed
+	freed  *sync.Cond // a place freed, a connection became evictable, or the listener closed
 	conns  map[*trackedConn]struct{}
 	closed bool
 }

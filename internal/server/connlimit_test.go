@@ -61,7 +61,7 @@ func held(l *evictingListener, c *trackedConn) bool {
 
 // At the cap, a new connection evicts the oldest one that has sent no
 // complete request, then the one idle longest between requests, and never
-// one with a request in progress: then it waits for a slot.
+// one with a request in progress: then it waits for a place.
 func TestEvictingListenerEvictsNewThenIdleOldestFirstNeverActive(t *testing.T) {
 	l := newTestEvictingListener(t, 4)
 	c := acceptN(t, l, 4)
@@ -109,11 +109,11 @@ func TestEvictingListenerEvictsNewThenIdleOldestFirstNeverActive(t *testing.T) {
 	select {
 	case a := <-accepted:
 		if a == nil {
-			t.Fatal("Accept failed after a slot freed")
+			t.Fatal("Accept failed after a place freed")
 		}
 		a.Close()
 	case <-time.After(5 * time.Second):
-		t.Fatal("the waiting connection was not admitted when a slot freed")
+		t.Fatal("the waiting connection was not admitted when a place freed")
 	}
 }
 
@@ -137,7 +137,7 @@ func TestEvictingListenerClosesTheEvictedConnection(t *testing.T) {
 	}
 }
 
-// An Accept waiting for a slot returns when the listener is closed, so that
+// An Accept waiting for a place returns when the listener is closed, so that
 // the server can shut down.
 func TestEvictingListenerWaitingAcceptEndsOnClose(t *testing.T) {
 	l := newTestEvictingListener(t, 1)

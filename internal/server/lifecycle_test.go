@@ -35,7 +35,7 @@ func TestReloadAnswersAsPrometheusDoes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reloads, fail = 0, tc.fail
-			mux, err := newMux(Config{MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
+			mux, err := newMux(Config{MetricsPath: "/metrics", Source: perScrapeOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
 				Reload: tc.reload, Logger: log.NewNopLogger()})
 			if err != nil {
 				t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 func TestProfilesAreServedOnlyWithTheFlag(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		mux, err := newMux(Config{MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
+		mux, err := newMux(Config{MetricsPath: "/metrics", Source: perScrapeOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
 			Profiling: on, Logger: log.NewNopLogger()})
 		if err != nil {
 			t.Fatal(err)

@@ -30,7 +30,7 @@ type Config struct {
 	Flags       *web.FlagConfig
 	MetricsPath string
 	// Source serves MetricsPath: the exporter's data metrics, encoded once
-	// per change, and the live ones.
+	// per change, and the per-scrape ones.
 	Source exposition.Source
 	// Ready answers the readiness check; ReadyNote, when set, adds to its
 	// answer what a ready exporter may still lack (pollers failing).

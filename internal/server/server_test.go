@@ -64,7 +64,7 @@ func TestTelemetryPathIsRefusedOrServed(t *testing.T) {
 		}
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "telemetry_path_test"}))
-		mux, err := newMux(Config{MetricsPath: tc.path, Source: liveOnly(reg), Ready: func() bool { return true }, Logger: log.NewNopLogger()})
+		mux, err := newMux(Config{MetricsPath: tc.path, Source: perScrapeOnly(reg), Ready: func() bool { return true }, Logger: log.NewNopLogger()})
 		if err != nil {
 			t.Errorf("%q: %v", tc.path, err)
 			continue
@@ -98,7 +98,7 @@ func startServer(t *testing.T, limits Limits) string {
 	done := make(chan error, 1)
 	go func() {
 		done <- Serve(ctx, listeners, Config{
-			Flags: flags, MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
+			Flags: flags, MetricsPath: "/metrics", Source: perScrapeOnly(prometheus.NewRegistry()), Ready: func() bool { return true },
 			Limits: limits, Logger: log.NewNopLogger(), ToolkitLogger: slog.New(slog.DiscardHandler),
 		})
 	}()
@@ -214,10 +214,10 @@ func TestServerNeverEvictsARequestInProgress(t *testing.T) {
 	extra := dialN(t, addr, 1)[0]
 	br := bufio.NewReader(extra)
 	if err := healthCheck(extra, br, 500*time.Millisecond); err == nil {
-		t.Fatal("a new connection was served while every slot had a request in progress")
+		t.Fatal("a new connection was served while every place had a request in progress")
 	}
 	// The first request completes and its connection goes idle: the new
-	// one takes its slot.
+	// one takes its place.
 	if _, err := io.WriteString(busy[0], "ok"); err != nil {
 		t.Fatal(err)
 	}
@@ -294,16 +294,16 @@ func smuggle(addr string) ([]string, error) {
 	}
 }
 
-// liveOnly serves g as the live part, with no data families.
-func liveOnly(g prometheus.Gatherer) exposition.Source {
-	return exposition.Source{Live: g, Data: func() []exposition.Part { return nil }}
+// perScrapeOnly serves g as the per-scrape families, with no data families.
+func perScrapeOnly(g prometheus.Gatherer) exposition.Source {
+	return exposition.Source{PerScrape: g, Data: func() []exposition.Part { return nil }}
 }
 
 // The readiness check adds the exporter's note (pollers failing and why),
 // ready or not.
 func TestReadinessSaysWhatFails(t *testing.T) {
 	for _, ready := range []bool{true, false} {
-		mux, err := newMux(Config{MetricsPath: "/metrics", Source: liveOnly(prometheus.NewRegistry()), Ready: func() bool { return ready },
+		mux, err := newMux(Config{MetricsPath: "/metrics", Source: perScrapeOnly(prometheus.NewRegistry()), Ready: func() bool { return ready },
 			ReadyNote: func() string { return "1 of 3 pollers failed their last poll: tls 1" }, Logger: log.NewNopLogger()})
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The measured figures live in one place, docs/performance.md's Sizing
+// The measured figures are in one place, docs/performance.md's Sizing
 // section; the manifests, the chart and the deployment guide quote it.
 const (
 	performanceDoc = "../../../docs/performance.md"

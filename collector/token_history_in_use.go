@@ -6,10 +6,10 @@ import (
 	"github.com/woox-exporter/woox_exporter/ledger"
 )
 
-// liveLedger is an account's token history ledger as the balances poller
+// ledgerInUse is an account's token history ledger as the balances poller
 // and the exporter find it: the history poller replaces it when it sets
 // the account's saved state aside.
-type liveLedger struct {
+type ledgerInUse struct {
 	p atomic.Pointer[ledgerSince]
 	// reconcile is set once the balances are reconciled against it, so a
 	// replacement is too.
@@ -23,29 +23,29 @@ type ledgerSince struct {
 	base uint64
 }
 
-func newLiveLedger(l *ledger.Ledger) *liveLedger {
-	ll := &liveLedger{}
+func newLedgerInUse(l *ledger.Ledger) *ledgerInUse {
+	ll := &ledgerInUse{}
 	ll.p.Store(&ledgerSince{l: l})
 	return ll
 }
 
 // Load is the ledger in use.
-func (ll *liveLedger) Load() *ledger.Ledger { return ll.p.Load().l }
+func (ll *ledgerInUse) Load() *ledger.Ledger { return ll.p.Load().l }
 
 // ReconcileGeneration changes whenever the unexplained changes may have,
 // a replacement of the ledger included.
-func (ll *liveLedger) ReconcileGeneration() uint64 {
+func (ll *ledgerInUse) ReconcileGeneration() uint64 {
 	cur := ll.p.Load()
 	return cur.base + cur.l.ReconcileGeneration()
 }
 
 // ReconcileBalances turns reconciliation on, for replacements too.
-func (ll *liveLedger) ReconcileBalances() {
+func (ll *ledgerInUse) ReconcileBalances() {
 	ll.reconcile.Store(true)
 	ll.Load().ReconcileBalances()
 }
 
-func (ll *liveLedger) replace(l *ledger.Ledger) {
+func (ll *ledgerInUse) replace(l *ledger.Ledger) {
 	if ll.reconcile.Load() {
 		l.ReconcileBalances()
 	}
